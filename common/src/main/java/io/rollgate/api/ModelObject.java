@@ -1,0 +1,79 @@
+package io.rollgate.api;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Base class of the Rollout wire model.
+ *
+ * <p>Two things are decided here once for every model class:
+ *
+ * <ul>
+ *   <li>JSON properties come from the annotated fields only ({@link JsonAutoDetect}); getters, setters and any helper
+ *       method are never mistaken for properties, so names such as {@code HPAReplicas} or {@code stableRS} are spelled
+ *       exactly as the {@code @JsonProperty} on the field says.
+ *   <li>JSON properties the model does not know (written by a newer Argo Rollouts, another tool or a user) are kept
+ *       in {@link #getAdditionalProperties()} and written back unchanged, so a read-modify-write never drops them.
+ *       The generated CRD schema does not mention them: the CRD generator only turns an any-getter into
+ *       {@code x-kubernetes-preserve-unknown-fields} when its {@code implicitPreserveUnknownFields} option is on, and
+ *       this build leaves it off.
+ * </ul>
+ */
+@JsonAutoDetect(
+    fieldVisibility = Visibility.ANY,
+    getterVisibility = Visibility.NONE,
+    isGetterVisibility = Visibility.NONE,
+    setterVisibility = Visibility.NONE,
+    creatorVisibility = Visibility.NONE)
+public abstract class ModelObject {
+
+  @JsonIgnore
+  private final Map<String, Object> additionalProperties = new LinkedHashMap<>();
+
+  /**
+   * Returns the JSON properties this class does not model, in input order.
+   *
+   * @return the live, mutable map of unknown property names to their JSON values (maps, lists, strings, numbers,
+   *     booleans or {@code null}); never {@code null}
+   */
+  @JsonAnyGetter
+  public Map<String, Object> getAdditionalProperties() {
+    return additionalProperties;
+  }
+
+  /**
+   * Records a JSON property this class does not model; called by Jackson while reading.
+   *
+   * @param name the JSON property name
+   * @param value its JSON value as a plain Java object
+   */
+  @JsonAnySetter
+  public void setAdditionalProperty(String name, Object value) {
+    additionalProperties.put(name, value);
+  }
+
+  /**
+   * Compares the unknown properties of two model objects; used by the subclasses' {@code equals}.
+   *
+   * @param other the object to compare with
+   * @return whether both hold equal unknown properties
+   */
+  protected final boolean additionalPropertiesEqual(ModelObject other) {
+    return additionalProperties.equals(other.additionalProperties);
+  }
+
+  /**
+   * Renders the object as its compact JSON, prefixed with the class name.
+   *
+   * @return for example {@code SetCanaryScale{"weight":20}}
+   */
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + ModelJson.toJson(this);
+  }
+}
