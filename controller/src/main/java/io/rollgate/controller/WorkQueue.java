@@ -1,0 +1,269 @@
+package io.rollgate.controller;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A rate-limited work queue of {@code namespace/name} keys in front of one {@link Reconciler}.
+ *
+ * <p>Guarantees, as a Kubernetes controller's work queue does: a key waiting in the queue is held once however often it
+ * is added; a key is never reconciled by two runs at once (an add during a run marks it dirty and it runs again right
+ * after); at most {@code workers} runs are in flight; a failed run re-queues its key with per-key exponential backoff
+ * ({@code baseDelay} doubling up to {@code maxDelay}); {@link #addAfter(String, Duration, String)} is a Vert.x timer,
+ * never a sleeping thread, and keeps only the earliest timer per key.
+ *
+ * <p>All state lives on one Vert.x context; {@link #add(String, String)} may be called from any thread (informer
+ * callbacks) and hops onto that context.
+ */
+public final class WorkQueue {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkQueue.class);
+
+  private final Vertx vertx;
+  private final Context context;
+  private final String kind;
+  private final Reconciler reconciler;
+  private final int workers;
+  private final Duration baseDelay;
+  private final Duration maxDelay;
+  private final Duration runTimeout;
+  private final Clock clock;
+  private final AtomicLong runIds = new AtomicLong();
+
+  private final ArrayDeque<String> ready = new ArrayDeque<>();
+  private final Map<String, String> queuedTriggers = new HashMap<>();
+  private final Set<String> running = new HashSet<>();
+  private final Map<String, String> dirty = new HashMap<>();
+  private final Map<String, Timer> timers = new HashMap<>();
+  private final Map<String, Integer> failures = new LinkedHashMap<>();
+  private boolean stopped;
+  private Promise<Void> drained;
+
+  private record Timer(long id, Instant due) {}
+
+  /**
+   * Creates a queue bound to the caller's Vert.x context (or a new one when called off-context).
+   *
+   * @param vertx the Vert.x instance
+   * @param kind the kind reconciled, used in logs and metrics
+   * @param reconciler the reconciler to run
+   * @param workers the maximum number of concurrent runs (Argo's {@code --rollout-threads}, default 10)
+   * @param baseDelay the first retry delay after a failure
+   * @param maxDelay the cap of the exponential retry delay
+   * @param runTimeout the bound of one run; a run still pending after it counts as failed
+   * @param clock the clock
+   */
+  public WorkQueue(
+      Vertx vertx,
+      String kind,
+      Reconciler reconciler,
+      int workers,
+      Duration baseDelay,
+      Duration maxDelay,
+      Duration runTimeout,
+      Clock clock) {
+    if (workers < 1) {
+      throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+    }
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.kind = kind;
+    this.reconciler = reconciler;
+    this.workers = workers;
+    this.baseDelay = baseDelay;
+    this.maxDelay = maxDelay;
+    this.runTimeout = runTimeout;
+    this.clock = clock;
+  }
+
+  /**
+   * Queues a key now; safe from any thread.
+   *
+   * @param key {@code namespace/name}
+   * @param trigger why: {@code watch}, {@code resync}, ...
+   */
+  public void add(String key, String trigger) {
+    context.runOnContext(v -> addOnContext(key, trigger));
+  }
+
+  /**
+   * Queues a key after a delay; safe from any thread. An earlier pending timer for the key wins over a later one.
+   *
+   * @param key {@code namespace/name}
+   * @param delay the delay; zero or negative queues now
+   * @param trigger why, for logs
+   */
+  public void addAfter(String key, Duration delay, String trigger) {
+    context.runOnContext(v -> addAfterOnContext(key, delay, trigger));
+  }
+
+  /**
+   * Returns the number of keys waiting to run (not counting keys running or waiting on a timer).
+   *
+   * @return the queue depth, in keys
+   */
+  public int depth() {
+    return ready.size();
+  }
+
+  /**
+   * Returns the number of runs in flight.
+   *
+   * @return runs in flight
+   */
+  public int inFlight() {
+    return running.size();
+  }
+
+  /**
+   * Stops taking keys: cancels timers and completes when the runs in flight have finished.
+   *
+   * @return a Future completing once no run is in flight
+   */
+  public Future<Void> shutdown() {
+    Promise<Void> promise = Promise.promise();
+    context.runOnContext(
+        v -> {
+          stopped = true;
+          timers.values().forEach(t -> vertx.cancelTimer(t.id()));
+          timers.clear();
+          ready.clear();
+          queuedTriggers.clear();
+          if (running.isEmpty()) {
+            promise.complete();
+          } else {
+            drained = promise;
+          }
+        });
+    return promise.future();
+  }
+
+  private void addOnContext(String key, String trigger) {
+    if (stopped) {
+      return;
+    }
+    if (running.contains(key)) {
+      dirty.putIfAbsent(key, trigger);
+      return;
+    }
+    if (queuedTriggers.putIfAbsent(key, trigger) == null) {
+      ready.addLast(key);
+    }
+    dispatch();
+  }
+
+  private void addAfterOnContext(String key, Duration delay, String trigger) {
+    if (stopped) {
+      return;
+    }
+    if (delay.isZero() || delay.isNegative()) {
+      addOnContext(key, trigger);
+      return;
+    }
+    Instant due = clock.instant().plus(delay);
+    Timer existing = timers.get(key);
+    if (existing != null) {
+      if (!existing.due().isAfter(due)) {
+        return;
+      }
+      vertx.cancelTimer(existing.id());
+    }
+    long id =
+        vertx.setTimer(
+            Math.max(1, delay.toMillis()),
+            t -> {
+              Timer current = timers.get(key);
+              if (current != null && current.id() == t) {
+                timers.remove(key);
+                addOnContext(key, trigger);
+              }
+            });
+    timers.put(key, new Timer(id, due));
+  }
+
+  private void dispatch() {
+    while (!stopped && running.size() < workers && !ready.isEmpty()) {
+      String key = ready.pollFirst();
+      String trigger = queuedTriggers.remove(key);
+      running.add(key);
+      run(key, trigger);
+    }
+  }
+
+  private void run(String key, String trigger) {
+    int slash = key.indexOf('/');
+    ReconcileContext ctx =
+        new ReconcileContext(
+            kind,
+            key.substring(0, slash),
+            key.substring(slash + 1),
+            runIds.incrementAndGet(),
+            trigger,
+            clock.instant());
+    Future<ReconcileOutcome> result;
+    try {
+      result = reconciler.reconcile(ctx).timeout(runTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RuntimeException e) {
+      result = Future.failedFuture(e);
+    }
+    result.onComplete(
+        ar -> context.runOnContext(v -> finish(ctx, ar.succeeded() ? ar.result() : ReconcileOutcome.retry(ar.cause()))));
+  }
+
+  private void finish(ReconcileContext ctx, ReconcileOutcome outcome) {
+    String key = ctx.key();
+    running.remove(key);
+    if (outcome.error() != null) {
+      int n = failures.merge(key, 1, Integer::sum);
+      Duration delay = backoff(n);
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("{} reconcile failed attempt={} retryIn={}ms", ctx, n, delay.toMillis(), outcome.error());
+      } else {
+        LOG.warn("{} reconcile failed attempt={} retryIn={}ms cause={}", ctx, n, delay.toMillis(), describe(outcome.error()));
+      }
+      addAfterOnContext(key, delay, "retry");
+    } else {
+      failures.remove(key);
+      if (outcome.requeueDelay() != null) {
+        addAfterOnContext(key, outcome.requeueDelay(), "timer");
+      }
+    }
+    String again = dirty.remove(key);
+    if (again != null) {
+      addOnContext(key, again);
+    }
+    if (stopped && running.isEmpty() && drained != null) {
+      drained.complete();
+      drained = null;
+    }
+    dispatch();
+  }
+
+  private Duration backoff(int failuresSoFar) {
+    long millis = baseDelay.toMillis();
+    for (int i = 1; i < failuresSoFar && millis < maxDelay.toMillis(); i++) {
+      millis *= 2;
+    }
+    return Duration.ofMillis(Math.min(millis, maxDelay.toMillis()));
+  }
+
+  private static String describe(Throwable t) {
+    String msg = t.getMessage();
+    return t.getClass().getSimpleName() + (msg == null ? "" : ": " + msg.replace('\n', ' '));
+  }
+}

@@ -1,0 +1,160 @@
+package io.rollgate.controller.events;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.rollgate.controller.kube.KubeApi;
+import io.vertx.core.Future;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records core/v1 Events on the objects the controller manages, with Argo Rollouts' reasons and messages (they are a
+ * contract: notification triggers are keyed on the reason).
+ *
+ * <p>Repeats of the same (object, type, reason, message) within {@link #AGGREGATION_WINDOW_SECONDS} seconds bump the
+ * {@code count} of the existing Event instead of creating a new one, so a flapping condition cannot flood the API
+ * server. Recording never fails a reconcile: errors are logged and swallowed.
+ */
+public final class EventRecorder {
+
+  /** Window, in seconds, within which identical events are aggregated into one. */
+  public static final long AGGREGATION_WINDOW_SECONDS = 600;
+
+  /** The {@code source.component} of every Event, as Argo Rollouts writes it. */
+  public static final String COMPONENT = "rollouts-controller";
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
+  private static final int MAX_TRACKED = 4096;
+
+  private final KubeApi api;
+  private final Clock clock;
+  private final Map<String, Recorded> recent =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Recorded> eldest) {
+          return size() > MAX_TRACKED;
+        }
+      };
+
+  private record Recorded(String namespace, String name, int count, Instant first) {}
+
+  /**
+   * Creates a recorder.
+   *
+   * @param api the API facade
+   * @param clock the clock for timestamps
+   */
+  public EventRecorder(KubeApi api, Clock clock) {
+    this.api = api;
+    this.clock = clock;
+  }
+
+  /**
+   * Records a Normal event.
+   *
+   * @param obj the involved object
+   * @param reason the reason, for example {@code RolloutStepCompleted}
+   * @param message the message
+   * @return a Future that always succeeds
+   */
+  public Future<Void> normal(HasMetadata obj, String reason, String message) {
+    return record(obj, "Normal", reason, message);
+  }
+
+  /**
+   * Records a Warning event.
+   *
+   * @param obj the involved object
+   * @param reason the reason, for example {@code RolloutAborted}
+   * @param message the message
+   * @return a Future that always succeeds
+   */
+  public Future<Void> warning(HasMetadata obj, String reason, String message) {
+    return record(obj, "Warning", reason, message);
+  }
+
+  private synchronized Recorded lookup(String key) {
+    return recent.get(key);
+  }
+
+  private synchronized void remember(String key, Recorded r) {
+    recent.put(key, r);
+  }
+
+  private Future<Void> record(HasMetadata obj, String type, String reason, String message) {
+    String ns = obj.getMetadata().getNamespace();
+    String key = obj.getMetadata().getUid() + "|" + type + "|" + reason + "|" + message;
+    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    String ts = DateTimeFormatter.ISO_INSTANT.format(now);
+    Recorded prev = lookup(key);
+    Future<?> write;
+    if (prev != null && prev.first().plusSeconds(AGGREGATION_WINDOW_SECONDS).isAfter(now)) {
+      int count = prev.count() + 1;
+      remember(key, new Recorded(prev.namespace(), prev.name(), count, prev.first()));
+      write =
+          api.patchEvent(prev.namespace(), prev.name(), "{\"count\":" + count + ",\"lastTimestamp\":\"" + ts + "\"}")
+              .recover(err -> create(obj, key, type, reason, message, ts, now));
+    } else {
+      write = create(obj, key, type, reason, message, ts, now);
+    }
+    return write
+        .<Void>mapEmpty()
+        .recover(
+            err -> {
+              LOG.warn(
+                  "kind={} ns={} name={} event not recorded reason={} cause={}",
+                  obj.getKind(),
+                  ns,
+                  obj.getMetadata().getName(),
+                  reason,
+                  err.getMessage());
+              return Future.succeededFuture();
+            });
+  }
+
+  private Future<Event> create(
+      HasMetadata obj, String key, String type, String reason, String message, String ts, Instant now) {
+    String ns = obj.getMetadata().getNamespace();
+    String name = obj.getMetadata().getName() + "." + Long.toHexString(now.toEpochMilli() * 1000 + (key.hashCode() & 0x3ff));
+    Event event =
+        new EventBuilder()
+            .withNewMetadata()
+            .withNamespace(ns)
+            .withName(name)
+            .endMetadata()
+            .withInvolvedObject(
+                new ObjectReferenceBuilder()
+                    .withApiVersion(obj.getApiVersion())
+                    .withKind(obj.getKind())
+                    .withNamespace(ns)
+                    .withName(obj.getMetadata().getName())
+                    .withUid(obj.getMetadata().getUid())
+                    .withResourceVersion(obj.getMetadata().getResourceVersion())
+                    .build())
+            .withType(type)
+            .withReason(reason)
+            .withMessage(message)
+            .withCount(1)
+            .withFirstTimestamp(ts)
+            .withLastTimestamp(ts)
+            .withNewSource()
+            .withComponent(COMPONENT)
+            .endSource()
+            .withReportingComponent(COMPONENT)
+            .build();
+    return api.createEvent(event)
+        .onSuccess(e -> remember(key, new Recorded(ns, name, 1, now)))
+        .map(Objects.requireNonNull(event));
+  }
+}

@@ -1,0 +1,208 @@
+package io.rollgate.controller.kube;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The single asynchronous facade over the fabric8 client: every API-server call of the controller goes through here.
+ *
+ * <p>fabric8's synchronous DSL runs on a named worker pool ({@code kube-api}), never on an event-loop thread; each call
+ * returns a Vert.x {@link Future} that completes on the caller's context and fails with {@link KubeApiException}
+ * (carrying the HTTP status: 404, 409, 422, ...) or a timeout. Writes are always patches or creates, so fields this
+ * controller does not know are never overwritten.
+ */
+public final class KubeApi {
+
+  private final Vertx vertx;
+  private final KubernetesClient client;
+  private final WorkerExecutor executor;
+  private final Duration callTimeout;
+
+  /**
+   * Creates the facade.
+   *
+   * @param vertx the Vert.x instance whose contexts receive the results
+   * @param client the fabric8 client (built on the same Vert.x instance)
+   * @param poolSize the number of worker threads for blocking client calls
+   * @param callTimeout the bound of one call, after which the Future fails
+   */
+  public KubeApi(Vertx vertx, KubernetesClient client, int poolSize, Duration callTimeout) {
+    this.vertx = vertx;
+    this.client = client;
+    this.executor = vertx.createSharedWorkerExecutor("kube-api", poolSize);
+    this.callTimeout = callTimeout;
+  }
+
+  /**
+   * Returns the underlying client, for informers only (they are started once, at boot).
+   *
+   * @return the fabric8 client
+   */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /**
+   * Runs a blocking client operation on the worker pool.
+   *
+   * @param verb the API verb, for errors and metrics ({@code get}, {@code patch}, ...)
+   * @param resource the resource, for errors and metrics ({@code replicasets}, ...)
+   * @param op the blocking operation
+   * @param <T> the result type
+   * @return a Future with the result, failed with {@link KubeApiException} on an API error or a timeout
+   */
+  public <T> Future<T> call(String verb, String resource, Callable<T> op) {
+    return executor
+        .executeBlocking(
+            () -> {
+              try {
+                return op.call();
+              } catch (KubernetesClientException e) {
+                throw new KubeApiException(verb, resource, e.getCode(), message(e), e);
+              }
+            },
+            false)
+        .timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Creates a ReplicaSet.
+   *
+   * @param rs the ReplicaSet to create
+   * @return the created object, or a failure (409 when it already exists)
+   */
+  public Future<ReplicaSet> createReplicaSet(ReplicaSet rs) {
+    return call(
+        "create",
+        "replicasets",
+        () -> client.apps().replicaSets().inNamespace(rs.getMetadata().getNamespace()).resource(rs).create());
+  }
+
+  /**
+   * Applies a JSON merge patch (RFC 7386) to a ReplicaSet.
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @param mergePatch the patch document
+   * @return the patched object
+   */
+  public Future<ReplicaSet> patchReplicaSet(String namespace, String name, String mergePatch) {
+    return call(
+        "patch",
+        "replicasets",
+        () ->
+            client
+                .apps()
+                .replicaSets()
+                .inNamespace(namespace)
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
+  }
+
+  /**
+   * Deletes a ReplicaSet (its pods are removed by the garbage collector).
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return a Future completing once the API server accepted the deletion; a missing object is not an error
+   */
+  public Future<Void> deleteReplicaSet(String namespace, String name) {
+    return call(
+        "delete",
+        "replicasets",
+        () -> {
+          client.apps().replicaSets().inNamespace(namespace).withName(name).delete();
+          return null;
+        });
+  }
+
+  /**
+   * Applies a JSON merge patch to an object of a custom or built-in type, on the main resource or a subresource.
+   *
+   * @param type the model class
+   * @param namespace the namespace
+   * @param name the name
+   * @param subresource {@code null} for the main resource, or for example {@code status}
+   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic concurrency (409 when stale)
+   * @param <T> the model type
+   * @return the patched object
+   */
+  public <T extends HasMetadata> Future<T> patch(
+      Class<T> type, String namespace, String name, String subresource, String mergePatch) {
+    String resource = HasMetadata.getPlural(type) + (subresource == null ? "" : "/" + subresource);
+    return call(
+        "patch",
+        resource,
+        () -> {
+          var op = client.resources(type).inNamespace(namespace).withName(name);
+          PatchContext ctx = PatchContext.of(PatchType.JSON_MERGE);
+          return subresource == null ? op.patch(ctx, mergePatch) : op.subresource(subresource).patch(ctx, mergePatch);
+        });
+  }
+
+  /**
+   * Creates a core/v1 Event.
+   *
+   * @param event the event
+   * @return the created event
+   */
+  public Future<Event> createEvent(Event event) {
+    return call(
+        "create",
+        "events",
+        () -> client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create());
+  }
+
+  /**
+   * Applies a JSON merge patch to a core/v1 Event (aggregation: count and lastTimestamp).
+   *
+   * @param namespace the namespace
+   * @param name the event name
+   * @param mergePatch the patch
+   * @return the patched event
+   */
+  public Future<Event> patchEvent(String namespace, String name, String mergePatch) {
+    return call(
+        "patch",
+        "events",
+        () ->
+            client
+                .v1()
+                .events()
+                .inNamespace(namespace)
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
+  }
+
+  /**
+   * Releases the worker pool.
+   *
+   * @return a Future completing when closed
+   */
+  public Future<Void> close() {
+    return executor.close();
+  }
+
+  private static String message(KubernetesClientException e) {
+    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
+      return e.getStatus().getMessage();
+    }
+    return e.getMessage();
+  }
+
+  /** Vert.x instance the facade completes on; exposed for components that share its timers. */
+  Vertx vertx() {
+    return vertx;
+  }
+}

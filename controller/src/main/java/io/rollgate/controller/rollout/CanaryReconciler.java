@@ -1,0 +1,675 @@
+package io.rollgate.controller.rollout;
+
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.CanaryStep;
+import io.rollgate.api.CanaryStrategy;
+import io.rollgate.api.ConditionReason;
+import io.rollgate.api.ConditionType;
+import io.rollgate.api.ModelJson;
+import io.rollgate.api.PauseCondition;
+import io.rollgate.api.PauseReason;
+import io.rollgate.api.RolloutCondition;
+import io.rollgate.api.RolloutPhase;
+import io.rollgate.api.RolloutStatus;
+import io.rollgate.controller.ReconcileOutcome;
+import io.rollgate.controller.rollout.model.PodTemplateHash;
+import io.rollgate.controller.rollout.status.Conditions;
+import io.rollgate.defaults.GoDurations;
+import io.rollgate.defaults.RolloutDefaults;
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The canary strategy without traffic routing (argo-spec.md section 5): replica-ratio steps, pauses, promotion, abort
+ * and the status Argo Rollouts writes for them.
+ *
+ * <p>One pass, in order: keep revisions in sync; reset the steps when the template or the steps changed; clean up old
+ * ReplicaSets beyond {@code revisionHistoryLimit}; scale at most one category of ReplicaSets (stable, then new, then
+ * the others); pause-step bookkeeping; status sync (full promotion, abort, step advance, conditions, phase).
+ */
+final class CanaryReconciler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CanaryReconciler.class);
+  private static final int MAX_WEIGHT = RolloutDefaults.MAX_TRAFFIC_WEIGHT;
+
+  private final RolloutReconciler base;
+
+  CanaryReconciler(RolloutReconciler base) {
+    this.base = base;
+  }
+
+  Future<ReconcileOutcome> reconcile(RolloutPass pass) {
+    return base.syncRevisions(pass)
+        .compose(v -> stepsOrTemplateChanged(pass) ? resetSteps(pass) : progress(pass));
+  }
+
+  private Future<ReconcileOutcome> progress(RolloutPass pass) {
+    return cleanupOldReplicaSets(pass)
+        .compose(v -> scaleReplicaSets(pass))
+        .compose(
+            scaled -> {
+              if (!scaled) {
+                reconcilePauseStep(pass);
+              }
+              return syncStatus(pass, !scaled);
+            });
+  }
+
+  private CanaryStrategy canary(RolloutPass pass) {
+    return pass.rollout.getSpec().getStrategy().getCanary();
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Template / steps change
+
+  private boolean stepsOrTemplateChanged(RolloutPass pass) {
+    pass.stepsHash = stepsHash(pass);
+    String oldStepHash = pass.old.getCurrentStepHash();
+    String oldPodHash = pass.old.getCurrentPodHash();
+    return oldStepHash == null
+        || oldStepHash.isEmpty()
+        || !oldStepHash.equals(pass.stepsHash)
+        || (oldPodHash != null && !oldPodHash.isEmpty() && !oldPodHash.equals(pass.podHash));
+  }
+
+  private String stepsHash(RolloutPass pass) {
+    try {
+      // Go encodes absent steps as null and an empty list as []: hash exactly what the spec holds.
+      return PodTemplateHash.stepsHash(ModelJson.mapper().writeValueAsBytes(canary(pass).getSteps()));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize spec.strategy.canary.steps", e);
+    }
+  }
+
+  /** argo-spec.md 5.3 item 2: a new template or new steps restart the steps (or skip them on a return to stable). */
+  private Future<ReconcileOutcome> resetSteps(RolloutPass pass) {
+    RolloutStatus status = baseStatus(pass);
+    pass.clearPauses = true;
+    pass.removeAbort = true;
+    status.setPromoteFull(null);
+    if (status.getCanary() != null) {
+      status.getCanary().setCurrentStepAnalysisRunStatus(null);
+      status.getCanary().setCurrentBackgroundAnalysisRunStatus(null);
+      status.getCanary().setStepPluginStatuses(null);
+    }
+    int steps = pass.steps().size();
+    if (steps == 0) {
+      status.setCurrentStepIndex(null);
+    } else if (pass.podHash.equals(pass.old.getStableRS())) {
+      status.setCurrentStepIndex(steps);
+      pass.event("SkipSteps", "Rollback to stable ReplicaSets");
+    } else {
+      status.setCurrentStepIndex(0);
+    }
+    LOG.info(
+        "{} template or steps changed: podHash={} stepHash={} currentStepIndex={}",
+        pass.ctx,
+        pass.podHash,
+        pass.stepsHash,
+        status.getCurrentStepIndex());
+    return finish(pass, status, false);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Revision history
+
+  private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
+    int limit = RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
+    List<ReplicaSet> candidates = new ArrayList<>(pass.otherRSs);
+    int excess = candidates.size() - limit;
+    if (excess <= 0) {
+      return Future.succeededFuture();
+    }
+    candidates.sort(
+        Comparator.comparing((ReplicaSet rs) -> rs.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(rs -> rs.getMetadata().getName()));
+    List<ReplicaSet> toDelete = new ArrayList<>();
+    for (ReplicaSet rs : candidates) {
+      if (toDelete.size() == excess) {
+        break;
+      }
+      boolean drained = RolloutPass.spec(rs) == 0 && RolloutPass.current(rs) == 0;
+      Long observed = rs.getStatus() == null ? null : rs.getStatus().getObservedGeneration();
+      boolean observedGen = observed != null && observed.equals(rs.getMetadata().getGeneration());
+      if (drained && observedGen) {
+        toDelete.add(rs);
+      }
+    }
+    Future<Void> chain = Future.succeededFuture();
+    for (ReplicaSet rs : toDelete) {
+      chain = chain.compose(v -> base.delete(pass, rs));
+    }
+    return chain.onSuccess(
+        v -> {
+          pass.otherRSs.removeAll(toDelete);
+          pass.allRSs.removeAll(toDelete);
+        });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Scaling
+
+  /** argo-spec.md 5.1 item 10: scale stable, then new, then the others; stop after the first that changed. */
+  private Future<Boolean> scaleReplicaSets(RolloutPass pass) {
+    if (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused()) || hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+      return Future.succeededFuture(false);
+    }
+    CanaryMath.Plan plan = CanaryMath.plan(pass, desiredWeight(pass), canary(pass));
+    if (pass.stableRS != null && pass.stableRS != pass.newRS && plan.stable() != RolloutPass.spec(pass.stableRS)) {
+      return base.scale(pass, pass.stableRS, plan.stable()).map(true);
+    }
+    if (plan.canary() != RolloutPass.spec(pass.newRS)) {
+      return base.scale(pass, pass.newRS, plan.canary()).map(true);
+    }
+    for (ReplicaSet rs : pass.otherRSs) {
+      Integer target = plan.others().get(rs.getMetadata().getName());
+      if (target != null && target != RolloutPass.spec(rs)) {
+        return base.scale(pass, rs, target).map(true);
+      }
+    }
+    return base.syncReplicaSetSpec(pass, pass.newRS).map(false);
+  }
+
+  /**
+   * The canary weight this pass aims at, in percent (Argo's {@code GetCanaryReplicasOrWeight} without traffic
+   * routing): 100 on promoteFull, on the first deploy and once the new ReplicaSet is stable; 0 when aborted; otherwise
+   * the last {@code setWeight} at or before the current step.
+   */
+  int desiredWeight(RolloutPass pass) {
+    String stable = pass.old.getStableRS();
+    if (Boolean.TRUE.equals(pass.old.getPromoteFull()) || stable == null || stable.isEmpty() || stable.equals(pass.podHash)) {
+      return MAX_WEIGHT;
+    }
+    return currentSetWeight(pass);
+  }
+
+  private int currentSetWeight(RolloutPass pass) {
+    if (pass.aborted()) {
+      return 0;
+    }
+    List<CanaryStep> steps = pass.steps();
+    Integer index = pass.old.getCurrentStepIndex();
+    if (steps.isEmpty() || index == null || index >= steps.size()) {
+      return index == null && !steps.isEmpty() ? weightAtOrBefore(steps, 0) : MAX_WEIGHT;
+    }
+    return weightAtOrBefore(steps, index);
+  }
+
+  private static int weightAtOrBefore(List<CanaryStep> steps, int index) {
+    for (int i = Math.min(index, steps.size() - 1); i >= 0; i--) {
+      if (steps.get(i).getSetWeight() != null) {
+        return steps.get(i).getSetWeight();
+      }
+    }
+    return 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Pause step
+
+  private void reconcilePauseStep(RolloutPass pass) {
+    if (pass.aborted() || Boolean.TRUE.equals(pass.old.getPromoteFull())) {
+      return;
+    }
+    CanaryStep step = currentStep(pass);
+    if (step == null || step.getPause() == null) {
+      return;
+    }
+    PauseCondition cond = pauseCondition(pass.old, PauseReason.CANARY_PAUSE_STEP);
+    if (cond == null && !Boolean.TRUE.equals(pass.old.getControllerPause())) {
+      pass.addPause.add(PauseReason.CANARY_PAUSE_STEP);
+      LOG.info("{} pausing at step {} ({})", pass.ctx, pass.old.getCurrentStepIndex(), stepString(step));
+    }
+    Optional<Duration> d = GoDurations.pauseDuration(step.getPause().getDuration());
+    if (d.isPresent() && !d.get().isNegative()) {
+      Instant start = cond == null ? pass.now : Instant.parse(cond.getStartTime());
+      Duration left = Duration.between(pass.now, start.plus(d.get()));
+      pass.requeueAfter(left.isNegative() ? Duration.ZERO : left.plusMillis(500));
+    }
+  }
+
+  private CanaryStep currentStep(RolloutPass pass) {
+    List<CanaryStep> steps = pass.steps();
+    Integer index = pass.old.getCurrentStepIndex();
+    int i = index == null ? 0 : index;
+    return i < steps.size() ? steps.get(i) : null;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Status sync
+
+  /** The status fields every pass recomputes from the ReplicaSets (argo-spec.md 5.3 item 1). */
+  private RolloutStatus baseStatus(RolloutPass pass) {
+    RolloutStatus s = RolloutReconciler.copy(pass.old);
+    s.setCurrentPodHash(pass.podHash);
+    s.setCurrentStepHash(pass.stepsHash);
+    int replicas = 0;
+    int ready = 0;
+    int available = 0;
+    for (ReplicaSet rs : pass.allRSs) {
+      replicas += RolloutPass.current(rs);
+      ready += RolloutPass.ready(rs);
+      available += RolloutPass.available(rs);
+    }
+    s.setReplicas(replicas);
+    s.setUpdatedReplicas(RolloutPass.current(pass.newRS));
+    s.setReadyReplicas(ready);
+    s.setAvailableReplicas(available);
+    s.setHPAReplicas(replicas);
+    s.setSelector(Selectors.format(pass.rollout.getSpec().getSelector()));
+    if (Boolean.TRUE.equals(s.getPromoteFull()) && pass.podHash.equals(s.getStableRS())) {
+      s.setPromoteFull(null);
+    }
+    return s;
+  }
+
+  private Future<ReconcileOutcome> syncStatus(RolloutPass pass, boolean mayAdvance) {
+    RolloutStatus status = baseStatus(pass);
+    List<CanaryStep> steps = pass.steps();
+    boolean paused = Boolean.TRUE.equals(pass.rollout.getSpec().getPaused());
+    // Nothing to abort once the new ReplicaSet is the stable one.
+    if (Boolean.TRUE.equals(pass.old.getAbort()) && pass.podHash.equals(pass.old.getStableRS())) {
+      pass.removeAbort = true;
+    }
+    boolean promoteFull = Boolean.TRUE.equals(status.getPromoteFull());
+    if (promoteFull) {
+      pass.clearPauses = true;
+      pass.removeAbort = true;
+    }
+    String promoteReason = shouldFullPromote(pass, status, promoteFull);
+    if (promoteReason != null) {
+      pass.clearPauses = true;
+      pass.removeAbort = true;
+      status.setPromoteFull(null);
+      status.setCurrentStepIndex(steps.isEmpty() ? null : steps.size());
+      status.setStableRS(pass.podHash);
+      if (status.getCanary() != null) {
+        status.getCanary().setCurrentStepAnalysisRunStatus(null);
+      }
+      LOG.info("{} promoted revision {} ({}) to stable: {}", pass.ctx, pass.revision(), pass.podHash, promoteReason);
+      pass.event(
+          "RolloutCompleted",
+          "Rollout completed update to revision " + pass.revision() + " (" + pass.podHash + "): " + promoteReason);
+    } else if (pass.aborted()) {
+      status.setCurrentStepIndex(
+          steps.isEmpty() ? null : (pass.podHash.equals(status.getStableRS()) ? steps.size() : 0));
+    } else if (mayAdvance && !paused && !steps.isEmpty()) {
+      advanceStep(pass, status);
+    }
+    return finish(pass, status, mayAdvance);
+  }
+
+  /** argo-spec.md 5.10; returns the promotion reason, or null when the new ReplicaSet is not promoted this pass. */
+  private String shouldFullPromote(RolloutPass pass, RolloutStatus status, boolean promoteFull) {
+    String stable = pass.old.getStableRS();
+    if (stable == null || stable.isEmpty()) {
+      return "Initial deploy";
+    }
+    if (stable.equals(pass.podHash)) {
+      return null;
+    }
+    if (pass.aborted() && !promoteFull) {
+      return null;
+    }
+    if (RolloutPass.available(pass.newRS) < pass.replicas) {
+      return null;
+    }
+    if (promoteFull) {
+      return "Full promotion requested";
+    }
+    List<CanaryStep> steps = pass.steps();
+    Integer index = status.getCurrentStepIndex();
+    if (steps.isEmpty() || (index != null && index >= steps.size())) {
+      return "Completed all " + steps.size() + " canary steps";
+    }
+    return null;
+  }
+
+  private void advanceStep(RolloutPass pass, RolloutStatus status) {
+    List<CanaryStep> steps = pass.steps();
+    Integer idx = status.getCurrentStepIndex();
+    int index = idx == null ? 0 : idx;
+    if (index >= steps.size()) {
+      return;
+    }
+    CanaryStep step = steps.get(index);
+    if (!stepCompleted(pass, step)) {
+      return;
+    }
+    int next = index + 1;
+    status.setCurrentStepIndex(next);
+    if (status.getCanary() != null) {
+      status.getCanary().setCurrentStepAnalysisRunStatus(null);
+    }
+    pass.removePause.add(PauseReason.CANARY_PAUSE_STEP);
+    LOG.info("{} step {}/{} completed ({})", pass.ctx, next, steps.size(), stepString(step));
+    pass.event("RolloutStepCompleted", "Rollout step " + next + "/" + steps.size() + " completed (" + stepString(step) + ")");
+  }
+
+  private boolean stepCompleted(RolloutPass pass, CanaryStep step) {
+    if (step.getSetWeight() != null) {
+      return CanaryMath.atDesiredReplicaCounts(pass, desiredWeight(pass), canary(pass));
+    }
+    if (step.getPause() != null) {
+      PauseCondition cond = pauseCondition(pass.old, PauseReason.CANARY_PAUSE_STEP);
+      if (Boolean.TRUE.equals(pass.old.getControllerPause()) && cond == null) {
+        return true; // resumed by the user (promote removes the pause condition)
+      }
+      Optional<Duration> d = GoDurations.pauseDuration(step.getPause().getDuration());
+      if (cond != null && d.isPresent()) {
+        return !Instant.parse(cond.getStartTime()).plus(d.get()).isAfter(pass.now);
+      }
+      return false;
+    }
+    if (step.getSetCanaryScale() != null) {
+      return CanaryMath.atDesiredReplicaCounts(pass, desiredWeight(pass), canary(pass));
+    }
+    if (step.getSetHeaderRoute() != null || step.getSetMirrorRoute() != null) {
+      return true;
+    }
+    // analysis, experiment and plugin steps wait here until they are promoted past.
+    return false;
+  }
+
+  /** Step description used in {@code RolloutStepCompleted} events (Argo's wording). */
+  static String stepString(CanaryStep step) {
+    if (step.getSetWeight() != null) {
+      return "setWeight: " + step.getSetWeight();
+    }
+    if (step.getPause() != null) {
+      var d = step.getPause().getDuration();
+      if (d == null || (d.getIntVal() == null && d.getStrVal() == null)) {
+        return "pause";
+      }
+      return "pause: " + (d.getIntVal() != null ? d.getIntVal() : d.getStrVal());
+    }
+    if (step.getExperiment() != null) {
+      return "experiment";
+    }
+    if (step.getAnalysis() != null) {
+      return "analysis";
+    }
+    if (step.getSetCanaryScale() != null) {
+      var s = step.getSetCanaryScale();
+      if (s.getReplicas() != null) {
+        return "setCanaryScale{replicas: " + s.getReplicas() + "}";
+      }
+      if (Boolean.TRUE.equals(s.getMatchTrafficWeight())) {
+        return "setCanaryScale{matchTrafficWeight: true}";
+      }
+      return "setCanaryScale{weight: " + s.getWeight() + "}";
+    }
+    if (step.getPlugin() != null) {
+      return "plugin: " + step.getPlugin().getName();
+    }
+    if (step.getSetHeaderRoute() != null) {
+      return "setHeaderRoute: " + step.getSetHeaderRoute().getName();
+    }
+    if (step.getSetMirrorRoute() != null) {
+      return "setMirrorRoute: " + step.getSetMirrorRoute().getName();
+    }
+    return "unknown";
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Persist: pause/abort bookkeeping, conditions, phase
+
+  private Future<ReconcileOutcome> finish(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
+    applyPauseAndAbort(pass, status);
+    boolean progressed = applyConditions(pass, status, evaluateDeadline);
+    if (pass.addAbort) {
+      // progressDeadlineAbort fired in this pass: bookkeeping again so the abort lands in this write.
+      applyPauseAndAbort(pass, status);
+      applyConditions(pass, status, false);
+    }
+    status.setObservedGeneration(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    Phase.apply(pass.rollout, status, pass.replicas);
+    if (!progressed) {
+      LOG.debug("{} no progress this pass", pass.ctx);
+    }
+    return base.persistStatus(pass, status)
+        .map(v -> pass.requeue == null ? ReconcileOutcome.done() : ReconcileOutcome.requeueAfter(pass.requeue));
+  }
+
+  /** argo-spec.md 3.4. */
+  private void applyPauseAndAbort(RolloutPass pass, RolloutStatus status) {
+    List<PauseCondition> before = pass.old.getPauseConditions() == null ? List.of() : pass.old.getPauseConditions();
+    if (pass.aborted()) {
+      status.setAbort(true);
+      if (pass.old.getAbortedAt() == null) {
+        status.setAbortedAt(pass.nowText);
+        String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? "" : ": " + pass.abortMessage);
+        if (!hasWarning(pass, "RolloutAborted")) {
+          LOG.info("{} aborted: {}", pass.ctx, msg);
+          pass.warning("RolloutAborted", msg);
+        }
+      } else {
+        status.setAbortedAt(pass.old.getAbortedAt());
+      }
+      status.setPauseConditions(null);
+      status.setControllerPause(null);
+      return;
+    }
+    status.setAbort(Boolean.FALSE.equals(pass.old.getAbort()) || Boolean.TRUE.equals(pass.old.getAbort()) ? Boolean.FALSE : null);
+    status.setAbortedAt(null);
+    List<PauseCondition> after = new ArrayList<>();
+    boolean added = false;
+    if (!pass.clearPauses) {
+      for (PauseCondition c : before) {
+        if (!pass.removePause.contains(c.getReason())) {
+          after.add(c);
+        }
+      }
+      for (String reason : pass.addPause) {
+        if (after.stream().noneMatch(c -> reason.equals(c.getReason()))) {
+          PauseCondition c = new PauseCondition();
+          c.setReason(reason);
+          c.setStartTime(pass.nowText);
+          after.add(c);
+          added = true;
+        }
+      }
+    }
+    if (after.isEmpty()) {
+      status.setPauseConditions(null);
+      status.setControllerPause(null);
+    } else {
+      status.setPauseConditions(after);
+      status.setControllerPause(added ? Boolean.TRUE : pass.old.getControllerPause());
+    }
+    if (before.isEmpty() && !after.isEmpty()) {
+      pass.event("RolloutPaused", "Rollout is paused (" + after.get(0).getReason() + ")");
+    } else if (!before.isEmpty() && after.isEmpty() && pass.old.getAbortedAt() == null) {
+      pass.event("RolloutResumed", "Rollout is resumed");
+    }
+  }
+
+  private static boolean hasWarning(RolloutPass pass, String reason) {
+    return pass.events.stream().anyMatch(e -> e.warning() && e.reason().equals(reason));
+  }
+
+  /**
+   * Sets Progressing, Available, Paused, Completed and Healthy (argo-spec.md 3.2, 3.5).
+   *
+   * @return whether progress was observed in this pass
+   */
+  private boolean applyConditions(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
+    RolloutStatus old = pass.old;
+    String now = pass.nowText;
+    String rsName = pass.newRS == null ? null : pass.newRS.getMetadata().getName();
+    boolean spacePaused = Boolean.TRUE.equals(pass.rollout.getSpec().getPaused());
+    boolean isPaused = spacePaused || (status.getPauseConditions() != null && !status.getPauseConditions().isEmpty());
+    boolean completed = pass.podHash.equals(status.getStableRS());
+    boolean aborted = Boolean.TRUE.equals(status.getAbort());
+    boolean progress = progressed(old, status);
+    boolean healthy = healthy(pass, status);
+    RolloutCondition progressing = Conditions.get(status, ConditionType.PROGRESSING);
+    String progressingReason = progressing == null ? null : progressing.getReason();
+
+    if (aborted) {
+      String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? abortSuffix(progressing) : ": " + pass.abortMessage);
+      Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
+    } else if (ConditionReason.ROLLOUT_ABORTED.equals(progressingReason)) {
+      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RETRY, "Retrying Rollout after abort", now);
+    } else if (isPaused && !completed) {
+      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+    } else if (ConditionReason.ROLLOUT_PAUSED.equals(progressingReason)) {
+      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RESUMED, "Rollout is resumed", now);
+    } else if (healthy) {
+      Conditions.set(
+          status,
+          ConditionType.PROGRESSING,
+          "True",
+          ConditionReason.NEW_REPLICA_SET_AVAILABLE,
+          "ReplicaSet \"" + rsName + "\" has successfully progressed.",
+          now);
+    } else if (completed && ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(progressingReason) && !healthy && status.getAvailableReplicas() < pass.replicas) {
+      Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_NOT_AVAILABLE, "Rollout does not have minimum availability", now);
+    } else if (progress || progressing == null) {
+      String msg = "ReplicaSet \"" + rsName + "\" is progressing.";
+      if (!Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_UPDATED, msg, now)) {
+        Conditions.touch(status, ConditionType.PROGRESSING, msg, now);
+      }
+    } else if (evaluateDeadline) {
+      checkDeadline(pass, status, progressing, rsName);
+    }
+
+    int available = status.getAvailableReplicas() == null ? 0 : status.getAvailableReplicas();
+    if (available >= pass.replicas) {
+      Conditions.set(status, ConditionType.AVAILABLE, "True", ConditionReason.AVAILABLE_REASON, "Rollout has minimum availability", now);
+    } else {
+      Conditions.set(status, ConditionType.AVAILABLE, "False", ConditionReason.AVAILABLE_REASON, "Rollout does not have minimum availability", now);
+    }
+    if (!aborted) {
+      if (isPaused) {
+        Conditions.set(status, ConditionType.PAUSED, "True", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+      } else if (Conditions.get(status, ConditionType.PAUSED) != null) {
+        Conditions.set(status, ConditionType.PAUSED, "False", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+      }
+    }
+    RolloutCondition oldCompleted = Conditions.get(old, ConditionType.COMPLETED);
+    if (completed) {
+      Conditions.set(status, ConditionType.COMPLETED, "True", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now);
+    } else {
+      if (Conditions.set(status, ConditionType.COMPLETED, "False", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now)
+          && oldCompleted != null
+          && "True".equals(oldCompleted.getStatus())) {
+        pass.event("RolloutNotCompleted", "Rollout not completed, started update to revision " + pass.revision() + " (" + pass.podHash + ")");
+      }
+    }
+    if (healthy && !isPaused) {
+      Conditions.set(status, ConditionType.HEALTHY, "True", ConditionReason.ROLLOUT_HEALTHY, "Rollout is healthy", now);
+    } else if (Conditions.get(status, ConditionType.HEALTHY) != null) {
+      Conditions.set(status, ConditionType.HEALTHY, "False", ConditionReason.ROLLOUT_HEALTHY, "Rollout is not healthy", now);
+    }
+    Conditions.remove(status, ConditionType.INVALID_SPEC);
+    return progress;
+  }
+
+  private static String abortSuffix(RolloutCondition progressing) {
+    if (progressing != null && ConditionReason.ROLLOUT_ABORTED.equals(progressing.getReason())) {
+      String m = progressing.getMessage();
+      int i = m == null ? -1 : m.indexOf(": ");
+      return i < 0 ? "" : m.substring(i);
+    }
+    return "";
+  }
+
+  /** argo-spec.md 3.5: deadline evaluation, requeue at the deadline, and progressDeadlineAbort. */
+  private void checkDeadline(RolloutPass pass, RolloutStatus status, RolloutCondition progressing, String rsName) {
+    if (progressing == null || progressing.getLastUpdateTime() == null) {
+      return;
+    }
+    String reason = progressing.getReason();
+    if (ConditionReason.ROLLOUT_ABORTED.equals(reason)
+        || ConditionReason.ROLLOUT_PAUSED.equals(reason)
+        || ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(reason)) {
+      return;
+    }
+    CanaryStep step = currentStep(pass);
+    if (step != null && (step.getPause() != null || step.getAnalysis() != null || step.getExperiment() != null)) {
+      if (!pass.podHash.equals(status.getStableRS())) {
+        return;
+      }
+    }
+    if (pass.podHash.equals(status.getStableRS()) && ConditionReason.PROGRESS_DEADLINE_EXCEEDED.equals(reason)) {
+      return;
+    }
+    int deadline = RolloutDefaults.progressDeadlineSeconds(pass.rollout.getSpec().getProgressDeadlineSeconds());
+    Instant due = Instant.parse(progressing.getLastUpdateTime()).plusSeconds(deadline);
+    if (due.isAfter(pass.now)) {
+      pass.requeueAfter(Duration.between(pass.now, due).plusSeconds(1));
+      return;
+    }
+    String msg = rsName == null ? "Rollout \"" + pass.name() + "\" has timed out progressing." : "ReplicaSet \"" + rsName + "\" has timed out progressing.";
+    if (Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.PROGRESS_DEADLINE_EXCEEDED, msg, pass.nowText)) {
+      LOG.info("{} progress deadline exceeded ({}s)", pass.ctx, deadline);
+    }
+    boolean completed = pass.podHash.equals(status.getStableRS());
+    if (Boolean.TRUE.equals(pass.rollout.getSpec().getProgressDeadlineAbort()) && !pass.aborted() && !completed) {
+      pass.addAbort = true;
+      pass.abortMessage = msg;
+    }
+  }
+
+  /** argo-spec.md 3.5: progress = any of these counters or markers moved since the stored status. */
+  private static boolean progressed(RolloutStatus old, RolloutStatus now) {
+    return !Objects.equals(old.getUpdatedReplicas(), now.getUpdatedReplicas())
+        || diff(now.getReplicas(), now.getUpdatedReplicas()) < diff(old.getReplicas(), old.getUpdatedReplicas())
+        || nz(now.getReadyReplicas()) > nz(old.getReadyReplicas())
+        || nz(now.getAvailableReplicas()) > nz(old.getAvailableReplicas())
+        || !Objects.equals(old.getStableRS(), now.getStableRS())
+        || !Objects.equals(old.getCurrentStepIndex(), now.getCurrentStepIndex())
+        || !Objects.equals(old.getCurrentStepHash(), now.getCurrentStepHash());
+  }
+
+  private static int diff(Integer a, Integer b) {
+    return nz(a) - nz(b);
+  }
+
+  private static int nz(Integer i) {
+    return i == null ? 0 : i;
+  }
+
+  /** Argo's RolloutHealthy predicate for canary (argo-spec.md 3.2). */
+  private static boolean healthy(RolloutPass pass, RolloutStatus s) {
+    int r = pass.replicas;
+    String oldGen = pass.old.getObservedGeneration();
+    boolean genObserved = oldGen != null && oldGen.equals(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    List<CanaryStep> steps = pass.steps();
+    boolean stepsDone = steps.isEmpty() || (s.getCurrentStepIndex() != null && s.getCurrentStepIndex() == steps.size());
+    return nz(s.getUpdatedReplicas()) == r
+        && nz(s.getAvailableReplicas()) == r
+        && genObserved
+        && stepsDone
+        && pass.podHash.equals(s.getStableRS())
+        && nz(s.getReplicas()) == r;
+  }
+
+  static boolean hasPause(RolloutStatus status, String reason) {
+    return pauseCondition(status, reason) != null;
+  }
+
+  static PauseCondition pauseCondition(RolloutStatus status, String reason) {
+    if (status.getPauseConditions() == null) {
+      return null;
+    }
+    for (PauseCondition c : status.getPauseConditions()) {
+      if (reason.equals(c.getReason())) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Phase values used by {@link Phase}. */
+  static final String HEALTHY = RolloutPhase.HEALTHY;
+}

@@ -1,0 +1,84 @@
+package io.rollgate.controller.rollout;
+
+import io.rollgate.api.ConditionReason;
+import io.rollgate.api.ConditionType;
+import io.rollgate.api.Rollout;
+import io.rollgate.api.RolloutCondition;
+import io.rollgate.api.RolloutPhase;
+import io.rollgate.api.RolloutStatus;
+
+/**
+ * Computes {@code status.phase} and {@code status.message} exactly as Argo Rollouts' controller does
+ * ({@code CalculateRolloutPhase}, argo-spec.md 3.3): the first matching rule wins.
+ */
+final class Phase {
+
+  private Phase() {}
+
+  /**
+   * Sets phase and message on the status.
+   *
+   * @param rollout the Rollout (spec is read)
+   * @param s the status being written (conditions, counters and hashes already computed)
+   * @param replicas the effective {@code spec.replicas}
+   */
+  static void apply(Rollout rollout, RolloutStatus s, int replicas) {
+    if (s.getConditions() != null) {
+      for (RolloutCondition c : s.getConditions()) {
+        if (ConditionType.INVALID_SPEC.equals(c.getType())) {
+          set(s, RolloutPhase.DEGRADED, "InvalidSpec: " + c.getMessage());
+          return;
+        }
+        if (ConditionReason.ROLLOUT_ABORTED.equals(c.getReason())
+            || ConditionReason.PROGRESS_DEADLINE_EXCEEDED.equals(c.getReason())) {
+          set(s, RolloutPhase.DEGRADED, c.getReason() + ": " + c.getMessage());
+          return;
+        }
+      }
+    }
+    if (Boolean.TRUE.equals(rollout.getSpec().getPaused())) {
+      set(s, RolloutPhase.PAUSED, "manually paused");
+      return;
+    }
+    if (s.getPauseConditions() != null && !s.getPauseConditions().isEmpty()) {
+      set(s, RolloutPhase.PAUSED, s.getPauseConditions().get(0).getReason());
+      return;
+    }
+    String restartAt = rollout.getSpec().getRestartAt();
+    if (restartAt != null && !restartAt.equals(s.getRestartedAt())) {
+      set(s, RolloutPhase.PROGRESSING, "rollout is restarting");
+      return;
+    }
+    int updated = nz(s.getUpdatedReplicas());
+    if (updated < replicas) {
+      set(s, RolloutPhase.PROGRESSING, "more replicas need to be updated");
+      return;
+    }
+    if (nz(s.getAvailableReplicas()) < updated) {
+      set(s, RolloutPhase.PROGRESSING, "updated replicas are still becoming available");
+      return;
+    }
+    boolean trafficRouted =
+        rollout.getSpec().getStrategy().getCanary() != null
+            && rollout.getSpec().getStrategy().getCanary().getTrafficRouting() != null;
+    if (!trafficRouted && nz(s.getReplicas()) > updated) {
+      set(s, RolloutPhase.PROGRESSING, "old replicas are pending termination");
+      return;
+    }
+    String stable = s.getStableRS();
+    if (stable == null || stable.isEmpty() || !stable.equals(s.getCurrentPodHash())) {
+      set(s, RolloutPhase.PROGRESSING, "waiting for all steps to complete");
+      return;
+    }
+    set(s, RolloutPhase.HEALTHY, "");
+  }
+
+  private static void set(RolloutStatus s, String phase, String message) {
+    s.setPhase(phase);
+    s.setMessage(message == null || message.isEmpty() ? null : message);
+  }
+
+  private static int nz(Integer i) {
+    return i == null ? 0 : i;
+  }
+}

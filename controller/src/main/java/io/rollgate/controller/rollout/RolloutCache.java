@@ -1,0 +1,184 @@
+package io.rollgate.controller.rollout;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.Rollout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Read side of the Rollout reconciler: the informer caches of Rollouts and ReplicaSets, plus the objects returned by
+ * our own most recent writes.
+ *
+ * <p>After the controller patches an object, the informer may still hold the older version for a moment. Until the
+ * informer has caught up (its resourceVersion is at least ours), the object returned by our write wins, so the next
+ * reconcile never acts on state older than what it wrote itself.
+ */
+public final class RolloutCache {
+
+  /** Informer index of ReplicaSets by the UID of their controller owner. */
+  public static final String BY_OWNER = "controllerOwnerUid";
+
+  private final SharedIndexInformer<Rollout> rollouts;
+  private final SharedIndexInformer<ReplicaSet> replicaSets;
+  private final Map<String, Written> written = new ConcurrentHashMap<>();
+  private final java.time.Clock clock;
+
+  /** How long the object of our own write may stand in for the informer's copy, in seconds. */
+  private static final long WRITE_OVERLAY_SECONDS = 60;
+
+  private record Written(HasMetadata obj, java.time.Instant at) {}
+
+  /**
+   * Creates the cache over running informers.
+   *
+   * @param rollouts the Rollout informer
+   * @param replicaSets the ReplicaSet informer, indexed by {@link #BY_OWNER}
+   * @param clock the clock bounding how long our own writes shadow the informer
+   */
+  public RolloutCache(
+      SharedIndexInformer<Rollout> rollouts, SharedIndexInformer<ReplicaSet> replicaSets, java.time.Clock clock) {
+    this.rollouts = rollouts;
+    this.replicaSets = replicaSets;
+    this.clock = clock;
+  }
+
+  /**
+   * Index function for {@link #BY_OWNER}.
+   *
+   * @param rs a ReplicaSet
+   * @return the UID of its controller owner, or an empty list
+   */
+  public static List<String> controllerOwnerUid(ReplicaSet rs) {
+    List<OwnerReference> refs = rs.getMetadata().getOwnerReferences();
+    if (refs != null) {
+      for (OwnerReference ref : refs) {
+        if (Boolean.TRUE.equals(ref.getController())) {
+          return List.of(ref.getUid());
+        }
+      }
+    }
+    return List.of();
+  }
+
+  /**
+   * Returns the freshest known Rollout.
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return the Rollout, or null when it does not exist (or is no longer watched)
+   */
+  public Rollout rollout(String namespace, String name) {
+    Rollout cached = rollouts.getStore().getByKey(namespace + "/" + name);
+    return freshest("Rollout", cached, namespace, name);
+  }
+
+  /**
+   * Returns the ReplicaSets whose controller owner is the Rollout, freshest versions.
+   *
+   * @param rollout the Rollout
+   * @return its ReplicaSets (not being deleted), in no particular order
+   */
+  public List<ReplicaSet> ownedReplicaSets(Rollout rollout) {
+    String uid = rollout.getMetadata().getUid();
+    String ns = rollout.getMetadata().getNamespace();
+    List<ReplicaSet> result = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (ReplicaSet rs : replicaSets.getIndexer().byIndex(BY_OWNER, uid)) {
+      ReplicaSet fresh = freshest("ReplicaSet", rs, rs.getMetadata().getNamespace(), rs.getMetadata().getName());
+      if (fresh != null && ns.equals(fresh.getMetadata().getNamespace())) {
+        result.add(fresh);
+        seen.add(fresh.getMetadata().getName());
+      }
+    }
+    // ReplicaSets we created that the informer has not delivered yet.
+    for (Written w : written.values()) {
+      if (w.obj() instanceof ReplicaSet rs
+          && ns.equals(rs.getMetadata().getNamespace())
+          && !seen.contains(rs.getMetadata().getName())
+          && controllerOwnerUid(rs).contains(uid)
+          && !expired(w)) {
+        result.add(rs);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Remembers the object returned by one of our writes.
+   *
+   * @param obj the object as the API server returned it
+   */
+  public void wrote(HasMetadata obj) {
+    if (obj != null && obj.getMetadata() != null) {
+      written.put(
+          key(obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName()),
+          new Written(obj, clock.instant()));
+    }
+  }
+
+  /**
+   * Forgets everything remembered about an object (it was deleted).
+   *
+   * @param kind the kind
+   * @param namespace the namespace
+   * @param name the name
+   */
+  public void forget(String kind, String namespace, String name) {
+    written.remove(key(kind, namespace, name));
+  }
+
+  /**
+   * Tells whether the informers have listed everything once.
+   *
+   * @return true when both caches are synced
+   */
+  public boolean synced() {
+    return rollouts.hasSynced() && replicaSets.hasSynced();
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T extends HasMetadata> T freshest(String kind, T cached, String namespace, String name) {
+    String k = key(kind, namespace, name);
+    Written w = written.get(k);
+    if (w == null) {
+      return cached;
+    }
+    HasMetadata mine = w.obj();
+    if (cached == null) {
+      // Not delivered yet (a fresh create) or deleted since; the overlay only bridges a short gap.
+      if (expired(w)) {
+        written.remove(k, w);
+      }
+      return null;
+    }
+    if (expired(w)
+        || !java.util.Objects.equals(mine.getMetadata().getUid(), cached.getMetadata().getUid())
+        || newerOrEqual(cached.getMetadata().getResourceVersion(), mine.getMetadata().getResourceVersion())) {
+      written.remove(k, w);
+      return cached;
+    }
+    return (T) mine;
+  }
+
+  private boolean expired(Written w) {
+    return w.at().plusSeconds(WRITE_OVERLAY_SECONDS).isBefore(clock.instant());
+  }
+
+  private static boolean newerOrEqual(String cachedRv, String writtenRv) {
+    try {
+      return Long.parseLong(cachedRv) >= Long.parseLong(writtenRv);
+    } catch (NumberFormatException | NullPointerException e) {
+      // resourceVersions are opaque in general; when they are not numbers, trust the informer.
+      return true;
+    }
+  }
+
+  private static String key(String kind, String namespace, String name) {
+    return kind + "/" + namespace + "/" + name;
+  }
+}

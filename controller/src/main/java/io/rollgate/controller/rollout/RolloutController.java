@@ -1,0 +1,180 @@
+package io.rollgate.controller.rollout;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.Labels;
+import io.rollgate.api.Rollout;
+import io.rollgate.controller.ControllerOptions;
+import io.rollgate.controller.WorkQueue;
+import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.kube.KubeApi;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wiring for Rollouts: informers on Rollouts and ReplicaSets feed {@code namespace/name} keys into a {@link WorkQueue}
+ * in front of the {@link RolloutReconciler}. Handlers only enqueue; a ReplicaSet event enqueues its owning Rollout.
+ *
+ * <p>The Rollout informer honours the controller instance id: with an id it selects
+ * {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, without one only Rollouts lacking that label.
+ */
+public final class RolloutController {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RolloutController.class);
+
+  private final Vertx vertx;
+  private final KubeApi api;
+  private final EventRecorder events;
+  private final ControllerOptions options;
+  private final Clock clock;
+  private SharedIndexInformer<Rollout> rolloutInformer;
+  private SharedIndexInformer<ReplicaSet> rsInformer;
+  private WorkQueue queue;
+
+  /**
+   * Creates the controller (nothing runs until {@link #start()}).
+   *
+   * @param vertx the Vert.x instance
+   * @param api the API facade
+   * @param events the event recorder
+   * @param options the process settings
+   * @param clock the clock
+   */
+  public RolloutController(
+      Vertx vertx, KubeApi api, EventRecorder events, ControllerOptions options, Clock clock) {
+    this.vertx = vertx;
+    this.api = api;
+    this.events = events;
+    this.options = options;
+    this.clock = clock;
+  }
+
+  /**
+   * Starts the informers and the queue.
+   *
+   * @return a Future completing once both caches are synced, failing when an informer cannot list (for example the
+   *     Rollout CRD is not installed)
+   */
+  public Future<Void> start() {
+    KubernetesClient client = api.client();
+    long resyncMillis = options.resync().toMillis();
+    String instanceSelector =
+        options.instanceId() == null || options.instanceId().isEmpty()
+            ? "!" + Labels.CONTROLLER_INSTANCE_ID
+            : Labels.CONTROLLER_INSTANCE_ID + "=" + options.instanceId();
+    var rolloutOp =
+        options.namespace() == null
+            ? client.resources(Rollout.class).inAnyNamespace()
+            : client.resources(Rollout.class).inNamespace(options.namespace());
+    rolloutInformer = rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis);
+    var rsOp =
+        options.namespace() == null
+            ? client.apps().replicaSets().inAnyNamespace()
+            : client.apps().replicaSets().inNamespace(options.namespace());
+    rsInformer =
+        rsOp.withLabelSelector(Labels.POD_TEMPLATE_HASH)
+            .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUid))
+            .runnableInformer(resyncMillis);
+    RolloutCache cache = new RolloutCache(rolloutInformer, rsInformer, clock);
+    RolloutReconciler reconciler = new RolloutReconciler(cache, api, events, clock);
+    queue =
+        new WorkQueue(
+            vertx,
+            "Rollout",
+            reconciler,
+            options.rolloutThreads(),
+            Duration.ofMillis(5),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(120),
+            clock);
+    rolloutInformer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Rollout r) {
+            queue.add(key(r), "watch");
+          }
+
+          @Override
+          public void onUpdate(Rollout before, Rollout after) {
+            boolean resync =
+                Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+            queue.add(key(after), resync ? "resync" : "watch");
+          }
+
+          @Override
+          public void onDelete(Rollout r, boolean unknownFinalState) {
+            cache.forget("Rollout", r.getMetadata().getNamespace(), r.getMetadata().getName());
+          }
+        });
+    rsInformer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(ReplicaSet rs) {
+            enqueueOwner(rs);
+          }
+
+          @Override
+          public void onUpdate(ReplicaSet before, ReplicaSet after) {
+            if (!Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
+              enqueueOwner(after);
+            }
+          }
+
+          @Override
+          public void onDelete(ReplicaSet rs, boolean unknownFinalState) {
+            cache.forget("ReplicaSet", rs.getMetadata().getNamespace(), rs.getMetadata().getName());
+            enqueueOwner(rs);
+          }
+        });
+    Future<Void> rolloutsSynced = Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
+    Future<Void> rsSynced = Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
+    return Future.all(rolloutsSynced, rsSynced)
+        .onSuccess(
+            v ->
+                LOG.info(
+                    "informers synced rollouts={} replicasets={}",
+                    rolloutInformer.getStore().list().size(),
+                    rsInformer.getStore().list().size()))
+        .mapEmpty();
+  }
+
+  /**
+   * Stops the informers and drains the queue.
+   *
+   * @return a Future completing when no reconcile is in flight
+   */
+  public Future<Void> stop() {
+    if (rolloutInformer != null) {
+      rolloutInformer.stop();
+    }
+    if (rsInformer != null) {
+      rsInformer.stop();
+    }
+    return queue == null ? Future.succeededFuture() : queue.shutdown();
+  }
+
+  private void enqueueOwner(ReplicaSet rs) {
+    if (rs.getMetadata().getOwnerReferences() == null) {
+      return;
+    }
+    for (OwnerReference ref : rs.getMetadata().getOwnerReferences()) {
+      if (Boolean.TRUE.equals(ref.getController()) && "Rollout".equals(ref.getKind())) {
+        queue.add(rs.getMetadata().getNamespace() + "/" + ref.getName(), "watch");
+      }
+    }
+  }
+
+  private static String key(HasMetadata obj) {
+    return obj.getMetadata().getNamespace() + "/" + obj.getMetadata().getName();
+  }
+}

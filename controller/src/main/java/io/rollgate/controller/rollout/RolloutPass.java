@@ -1,0 +1,142 @@
+package io.rollgate.controller.rollout;
+
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.Annotations;
+import io.rollgate.api.CanaryStep;
+import io.rollgate.api.Labels;
+import io.rollgate.api.Rollout;
+import io.rollgate.api.RolloutStatus;
+import io.rollgate.controller.ReconcileContext;
+import io.rollgate.defaults.RolloutDefaults;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The state of one reconcile pass over a Rollout: what was read, and the intents collected before the status is
+ * persisted (pause reasons to add or remove, abort, events to record once the write succeeded).
+ */
+final class RolloutPass {
+
+  /** An event to record after the status write succeeded. */
+  record PendingEvent(boolean warning, String reason, String message) {}
+
+  final ReconcileContext ctx;
+  final Rollout rollout;
+  /** The status as read; never modified. */
+  final RolloutStatus old;
+  final Instant now;
+  final String nowText;
+  final int replicas;
+
+  ReplicaSet newRS;
+  ReplicaSet stableRS;
+  List<ReplicaSet> otherRSs = new ArrayList<>();
+  List<ReplicaSet> allRSs = new ArrayList<>();
+  String podHash;
+  String stepsHash;
+
+  final Set<String> addPause = new LinkedHashSet<>();
+  final Set<String> removePause = new LinkedHashSet<>();
+  boolean clearPauses;
+  boolean addAbort;
+  String abortMessage;
+  boolean removeAbort;
+  final List<PendingEvent> events = new ArrayList<>();
+  Duration requeue;
+
+  RolloutPass(ReconcileContext ctx, Rollout rollout, Instant now) {
+    this.ctx = ctx;
+    this.rollout = rollout;
+    this.old = rollout.getStatus() == null ? new RolloutStatus() : rollout.getStatus();
+    this.now = now.truncatedTo(ChronoUnit.SECONDS);
+    this.nowText = DateTimeFormatter.ISO_INSTANT.format(this.now);
+    this.replicas = RolloutDefaults.replicas(rollout.getSpec().getReplicas());
+  }
+
+  /** Asks for the key to be reconciled again after {@code d} (the earliest request wins). */
+  void requeueAfter(Duration d) {
+    if (requeue == null || d.compareTo(requeue) < 0) {
+      requeue = d;
+    }
+  }
+
+  void event(String reason, String message) {
+    events.add(new PendingEvent(false, reason, message));
+  }
+
+  void warning(String reason, String message) {
+    events.add(new PendingEvent(true, reason, message));
+  }
+
+  /** Whether the rollout is (or is being) aborted this pass. */
+  boolean aborted() {
+    return addAbort || (Boolean.TRUE.equals(old.getAbort()) && !removeAbort);
+  }
+
+  List<CanaryStep> steps() {
+    var canary = rollout.getSpec().getStrategy().getCanary();
+    return canary == null || canary.getSteps() == null ? List.of() : canary.getSteps();
+  }
+
+  String name() {
+    return rollout.getMetadata().getName();
+  }
+
+  String namespace() {
+    return rollout.getMetadata().getNamespace();
+  }
+
+  /** The Rollout's current revision annotation, or empty. */
+  String revision() {
+    Map<String, String> a = rollout.getMetadata().getAnnotations();
+    return a == null ? "" : a.getOrDefault(Annotations.REVISION, "");
+  }
+
+  static String hashOf(ReplicaSet rs) {
+    if (rs == null || rs.getMetadata().getLabels() == null) {
+      return null;
+    }
+    return rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH);
+  }
+
+  static long revisionOf(ReplicaSet rs) {
+    Map<String, String> a = rs.getMetadata().getAnnotations();
+    if (a == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(a.getOrDefault(Annotations.REVISION, "0"));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  static int spec(ReplicaSet rs) {
+    return rs == null || rs.getSpec().getReplicas() == null ? 0 : rs.getSpec().getReplicas();
+  }
+
+  static int available(ReplicaSet rs) {
+    return rs == null || rs.getStatus() == null || rs.getStatus().getAvailableReplicas() == null
+        ? 0
+        : rs.getStatus().getAvailableReplicas();
+  }
+
+  static int ready(ReplicaSet rs) {
+    return rs == null || rs.getStatus() == null || rs.getStatus().getReadyReplicas() == null
+        ? 0
+        : rs.getStatus().getReadyReplicas();
+  }
+
+  static int current(ReplicaSet rs) {
+    return rs == null || rs.getStatus() == null || rs.getStatus().getReplicas() == null
+        ? 0
+        : rs.getStatus().getReplicas();
+  }
+}

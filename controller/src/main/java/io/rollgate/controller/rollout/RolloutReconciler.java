@@ -1,0 +1,504 @@
+package io.rollgate.controller.rollout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.rollgate.api.Annotations;
+import io.rollgate.api.ConditionReason;
+import io.rollgate.api.ConditionType;
+import io.rollgate.api.Labels;
+import io.rollgate.api.ModelJson;
+import io.rollgate.api.Rollout;
+import io.rollgate.api.RolloutPhase;
+import io.rollgate.api.RolloutStatus;
+import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.ReconcileOutcome;
+import io.rollgate.controller.Reconciler;
+import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.controller.kube.MergePatch;
+import io.rollgate.controller.rollout.model.PodTemplateHash;
+import io.rollgate.controller.rollout.status.Conditions;
+import io.rollgate.defaults.RolloutDefaults;
+import io.rollgate.validation.FieldError;
+import io.rollgate.validation.RolloutValidator;
+import io.vertx.core.Future;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles one Rollout: the mechanics shared by every strategy (argo-spec.md section 4) and the hand-off to the
+ * strategy reconciler.
+ *
+ * <p>One pass reads the Rollout and its ReplicaSets from the caches, writes at most a few objects, and persists the
+ * status as a JSON merge patch carrying the resourceVersion it read (a 409 re-queues the key, never overwriting newer
+ * data). A pass that creates the new ReplicaSet or resets the steps ends there; the next pass continues from what is
+ * stored in the cluster, so the controller can be killed at any point.
+ */
+public final class RolloutReconciler implements Reconciler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RolloutReconciler.class);
+  private static final ObjectMapper JSON = ModelJson.mapper();
+  private static final List<String> NOT_COPIED_ANNOTATIONS =
+      List.of(
+          Annotations.LAST_APPLIED_CONFIGURATION,
+          Annotations.REVISION,
+          Annotations.REVISION_HISTORY,
+          Annotations.DESIRED_REPLICAS,
+          Annotations.NOTIFIED);
+
+  private final RolloutCache cache;
+  private final KubeApi api;
+  private final EventRecorder events;
+  private final Clock clock;
+  private final CanaryReconciler canary;
+
+  /**
+   * Creates the reconciler.
+   *
+   * @param cache the informer caches
+   * @param api the API facade
+   * @param events the event recorder
+   * @param clock the clock (all time decisions use it)
+   */
+  public RolloutReconciler(RolloutCache cache, KubeApi api, EventRecorder events, Clock clock) {
+    this.cache = cache;
+    this.api = api;
+    this.events = events;
+    this.clock = clock;
+    this.canary = new CanaryReconciler(this);
+  }
+
+  @Override
+  public Future<ReconcileOutcome> reconcile(ReconcileContext ctx) {
+    try {
+      return reconcileSafely(ctx)
+          .recover(
+              err -> {
+                if (KubeApiException.isConflict(err)) {
+                  LOG.info("{} conflict on write, requeue: {}", ctx, err.getMessage());
+                  LOG.debug("{} conflict", ctx, err);
+                  return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
+                }
+                return Future.succeededFuture(ReconcileOutcome.retry(err));
+              });
+    } catch (RuntimeException e) {
+      return Future.succeededFuture(ReconcileOutcome.retry(e));
+    }
+  }
+
+  private Future<ReconcileOutcome> reconcileSafely(ReconcileContext ctx) {
+    Rollout rollout = cache.rollout(ctx.namespace(), ctx.name());
+    if (rollout == null) {
+      LOG.debug("{} not found, nothing to do", ctx);
+      return Future.succeededFuture(ReconcileOutcome.done());
+    }
+    if (rollout.getMetadata().getDeletionTimestamp() != null) {
+      LOG.debug("{} being deleted, nothing to do", ctx);
+      return Future.succeededFuture(ReconcileOutcome.done());
+    }
+    if (rollout.getSpec() == null) {
+      return Future.succeededFuture(ReconcileOutcome.done());
+    }
+    if (rollout.getSpec().getReplicas() == null) {
+      LOG.info("{} defaulting spec.replicas to {}", ctx, RolloutDefaults.REPLICAS);
+      return api.patch(
+              Rollout.class,
+              ctx.namespace(),
+              ctx.name(),
+              null,
+              "{\"metadata\":{\"resourceVersion\":\""
+                  + rollout.getMetadata().getResourceVersion()
+                  + "\"},\"spec\":{\"replicas\":"
+                  + RolloutDefaults.REPLICAS
+                  + "}}")
+          .onSuccess(cache::wrote)
+          .map(r -> ReconcileOutcome.done());
+    }
+    RolloutPass pass = new RolloutPass(ctx, ModelJson.deepCopy(rollout), clock.instant());
+    List<FieldError> errors = RolloutValidator.validate(rollout);
+    if (!errors.isEmpty()) {
+      return invalidSpec(pass, errors);
+    }
+    if (rollout.getSpec().getStrategy().getCanary() == null) {
+      LOG.warn("{} blue-green strategy is not reconciled by this controller version; left unchanged", ctx);
+      return Future.succeededFuture(ReconcileOutcome.done());
+    }
+    classifyReplicaSets(pass);
+    if (pass.newRS == null) {
+      return createNewReplicaSet(pass);
+    }
+    return canary.reconcile(pass);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Invalid spec
+
+  private Future<ReconcileOutcome> invalidSpec(RolloutPass pass, List<FieldError> errors) {
+    String message = "The Rollout \"" + pass.name() + "\" is invalid: " + errors.get(0).toString();
+    RolloutStatus status = copy(pass.old);
+    boolean changed =
+        Conditions.set(
+            status, ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, message, pass.nowText);
+    if (!changed) {
+      var c = Conditions.get(status, ConditionType.INVALID_SPEC);
+      if (!Objects.equals(c.getMessage(), message)) {
+        c.setMessage(message);
+        c.setLastUpdateTime(pass.nowText);
+        changed = true;
+      }
+    }
+    if (changed) {
+      LOG.info("{} invalid spec: {} ({} problem(s))", pass.ctx, errors.get(0), errors.size());
+    }
+    status.setObservedGeneration(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    status.setPhase(RolloutPhase.DEGRADED);
+    status.setMessage("InvalidSpec: " + message);
+    return persistStatus(pass, status)
+        .map(v -> ReconcileOutcome.requeueAfter(Duration.ofSeconds(RolloutDefaults.INVALID_SPEC_REQUEUE_SECONDS)));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // ReplicaSets
+
+  private void classifyReplicaSets(RolloutPass pass) {
+    Rollout rollout = pass.rollout;
+    pass.allRSs = new ArrayList<>(cache.ownedReplicaSets(rollout));
+    pass.allRSs.removeIf(rs -> rs.getMetadata().getDeletionTimestamp() != null);
+    pass.podHash = templateHash(rollout);
+    ReplicaSet byLabel = null;
+    ReplicaSet byTemplate = null;
+    for (ReplicaSet rs : pass.allRSs) {
+      String h = RolloutPass.hashOf(rs);
+      if (pass.podHash.equals(h)) {
+        byLabel = rs;
+      } else if (byTemplate == null
+          && PodTemplates.semanticallyEqual(rollout.getSpec().getTemplate(), rs.getSpec().getTemplate())) {
+        byTemplate = rs;
+      }
+    }
+    pass.newRS = byLabel != null ? byLabel : byTemplate;
+    if (pass.newRS != null) {
+      pass.podHash = RolloutPass.hashOf(pass.newRS);
+    }
+    String stableHash = pass.old.getStableRS();
+    for (ReplicaSet rs : pass.allRSs) {
+      String h = RolloutPass.hashOf(rs);
+      if (rs == pass.newRS) {
+        if (stableHash != null && stableHash.equals(h)) {
+          pass.stableRS = rs;
+        }
+        continue;
+      }
+      if (stableHash != null && stableHash.equals(h)) {
+        pass.stableRS = rs;
+      } else {
+        pass.otherRSs.add(rs);
+      }
+    }
+  }
+
+  /** Computes the pod-template hash of the Rollout's template (FNV-32a, safe-encoded, with the collision count). */
+  String templateHash(Rollout rollout) {
+    try {
+      PodTemplateSpec template = rollout.getSpec().getTemplate();
+      byte[] json = JSON.writeValueAsBytes(template == null ? new PodTemplateSpec() : template);
+      Integer collisions = rollout.getStatus() == null ? null : rollout.getStatus().getCollisionCount();
+      return PodTemplateHash.hashOf(json, collisions);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize spec.template", e);
+    }
+  }
+
+  private Future<ReconcileOutcome> createNewReplicaSet(RolloutPass pass) {
+    Rollout rollout = pass.rollout;
+    long revision = maxRevision(pass.allRSs, null) + 1;
+    String name = rollout.getMetadata().getName() + "-" + pass.podHash;
+    PodTemplateSpec template = ModelJson.deepCopy(rollout.getSpec().getTemplate());
+    if (template.getMetadata() == null) {
+      template.setMetadata(new ObjectMetaBuilder().build());
+    }
+    Map<String, String> podLabels = new LinkedHashMap<>();
+    if (template.getMetadata().getLabels() != null) {
+      podLabels.putAll(template.getMetadata().getLabels());
+    }
+    podLabels.put(Labels.POD_TEMPLATE_HASH, pass.podHash);
+    template.getMetadata().setLabels(podLabels);
+    LabelSelector selector = ModelJson.deepCopy(rollout.getSpec().getSelector());
+    Map<String, String> matchLabels =
+        selector.getMatchLabels() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(selector.getMatchLabels());
+    matchLabels.put(Labels.POD_TEMPLATE_HASH, pass.podHash);
+    selector = new LabelSelectorBuilder(selector).withMatchLabels(matchLabels).build();
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (rollout.getMetadata().getAnnotations() != null) {
+      rollout.getMetadata().getAnnotations().forEach((k, v) -> {
+        if (!NOT_COPIED_ANNOTATIONS.contains(k)) {
+          annotations.put(k, v);
+        }
+      });
+    }
+    annotations.put(Annotations.REVISION, String.valueOf(revision));
+    annotations.put(Annotations.DESIRED_REPLICAS, String.valueOf(pass.replicas));
+    ReplicaSet rs =
+        new ReplicaSetBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(pass.namespace())
+            .withLabels(podLabels)
+            .withAnnotations(annotations)
+            .withOwnerReferences(
+                new OwnerReferenceBuilder()
+                    .withApiVersion(rollout.getApiVersion())
+                    .withKind(rollout.getKind())
+                    .withName(rollout.getMetadata().getName())
+                    .withUid(rollout.getMetadata().getUid())
+                    .withController(true)
+                    .withBlockOwnerDeletion(true)
+                    .build())
+            .endMetadata()
+            .withNewSpec()
+            .withReplicas(0)
+            .withMinReadySeconds(RolloutDefaults.minReadySeconds(rollout.getSpec().getMinReadySeconds()))
+            .withSelector(selector)
+            .withTemplate(template)
+            .endSpec()
+            .build();
+    return api.createReplicaSet(rs)
+        .compose(
+            created -> {
+              cache.wrote(created);
+              LOG.info("{} created ReplicaSet {} revision={}", pass.ctx, name, revision);
+              events.normal(rollout, "NewReplicaSetCreated", "Created ReplicaSet " + name + " (revision " + revision + ")");
+              RolloutStatus status = copy(pass.old);
+              Conditions.set(
+                  status,
+                  ConditionType.PROGRESSING,
+                  "True",
+                  ConditionReason.NEW_REPLICA_SET_CREATED,
+                  "Created new replica set \"" + name + "\"",
+                  pass.nowText);
+              return syncRolloutRevision(pass, String.valueOf(revision))
+                  .compose(v -> persistStatus(pass, status))
+                  .map(v -> ReconcileOutcome.requeueAfter(Duration.ZERO));
+            },
+            err -> {
+              if (err instanceof KubeApiException k && k.code() == 409) {
+                return handleCollision(pass, name);
+              }
+              events.warning(
+                  rollout, "ReplicaSetCreateError", "Failed to create new replica set \"" + name + "\": " + err.getMessage());
+              return Future.failedFuture(err);
+            });
+  }
+
+  /**
+   * A ReplicaSet with our name already exists. If it is ours and has our template, the cache has not caught up yet;
+   * otherwise it is a hash collision: {@code status.collisionCount} is raised so the next pass computes another hash.
+   */
+  private Future<ReconcileOutcome> handleCollision(RolloutPass pass, String name) {
+    return api.call("get", "replicasets", () -> api.client().apps().replicaSets().inNamespace(pass.namespace()).withName(name).get())
+        .compose(
+            existing -> {
+              if (existing != null
+                  && RolloutCache.controllerOwnerUid(existing).contains(pass.rollout.getMetadata().getUid())
+                  && PodTemplates.semanticallyEqual(pass.rollout.getSpec().getTemplate(), existing.getSpec().getTemplate())) {
+                cache.wrote(existing);
+                return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
+              }
+              RolloutStatus status = copy(pass.old);
+              int count = status.getCollisionCount() == null ? 1 : status.getCollisionCount() + 1;
+              status.setCollisionCount(count);
+              LOG.info("{} hash collision on ReplicaSet {}, collisionCount={}", pass.ctx, name, count);
+              return persistStatus(pass, status).map(v -> ReconcileOutcome.requeueAfter(Duration.ZERO));
+            });
+  }
+
+  /** Highest {@code rollout.argoproj.io/revision} among the ReplicaSets, excluding one. */
+  static long maxRevision(List<ReplicaSet> rss, ReplicaSet exclude) {
+    long max = 0;
+    for (ReplicaSet rs : rss) {
+      if (rs != exclude) {
+        max = Math.max(max, RolloutPass.revisionOf(rs));
+      }
+    }
+    return max;
+  }
+
+  /**
+   * Keeps the new ReplicaSet's revision above every older one (a rollback to an old template makes its ReplicaSet the
+   * newest revision again, remembering the old number in {@code revision-history}) and the Rollout's revision
+   * annotation equal to it.
+   */
+  Future<Void> syncRevisions(RolloutPass pass) {
+    ReplicaSet rs = pass.newRS;
+    long maxOld = maxRevision(pass.allRSs, rs);
+    long current = RolloutPass.revisionOf(rs);
+    Future<Void> rsWrite = Future.succeededFuture();
+    long revision = current;
+    if (current <= maxOld) {
+      revision = maxOld + 1;
+      Map<String, String> a = rs.getMetadata().getAnnotations() == null ? Map.of() : rs.getMetadata().getAnnotations();
+      String history = a.get(Annotations.REVISION_HISTORY);
+      String newHistory =
+          current == 0 ? history : (history == null || history.isEmpty() ? "" + current : history + "," + current);
+      ObjectNode patch = JSON.createObjectNode();
+      ObjectNode ann = patch.putObject("metadata").putObject("annotations");
+      ann.put(Annotations.REVISION, String.valueOf(revision));
+      if (newHistory != null) {
+        ann.put(Annotations.REVISION_HISTORY, newHistory);
+      }
+      LOG.info("{} ReplicaSet {} revision {} -> {}", pass.ctx, rs.getMetadata().getName(), current, revision);
+      rsWrite =
+          api.patchReplicaSet(pass.namespace(), rs.getMetadata().getName(), patch.toString())
+              .onSuccess(
+                  updated -> {
+                    cache.wrote(updated);
+                    pass.newRS = updated;
+                    pass.allRSs.replaceAll(x -> x == rs ? updated : x);
+                    if (pass.stableRS == rs) {
+                      pass.stableRS = updated;
+                    }
+                  })
+              .mapEmpty();
+    }
+    String rev = String.valueOf(revision);
+    return rsWrite.compose(v -> syncRolloutRevision(pass, rev));
+  }
+
+  private Future<Void> syncRolloutRevision(RolloutPass pass, String revision) {
+    if (revision.equals(pass.revision())) {
+      return Future.succeededFuture();
+    }
+    boolean first = pass.revision().isEmpty();
+    ObjectNode patch = JSON.createObjectNode();
+    patch.putObject("metadata").putObject("annotations").put(Annotations.REVISION, revision);
+    return api.patch(Rollout.class, pass.namespace(), pass.name(), null, patch.toString())
+        .onSuccess(
+            updated -> {
+              cache.wrote(updated);
+              if (pass.rollout.getMetadata().getAnnotations() == null) {
+                pass.rollout.getMetadata().setAnnotations(new HashMap<>());
+              }
+              pass.rollout.getMetadata().getAnnotations().put(Annotations.REVISION, revision);
+              pass.rollout.getMetadata().setResourceVersion(updated.getMetadata().getResourceVersion());
+              if (!first) {
+                events.normal(pass.rollout, "RolloutUpdated", "Rollout updated to revision " + revision);
+              }
+            })
+        .mapEmpty();
+  }
+
+  /**
+   * Scales a ReplicaSet, stamping {@code desired-replicas} (and removing {@code scale-down-deadline} when scaling to
+   * zero), and records the {@code ScalingReplicaSet} event.
+   *
+   * @return a Future completing with the updated ReplicaSet
+   */
+  Future<ReplicaSet> scale(RolloutPass pass, ReplicaSet rs, int to) {
+    int from = RolloutPass.spec(rs);
+    ObjectNode patch = JSON.createObjectNode();
+    ObjectNode ann = patch.putObject("metadata").putObject("annotations");
+    ann.put(Annotations.DESIRED_REPLICAS, String.valueOf(pass.replicas));
+    if (to == 0) {
+      ann.putNull(Annotations.SCALE_DOWN_DEADLINE);
+    }
+    patch.putObject("spec").put("replicas", to);
+    String name = rs.getMetadata().getName();
+    return api.patchReplicaSet(pass.namespace(), name, patch.toString())
+        .onSuccess(
+            updated -> {
+              cache.wrote(updated);
+              String dir = to > from ? "up" : "down";
+              LOG.info("{} scaled {} ReplicaSet {} from {} to {}", pass.ctx, dir, name, from, to);
+              events.normal(
+                  pass.rollout,
+                  "ScalingReplicaSet",
+                  "Scaled " + dir + " ReplicaSet " + name + " (revision " + RolloutPass.revisionOf(rs) + ") from " + from + " to " + to);
+            });
+  }
+
+  /** Updates {@code desired-replicas} and {@code minReadySeconds} of a ReplicaSet whose count is already right. */
+  Future<ReplicaSet> syncReplicaSetSpec(RolloutPass pass, ReplicaSet rs) {
+    int minReady = RolloutDefaults.minReadySeconds(pass.rollout.getSpec().getMinReadySeconds());
+    Integer rsMinReady = rs.getSpec().getMinReadySeconds();
+    if ((rsMinReady == null ? 0 : rsMinReady) == minReady) {
+      return Future.succeededFuture(rs);
+    }
+    ObjectNode patch = JSON.createObjectNode();
+    patch.putObject("spec").put("minReadySeconds", minReady);
+    return api.patchReplicaSet(pass.namespace(), rs.getMetadata().getName(), patch.toString()).onSuccess(cache::wrote);
+  }
+
+  /** Deletes a ReplicaSet (revision-history cleanup). */
+  Future<Void> delete(RolloutPass pass, ReplicaSet rs) {
+    String name = rs.getMetadata().getName();
+    LOG.info("{} deleting old ReplicaSet {} (revision history limit)", pass.ctx, name);
+    return api.deleteReplicaSet(pass.namespace(), name).onSuccess(v -> cache.forget("ReplicaSet", pass.namespace(), name));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Status
+
+  /**
+   * Persists the status as a JSON merge patch against the status as read, guarded by the resourceVersion read; records
+   * the pass's pending events once the write succeeded. Writes nothing when nothing changed.
+   *
+   * @return a Future failing with a 409 {@link KubeApiException} when the Rollout changed meanwhile
+   */
+  Future<Void> persistStatus(RolloutPass pass, RolloutStatus status) {
+    JsonNode before = JSON.valueToTree(pass.old);
+    JsonNode after = JSON.valueToTree(status);
+    ObjectNode diff = MergePatch.diff(before, after);
+    if (diff.isEmpty()) {
+      LOG.debug("{} status unchanged", pass.ctx);
+      recordEvents(pass);
+      return Future.succeededFuture();
+    }
+    ObjectNode patch = JSON.createObjectNode();
+    patch.putObject("metadata").put("resourceVersion", pass.rollout.getMetadata().getResourceVersion());
+    patch.set("status", diff);
+    return api.patch(Rollout.class, pass.namespace(), pass.name(), "status", patch.toString())
+        .onSuccess(
+            updated -> {
+              cache.wrote(updated);
+              LOG.debug("{} status patched: {}", pass.ctx, diff);
+              recordEvents(pass);
+            })
+        .mapEmpty();
+  }
+
+  private void recordEvents(RolloutPass pass) {
+    for (RolloutPass.PendingEvent e : pass.events) {
+      if (e.warning()) {
+        events.warning(pass.rollout, e.reason(), e.message());
+      } else {
+        events.normal(pass.rollout, e.reason(), e.message());
+      }
+    }
+    pass.events.clear();
+  }
+
+  EventRecorder events() {
+    return events;
+  }
+
+  static RolloutStatus copy(RolloutStatus status) {
+    return status == null ? new RolloutStatus() : ModelJson.deepCopy(status);
+  }
+}
