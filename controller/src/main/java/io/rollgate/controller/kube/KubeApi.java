@@ -90,6 +90,17 @@ public final class KubeApi {
   }
 
   /**
+   * Reads a ReplicaSet straight from the API server (bypassing the informer cache).
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return the ReplicaSet, or null when it does not exist
+   */
+  public Future<ReplicaSet> getReplicaSet(String namespace, String name) {
+    return call("get", "replicasets", () -> client.apps().replicaSets().inNamespace(namespace).withName(name).get());
+  }
+
+  /**
    * Applies a JSON merge patch (RFC 7386) to a ReplicaSet.
    *
    * @param namespace the namespace

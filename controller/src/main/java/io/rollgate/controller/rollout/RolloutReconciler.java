@@ -312,7 +312,7 @@ public final class RolloutReconciler implements Reconciler {
    * otherwise it is a hash collision: {@code status.collisionCount} is raised so the next pass computes another hash.
    */
   private Future<ReconcileOutcome> handleCollision(RolloutPass pass, String name) {
-    return api.call("get", "replicasets", () -> api.client().apps().replicaSets().inNamespace(pass.namespace()).withName(name).get())
+    return api.getReplicaSet(pass.namespace(), name)
         .compose(
             existing -> {
               if (existing != null
