@@ -93,7 +93,7 @@ public final class TestCluster {
           for (HasMetadata item : items) {
             if (item instanceof CustomResourceDefinition crd) {
               crd.getMetadata().setResourceVersion(null);
-              client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+              client.apiextensions().v1().customResourceDefinitions().resource(crd).fieldManager("rollgate-e2e").forceConflicts().serverSideApply();
               client
                   .apiextensions()
                   .v1()
