@@ -99,6 +99,17 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--kubeconfig: cannot read " + kubeconfig);
     }
+    String envKubeconfig = System.getenv("KUBECONFIG");
+    if (kubeconfig == null && envKubeconfig != null && !envKubeconfig.isEmpty()) {
+      boolean any = false;
+      for (String part : envKubeconfig.split(java.io.File.pathSeparator)) {
+        any |= !part.isEmpty() && Files.isReadable(Path.of(part));
+      }
+      if (!any) {
+        throw new CommandLine.ParameterException(
+            new CommandLine(this), "KUBECONFIG=" + envKubeconfig + ": no readable kubeconfig file");
+      }
+    }
     ControllerOptions options =
         new ControllerOptions(
             kubeconfig,
@@ -140,7 +151,9 @@ public final class Main implements Callable<Integer> {
       // Start-up happens on the main thread, before any reconcile runs; Vert.x threads keep the process alive after.
       vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(START_SECONDS, TimeUnit.SECONDS);
     } catch (Exception e) {
-      LOG.error("controller failed to start: {}", e.getMessage(), e);
+      Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+      LOG.error("controller failed to start: {}", cause.toString());
+      LOG.debug("start failure", cause);
       vertx.close();
       client.close();
       return 1;
