@@ -39,6 +39,16 @@ public final class ControllerVerticle extends VerticleBase {
   }
 
   /**
+   * Fails when the controller can no longer work from its caches (an informer stopped for good); the process should
+   * then exit so that it is restarted clean.
+   *
+   * @return a Future that only ever fails
+   */
+  public Future<Void> fatal() {
+    return rollouts == null ? Future.failedFuture("not started") : rollouts.lost();
+  }
+
+  /**
    * Stops taking work and completes once the reconciles in flight have finished.
    *
    * @return a Future completing when drained

@@ -150,6 +150,14 @@ public final class Main implements Callable<Integer> {
     try {
       // Start-up happens on the main thread, before any reconcile runs; Vert.x threads keep the process alive after.
       vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(START_SECONDS, TimeUnit.SECONDS);
+      verticle
+          .fatal()
+          .onFailure(
+              err -> {
+                LOG.error("exiting: {}", err.getMessage());
+                // Exit from a plain thread: the shutdown hook needs the event loops to drain.
+                new Thread(() -> System.exit(1), "exit").start();
+              });
     } catch (Exception e) {
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
       LOG.error("controller failed to start: {}", cause.toString());

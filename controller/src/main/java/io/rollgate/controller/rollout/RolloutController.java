@@ -40,6 +40,8 @@ public final class RolloutController {
   private SharedIndexInformer<Rollout> rolloutInformer;
   private SharedIndexInformer<ReplicaSet> rsInformer;
   private WorkQueue queue;
+  private volatile boolean stopping;
+  private final io.vertx.core.Promise<Void> lost = io.vertx.core.Promise.promise();
 
   /**
    * Creates the controller (nothing runs until {@link #start()}).
@@ -138,6 +140,8 @@ public final class RolloutController {
         });
     Future<Void> rolloutsSynced = Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
     Future<Void> rsSynced = Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(rolloutInformer, "rollouts");
+    watchForLoss(rsInformer, "replicasets");
     return Future.all(rolloutsSynced, rsSynced)
         .onSuccess(
             v ->
@@ -149,11 +153,36 @@ public final class RolloutController {
   }
 
   /**
+   * Fails when an informer stopped on its own (its watch could not be re-established): the caches no longer follow
+   * the cluster, so the process must not keep reconciling from them.
+   *
+   * @return a Future failing with the informer's error; never completes successfully
+   */
+  public Future<Void> lost() {
+    return lost.future();
+  }
+
+  private void watchForLoss(SharedIndexInformer<?> informer, String what) {
+    informer
+        .stopped()
+        .whenComplete(
+            (v, err) -> {
+              if (!stopping) {
+                lost.tryFail(
+                    new IllegalStateException(
+                        "informer for " + what + " stopped: " + (err == null ? "no error given" : err.getMessage()),
+                        err));
+              }
+            });
+  }
+
+  /**
    * Stops the informers and drains the queue.
    *
    * @return a Future completing when no reconcile is in flight
    */
   public Future<Void> stop() {
+    stopping = true;
     if (rolloutInformer != null) {
       rolloutInformer.stop();
     }
