@@ -41,19 +41,21 @@ public final class GoDurations {
     }
     Matcher m = PART.matcher(s);
     int pos = 0;
-    double nanos = 0;
+    java.math.BigDecimal nanos = java.math.BigDecimal.ZERO;
     while (pos < s.length()) {
       if (!m.find(pos) || m.start() != pos) {
         return Optional.empty();
       }
-      double value = Double.parseDouble(m.group(1));
-      nanos += value * unitNanos(m.group(2));
+      java.math.BigDecimal value = new java.math.BigDecimal(m.group(1).endsWith(".") ? m.group(1) + "0" : m.group(1));
+      nanos = nanos.add(value.multiply(java.math.BigDecimal.valueOf(unitNanos(m.group(2)))));
       pos = m.end();
     }
-    if (nanos > Long.MAX_VALUE) {
+    // Go truncates fractional nanoseconds and rejects durations beyond int64 nanoseconds.
+    java.math.BigInteger whole = nanos.toBigInteger();
+    if (whole.bitLength() > 63) {
       return Optional.empty();
     }
-    Duration d = Duration.ofNanos((long) nanos);
+    Duration d = Duration.ofNanos(whole.longValueExact());
     return Optional.of(negative ? d.negated() : d);
   }
 
@@ -115,22 +117,22 @@ public final class GoDurations {
     return sb.append('s').toString();
   }
 
-  private static double unitNanos(String unit) {
+  private static long unitNanos(String unit) {
     switch (unit) {
       case "ns":
-        return 1;
+        return 1L;
       case "us":
       case "µs":
       case "μs":
-        return 1e3;
+        return 1_000L;
       case "ms":
-        return 1e6;
+        return 1_000_000L;
       case "s":
-        return 1e9;
+        return 1_000_000_000L;
       case "m":
-        return 60e9;
+        return 60_000_000_000L;
       default:
-        return 3600e9;
+        return 3_600_000_000_000L;
     }
   }
 }

@@ -63,16 +63,12 @@ public final class RolloutValidator {
     validateSelectorAndTemplate(spec, errors);
     nonNegative(errors, "spec.minReadySeconds", spec.getMinReadySeconds());
     nonNegative(errors, "spec.revisionHistoryLimit", spec.getRevisionHistoryLimit());
-    Integer deadline = spec.getProgressDeadlineSeconds();
-    if (deadline != null) {
-      if (deadline < 0) {
-        errors.add(FieldError.invalid("spec.progressDeadlineSeconds", deadline, "must be greater than or equal to 0"));
-      }
-      int minReady = RolloutDefaults.minReadySeconds(spec.getMinReadySeconds());
-      if (deadline <= minReady) {
-        errors.add(
-            FieldError.invalid("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
-      }
+    int deadline = RolloutDefaults.progressDeadlineSeconds(spec.getProgressDeadlineSeconds());
+    if (deadline < 0) {
+      errors.add(FieldError.invalid("spec.progressDeadlineSeconds", deadline, "must be greater than or equal to 0"));
+    } else if (deadline <= RolloutDefaults.minReadySeconds(spec.getMinReadySeconds())) {
+      // Compared with the default (600 s) too when the field is absent, as Argo Rollouts does.
+      errors.add(FieldError.invalid("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
     }
     validateStrategy(spec, replicas, errors);
     return errors;
@@ -287,6 +283,13 @@ public final class RolloutValidator {
                 "This rollout uses the same service for the ping and pong services, but two different services are"
                     + " required."));
       }
+      if (hasTr && tr.getAlb() != null && empty(tr.getAlb().getRootService())) {
+        errors.add(
+            FieldError.invalid(
+                p + ".trafficRouting.alb.rootService",
+                "",
+                "Root service field is required for the configuration with ALB and ping-pong feature enabled"));
+      }
     }
     if (hasTr && c.getPingPong() == null && routerNeedsServices(tr)) {
       if (empty(c.getCanaryService()) || empty(c.getStableService())) {
@@ -375,6 +378,27 @@ public final class RolloutValidator {
           errors.add(
               FieldError.invalid(
                   p + ".pause.duration", render(step.getPause().getDuration()), "Duration needs to be greater than 0"));
+        }
+      }
+      if (step.getExperiment() != null && step.getExperiment().getTemplates() != null) {
+        var templates = step.getExperiment().getTemplates();
+        for (int j = 0; j < templates.size(); j++) {
+          Integer weight = templates.get(j).getWeight();
+          if (weight == null) {
+            continue;
+          }
+          String wp = p + ".experiment.templates[" + j + "].weight";
+          if (tr == null) {
+            errors.add(
+                FieldError.invalid(wp, weight, "Experiment template weight cannot be set unless TrafficRouting is enabled"));
+          } else if (tr.getAlb() == null && tr.getSmi() == null && tr.getIstio() == null && !notEmpty(tr.getPlugins())) {
+            errors.add(
+                FieldError.invalid(
+                    wp,
+                    weight,
+                    "Experiment template weight is only available for TrafficRouting with SMI, ALB, Istio and Plugins at"
+                        + " this time"));
+          }
         }
       }
       if (step.getSetCanaryScale() != null && tr == null) {

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,7 +64,7 @@ public final class WorkQueue {
    * @param workers the maximum number of concurrent runs (Argo's {@code --rollout-threads}, default 10)
    * @param baseDelay the first retry delay after a failure
    * @param maxDelay the cap of the exponential retry delay
-   * @param runTimeout the bound of one run; a run still pending after it counts as failed
+   * @param runTimeout the time after which a run still in flight is reported in the log (it keeps its key)
    * @param clock the clock
    */
   public WorkQueue(
@@ -217,12 +216,21 @@ public final class WorkQueue {
             clock.instant());
     Future<ReconcileOutcome> result;
     try {
-      result = reconciler.reconcile(ctx).timeout(runTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      result = reconciler.reconcile(ctx);
     } catch (RuntimeException e) {
       result = Future.failedFuture(e);
     }
+    // The key stays exclusive until the run really ends (every API call it makes has its own timeout); a run that
+    // takes longer than runTimeout is reported, not abandoned, so two runs of one key never overlap.
+    long watchdog =
+        vertx.setTimer(
+            Math.max(1, runTimeout.toMillis()),
+            t -> LOG.warn("{} reconcile still running after {}ms", ctx, runTimeout.toMillis()));
     result.onComplete(
-        ar -> context.runOnContext(v -> finish(ctx, ar.succeeded() ? ar.result() : ReconcileOutcome.retry(ar.cause()))));
+        ar -> {
+          vertx.cancelTimer(watchdog);
+          context.runOnContext(v -> finish(ctx, ar.succeeded() ? ar.result() : ReconcileOutcome.retry(ar.cause())));
+        });
   }
 
   private void finish(ReconcileContext ctx, ReconcileOutcome outcome) {

@@ -135,12 +135,16 @@ final class PodTemplates {
 
   /** Kubernetes' imagePullPolicy default: Always for {@code :latest} or an untagged image, else IfNotPresent. */
   private static String defaultPullPolicy(String image) {
-    if (image.contains("@")) {
-      return "IfNotPresent";
+    String ref = image;
+    int at = ref.indexOf('@');
+    if (at >= 0) {
+      // A digest pins the image; only an explicit :latest tag still defaults to Always.
+      String named = ref.substring(0, at);
+      return named.endsWith(":latest") && named.lastIndexOf(':') > named.lastIndexOf('/') ? "Always" : "IfNotPresent";
     }
-    int slash = image.lastIndexOf('/');
-    int colon = image.lastIndexOf(':');
-    if (colon <= slash || image.endsWith(":latest")) {
+    int slash = ref.lastIndexOf('/');
+    int colon = ref.lastIndexOf(':');
+    if (colon <= slash || ref.endsWith(":latest")) {
       return "Always";
     }
     return "IfNotPresent";
