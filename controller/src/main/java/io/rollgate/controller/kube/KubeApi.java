@@ -2,6 +2,7 @@ package io.rollgate.controller.kube;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -160,6 +161,42 @@ public final class KubeApi {
           PatchContext ctx = PatchContext.of(PatchType.JSON_MERGE);
           return subresource == null ? op.patch(ctx, mergePatch) : op.subresource(subresource).patch(ctx, mergePatch);
         });
+  }
+
+  /**
+   * Reads an object straight from the API server (bypassing the informer caches), for example to confirm that a
+   * Rollout missing from the cache is really gone.
+   *
+   * @param type the model class
+   * @param namespace the namespace
+   * @param name the name
+   * @param <T> the model type
+   * @return the object, or null when it does not exist; fails with {@link KubeApiException} on other errors
+   */
+  public <T extends HasMetadata> Future<T> get(Class<T> type, String namespace, String name) {
+    return call("get", HasMetadata.getPlural(type), () -> client.resources(type).inNamespace(namespace).withName(name).get());
+  }
+
+  /**
+   * Applies a JSON merge patch (RFC 7386) to a core/v1 Service, for example to switch
+   * {@code spec.selector.rollouts-pod-template-hash} and the {@code argo-rollouts.argoproj.io/managed-by-rollouts}
+   * annotation.
+   *
+   * @param namespace the namespace
+   * @param name the Service name
+   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic concurrency (409 when stale)
+   * @return the patched Service; fails with {@link KubeApiException} (404 when the Service is gone, 409 when stale)
+   */
+  public Future<Service> patchService(String namespace, String name, String mergePatch) {
+    return call(
+        "patch",
+        "services",
+        () ->
+            client
+                .services()
+                .inNamespace(namespace)
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
   }
 
   /**

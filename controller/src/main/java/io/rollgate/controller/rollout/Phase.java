@@ -58,6 +58,11 @@ final class Phase {
       set(s, RolloutPhase.PROGRESSING, "updated replicas are still becoming available");
       return;
     }
+    var blueGreen = rollout.getSpec().getStrategy().getBlueGreen();
+    if (blueGreen != null) {
+      applyBlueGreen(blueGreen, s);
+      return;
+    }
     boolean trafficRouted =
         rollout.getSpec().getStrategy().getCanary() != null
             && rollout.getSpec().getStrategy().getCanary().getTrafficRouting() != null;
@@ -72,6 +77,33 @@ final class Phase {
     }
     set(s, RolloutPhase.HEALTHY, "");
   }
+
+  /** Rule 8: the active Service must select the current hash, then the new ReplicaSet must be marked stable. */
+  private static void applyBlueGreen(io.rollgate.api.BlueGreenStrategy strategy, RolloutStatus s) {
+    String current = s.getCurrentPodHash();
+    io.rollgate.api.BlueGreenStatus bg = s.getBlueGreen();
+    String active = bg == null ? null : bg.getActiveSelector();
+    if (active == null || active.isEmpty() || !active.equals(current)) {
+      set(s, RolloutPhase.PROGRESSING, "active service cutover pending");
+      return;
+    }
+    String stable = s.getStableRS();
+    if (stable == null || stable.isEmpty() || !stable.equals(current)) {
+      io.rollgate.api.RolloutAnalysisRunStatus run = bg.getPostPromotionAnalysisRunStatus();
+      boolean runCompleted = run != null && COMPLETED_ANALYSIS_PHASES.contains(run.getStatus());
+      if (strategy.getPostPromotionAnalysis() != null && !runCompleted) {
+        set(s, RolloutPhase.PROGRESSING, "waiting for analysis to complete");
+      } else {
+        set(s, RolloutPhase.PROGRESSING, "waiting for post-promotion verification to complete");
+      }
+      return;
+    }
+    set(s, RolloutPhase.HEALTHY, "");
+  }
+
+  /** AnalysisRun phases that end a run (Argo's {@code AnalysisPhase.Completed()}). */
+  private static final java.util.Set<String> COMPLETED_ANALYSIS_PHASES =
+      java.util.Set.of("Successful", "Failed", "Error", "Inconclusive");
 
   private static void set(RolloutStatus s, String phase, String message) {
     s.setPhase(phase);

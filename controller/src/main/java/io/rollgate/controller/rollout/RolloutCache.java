@@ -2,8 +2,10 @@ package io.rollgate.controller.rollout;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.Annotations;
 import io.rollgate.api.Rollout;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Read side of the Rollout reconciler: the informer caches of Rollouts and ReplicaSets, plus the objects returned by
- * our own most recent writes.
+ * Read side of the Rollout reconciler: the informer caches of Rollouts, ReplicaSets and Services, plus the objects
+ * returned by our own most recent writes.
  *
  * <p>After the controller patches an object, the informer may still hold the older version for a moment. Until the
  * informer has caught up (its resourceVersion is at least ours), the object returned by our write wins, so the next
@@ -23,8 +25,15 @@ public final class RolloutCache {
   /** Informer index of ReplicaSets by the UID of their controller owner. */
   public static final String BY_OWNER = "controllerOwnerUid";
 
+  /**
+   * Informer index of Services by {@code <namespace>/<rollout>} taken from their
+   * {@code argo-rollouts.argoproj.io/managed-by-rollouts} annotation.
+   */
+  public static final String BY_MANAGED_BY = "managedByRollout";
+
   private final SharedIndexInformer<Rollout> rollouts;
   private final SharedIndexInformer<ReplicaSet> replicaSets;
+  private final SharedIndexInformer<Service> services;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
   private final java.time.Clock clock;
 
@@ -34,7 +43,7 @@ public final class RolloutCache {
   private record Written(HasMetadata obj, java.time.Instant at) {}
 
   /**
-   * Creates the cache over running informers.
+   * Creates the cache over running informers, without Services (for strategies that use none).
    *
    * @param rollouts the Rollout informer
    * @param replicaSets the ReplicaSet informer, indexed by {@link #BY_OWNER}
@@ -42,9 +51,41 @@ public final class RolloutCache {
    */
   public RolloutCache(
       SharedIndexInformer<Rollout> rollouts, SharedIndexInformer<ReplicaSet> replicaSets, java.time.Clock clock) {
+    this(rollouts, replicaSets, null, clock);
+  }
+
+  /**
+   * Creates the cache over running informers.
+   *
+   * @param rollouts the Rollout informer
+   * @param replicaSets the ReplicaSet informer, indexed by {@link #BY_OWNER}
+   * @param services the Service informer, indexed by {@link #BY_MANAGED_BY}; null when Services are not watched
+   * @param clock the clock bounding how long our own writes shadow the informer
+   */
+  public RolloutCache(
+      SharedIndexInformer<Rollout> rollouts,
+      SharedIndexInformer<ReplicaSet> replicaSets,
+      SharedIndexInformer<Service> services,
+      java.time.Clock clock) {
     this.rollouts = rollouts;
     this.replicaSets = replicaSets;
+    this.services = services;
     this.clock = clock;
+  }
+
+  /**
+   * Index function for {@link #BY_MANAGED_BY}.
+   *
+   * @param svc a Service
+   * @return {@code <namespace>/<rollout>} of the Rollout named in its managed-by annotation, or an empty list
+   */
+  public static List<String> managedByRollout(Service svc) {
+    Map<String, String> a = svc.getMetadata().getAnnotations();
+    String owner = a == null ? null : a.get(Annotations.MANAGED_BY_ROLLOUTS);
+    if (owner == null || owner.isEmpty()) {
+      return List.of();
+    }
+    return List.of(svc.getMetadata().getNamespace() + "/" + owner);
   }
 
   /**
@@ -109,6 +150,60 @@ public final class RolloutCache {
   }
 
   /**
+   * Returns the freshest known Service.
+   *
+   * @param namespace the namespace
+   * @param name the Service name
+   * @return the Service, or null when it does not exist or Services are not watched
+   */
+  public Service service(String namespace, String name) {
+    if (services == null || name == null || name.isEmpty()) {
+      return null;
+    }
+    Service cached = services.getStore().getByKey(namespace + "/" + name);
+    return freshest("Service", cached, namespace, name);
+  }
+
+  /**
+   * Returns the Services whose {@code argo-rollouts.argoproj.io/managed-by-rollouts} annotation names a Rollout.
+   *
+   * @param namespace the namespace
+   * @param rollout the Rollout name
+   * @return the Services, freshest versions, in no particular order
+   */
+  public List<Service> servicesManagedBy(String namespace, String rollout) {
+    if (services == null) {
+      return List.of();
+    }
+    List<Service> result = new ArrayList<>();
+    for (Service svc : services.getIndexer().byIndex(BY_MANAGED_BY, namespace + "/" + rollout)) {
+      Service fresh = freshest("Service", svc, svc.getMetadata().getNamespace(), svc.getMetadata().getName());
+      if (fresh != null && managedByRollout(fresh).contains(namespace + "/" + rollout)) {
+        result.add(fresh);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Returns the cached Rollouts of a namespace that name a Service in their strategy (active, preview, stable,
+   * canary, ping or pong Service).
+   *
+   * @param namespace the namespace
+   * @param service the Service name
+   * @return the Rollouts, in no particular order
+   */
+  public List<Rollout> rolloutsReferencing(String namespace, String service) {
+    List<Rollout> result = new ArrayList<>();
+    for (Rollout r : rollouts.getStore().list()) {
+      if (namespace.equals(r.getMetadata().getNamespace()) && Services.referencedBy(r).contains(service)) {
+        result.add(r);
+      }
+    }
+    return result;
+  }
+
+  /**
    * Remembers the object returned by one of our writes.
    *
    * @param obj the object as the API server returned it
@@ -135,10 +230,10 @@ public final class RolloutCache {
   /**
    * Tells whether the informers have listed everything once.
    *
-   * @return true when both caches are synced
+   * @return true when every cache is synced
    */
   public boolean synced() {
-    return rollouts.hasSynced() && replicaSets.hasSynced();
+    return rollouts.hasSynced() && replicaSets.hasSynced() && (services == null || services.hasSynced());
   }
 
   @SuppressWarnings("unchecked")

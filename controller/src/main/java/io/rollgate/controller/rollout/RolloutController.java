@@ -2,6 +2,7 @@ package io.rollgate.controller.rollout;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -22,8 +23,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Rollouts: informers on Rollouts and ReplicaSets feed {@code namespace/name} keys into a {@link WorkQueue}
- * in front of the {@link RolloutReconciler}. Handlers only enqueue; a ReplicaSet event enqueues its owning Rollout.
+ * Wiring for Rollouts: informers on Rollouts, ReplicaSets and Services feed {@code namespace/name} keys into a
+ * {@link WorkQueue} in front of the {@link RolloutReconciler}. Handlers only enqueue: a ReplicaSet event enqueues its
+ * owning Rollout; a Service event enqueues the Rollouts that name it and the Rollout named in its
+ * {@code managed-by-rollouts} annotation (so a Service left behind by a deleted Rollout is released); a deleted
+ * Rollout is enqueued once more for the same reason.
  *
  * <p>The Rollout informer honours the controller instance id: with an id it selects
  * {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, without one only Rollouts lacking that label.
@@ -39,6 +43,7 @@ public final class RolloutController {
   private final Clock clock;
   private SharedIndexInformer<Rollout> rolloutInformer;
   private SharedIndexInformer<ReplicaSet> rsInformer;
+  private SharedIndexInformer<Service> serviceInformer;
   private WorkQueue queue;
   private volatile boolean stopping;
   private final io.vertx.core.Promise<Void> lost = io.vertx.core.Promise.promise();
@@ -87,7 +92,14 @@ public final class RolloutController {
         rsOp.withLabelSelector(Labels.POD_TEMPLATE_HASH)
             .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUid))
             .runnableInformer(resyncMillis);
-    RolloutCache cache = new RolloutCache(rolloutInformer, rsInformer, clock);
+    var svcOp =
+        options.namespace() == null
+            ? client.services().inAnyNamespace()
+            : client.services().inNamespace(options.namespace());
+    serviceInformer =
+        svcOp.withIndexers(Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout))
+            .runnableInformer(resyncMillis);
+    RolloutCache cache = new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock);
     RolloutReconciler reconciler = new RolloutReconciler(cache, api, events, clock);
     queue =
         new WorkQueue(
@@ -116,6 +128,8 @@ public final class RolloutController {
           @Override
           public void onDelete(Rollout r, boolean unknownFinalState) {
             cache.forget("Rollout", r.getMetadata().getNamespace(), r.getMetadata().getName());
+            // Reconciling a deleted Rollout releases the Services it managed.
+            queue.add(key(r), "watch");
           }
         });
     rsInformer.addEventHandler(
@@ -138,17 +152,41 @@ public final class RolloutController {
             enqueueOwner(rs);
           }
         });
+    serviceInformer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Service svc) {
+            enqueueReferencing(cache, svc);
+          }
+
+          @Override
+          public void onUpdate(Service before, Service after) {
+            enqueueReferencing(cache, after);
+            if (!RolloutCache.managedByRollout(before).equals(RolloutCache.managedByRollout(after))) {
+              enqueueReferencing(cache, before);
+            }
+          }
+
+          @Override
+          public void onDelete(Service svc, boolean unknownFinalState) {
+            cache.forget("Service", svc.getMetadata().getNamespace(), svc.getMetadata().getName());
+            enqueueReferencing(cache, svc);
+          }
+        });
     Future<Void> rolloutsSynced = Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
     Future<Void> rsSynced = Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
     watchForLoss(rolloutInformer, "rollouts");
     watchForLoss(rsInformer, "replicasets");
-    return Future.all(rolloutsSynced, rsSynced)
+    Future<Void> svcSynced = Future.fromCompletionStage(serviceInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(serviceInformer, "services");
+    return Future.all(rolloutsSynced, rsSynced, svcSynced)
         .onSuccess(
             v ->
                 LOG.info(
-                    "informers synced rollouts={} replicasets={}",
+                    "informers synced rollouts={} replicasets={} services={}",
                     rolloutInformer.getStore().list().size(),
-                    rsInformer.getStore().list().size()))
+                    rsInformer.getStore().list().size(),
+                    serviceInformer.getStore().list().size()))
         .mapEmpty();
   }
 
@@ -189,6 +227,9 @@ public final class RolloutController {
     if (rsInformer != null) {
       rsInformer.stop();
     }
+    if (serviceInformer != null) {
+      serviceInformer.stop();
+    }
     return queue == null ? Future.succeededFuture() : queue.shutdown();
   }
 
@@ -200,6 +241,16 @@ public final class RolloutController {
       if (Boolean.TRUE.equals(ref.getController()) && "Rollout".equals(ref.getKind())) {
         queue.add(rs.getMetadata().getNamespace() + "/" + ref.getName(), "watch");
       }
+    }
+  }
+
+  private void enqueueReferencing(RolloutCache cache, Service svc) {
+    String ns = svc.getMetadata().getNamespace();
+    for (Rollout r : cache.rolloutsReferencing(ns, svc.getMetadata().getName())) {
+      queue.add(key(r), "watch");
+    }
+    for (String managedBy : RolloutCache.managedByRollout(svc)) {
+      queue.add(managedBy, "watch");
     }
   }
 

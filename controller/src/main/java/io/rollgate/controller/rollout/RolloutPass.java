@@ -1,5 +1,6 @@
 package io.rollgate.controller.rollout;
 
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Annotations;
 import io.rollgate.api.CanaryStep;
@@ -50,6 +51,22 @@ final class RolloutPass {
   boolean removeAbort;
   final List<PendingEvent> events = new ArrayList<>();
   Duration requeue;
+
+  // Blue-green (argo-spec.md 7): the Services as read (or as written) this pass, and the gate decisions.
+  /** The active Service; null for canary. */
+  Service activeService;
+  /** The preview Service; null when none is configured. */
+  Service previewService;
+  /** Whether the new ReplicaSet may skip the blue-green pause and go straight to the active Service (7.3). */
+  boolean fastTracked;
+  /** Whether the blue-green pause is over this pass (7.3: not managed, timed out, or resumed by the user). */
+  boolean pauseCompleted;
+  /** Whether prePromotionAnalysis passed (or is not configured). */
+  boolean prePromotionPassed = true;
+  /** Whether postPromotionAnalysis passed (or is not configured). */
+  boolean postPromotionPassed = true;
+  /** The desired replicas of the new ReplicaSet computed this pass (blue-green). */
+  int newDesired;
 
   RolloutPass(ReconcileContext ctx, Rollout rollout, Instant now) {
     this.ctx = ctx;

@@ -25,7 +25,9 @@ import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
 import io.rollgate.controller.kube.MergePatch;
-import io.rollgate.controller.rollout.model.PodTemplateHash;
+import io.rollgate.controller.rollout.bluegreen.NoAnalysisPromotionGate;
+import io.rollgate.controller.rollout.model.GoKubeApiVersion;
+import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.status.Conditions;
 import io.rollgate.defaults.RolloutDefaults;
 import io.rollgate.validation.FieldError;
@@ -68,6 +70,8 @@ public final class RolloutReconciler implements Reconciler {
   private final EventRecorder events;
   private final Clock clock;
   private final CanaryReconciler canary;
+  private final Services services;
+  private final BlueGreenReconciler blueGreen;
 
   /**
    * Creates the reconciler.
@@ -83,6 +87,8 @@ public final class RolloutReconciler implements Reconciler {
     this.events = events;
     this.clock = clock;
     this.canary = new CanaryReconciler(this);
+    this.services = new Services(cache, api, events);
+    this.blueGreen = new BlueGreenReconciler(this, services, new NoAnalysisPromotionGate());
   }
 
   @Override
@@ -106,8 +112,8 @@ public final class RolloutReconciler implements Reconciler {
   private Future<ReconcileOutcome> reconcileSafely(ReconcileContext ctx) {
     Rollout rollout = cache.rollout(ctx.namespace(), ctx.name());
     if (rollout == null) {
-      LOG.debug("{} not found, nothing to do", ctx);
-      return Future.succeededFuture(ReconcileOutcome.done());
+      LOG.debug("{} not found; releasing the Services it managed, if any", ctx);
+      return services.releaseAfterDeletion(ctx).map(v -> ReconcileOutcome.done());
     }
     if (rollout.getMetadata().getDeletionTimestamp() != null) {
       LOG.debug("{} being deleted, nothing to do", ctx);
@@ -136,11 +142,15 @@ public final class RolloutReconciler implements Reconciler {
     if (!errors.isEmpty()) {
       return invalidSpec(pass, errors);
     }
-    if (rollout.getSpec().getStrategy().getCanary() == null) {
-      LOG.warn("{} blue-green strategy is not reconciled by this controller version; left unchanged", ctx);
-      return Future.succeededFuture(ReconcileOutcome.done());
-    }
+    return services.releaseUnreferenced(ctx, rollout).compose(v -> reconcileStrategy(pass));
+  }
+
+  private Future<ReconcileOutcome> reconcileStrategy(RolloutPass pass) {
     classifyReplicaSets(pass);
+    if (pass.rollout.getSpec().getStrategy().getBlueGreen() != null) {
+      // Blue-green validates its Service references before it creates the new ReplicaSet.
+      return blueGreen.reconcile(pass);
+    }
     if (pass.newRS == null) {
       return createNewReplicaSet(pass);
     }
@@ -150,7 +160,11 @@ public final class RolloutReconciler implements Reconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Invalid spec
 
-  private Future<ReconcileOutcome> invalidSpec(RolloutPass pass, List<FieldError> errors) {
+  /**
+   * Reports the first error as the {@code InvalidSpec} condition (phase Degraded) and re-queues after 20 s, as
+   * references (Services, templates) may appear later (argo-spec.md 2.1).
+   */
+  Future<ReconcileOutcome> invalidSpec(RolloutPass pass, List<FieldError> errors) {
     String message = "The Rollout \"" + pass.name() + "\" is invalid: " + errors.get(0).toString();
     RolloutStatus status = copy(pass.old);
     boolean changed =
@@ -181,19 +195,28 @@ public final class RolloutReconciler implements Reconciler {
     Rollout rollout = pass.rollout;
     pass.allRSs = new ArrayList<>(cache.ownedReplicaSets(rollout));
     pass.allRSs.removeIf(rs -> rs.getMetadata().getDeletionTimestamp() != null);
-    pass.podHash = templateHash(rollout);
+    pass.podHash = templateHash(rollout, GoPodTemplateJson.DEFAULT_VERSION);
+    List<String> otherHashes = new ArrayList<>();
+    for (GoKubeApiVersion v : GoKubeApiVersion.values()) {
+      if (v != GoPodTemplateJson.DEFAULT_VERSION) {
+        otherHashes.add(templateHash(rollout, v));
+      }
+    }
     ReplicaSet byLabel = null;
+    ReplicaSet byOtherHash = null;
     ReplicaSet byTemplate = null;
     for (ReplicaSet rs : pass.allRSs) {
       String h = RolloutPass.hashOf(rs);
       if (pass.podHash.equals(h)) {
         byLabel = rs;
+      } else if (byOtherHash == null && otherHashes.contains(h)) {
+        byOtherHash = rs;
       } else if (byTemplate == null
           && PodTemplates.semanticallyEqual(rollout.getSpec().getTemplate(), rs.getSpec().getTemplate())) {
         byTemplate = rs;
       }
     }
-    pass.newRS = byLabel != null ? byLabel : byTemplate;
+    pass.newRS = byLabel != null ? byLabel : byOtherHash != null ? byOtherHash : byTemplate;
     if (pass.newRS != null) {
       pass.podHash = RolloutPass.hashOf(pass.newRS);
     }
@@ -214,19 +237,25 @@ public final class RolloutReconciler implements Reconciler {
     }
   }
 
-  /** Computes the pod-template hash of the Rollout's template (FNV-32a, safe-encoded, with the collision count). */
-  String templateHash(Rollout rollout) {
-    try {
-      PodTemplateSpec template = rollout.getSpec().getTemplate();
-      byte[] json = JSON.writeValueAsBytes(template == null ? new PodTemplateSpec() : template);
-      Integer collisions = rollout.getStatus() == null ? null : rollout.getStatus().getCollisionCount();
-      return PodTemplateHash.hashOf(json, collisions);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialize spec.template", e);
-    }
+  /**
+   * Computes the pod-template hash of the Rollout's template exactly as Argo Rollouts does: FNV-32a over Go's JSON
+   * encoding of the template as a {@code corev1.PodTemplateSpec} of the given Kubernetes API version, plus the
+   * collision count, safe-encoded. Argo Rollouts 1.9+ and 1.7/1.8 encode slightly differently; the default version
+   * names new ReplicaSets, the others only find existing ones.
+   *
+   * @param rollout the Rollout
+   * @param version the Kubernetes Go types whose encoding is reproduced
+   * @return the hash label value
+   */
+  String templateHash(Rollout rollout, GoKubeApiVersion version) {
+    PodTemplateSpec template = rollout.getSpec().getTemplate();
+    Integer collisions = rollout.getStatus() == null ? null : rollout.getStatus().getCollisionCount();
+    return GoPodTemplateJson.podTemplateHash(
+        template == null ? null : ModelJson.toTree(template), collisions, version);
   }
 
-  private Future<ReconcileOutcome> createNewReplicaSet(RolloutPass pass) {
+  /** Creates the new ReplicaSet at 0 replicas (argo-spec.md 4 item 4); the pass ends after the write. */
+  Future<ReconcileOutcome> createNewReplicaSet(RolloutPass pass) {
     Rollout rollout = pass.rollout;
     long revision = maxRevision(pass.allRSs, null) + 1;
     String name = rollout.getMetadata().getName() + "-" + pass.podHash;
@@ -411,11 +440,21 @@ public final class RolloutReconciler implements Reconciler {
    * @return a Future completing with the updated ReplicaSet
    */
   Future<ReplicaSet> scale(RolloutPass pass, ReplicaSet rs, int to) {
+    return scale(pass, rs, to, false);
+  }
+
+  /**
+   * Scales a ReplicaSet as {@link #scale(RolloutPass, ReplicaSet, int)} does; with {@code keepDeadline} a scale to zero
+   * leaves {@code scale-down-deadline} in place (blue-green abort: the deadline keeps the aborted ReplicaSet down).
+   *
+   * @return a Future completing with the updated ReplicaSet
+   */
+  Future<ReplicaSet> scale(RolloutPass pass, ReplicaSet rs, int to, boolean keepDeadline) {
     int from = RolloutPass.spec(rs);
     ObjectNode patch = JSON.createObjectNode();
     ObjectNode ann = patch.putObject("metadata").putObject("annotations");
     ann.put(Annotations.DESIRED_REPLICAS, String.valueOf(pass.replicas));
-    if (to == 0) {
+    if (to == 0 && !keepDeadline) {
       ann.putNull(Annotations.SCALE_DOWN_DEADLINE);
     }
     patch.putObject("spec").put("replicas", to);
@@ -430,6 +469,37 @@ public final class RolloutReconciler implements Reconciler {
                   pass.rollout,
                   "ScalingReplicaSet",
                   "Scaled " + dir + " ReplicaSet " + name + " (revision " + RolloutPass.revisionOf(rs) + ") from " + from + " to " + to);
+            });
+  }
+
+  /**
+   * Sets or removes the {@code scale-down-deadline} annotation (RFC 3339, UTC, seconds) of a ReplicaSet.
+   *
+   * @param pass the pass
+   * @param rs the ReplicaSet
+   * @param deadline the deadline, or null to remove the annotation
+   * @return a Future completing with the updated ReplicaSet
+   */
+  Future<ReplicaSet> setScaleDownDeadline(RolloutPass pass, ReplicaSet rs, java.time.Instant deadline) {
+    ObjectNode patch = JSON.createObjectNode();
+    ObjectNode ann = patch.putObject("metadata").putObject("annotations");
+    String name = rs.getMetadata().getName();
+    if (deadline == null) {
+      ann.putNull(Annotations.SCALE_DOWN_DEADLINE);
+    } else {
+      ann.put(
+          Annotations.SCALE_DOWN_DEADLINE,
+          java.time.format.DateTimeFormatter.ISO_INSTANT.format(deadline.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+    }
+    return api.patchReplicaSet(pass.namespace(), name, patch.toString())
+        .onSuccess(
+            updated -> {
+              cache.wrote(updated);
+              if (deadline == null) {
+                LOG.info("{} removed scale-down deadline of ReplicaSet {}", pass.ctx, name);
+              } else {
+                LOG.info("{} ReplicaSet {} will be scaled down at {}", pass.ctx, name, deadline);
+              }
             });
   }
 
@@ -496,6 +566,10 @@ public final class RolloutReconciler implements Reconciler {
 
   EventRecorder events() {
     return events;
+  }
+
+  RolloutCache cache() {
+    return cache;
   }
 
   static RolloutStatus copy(RolloutStatus status) {

@@ -1,0 +1,854 @@
+package io.rollgate.controller.rollout;
+
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.Annotations;
+import io.rollgate.api.BlueGreenStatus;
+import io.rollgate.api.BlueGreenStrategy;
+import io.rollgate.api.ConditionReason;
+import io.rollgate.api.ConditionType;
+import io.rollgate.api.PauseCondition;
+import io.rollgate.api.PauseReason;
+import io.rollgate.api.RolloutCondition;
+import io.rollgate.api.RolloutStatus;
+import io.rollgate.controller.ReconcileOutcome;
+import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas;
+import io.rollgate.controller.rollout.bluegreen.PromotionGate;
+import io.rollgate.controller.rollout.status.Conditions;
+import io.rollgate.defaults.RolloutDefaults;
+import io.rollgate.validation.FieldError;
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The blue-green strategy (argo-spec.md section 7): the preview Service follows the new ReplicaSet, the active Service
+ * is switched to it once it is saturated and the pause (if any) is over, the new ReplicaSet is then marked stable and
+ * the previous active ReplicaSet is scaled down after {@code scaleDownDelaySeconds}.
+ *
+ * <p>One pass, in order: validate the Service references; create the new ReplicaSet if missing (the pass ends); keep
+ * revisions in sync; point the preview Service at the new ReplicaSet; on a template change, reset and sync the status
+ * only. Otherwise: remove stale scale-down deadlines; keep the active and stable ReplicaSets at full size; size the new
+ * ReplicaSet (with {@code previewReplicaCount}, and the abort delay); scale down previous ReplicaSets; prune revision
+ * history; blue-green pause; active Service switch; status sync (promotion, conditions, phase).
+ */
+final class BlueGreenReconciler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BlueGreenReconciler.class);
+
+  private final RolloutReconciler base;
+  private final Services services;
+  private final PromotionGate gate;
+
+  BlueGreenReconciler(RolloutReconciler base, Services services, PromotionGate gate) {
+    this.base = base;
+    this.services = services;
+    this.gate = gate;
+  }
+
+  Future<ReconcileOutcome> reconcile(RolloutPass pass) {
+    List<FieldError> errors = validateServices(pass);
+    if (!errors.isEmpty()) {
+      return base.invalidSpec(pass, errors);
+    }
+    if (pass.newRS == null) {
+      return base.createNewReplicaSet(pass);
+    }
+    return base.syncRevisions(pass)
+        .compose(v -> reconcilePreviewService(pass))
+        .compose(v -> templateChanged(pass) ? syncStatus(pass, true) : progress(pass));
+  }
+
+  private Future<ReconcileOutcome> progress(RolloutPass pass) {
+    return removeStaleDeadlines(pass)
+        .compose(v -> scaleActiveAndStable(pass))
+        .compose(v -> scaleNewReplicaSet(pass))
+        .compose(v -> scaleDownPreviousReplicaSets(pass))
+        .compose(v -> cleanupOldReplicaSets(pass))
+        .compose(v -> reconcilePause(pass))
+        .compose(v -> reconcileActiveService(pass))
+        .compose(v -> checkPostPromotion(pass))
+        .compose(v -> syncStatus(pass, false));
+  }
+
+  private BlueGreenStrategy strategy(RolloutPass pass) {
+    return pass.rollout.getSpec().getStrategy().getBlueGreen();
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Services
+
+  /** argo-spec.md 2.3 item 1 (active first, then preview); also loads the Services into the pass. */
+  private List<FieldError> validateServices(RolloutPass pass) {
+    BlueGreenStrategy bg = strategy(pass);
+    List<FieldError> errors = new ArrayList<>();
+    errors.addAll(services.validate(pass.rollout, "spec.strategy.blueGreen.activeService", bg.getActiveService()));
+    errors.addAll(services.validate(pass.rollout, "spec.strategy.blueGreen.previewService", bg.getPreviewService()));
+    RolloutCache cache = base.cache();
+    pass.activeService = cache.service(pass.namespace(), bg.getActiveService());
+    pass.previewService = cache.service(pass.namespace(), bg.getPreviewService());
+    return errors;
+  }
+
+  /** argo-spec.md 7.1 item 2: the preview Service follows the new ReplicaSet (held while paused). */
+  private Future<Void> reconcilePreviewService(RolloutPass pass) {
+    if (pass.previewService == null
+        || Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
+        || CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+      return Future.succeededFuture();
+    }
+    String newHash = RolloutPass.hashOf(pass.newRS);
+    return services.switchSelector(pass, pass.previewService, newHash)
+        .onSuccess(svc -> pass.previewService = svc)
+        .mapEmpty();
+  }
+
+  /** argo-spec.md 7.4: switch the active Service when the new ReplicaSet is saturated and promotable; abort reverts. */
+  private Future<Void> reconcileActiveService(RolloutPass pass) {
+    String current = Services.selectedHash(pass.activeService);
+    String target = current;
+    if (pass.aborted()) {
+      String stable = pass.old.getStableRS();
+      if (stable == null || stable.isEmpty() || findByHash(pass, stable) == null) {
+        return Future.succeededFuture();
+      }
+      target = stable;
+    } else {
+      if (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())) {
+        LOG.debug("{} manually paused; active Service left on {}", pass.ctx, current);
+        return Future.succeededFuture();
+      }
+      if (!readyForPause(pass) || !saturated(pass, pass.newRS)) {
+        LOG.debug("{} new ReplicaSet {} not saturated; active Service left on {}", pass.ctx, name(pass.newRS), current);
+        return Future.succeededFuture();
+      }
+      if (pass.fastTracked || (pass.pauseCompleted && pass.prePromotionPassed)) {
+        target = pass.podHash;
+      }
+    }
+    if (target == null || target.equals(current)) {
+      return Future.succeededFuture();
+    }
+    return services.switchSelector(pass, pass.activeService, target)
+        .onSuccess(svc -> pass.activeService = svc)
+        .mapEmpty();
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Template change
+
+  private boolean templateChanged(RolloutPass pass) {
+    String oldPodHash = pass.old.getCurrentPodHash();
+    return oldPodHash != null && !oldPodHash.isEmpty() && !oldPodHash.equals(pass.podHash);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // ReplicaSets
+
+  /**
+   * Removes {@code scale-down-deadline} from the new and stable ReplicaSets (a rollback within the delay window),
+   * except on the new ReplicaSet while an abort delays its scale-down.
+   */
+  private Future<Void> removeStaleDeadlines(RolloutPass pass) {
+    pass.fastTracked = fastTracked(pass); // before the deadline of a rolled-back ReplicaSet is removed
+    List<ReplicaSet> targets = new ArrayList<>();
+    if (!delaysScaleDownOnAbort(pass) && deadlineText(pass.newRS) != null) {
+      targets.add(pass.newRS);
+    }
+    if (pass.stableRS != null && pass.stableRS != pass.newRS && deadlineText(pass.stableRS) != null) {
+      targets.add(pass.stableRS);
+    }
+    Future<Void> chain = Future.succeededFuture();
+    for (ReplicaSet rs : targets) {
+      chain = chain.compose(v -> base.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+    }
+    return chain;
+  }
+
+  /** Keeps the ReplicaSet the active Service selects, and the stable one, at full size. */
+  private Future<Void> scaleActiveAndStable(RolloutPass pass) {
+    List<ReplicaSet> targets = new ArrayList<>();
+    ReplicaSet active = findByHash(pass, Services.selectedHash(pass.activeService));
+    if (active != null && active != pass.newRS) {
+      targets.add(active);
+    }
+    if (pass.stableRS != null && pass.stableRS != pass.newRS && pass.stableRS != active) {
+      targets.add(pass.stableRS);
+    }
+    Future<Void> chain = Future.succeededFuture();
+    for (ReplicaSet rs : targets) {
+      if (RolloutPass.spec(rs) != pass.replicas) {
+        chain = chain.compose(v -> base.scale(pass, rs, pass.replicas).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      }
+    }
+    return chain;
+  }
+
+  /** argo-spec.md 7.2 and 7.7: the new ReplicaSet's size, and its delayed scale-down while aborted. */
+  private Future<Void> scaleNewReplicaSet(RolloutPass pass) {
+    ReplicaSet rs = pass.newRS;
+    pass.newDesired = newDesired(pass);
+    int desired = pass.newDesired;
+    boolean keepDeadline = false;
+    if (delaysScaleDownOnAbort(pass)) {
+      String text = deadlineText(rs);
+      if (text != null) {
+        Instant deadline = parseDeadline(text);
+        if (deadline != null && deadline.isAfter(pass.now)) {
+          pass.requeueAfter(Duration.between(pass.now, deadline).plusMillis(500));
+          LOG.debug("{} aborted: ReplicaSet {} kept until {}", pass.ctx, name(rs), deadline);
+          return Future.succeededFuture();
+        }
+        desired = 0;
+        keepDeadline = true;
+      } else {
+        int delay = abortScaleDownDelaySeconds(pass);
+        if (pass.stableRS == null || RolloutPass.available(pass.stableRS) < pass.replicas) {
+          LOG.debug("{} aborted: waiting for the stable ReplicaSet to be fully available", pass.ctx);
+          return Future.succeededFuture();
+        }
+        Instant deadline = pass.now.plusSeconds(delay);
+        pass.requeueAfter(Duration.ofSeconds(delay).plusMillis(500));
+        LOG.info("{} aborted: ReplicaSet {} scaled down after abortScaleDownDelaySeconds={}", pass.ctx, name(rs), delay);
+        return base.setScaleDownDeadline(pass, rs, deadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+      }
+    }
+    if (desired != RolloutPass.spec(rs)) {
+      return base.scale(pass, rs, desired, keepDeadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+    }
+    return base.syncReplicaSetSpec(pass, rs).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+  }
+
+  private int newDesired(RolloutPass pass) {
+    BlueGreenStrategy bg = strategy(pass);
+    String activeHash = Services.selectedHash(pass.activeService);
+    BlueGreenStatus oldBg = pass.old.getBlueGreen();
+    boolean paused =
+        Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
+            || (pass.old.getPauseConditions() != null && !pass.old.getPauseConditions().isEmpty());
+    return BlueGreenReplicas.newReplicaSetReplicas(
+        pass.replicas,
+        bg.getPreviewReplicaCount(),
+        activeHash,
+        findByHash(pass, activeHash) != null,
+        pass.podHash,
+        pass.old.getCurrentPodHash(),
+        Boolean.TRUE.equals(pass.old.getPromoteFull()),
+        paused,
+        oldBg != null && Boolean.TRUE.equals(oldBg.getScaleUpPreviewCheckPoint()));
+  }
+
+  /** argo-spec.md 7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}. */
+  private Future<Void> scaleDownPreviousReplicaSets(RolloutPass pass) {
+    if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+      return Future.succeededFuture();
+    }
+    Set<String> referenced = referencedHashes(pass);
+    Map<String, ReplicaSet> byName = new HashMap<>();
+    List<BlueGreenReplicas.OldReplicaSet> olds = new ArrayList<>();
+    for (ReplicaSet rs : pass.otherRSs) {
+      if (referenced.contains(RolloutPass.hashOf(rs))) {
+        continue;
+      }
+      String text = deadlineText(rs);
+      byName.put(name(rs), rs);
+      olds.add(
+          new BlueGreenReplicas.OldReplicaSet(
+              name(rs), RolloutPass.revisionOf(rs), RolloutPass.spec(rs), text == null ? null : parseDeadline(text), text != null));
+    }
+    BlueGreenStrategy bg = strategy(pass);
+    int delay = bg.getScaleDownDelaySeconds() == null ? RolloutDefaults.SCALE_DOWN_DELAY_SECONDS : bg.getScaleDownDelaySeconds();
+    int limit = bg.getScaleDownDelayRevisionLimit() == null ? Integer.MAX_VALUE : bg.getScaleDownDelayRevisionLimit();
+    Future<Void> chain = Future.succeededFuture();
+    for (BlueGreenReplicas.ScaleDown d : BlueGreenReplicas.planScaleDown(olds, pass.now, delay, limit)) {
+      ReplicaSet rs = byName.get(d.name());
+      if (d.requeueAfter() != null) {
+        pass.requeueAfter(d.requeueAfter().plusMillis(500));
+      }
+      if (d.annotateDeadline() != null) {
+        chain = chain.compose(v -> base.setScaleDownDeadline(pass, rs, d.annotateDeadline()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      } else if (d.replicas() != RolloutPass.spec(rs)) {
+        chain = chain.compose(v -> base.scale(pass, rs, d.replicas()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      }
+    }
+    return chain;
+  }
+
+  /** Hashes that must keep their pods: the status's stable/current/selectors and what the Services select now. */
+  private Set<String> referencedHashes(RolloutPass pass) {
+    Set<String> hashes = new HashSet<>();
+    hashes.add(pass.podHash);
+    hashes.add(pass.old.getStableRS());
+    hashes.add(pass.old.getCurrentPodHash());
+    if (pass.old.getBlueGreen() != null) {
+      hashes.add(pass.old.getBlueGreen().getActiveSelector());
+      hashes.add(pass.old.getBlueGreen().getPreviewSelector());
+    }
+    hashes.add(Services.selectedHash(pass.activeService));
+    hashes.add(Services.selectedHash(pass.previewService));
+    hashes.remove(null);
+    return hashes;
+  }
+
+  /** Revision history (argo-spec.md 4 item 10): delete the oldest drained ReplicaSets beyond the limit. */
+  private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
+    int limit = RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
+    Set<String> referenced = referencedHashes(pass);
+    List<ReplicaSet> candidates = new ArrayList<>(pass.otherRSs);
+    int excess = candidates.size() - limit;
+    if (excess <= 0) {
+      return Future.succeededFuture();
+    }
+    candidates.sort(
+        Comparator.comparing((ReplicaSet rs) -> rs.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(rs -> rs.getMetadata().getName()));
+    List<ReplicaSet> toDelete = new ArrayList<>();
+    for (ReplicaSet rs : candidates) {
+      if (toDelete.size() == excess) {
+        break;
+      }
+      boolean drained = RolloutPass.spec(rs) == 0 && RolloutPass.current(rs) == 0;
+      Long observed = rs.getStatus() == null ? null : rs.getStatus().getObservedGeneration();
+      boolean observedGen = observed != null && observed.equals(rs.getMetadata().getGeneration());
+      if (drained && observedGen && !referenced.contains(RolloutPass.hashOf(rs))) {
+        toDelete.add(rs);
+      }
+    }
+    Future<Void> chain = Future.succeededFuture();
+    for (ReplicaSet rs : toDelete) {
+      chain = chain.compose(v -> base.delete(pass, rs));
+    }
+    return chain.onSuccess(
+        v -> {
+          pass.otherRSs.removeAll(toDelete);
+          pass.allRSs.removeAll(toDelete);
+        });
+  }
+
+  private boolean delaysScaleDownOnAbort(RolloutPass pass) {
+    return pass.aborted() && abortScaleDownDelaySeconds(pass) != 0 && !pass.podHash.equals(pass.old.getStableRS());
+  }
+
+  private int abortScaleDownDelaySeconds(RolloutPass pass) {
+    Integer d = strategy(pass).getAbortScaleDownDelaySeconds();
+    return d == null ? RolloutDefaults.ABORT_SCALE_DOWN_DELAY_SECONDS : d;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Pause and promotion gates
+
+  /** argo-spec.md 7.3: fast-track reasons that skip the pause and the pre-promotion gate. */
+  private boolean fastTracked(RolloutPass pass) {
+    String activeHash = Services.selectedHash(pass.activeService);
+    BlueGreenStatus oldBg = pass.old.getBlueGreen();
+    return pass.podHash.equals(pass.old.getStableRS())
+        || (deadlineText(pass.newRS) != null && !pass.aborted() && pass.old.getAbortedAt() == null)
+        || Boolean.TRUE.equals(pass.old.getPromoteFull())
+        || activeHash == null
+        || activeHash.equals(pass.podHash)
+        || (oldBg != null && Boolean.TRUE.equals(oldBg.getScaleUpPreviewCheckPoint()));
+  }
+
+  private Future<Void> reconcilePause(RolloutPass pass) {
+    if (pass.aborted()
+        || !readyForPause(pass)
+        || Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
+        || CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+      return Future.succeededFuture();
+    }
+    if (pass.fastTracked) {
+      pass.removePause.add(PauseReason.BLUE_GREEN_PAUSE);
+      pass.pauseCompleted = true;
+      return Future.succeededFuture();
+    }
+    BlueGreenStrategy bg = strategy(pass);
+    Future<Void> pre = Future.succeededFuture();
+    if (bg.getPrePromotionAnalysis() != null) {
+      pre = gate.check(pass.ctx, pass.rollout, pass.podHash, PromotionGate.Stage.PRE_PROMOTION)
+          .compose(verdict -> applyVerdict(pass, verdict, "pre"));
+    }
+    return pre.onSuccess(
+        v -> {
+          if (pass.prePromotionPassed && !pass.aborted()) {
+            decidePause(pass, bg);
+          }
+        });
+  }
+
+  private Future<Void> applyVerdict(RolloutPass pass, PromotionGate.Verdict verdict, String stage) {
+    boolean passed = verdict == PromotionGate.Verdict.PASSED;
+    if (stage.equals("pre")) {
+      pass.prePromotionPassed = passed;
+    } else {
+      pass.postPromotionPassed = passed;
+    }
+    if (verdict == PromotionGate.Verdict.FAILED) {
+      pass.addAbort = true;
+      pass.abortMessage = "Blue/green " + stage + "-promotion analysis phase failed";
+      LOG.info("{} {}-promotion analysis failed: aborting", pass.ctx, stage);
+    }
+    return Future.succeededFuture();
+  }
+
+  private void decidePause(RolloutPass pass, BlueGreenStrategy bg) {
+    boolean autoPromotion = bg.getAutoPromotionEnabled() == null || bg.getAutoPromotionEnabled();
+    int autoSeconds = bg.getAutoPromotionSeconds() == null ? 0 : bg.getAutoPromotionSeconds();
+    if (autoPromotion && autoSeconds <= 0) {
+      pass.pauseCompleted = true; // no pause is managed
+      return;
+    }
+    PauseCondition cond = CanaryReconciler.pauseCondition(pass.old, PauseReason.BLUE_GREEN_PAUSE);
+    if (cond == null) {
+      if (Boolean.TRUE.equals(pass.old.getControllerPause())) {
+        // The user removed the condition (kubectl argo rollouts promote).
+        LOG.info("{} blue-green pause resumed by the user", pass.ctx);
+        pass.pauseCompleted = true;
+        return;
+      }
+      pass.addPause.add(PauseReason.BLUE_GREEN_PAUSE);
+      LOG.info(
+          "{} pausing before switching the active Service to {} ({})",
+          pass.ctx,
+          pass.podHash,
+          autoPromotion ? "autoPromotionSeconds=" + autoSeconds : "autoPromotionEnabled=false");
+      if (autoPromotion) {
+        pass.requeueAfter(Duration.ofSeconds(autoSeconds).plusMillis(500));
+      }
+      return;
+    }
+    if (!autoPromotion) {
+      return;
+    }
+    Instant deadline = Instant.parse(cond.getStartTime()).plusSeconds(autoSeconds);
+    if (!deadline.isAfter(pass.now)) {
+      LOG.info("{} autoPromotionSeconds={} elapsed: promoting", pass.ctx, autoSeconds);
+      pass.removePause.add(PauseReason.BLUE_GREEN_PAUSE);
+      pass.pauseCompleted = true;
+    } else {
+      pass.requeueAfter(Duration.between(pass.now, deadline).plusMillis(500));
+    }
+  }
+
+  /** Consults the post-promotion gate once the active Service selects the new, not yet stable, ReplicaSet. */
+  private Future<Void> checkPostPromotion(RolloutPass pass) {
+    if (strategy(pass).getPostPromotionAnalysis() == null
+        || pass.aborted()
+        || pass.podHash.equals(pass.old.getStableRS())
+        || !pass.podHash.equals(Services.selectedHash(pass.activeService))) {
+      return Future.succeededFuture();
+    }
+    return gate.check(pass.ctx, pass.rollout, pass.podHash, PromotionGate.Stage.POST_PROMOTION)
+        .compose(verdict -> applyVerdict(pass, verdict, "post"));
+  }
+
+  private boolean readyForPause(RolloutPass pass) {
+    return BlueGreenReplicas.readyForPause(pass.newDesired, RolloutPass.spec(pass.newRS), RolloutPass.available(pass.newRS));
+  }
+
+  private boolean saturated(RolloutPass pass, ReplicaSet rs) {
+    if (rs == null) {
+      return false;
+    }
+    Map<String, String> a = rs.getMetadata().getAnnotations();
+    return BlueGreenReplicas.saturated(
+        pass.replicas, RolloutPass.spec(rs), a == null ? null : a.get(Annotations.DESIRED_REPLICAS), RolloutPass.available(rs));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Status sync
+
+  private Future<ReconcileOutcome> syncStatus(RolloutPass pass, boolean reset) {
+    RolloutStatus status = RolloutReconciler.copy(pass.old);
+    BlueGreenStatus bg = status.getBlueGreen() == null ? new BlueGreenStatus() : status.getBlueGreen();
+    status.setBlueGreen(bg);
+    if (reset) {
+      pass.clearPauses = true;
+      pass.removeAbort = true;
+      status.setPromoteFull(null);
+      bg.setPrePromotionAnalysisRunStatus(null);
+      bg.setPostPromotionAnalysisRunStatus(null);
+      bg.setScaleUpPreviewCheckPoint(null);
+      LOG.info("{} template changed: podHash={} (pause, abort and preview checkpoint reset)", pass.ctx, pass.podHash);
+    }
+    status.setCurrentPodHash(pass.podHash);
+    status.setCurrentStepHash(null);
+    status.setCurrentStepIndex(null);
+    bg.setActiveSelector(Services.selectedHash(pass.activeService));
+    bg.setPreviewSelector(Services.selectedHash(pass.previewService));
+    counters(pass, status);
+    if (Boolean.TRUE.equals(status.getPromoteFull()) && pass.podHash.equals(status.getStableRS())) {
+      status.setPromoteFull(null);
+    }
+    String reason = shouldFullPromote(pass, status);
+    if (reason != null) {
+      pass.clearPauses = true;
+      pass.removeAbort = true;
+      status.setPromoteFull(null);
+      bg.setScaleUpPreviewCheckPoint(null);
+      if (!pass.podHash.equals(status.getStableRS())) {
+        status.setStableRS(pass.podHash);
+        LOG.info("{} promoted revision {} ({}) to stable: {}", pass.ctx, pass.revision(), pass.podHash, reason);
+        pass.event(
+            "RolloutCompleted",
+            "Rollout completed update to revision " + pass.revision() + " (" + pass.podHash + "): " + reason);
+      }
+    } else if (!reset) {
+      bg.setScaleUpPreviewCheckPoint(scaleUpPreviewCheckPoint(pass) ? Boolean.TRUE : null);
+      if (Boolean.TRUE.equals(bg.getScaleUpPreviewCheckPoint()) && !isTrue(pass.old.getBlueGreen())) {
+        LOG.info("{} preview checkpoint reached: scaling {} to {} before the switch", pass.ctx, name(pass.newRS), pass.replicas);
+      }
+    }
+    if (isEmpty(bg)) {
+      status.setBlueGreen(null);
+    }
+    return finish(pass, status, !reset);
+  }
+
+  private static boolean isTrue(BlueGreenStatus bg) {
+    return bg != null && Boolean.TRUE.equals(bg.getScaleUpPreviewCheckPoint());
+  }
+
+  private static boolean isEmpty(BlueGreenStatus bg) {
+    return bg.getActiveSelector() == null
+        && bg.getPreviewSelector() == null
+        && bg.getScaleUpPreviewCheckPoint() == null
+        && bg.getPrePromotionAnalysisRunStatus() == null
+        && bg.getPostPromotionAnalysisRunStatus() == null
+        && (bg.getAdditionalProperties() == null || bg.getAdditionalProperties().isEmpty());
+  }
+
+  /** argo-spec.md 3.1: blue-green reports the active ReplicaSet's counts (the HPA sees only it). */
+  private void counters(RolloutPass pass, RolloutStatus s) {
+    int replicas = 0;
+    int ready = 0;
+    int available = 0;
+    for (ReplicaSet rs : pass.allRSs) {
+      replicas += RolloutPass.current(rs);
+      ready += RolloutPass.ready(rs);
+      available += RolloutPass.available(rs);
+    }
+    s.setReplicas(replicas);
+    s.setUpdatedReplicas(RolloutPass.current(pass.newRS));
+    ReplicaSet active = findByHash(pass, s.getBlueGreen().getActiveSelector());
+    if (active != null) {
+      s.setReadyReplicas(RolloutPass.ready(active));
+      s.setAvailableReplicas(RolloutPass.available(active));
+      s.setHPAReplicas(RolloutPass.current(active));
+      s.setSelector(Selectors.format(active.getSpec().getSelector()));
+    } else {
+      s.setReadyReplicas(ready);
+      s.setAvailableReplicas(available);
+      s.setHPAReplicas(replicas);
+      s.setSelector(Selectors.format(pass.rollout.getSpec().getSelector()));
+    }
+  }
+
+  /** argo-spec.md 7.5; returns the promotion reason, or null when the new ReplicaSet is not promoted this pass. */
+  private String shouldFullPromote(RolloutPass pass, RolloutStatus status) {
+    String stable = pass.old.getStableRS();
+    if (stable == null || stable.isEmpty()) {
+      return "Initial deploy";
+    }
+    String active = status.getBlueGreen().getActiveSelector();
+    if (active == null || active.isEmpty()) {
+      return "Initial deploy";
+    }
+    if (!active.equals(pass.podHash)) {
+      return null;
+    }
+    if (Boolean.TRUE.equals(status.getPromoteFull())) {
+      return "Full promotion requested";
+    }
+    if (pass.podHash.equals(stable)) {
+      return "Fast rollback";
+    }
+    if (pass.aborted()) {
+      return null;
+    }
+    if (!pass.postPromotionPassed) {
+      return null;
+    }
+    return "Completed blue-green update";
+  }
+
+  /** argo-spec.md 7.2: the one-way latch that lets a {@code previewReplicaCount} preview scale to full size. */
+  private boolean scaleUpPreviewCheckPoint(RolloutPass pass) {
+    Integer preview = strategy(pass).getPreviewReplicaCount();
+    if (preview == null) {
+      return false;
+    }
+    if (isTrue(pass.old.getBlueGreen())) {
+      return true;
+    }
+    return pass.prePromotionPassed && pass.pauseCompleted && RolloutPass.available(pass.newRS) == preview;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Persist: pause/abort bookkeeping, conditions, phase
+
+  private Future<ReconcileOutcome> finish(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
+    applyPauseAndAbort(pass, status);
+    applyConditions(pass, status, evaluateDeadline);
+    if (pass.addAbort && !Boolean.TRUE.equals(status.getAbort())) {
+      // progressDeadlineAbort fired in this pass: bookkeeping again so the abort lands in this write.
+      applyPauseAndAbort(pass, status);
+      applyConditions(pass, status, false);
+    }
+    status.setObservedGeneration(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    Phase.apply(pass.rollout, status, pass.replicas);
+    return base.persistStatus(pass, status)
+        .map(v -> pass.requeue == null ? ReconcileOutcome.done() : ReconcileOutcome.requeueAfter(pass.requeue));
+  }
+
+  /** argo-spec.md 3.4. */
+  private void applyPauseAndAbort(RolloutPass pass, RolloutStatus status) {
+    List<PauseCondition> before = pass.old.getPauseConditions() == null ? List.of() : pass.old.getPauseConditions();
+    if (pass.aborted()) {
+      status.setAbort(true);
+      if (pass.old.getAbortedAt() == null) {
+        status.setAbortedAt(pass.nowText);
+        String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? "" : ": " + pass.abortMessage);
+        if (pass.events.stream().noneMatch(e -> e.warning() && e.reason().equals("RolloutAborted"))) {
+          LOG.info("{} aborted: {}", pass.ctx, msg);
+          pass.warning("RolloutAborted", msg);
+        }
+      } else {
+        status.setAbortedAt(pass.old.getAbortedAt());
+      }
+      status.setPauseConditions(null);
+      status.setControllerPause(null);
+      return;
+    }
+    status.setAbort(pass.old.getAbort() != null ? Boolean.FALSE : null);
+    status.setAbortedAt(null);
+    List<PauseCondition> after = new ArrayList<>();
+    boolean added = false;
+    if (!pass.clearPauses) {
+      for (PauseCondition c : before) {
+        if (!pass.removePause.contains(c.getReason())) {
+          after.add(c);
+        }
+      }
+      for (String reason : pass.addPause) {
+        if (after.stream().noneMatch(c -> reason.equals(c.getReason()))) {
+          PauseCondition c = new PauseCondition();
+          c.setReason(reason);
+          c.setStartTime(pass.nowText);
+          after.add(c);
+          added = true;
+        }
+      }
+    }
+    if (after.isEmpty()) {
+      status.setPauseConditions(null);
+      status.setControllerPause(null);
+    } else {
+      status.setPauseConditions(after);
+      status.setControllerPause(added ? Boolean.TRUE : pass.old.getControllerPause());
+    }
+    if (before.isEmpty() && !after.isEmpty()) {
+      pass.event("RolloutPaused", "Rollout is paused (" + after.get(0).getReason() + ")");
+    } else if (!before.isEmpty() && after.isEmpty() && pass.old.getAbortedAt() == null) {
+      pass.event("RolloutResumed", "Rollout is resumed");
+    }
+  }
+
+  /** Sets Progressing, Available, Paused, Completed and Healthy with the blue-green predicates (argo-spec.md 3.2, 3.5). */
+  private void applyConditions(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
+    RolloutStatus old = pass.old;
+    String now = pass.nowText;
+    String rsName = name(pass.newRS);
+    boolean specPaused = Boolean.TRUE.equals(pass.rollout.getSpec().getPaused());
+    boolean isPaused = specPaused || (status.getPauseConditions() != null && !status.getPauseConditions().isEmpty());
+    boolean completed = pass.podHash.equals(status.getStableRS());
+    boolean aborted = Boolean.TRUE.equals(status.getAbort());
+    boolean progress = progressed(old, status);
+    boolean healthy = healthy(pass, status);
+    RolloutCondition progressing = Conditions.get(status, ConditionType.PROGRESSING);
+    String progressingReason = progressing == null ? null : progressing.getReason();
+
+    if (aborted) {
+      String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? abortSuffix(progressing) : ": " + pass.abortMessage);
+      Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
+    } else if (ConditionReason.ROLLOUT_ABORTED.equals(progressingReason)) {
+      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RETRY, "Retrying Rollout after abort", now);
+    } else if (isPaused && !completed) {
+      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+    } else if (ConditionReason.ROLLOUT_PAUSED.equals(progressingReason)) {
+      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RESUMED, "Rollout is resumed", now);
+    } else if (healthy) {
+      Conditions.set(
+          status, ConditionType.PROGRESSING, "True", ConditionReason.NEW_REPLICA_SET_AVAILABLE,
+          "ReplicaSet \"" + rsName + "\" has successfully progressed.", now);
+    } else if (completed && ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(progressingReason) && nz(status.getAvailableReplicas()) < pass.replicas) {
+      Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_NOT_AVAILABLE, "Rollout does not have minimum availability", now);
+    } else if (progress || progressing == null) {
+      String msg = "ReplicaSet \"" + rsName + "\" is progressing.";
+      if (!Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_UPDATED, msg, now)) {
+        Conditions.touch(status, ConditionType.PROGRESSING, msg, now);
+      }
+    } else if (evaluateDeadline && !isPaused) {
+      checkDeadline(pass, status, progressing, rsName);
+    }
+
+    ReplicaSet active = findByHash(pass, status.getBlueGreen() == null ? null : status.getBlueGreen().getActiveSelector());
+    if (saturated(pass, active)) {
+      Conditions.set(status, ConditionType.AVAILABLE, "True", ConditionReason.AVAILABLE_REASON, "Rollout has minimum availability", now);
+    } else {
+      Conditions.set(status, ConditionType.AVAILABLE, "False", ConditionReason.AVAILABLE_REASON, "Rollout does not have minimum availability", now);
+    }
+    if (!aborted) {
+      if (isPaused) {
+        Conditions.set(status, ConditionType.PAUSED, "True", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+      } else if (Conditions.get(status, ConditionType.PAUSED) != null) {
+        Conditions.set(status, ConditionType.PAUSED, "False", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+      }
+    }
+    RolloutCondition oldCompleted = Conditions.get(old, ConditionType.COMPLETED);
+    if (completed) {
+      Conditions.set(status, ConditionType.COMPLETED, "True", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now);
+    } else if (Conditions.set(status, ConditionType.COMPLETED, "False", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now)
+        && oldCompleted != null
+        && "True".equals(oldCompleted.getStatus())) {
+      pass.event("RolloutNotCompleted", "Rollout not completed, started update to revision " + pass.revision() + " (" + pass.podHash + ")");
+    }
+    if (healthy && !isPaused) {
+      Conditions.set(status, ConditionType.HEALTHY, "True", ConditionReason.ROLLOUT_HEALTHY, "Rollout is healthy", now);
+    } else if (Conditions.get(status, ConditionType.HEALTHY) != null) {
+      Conditions.set(status, ConditionType.HEALTHY, "False", ConditionReason.ROLLOUT_HEALTHY, "Rollout is not healthy", now);
+    }
+    Conditions.remove(status, ConditionType.INVALID_SPEC);
+  }
+
+  private static String abortSuffix(RolloutCondition progressing) {
+    if (progressing != null && ConditionReason.ROLLOUT_ABORTED.equals(progressing.getReason())) {
+      String m = progressing.getMessage();
+      int i = m == null ? -1 : m.indexOf(": ");
+      return i < 0 ? "" : m.substring(i);
+    }
+    return "";
+  }
+
+  /** argo-spec.md 3.5 with the blue-green exemption: no timeout while a previous ReplicaSet waits for its deadline. */
+  private void checkDeadline(RolloutPass pass, RolloutStatus status, RolloutCondition progressing, String rsName) {
+    if (progressing == null || progressing.getLastUpdateTime() == null) {
+      return;
+    }
+    String reason = progressing.getReason();
+    if (ConditionReason.ROLLOUT_ABORTED.equals(reason)
+        || ConditionReason.ROLLOUT_PAUSED.equals(reason)
+        || ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(reason)) {
+      return;
+    }
+    if (pass.otherRSs.stream().anyMatch(rs -> deadlineText(rs) != null)) {
+      return;
+    }
+    boolean completed = pass.podHash.equals(status.getStableRS());
+    if (completed && ConditionReason.PROGRESS_DEADLINE_EXCEEDED.equals(reason)) {
+      return;
+    }
+    int deadline = RolloutDefaults.progressDeadlineSeconds(pass.rollout.getSpec().getProgressDeadlineSeconds());
+    Instant due = Instant.parse(progressing.getLastUpdateTime()).plusSeconds(deadline);
+    if (due.isAfter(pass.now)) {
+      pass.requeueAfter(Duration.between(pass.now, due).plusSeconds(1));
+      return;
+    }
+    String msg = rsName == null ? "Rollout \"" + pass.name() + "\" has timed out progressing." : "ReplicaSet \"" + rsName + "\" has timed out progressing.";
+    if (Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.PROGRESS_DEADLINE_EXCEEDED, msg, pass.nowText)) {
+      LOG.info("{} progress deadline exceeded ({}s)", pass.ctx, deadline);
+    }
+    if (Boolean.TRUE.equals(pass.rollout.getSpec().getProgressDeadlineAbort()) && !pass.aborted() && !completed) {
+      pass.addAbort = true;
+      pass.abortMessage = msg;
+    }
+  }
+
+  /** argo-spec.md 3.5: progress for blue-green includes the Service selectors and the stable hash. */
+  private static boolean progressed(RolloutStatus old, RolloutStatus now) {
+    BlueGreenStatus o = old.getBlueGreen();
+    BlueGreenStatus n = now.getBlueGreen();
+    return !Objects.equals(old.getUpdatedReplicas(), now.getUpdatedReplicas())
+        || nz(now.getReplicas()) - nz(now.getUpdatedReplicas()) < nz(old.getReplicas()) - nz(old.getUpdatedReplicas())
+        || nz(now.getReadyReplicas()) > nz(old.getReadyReplicas())
+        || nz(now.getAvailableReplicas()) > nz(old.getAvailableReplicas())
+        || !Objects.equals(o == null ? null : o.getActiveSelector(), n == null ? null : n.getActiveSelector())
+        || !Objects.equals(o == null ? null : o.getPreviewSelector(), n == null ? null : n.getPreviewSelector())
+        || !Objects.equals(old.getStableRS(), now.getStableRS());
+  }
+
+  /** Argo's RolloutHealthy predicate for blue-green (argo-spec.md 3.2). */
+  private static boolean healthy(RolloutPass pass, RolloutStatus s) {
+    int r = pass.replicas;
+    String oldGen = pass.old.getObservedGeneration();
+    boolean genObserved = oldGen != null && oldGen.equals(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    BlueGreenStatus bg = s.getBlueGreen();
+    String active = bg == null ? null : bg.getActiveSelector();
+    String preview = bg == null ? null : bg.getPreviewSelector();
+    boolean previewOk = pass.previewService == null || pass.podHash.equals(preview);
+    return nz(s.getUpdatedReplicas()) == r
+        && nz(s.getAvailableReplicas()) == r
+        && genObserved
+        && pass.podHash.equals(active)
+        && previewOk;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Helpers
+
+  private static int nz(Integer i) {
+    return i == null ? 0 : i;
+  }
+
+  private static String name(ReplicaSet rs) {
+    return rs == null ? null : rs.getMetadata().getName();
+  }
+
+  private static ReplicaSet findByHash(RolloutPass pass, String hash) {
+    if (hash == null) {
+      return null;
+    }
+    for (ReplicaSet rs : pass.allRSs) {
+      if (hash.equals(RolloutPass.hashOf(rs))) {
+        return rs;
+      }
+    }
+    return null;
+  }
+
+  private static String deadlineText(ReplicaSet rs) {
+    if (rs == null || rs.getMetadata().getAnnotations() == null) {
+      return null;
+    }
+    return rs.getMetadata().getAnnotations().get(Annotations.SCALE_DOWN_DEADLINE);
+  }
+
+  private static Instant parseDeadline(String text) {
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** Replaces a ReplicaSet by its updated version in every list of the pass. */
+  private static void replace(RolloutPass pass, ReplicaSet old, ReplicaSet updated) {
+    pass.allRSs.replaceAll(x -> x == old ? updated : x);
+    pass.otherRSs.replaceAll(x -> x == old ? updated : x);
+    if (pass.newRS == old) {
+      pass.newRS = updated;
+    }
+    if (pass.stableRS == old) {
+      pass.stableRS = updated;
+    }
+  }
+}
