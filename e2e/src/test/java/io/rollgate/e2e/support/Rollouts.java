@@ -1,5 +1,6 @@
 package io.rollgate.e2e.support;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +126,11 @@ public final class Rollouts {
     patch(name, patch, PatchType.JSON_MERGE, null);
   }
 
+  /** Applies a JSON patch (RFC 6902) to the main resource, for example to change several template fields at once. */
+  public void jsonPatch(String name, String patch) {
+    patch(name, patch, PatchType.JSON, null);
+  }
+
   private void statusPatch(String name, String patch) {
     patch(name, patch, PatchType.JSON_MERGE, "status");
   }
@@ -200,6 +207,78 @@ public final class Rollouts {
           e);
     }
     return last[0];
+  }
+
+  /**
+   * Polls for a whole period and fails at the first poll where the Rollout no longer satisfies the predicate: the
+   * bounded way to assert that something does <em>not</em> happen.
+   *
+   * @param name the Rollout
+   * @param what a description for the failure message
+   * @param period how long the predicate must keep holding
+   * @param condition the predicate on the Rollout (a missing Rollout is passed as null)
+   * @return the Rollout read at the last poll
+   */
+  public Rollout holdsFor(String name, String what, Duration period, Predicate<Rollout> condition) {
+    Rollout[] last = new Rollout[1];
+    Rollout[] broken = new Rollout[1];
+    try {
+      Awaitility.await(what)
+          .during(period)
+          .atMost(period.plusSeconds(5))
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                last[0] = get(name);
+                boolean ok = condition.test(last[0]);
+                if (!ok && broken[0] == null) {
+                  broken[0] = last[0] == null ? new Rollout() : last[0];
+                }
+                return ok;
+              });
+    } catch (ConditionTimeoutException e) {
+      // reported below with the first Rollout that broke the condition
+    }
+    if (broken[0] != null) {
+      throw new AssertionError(
+          what + " stopped holding; status: " + client.getKubernetesSerialization().asJson(broken[0].getStatus())
+              + "; replicaSets now: " + describeReplicaSets(name));
+    }
+    return last[0];
+  }
+
+  /**
+   * The core/v1 Events recorded on the Rollout ({@code involvedObject} = this Rollout, by kind, name and uid), oldest
+   * first.
+   *
+   * @param name the Rollout
+   * @return the events (empty when there are none)
+   */
+  public List<Event> events(String name) {
+    Rollout r = get(name);
+    List<Event> out = new ArrayList<>();
+    for (Event e : client.v1().events().inNamespace(namespace).list().getItems()) {
+      var o = e.getInvolvedObject();
+      if (o != null
+          && "Rollout".equals(o.getKind())
+          && name.equals(o.getName())
+          && (r == null || o.getUid() == null || o.getUid().equals(r.getMetadata().getUid()))) {
+        out.add(e);
+      }
+    }
+    out.sort(Comparator.comparing((Event e) -> String.valueOf(e.getFirstTimestamp())).thenComparing(e -> e.getMetadata().getCreationTimestamp()));
+    return out;
+  }
+
+  /**
+   * The messages of the Rollout's events with this reason, oldest first.
+   *
+   * @param name the Rollout
+   * @param reason the event reason, for example {@code RolloutStepCompleted}
+   * @return the messages
+   */
+  public List<String> eventMessages(String name, String reason) {
+    return events(name).stream().filter(e -> reason.equals(e.getReason())).map(Event::getMessage).collect(Collectors.toList());
   }
 
   /** A one-line description of the Rollout's ReplicaSets: {@code hash spec/available}. */
