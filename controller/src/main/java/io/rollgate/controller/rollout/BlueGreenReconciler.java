@@ -612,55 +612,7 @@ final class BlueGreenReconciler {
 
   /** argo-spec.md 3.4. */
   private void applyPauseAndAbort(RolloutPass pass, RolloutStatus status) {
-    List<PauseCondition> before = pass.old.getPauseConditions() == null ? List.of() : pass.old.getPauseConditions();
-    if (pass.aborted()) {
-      status.setAbort(true);
-      if (pass.old.getAbortedAt() == null) {
-        status.setAbortedAt(pass.nowText);
-        String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? "" : ": " + pass.abortMessage);
-        if (pass.events.stream().noneMatch(e -> e.warning() && e.reason().equals("RolloutAborted"))) {
-          LOG.info("{} aborted: {}", pass.ctx, msg);
-          pass.warning("RolloutAborted", msg);
-        }
-      } else {
-        status.setAbortedAt(pass.old.getAbortedAt());
-      }
-      status.setPauseConditions(null);
-      status.setControllerPause(null);
-      return;
-    }
-    status.setAbort(pass.old.getAbort() != null ? Boolean.FALSE : null);
-    status.setAbortedAt(null);
-    List<PauseCondition> after = new ArrayList<>();
-    boolean added = false;
-    if (!pass.clearPauses) {
-      for (PauseCondition c : before) {
-        if (!pass.removePause.contains(c.getReason())) {
-          after.add(c);
-        }
-      }
-      for (String reason : pass.addPause) {
-        if (after.stream().noneMatch(c -> reason.equals(c.getReason()))) {
-          PauseCondition c = new PauseCondition();
-          c.setReason(reason);
-          c.setStartTime(pass.nowText);
-          after.add(c);
-          added = true;
-        }
-      }
-    }
-    if (after.isEmpty()) {
-      status.setPauseConditions(null);
-      status.setControllerPause(null);
-    } else {
-      status.setPauseConditions(after);
-      status.setControllerPause(added ? Boolean.TRUE : pass.old.getControllerPause());
-    }
-    if (before.isEmpty() && !after.isEmpty()) {
-      pass.event("RolloutPaused", "Rollout is paused (" + after.get(0).getReason() + ")");
-    } else if (!before.isEmpty() && after.isEmpty() && pass.old.getAbortedAt() == null) {
-      pass.event("RolloutResumed", "Rollout is resumed");
-    }
+    PauseBookkeeping.apply(pass, status);
   }
 
   /** Sets Progressing, Available, Paused, Completed and Healthy with the blue-green predicates (argo-spec.md 3.2, 3.5). */
@@ -678,7 +630,7 @@ final class BlueGreenReconciler {
     String progressingReason = progressing == null ? null : progressing.getReason();
 
     if (aborted) {
-      String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? abortSuffix(progressing) : ": " + pass.abortMessage);
+      String msg = PauseBookkeeping.abortMessage(pass, progressing);
       Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
     } else if (ConditionReason.ROLLOUT_ABORTED.equals(progressingReason)) {
       Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RETRY, "Retrying Rollout after abort", now);
@@ -728,15 +680,6 @@ final class BlueGreenReconciler {
       Conditions.set(status, ConditionType.HEALTHY, "False", ConditionReason.ROLLOUT_HEALTHY, "Rollout is not healthy", now);
     }
     Conditions.remove(status, ConditionType.INVALID_SPEC);
-  }
-
-  private static String abortSuffix(RolloutCondition progressing) {
-    if (progressing != null && ConditionReason.ROLLOUT_ABORTED.equals(progressing.getReason())) {
-      String m = progressing.getMessage();
-      int i = m == null ? -1 : m.indexOf(": ");
-      return i < 0 ? "" : m.substring(i);
-    }
-    return "";
   }
 
   /** argo-spec.md 3.5 with the blue-green exemption: no timeout while a previous ReplicaSet waits for its deadline. */

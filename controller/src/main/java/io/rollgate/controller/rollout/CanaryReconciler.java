@@ -441,55 +441,7 @@ final class CanaryReconciler {
 
   /** argo-spec.md 3.4. */
   private void applyPauseAndAbort(RolloutPass pass, RolloutStatus status) {
-    List<PauseCondition> before = pass.old.getPauseConditions() == null ? List.of() : pass.old.getPauseConditions();
-    if (pass.aborted()) {
-      status.setAbort(true);
-      if (pass.old.getAbortedAt() == null) {
-        status.setAbortedAt(pass.nowText);
-        String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? "" : ": " + pass.abortMessage);
-        if (!hasWarning(pass, "RolloutAborted")) {
-          LOG.info("{} aborted: {}", pass.ctx, msg);
-          pass.warning("RolloutAborted", msg);
-        }
-      } else {
-        status.setAbortedAt(pass.old.getAbortedAt());
-      }
-      status.setPauseConditions(null);
-      status.setControllerPause(null);
-      return;
-    }
-    status.setAbort(Boolean.FALSE.equals(pass.old.getAbort()) || Boolean.TRUE.equals(pass.old.getAbort()) ? Boolean.FALSE : null);
-    status.setAbortedAt(null);
-    List<PauseCondition> after = new ArrayList<>();
-    boolean added = false;
-    if (!pass.clearPauses) {
-      for (PauseCondition c : before) {
-        if (!pass.removePause.contains(c.getReason())) {
-          after.add(c);
-        }
-      }
-      for (String reason : pass.addPause) {
-        if (after.stream().noneMatch(c -> reason.equals(c.getReason()))) {
-          PauseCondition c = new PauseCondition();
-          c.setReason(reason);
-          c.setStartTime(pass.nowText);
-          after.add(c);
-          added = true;
-        }
-      }
-    }
-    if (after.isEmpty()) {
-      status.setPauseConditions(null);
-      status.setControllerPause(null);
-    } else {
-      status.setPauseConditions(after);
-      status.setControllerPause(added ? Boolean.TRUE : pass.old.getControllerPause());
-    }
-    if (before.isEmpty() && !after.isEmpty()) {
-      pass.event("RolloutPaused", "Rollout is paused (" + after.get(0).getReason() + ")");
-    } else if (!before.isEmpty() && after.isEmpty() && pass.old.getAbortedAt() == null) {
-      pass.event("RolloutResumed", "Rollout is resumed");
-    }
+    PauseBookkeeping.apply(pass, status);
   }
 
   private static boolean hasWarning(RolloutPass pass, String reason) {
@@ -515,7 +467,7 @@ final class CanaryReconciler {
     String progressingReason = progressing == null ? null : progressing.getReason();
 
     if (aborted) {
-      String msg = "Rollout aborted update to revision " + pass.revision() + (pass.abortMessage == null ? abortSuffix(progressing) : ": " + pass.abortMessage);
+      String msg = PauseBookkeeping.abortMessage(pass, progressing);
       Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
     } else if (ConditionReason.ROLLOUT_ABORTED.equals(progressingReason)) {
       Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RETRY, "Retrying Rollout after abort", now);
@@ -572,15 +524,6 @@ final class CanaryReconciler {
     }
     Conditions.remove(status, ConditionType.INVALID_SPEC);
     return progress;
-  }
-
-  private static String abortSuffix(RolloutCondition progressing) {
-    if (progressing != null && ConditionReason.ROLLOUT_ABORTED.equals(progressing.getReason())) {
-      String m = progressing.getMessage();
-      int i = m == null ? -1 : m.indexOf(": ");
-      return i < 0 ? "" : m.substring(i);
-    }
-    return "";
   }
 
   /** argo-spec.md 3.5: deadline evaluation, requeue at the deadline, and progressDeadlineAbort. */
