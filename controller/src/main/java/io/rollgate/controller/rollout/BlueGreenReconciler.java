@@ -352,6 +352,7 @@ final class BlueGreenReconciler {
     String activeHash = Services.selectedHash(pass.activeService);
     BlueGreenStatus oldBg = pass.old.getBlueGreen();
     return pass.podHash.equals(pass.old.getStableRS())
+        || RollbackWindow.within(pass)
         || (deadlineText(pass.newRS) != null && !pass.aborted() && pass.old.getAbortedAt() == null)
         || Boolean.TRUE.equals(pass.old.getPromoteFull())
         || activeHash == null
@@ -571,6 +572,9 @@ final class BlueGreenReconciler {
     }
     if (pass.podHash.equals(stable)) {
       return "Fast rollback";
+    }
+    if (RollbackWindow.within(pass)) {
+      return "Rollback within window";
     }
     if (pass.aborted()) {
       return null;

@@ -52,8 +52,11 @@ final class CanaryReconciler {
   }
 
   private Future<ReconcileOutcome> progress(RolloutPass pass) {
+    if (scalingEvent(pass)) {
+      return syncReplicasOnly(pass);
+    }
     return cleanupOldReplicaSets(pass)
-        .compose(v -> scaleReplicaSets(pass))
+        .compose(v -> scaleReplicaSets(pass, true))
         .compose(
             scaled -> {
               if (!scaled) {
@@ -106,6 +109,9 @@ final class CanaryReconciler {
     } else if (pass.podHash.equals(pass.old.getStableRS())) {
       status.setCurrentStepIndex(steps);
       pass.event("SkipSteps", "Rollback to stable ReplicaSets");
+    } else if (RolloutPass.spec(pass.newRS) > 0 && RollbackWindow.within(pass)) {
+      status.setCurrentStepIndex(steps);
+      pass.event("SkipSteps", "Rollback to active ReplicaSets within RollbackWindow");
     } else {
       status.setCurrentStepIndex(0);
     }
@@ -157,9 +163,53 @@ final class CanaryReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Scaling
 
+  /**
+   * argo-spec.md 4 item 7: {@code spec.replicas} changed (HPA, {@code kubectl scale}) since the new or the stable
+   * ReplicaSet (whichever has pods) was last scaled, as its {@code desired-replicas} annotation tells.
+   */
+  private static boolean scalingEvent(RolloutPass pass) {
+    String want = String.valueOf(pass.replicas);
+    for (ReplicaSet rs : new ReplicaSet[] {pass.newRS, pass.stableRS}) {
+      if (rs != null && RolloutPass.spec(rs) > 0 && rs.getMetadata().getAnnotations() != null) {
+        String desired = rs.getMetadata().getAnnotations().get(io.rollgate.api.Annotations.DESIRED_REPLICAS);
+        if (desired != null && !desired.equals(want)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A scaling event: only the replica counts follow the new {@code spec.replicas} (also while paused, manually or at
+   * a step); steps, pauses and promotion are left as they are. ReplicaSets whose count is already right only get
+   * their {@code desired-replicas} annotation updated, which ends the event.
+   */
+  private Future<ReconcileOutcome> syncReplicasOnly(RolloutPass pass) {
+    LOG.info("{} scaling event: spec.replicas={}", pass.ctx, pass.replicas);
+    return scaleReplicaSets(pass, false)
+        .compose(
+            scaled -> {
+              if (scaled) {
+                return Future.succeededFuture();
+              }
+              Future<Void> chain = Future.succeededFuture();
+              for (ReplicaSet rs : new ReplicaSet[] {pass.stableRS, pass.newRS}) {
+                boolean duplicate = rs == pass.newRS && pass.stableRS == pass.newRS;
+                if (rs != null && !duplicate) {
+                  chain = chain.compose(v -> base.stampDesiredReplicas(pass, rs));
+                }
+              }
+              return chain;
+            })
+        .compose(v -> syncStatus(pass, false));
+  }
+
   /** argo-spec.md 5.1 item 10: scale stable, then new, then the others; stop after the first that changed. */
-  private Future<Boolean> scaleReplicaSets(RolloutPass pass) {
-    if (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused()) || hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+  private Future<Boolean> scaleReplicaSets(RolloutPass pass, boolean honourPause) {
+    if (honourPause
+        && (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
+            || hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN))) {
       return Future.succeededFuture(false);
     }
     CanaryMath.Plan plan = CanaryMath.plan(pass, desiredWeight(pass), canary(pass));
@@ -324,6 +374,9 @@ final class CanaryReconciler {
     }
     if (promoteFull) {
       return "Full promotion requested";
+    }
+    if (RollbackWindow.within(pass)) {
+      return "Rollback within window";
     }
     List<CanaryStep> steps = pass.steps();
     Integer index = status.getCurrentStepIndex();

@@ -34,6 +34,7 @@ public final class RolloutCache {
   private final SharedIndexInformer<Rollout> rollouts;
   private final SharedIndexInformer<ReplicaSet> replicaSets;
   private final SharedIndexInformer<Service> services;
+  private volatile SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment> deployments;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
   private final java.time.Clock clock;
 
@@ -186,6 +187,49 @@ public final class RolloutCache {
   }
 
   /**
+   * Adds the Deployment informer that serves {@code spec.workloadRef} (argo-spec.md 6).
+   *
+   * @param informer the Deployment informer, running or about to run
+   * @return this cache
+   */
+  public RolloutCache withDeployments(SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment> informer) {
+    this.deployments = informer;
+    return this;
+  }
+
+  /**
+   * Returns the freshest known Deployment.
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return the Deployment, or null when it is not cached (or Deployments are not watched)
+   */
+  public io.fabric8.kubernetes.api.model.apps.Deployment deployment(String namespace, String name) {
+    var informer = deployments;
+    if (informer == null || name == null) {
+      return null;
+    }
+    return freshest("Deployment", informer.getStore().getByKey(namespace + "/" + name), namespace, name);
+  }
+
+  /**
+   * Returns the cached Rollouts whose {@code spec.workloadRef} names a Deployment.
+   *
+   * @param namespace the Deployment's namespace
+   * @param deployment the Deployment's name
+   * @return the Rollouts, in no particular order
+   */
+  public List<Rollout> rolloutsReferencingDeployment(String namespace, String deployment) {
+    List<Rollout> result = new ArrayList<>();
+    for (Rollout r : rollouts.getStore().list()) {
+      if (WorkloadRefs.references(r, namespace, deployment)) {
+        result.add(r);
+      }
+    }
+    return result;
+  }
+
+  /**
    * Returns the cached Rollouts of a namespace that name a Service in their strategy (active, preview, stable,
    * canary, ping or pong Service).
    *
@@ -233,7 +277,10 @@ public final class RolloutCache {
    * @return true when every cache is synced
    */
   public boolean synced() {
-    return rollouts.hasSynced() && replicaSets.hasSynced() && (services == null || services.hasSynced());
+    return rollouts.hasSynced()
+        && replicaSets.hasSynced()
+        && (services == null || services.hasSynced())
+        && (deployments == null || deployments.hasSynced());
   }
 
   @SuppressWarnings("unchecked")

@@ -3,6 +3,7 @@ package io.rollgate.controller.rollout;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -23,11 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Rollouts: informers on Rollouts, ReplicaSets and Services feed {@code namespace/name} keys into a
+ * Wiring for Rollouts: informers on Rollouts, ReplicaSets, Services and Deployments feed {@code namespace/name} keys into a
  * {@link WorkQueue} in front of the {@link RolloutReconciler}. Handlers only enqueue: a ReplicaSet event enqueues its
  * owning Rollout; a Service event enqueues the Rollouts that name it and the Rollout named in its
  * {@code managed-by-rollouts} annotation (so a Service left behind by a deleted Rollout is released); a deleted
- * Rollout is enqueued once more for the same reason.
+ * Rollout is enqueued once more for the same reason; a Deployment add, delete or new generation enqueues the Rollouts
+ * whose {@code spec.workloadRef} names it.
  *
  * <p>The Rollout informer honours the controller instance id: with an id it selects
  * {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, without one only Rollouts lacking that label.
@@ -44,6 +46,7 @@ public final class RolloutController {
   private SharedIndexInformer<Rollout> rolloutInformer;
   private SharedIndexInformer<ReplicaSet> rsInformer;
   private SharedIndexInformer<Service> serviceInformer;
+  private SharedIndexInformer<Deployment> deploymentInformer;
   private WorkQueue queue;
   private volatile boolean stopping;
   private final io.vertx.core.Promise<Void> lost = io.vertx.core.Promise.promise();
@@ -99,7 +102,13 @@ public final class RolloutController {
     serviceInformer =
         svcOp.withIndexers(Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout))
             .runnableInformer(resyncMillis);
-    RolloutCache cache = new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock);
+    var deploymentOp =
+        options.namespace() == null
+            ? client.apps().deployments().inAnyNamespace()
+            : client.apps().deployments().inNamespace(options.namespace());
+    deploymentInformer = deploymentOp.runnableInformer(resyncMillis);
+    RolloutCache cache =
+        new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock).withDeployments(deploymentInformer);
     RolloutReconciler reconciler = new RolloutReconciler(cache, api, events, clock);
     queue =
         new WorkQueue(
@@ -173,13 +182,37 @@ public final class RolloutController {
             enqueueReferencing(cache, svc);
           }
         });
+    deploymentInformer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Deployment d) {
+            enqueueReferencing(cache, d);
+          }
+
+          @Override
+          public void onUpdate(Deployment before, Deployment after) {
+            // Only a new generation (template, selector, replicas) matters to the Rollouts referencing it.
+            if (!Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
+              enqueueReferencing(cache, after);
+            }
+          }
+
+          @Override
+          public void onDelete(Deployment d, boolean unknownFinalState) {
+            cache.forget("Deployment", d.getMetadata().getNamespace(), d.getMetadata().getName());
+            enqueueReferencing(cache, d);
+          }
+        });
     Future<Void> rolloutsSynced = Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
     Future<Void> rsSynced = Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
     watchForLoss(rolloutInformer, "rollouts");
     watchForLoss(rsInformer, "replicasets");
     Future<Void> svcSynced = Future.fromCompletionStage(serviceInformer.start(), vertx.getOrCreateContext());
     watchForLoss(serviceInformer, "services");
-    return Future.all(rolloutsSynced, rsSynced, svcSynced)
+    Future<Void> deploymentsSynced =
+        Future.fromCompletionStage(deploymentInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(deploymentInformer, "deployments");
+    return Future.all(rolloutsSynced, rsSynced, svcSynced, deploymentsSynced)
         .onSuccess(
             v ->
                 LOG.info(
@@ -230,6 +263,9 @@ public final class RolloutController {
     if (serviceInformer != null) {
       serviceInformer.stop();
     }
+    if (deploymentInformer != null) {
+      deploymentInformer.stop();
+    }
     return queue == null ? Future.succeededFuture() : queue.shutdown();
   }
 
@@ -252,6 +288,30 @@ public final class RolloutController {
     for (String managedBy : RolloutCache.managedByRollout(svc)) {
       queue.add(managedBy, "watch");
     }
+  }
+
+  private void enqueueReferencing(RolloutCache cache, Deployment d) {
+    for (Rollout r : cache.rolloutsReferencingDeployment(d.getMetadata().getNamespace(), d.getMetadata().getName())) {
+      queue.add(key(r), "watch");
+    }
+  }
+
+  /**
+   * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start()}.
+   *
+   * @return the queue
+   */
+  public WorkQueue queue() {
+    return queue;
+  }
+
+  /**
+   * Returns the Rollouts in the informer cache (a snapshot), for the per-Rollout metrics.
+   *
+   * @return the cached Rollouts; empty before {@link #start()}
+   */
+  public java.util.List<Rollout> cachedRollouts() {
+    return rolloutInformer == null ? java.util.List.of() : rolloutInformer.getStore().list();
   }
 
   private static String key(HasMetadata obj) {

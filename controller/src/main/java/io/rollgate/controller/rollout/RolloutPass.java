@@ -68,6 +68,11 @@ final class RolloutPass {
   /** The desired replicas of the new ReplicaSet computed this pass (blue-green). */
   int newDesired;
 
+  /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
+  io.fabric8.kubernetes.api.model.HasMetadata workload;
+  /** Its {@code metadata.generation} (decimal), stamped into the Rollout; null without a workloadRef. */
+  String workloadGeneration;
+
   RolloutPass(ReconcileContext ctx, Rollout rollout, Instant now) {
     this.ctx = ctx;
     this.rollout = rollout;

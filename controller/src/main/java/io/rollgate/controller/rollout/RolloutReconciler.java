@@ -72,6 +72,7 @@ public final class RolloutReconciler implements Reconciler {
   private final CanaryReconciler canary;
   private final Services services;
   private final BlueGreenReconciler blueGreen;
+  private final WorkloadRefs workloads;
 
   /**
    * Creates the reconciler.
@@ -89,6 +90,7 @@ public final class RolloutReconciler implements Reconciler {
     this.canary = new CanaryReconciler(this);
     this.services = new Services(cache, api, events);
     this.blueGreen = new BlueGreenReconciler(this, services, new NoAnalysisPromotionGate());
+    this.workloads = new WorkloadRefs(cache, api);
   }
 
   @Override
@@ -142,7 +144,53 @@ public final class RolloutReconciler implements Reconciler {
     if (!errors.isEmpty()) {
       return invalidSpec(pass, errors);
     }
+    if (rollout.getSpec().getWorkloadRef() != null) {
+      return workloads.resolve(pass).compose(error -> reconcileWorkloadRef(pass, error));
+    }
     return services.releaseUnreferenced(ctx, rollout).compose(v -> reconcileStrategy(pass));
+  }
+
+  /**
+   * Continues a pass whose template comes from {@code spec.workloadRef}: reports a resolution error as InvalidSpec,
+   * validates the resolved template as if it were the Rollout's own, stamps the workload generation, applies
+   * {@code scaleDown}, then runs the strategy.
+   */
+  private Future<ReconcileOutcome> reconcileWorkloadRef(RolloutPass pass, java.util.Optional<FieldError> error) {
+    if (error.isPresent()) {
+      return invalidSpec(pass, List.of(error.get()));
+    }
+    Rollout resolved = ModelJson.deepCopy(pass.rollout);
+    resolved.getSpec().setWorkloadRef(null);
+    List<FieldError> errors = RolloutValidator.validate(resolved);
+    if (!errors.isEmpty()) {
+      return invalidSpec(pass, errors);
+    }
+    return stampWorkloadGeneration(pass)
+        .compose(v -> workloads.scaleDown(pass))
+        .compose(v -> services.releaseUnreferenced(pass.ctx, pass.rollout))
+        .compose(v -> reconcileStrategy(pass));
+  }
+
+  /** Keeps the Rollout annotation {@code rollout.argoproj.io/workload-generation} equal to the workload's generation. */
+  private Future<Void> stampWorkloadGeneration(RolloutPass pass) {
+    Map<String, String> a = pass.rollout.getMetadata().getAnnotations();
+    if (a != null && pass.workloadGeneration.equals(a.get(Annotations.WORKLOAD_GENERATION))) {
+      return Future.succeededFuture();
+    }
+    ObjectNode patch = JSON.createObjectNode();
+    patch.putObject("metadata").putObject("annotations").put(Annotations.WORKLOAD_GENERATION, pass.workloadGeneration);
+    LOG.info("{} workload generation {}", pass.ctx, pass.workloadGeneration);
+    return api.patch(Rollout.class, pass.namespace(), pass.name(), null, patch.toString())
+        .onSuccess(
+            updated -> {
+              cache.wrote(updated);
+              if (pass.rollout.getMetadata().getAnnotations() == null) {
+                pass.rollout.getMetadata().setAnnotations(new HashMap<>());
+              }
+              pass.rollout.getMetadata().getAnnotations().put(Annotations.WORKLOAD_GENERATION, pass.workloadGeneration);
+              pass.rollout.getMetadata().setResourceVersion(updated.getMetadata().getResourceVersion());
+            })
+        .mapEmpty();
   }
 
   private Future<ReconcileOutcome> reconcileStrategy(RolloutPass pass) {
@@ -503,6 +551,25 @@ public final class RolloutReconciler implements Reconciler {
             });
   }
 
+  /**
+   * Sets the {@code desired-replicas} annotation of a ReplicaSet with pods to {@code spec.replicas} without scaling it
+   * (end of a scaling event whose count was already right).
+   *
+   * @return a Future completing when the annotation is stored (at once when it already is)
+   */
+  Future<Void> stampDesiredReplicas(RolloutPass pass, ReplicaSet rs) {
+    String want = String.valueOf(pass.replicas);
+    Map<String, String> a = rs.getMetadata().getAnnotations();
+    if (RolloutPass.spec(rs) == 0 || (a != null && want.equals(a.get(Annotations.DESIRED_REPLICAS)))) {
+      return Future.succeededFuture();
+    }
+    ObjectNode patch = JSON.createObjectNode();
+    patch.putObject("metadata").putObject("annotations").put(Annotations.DESIRED_REPLICAS, want);
+    return api.patchReplicaSet(pass.namespace(), rs.getMetadata().getName(), patch.toString())
+        .onSuccess(cache::wrote)
+        .mapEmpty();
+  }
+
   /** Updates {@code desired-replicas} and {@code minReadySeconds} of a ReplicaSet whose count is already right. */
   Future<ReplicaSet> syncReplicaSetSpec(RolloutPass pass, ReplicaSet rs) {
     int minReady = RolloutDefaults.minReadySeconds(pass.rollout.getSpec().getMinReadySeconds());
@@ -532,6 +599,9 @@ public final class RolloutReconciler implements Reconciler {
    * @return a Future failing with a 409 {@link KubeApiException} when the Rollout changed meanwhile
    */
   Future<Void> persistStatus(RolloutPass pass, RolloutStatus status) {
+    if (pass.workloadGeneration != null) {
+      status.setWorkloadObservedGeneration(pass.workloadGeneration);
+    }
     JsonNode before = JSON.valueToTree(pass.old);
     JsonNode after = JSON.valueToTree(status);
     ObjectNode diff = MergePatch.diff(before, after);

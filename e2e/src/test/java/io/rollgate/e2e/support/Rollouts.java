@@ -144,6 +144,62 @@ public final class Rollouts {
     }
   }
 
+  /**
+   * {@code kubectl scale rollout NAME --replicas=N}: writes {@code spec.replicas} through the Rollout's scale
+   * subresource, as kubectl and the HorizontalPodAutoscaler do.
+   *
+   * @param name the Rollout
+   * @param replicas the new replica count
+   */
+  public void scale(String name, int replicas) {
+    client.resources(Rollout.class).inNamespace(namespace).withName(name)
+        .subresource("scale")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":" + replicas + "}}");
+  }
+
+  /**
+   * {@code kubectl argo rollouts undo NAME [--to-revision N]} (argo-spec.md 8.7): replaces {@code /spec/template} with
+   * the template of the ReplicaSet of revision N (0: the second-highest revision), minus the
+   * {@code rollouts-pod-template-hash} label. Does nothing when that template is already the current one.
+   *
+   * @param name the Rollout
+   * @param toRevision the revision to return to, or 0 for the previous one
+   * @return true when the Rollout was patched, false for the no-op case
+   */
+  public boolean undo(String name, long toRevision) {
+    Rollout r = get(name);
+    List<ReplicaSet> rss = replicaSets(name);
+    ReplicaSet target;
+    if (toRevision == 0) {
+      List<ReplicaSet> byRevision = new ArrayList<>(rss);
+      byRevision.sort(Comparator.comparingLong(Rollouts::revision).reversed());
+      if (byRevision.size() < 2) {
+        throw new IllegalStateException("no rollout history found for " + name);
+      }
+      target = byRevision.get(1);
+    } else {
+      target =
+          rss.stream()
+              .filter(rs -> revision(rs) == toRevision)
+              .findFirst()
+              .orElseThrow(
+                  () -> new IllegalStateException("unable to find specified revision " + toRevision + " in history"));
+    }
+    var serialization = client.getKubernetesSerialization();
+    io.fabric8.kubernetes.api.model.PodTemplateSpec template =
+        serialization.clone(target.getSpec().getTemplate());
+    if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
+      var labels = new java.util.LinkedHashMap<>(template.getMetadata().getLabels());
+      labels.remove(Labels.POD_TEMPLATE_HASH);
+      template.getMetadata().setLabels(labels);
+    }
+    if (serialization.asJson(template).equals(serialization.asJson(r.getSpec().getTemplate()))) {
+      return false;
+    }
+    jsonPatch(name, "[{\"op\":\"replace\",\"path\":\"/spec/template\",\"value\":" + serialization.asJson(template) + "}]");
+    return true;
+  }
+
   /** The Rollout's ReplicaSets (controller owner = the Rollout), oldest revision first. */
   public List<ReplicaSet> replicaSets(String name) {
     Rollout r = get(name);

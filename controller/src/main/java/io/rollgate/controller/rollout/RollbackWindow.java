@@ -1,0 +1,50 @@
+package io.rollgate.controller.rollout;
+
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.RollbackWindowSpec;
+
+/**
+ * {@code spec.rollbackWindow.revisions} (argo-spec.md 1.1, 5.3 item 2, 5.10 item 5): a return to an older template is a
+ * fast rollback when its ReplicaSet was created before the stable one and fewer than {@code revisions} ReplicaSets
+ * were created in between.
+ */
+final class RollbackWindow {
+
+  private RollbackWindow() {}
+
+  /**
+   * Whether the pass's new ReplicaSet is a rollback inside the window.
+   *
+   * @param pass the pass, ReplicaSets classified
+   * @return false without a window, without a distinct stable ReplicaSet, or when the new ReplicaSet is not older
+   */
+  static boolean within(RolloutPass pass) {
+    RollbackWindowSpec window = pass.rollout.getSpec().getRollbackWindow();
+    if (window == null || window.getRevisions() == null || pass.newRS == null || pass.stableRS == null) {
+      return false;
+    }
+    if (pass.newRS == pass.stableRS) {
+      return false;
+    }
+    if (!older(pass.newRS, pass.stableRS)) {
+      return false;
+    }
+    int between = 0;
+    for (ReplicaSet rs : pass.allRSs) {
+      if (rs != pass.newRS && rs != pass.stableRS && older(pass.newRS, rs) && older(rs, pass.stableRS)) {
+        between++;
+      }
+    }
+    return between < window.getRevisions();
+  }
+
+  /** Creation order by timestamp (RFC 3339 UTC with seconds, so comparable as text); same second is not older. */
+  private static boolean older(ReplicaSet a, ReplicaSet b) {
+    String ta = a.getMetadata().getCreationTimestamp();
+    String tb = b.getMetadata().getCreationTimestamp();
+    if (ta == null || tb == null) {
+      return false;
+    }
+    return ta.compareTo(tb) < 0;
+  }
+}
