@@ -1,0 +1,140 @@
+package io.rollgate.webhook;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the webhook's Vert.x Web router: {@code POST /validate}, {@code POST /mutate}, and the routes of
+ * {@link HealthRouter}.
+ *
+ * <p>Bad input never reaches the handlers as an exception: a body over the limit is refused with 413 before it is
+ * buffered, an unusable body gets 400 with a Kubernetes {@code Status} explaining why, and an unexpected failure while
+ * deciding becomes a denied review (the API server would deny anyway, as {@code failurePolicy} is {@code Fail}).
+ */
+public final class AdmissionRouter {
+
+  /** Default request body limit, in bytes (3 MiB: the API server's own limit for an object is 3 MiB in etcd). */
+  public static final long DEFAULT_BODY_LIMIT = 3L * 1024 * 1024;
+
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionRouter.class);
+
+  private final WebhookMetrics metrics;
+
+  private AdmissionRouter(WebhookMetrics metrics) {
+    this.metrics = metrics;
+  }
+
+  /**
+   * Creates the router.
+   *
+   * @param vertx the Vert.x instance
+   * @param metrics the meters
+   * @param mutate whether {@code /mutate} patches; when false it allows everything without a patch
+   * @param bodyLimit the request body limit, in bytes; larger bodies get 413
+   * @param ready whether a serving certificate is loaded (drives {@code /readyz})
+   * @return the router
+   */
+  public static Router create(
+      Vertx vertx, WebhookMetrics metrics, boolean mutate, long bodyLimit, BooleanSupplier ready) {
+    AdmissionRouter handlers = new AdmissionRouter(metrics);
+    Router router = Router.router(vertx);
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
+    router
+        .post("/validate")
+        .handler(body)
+        .handler(ctx -> handlers.handle(ctx, "validate", RolloutAdmission::validate))
+        .failureHandler(ctx -> handlers.failure(ctx, "validate"));
+    router
+        .post("/mutate")
+        .handler(body)
+        .handler(
+            ctx ->
+                handlers.handle(
+                    ctx,
+                    "mutate",
+                    mutate
+                        ? RolloutAdmission::mutate
+                        : r -> new AdmissionDecision(
+                            AdmissionReviews.allowed(r.uid(), java.util.List.of()), "ignored", 0)))
+        .failureHandler(ctx -> handlers.failure(ctx, "mutate"));
+    HealthRouter.mount(router, ready, metrics);
+    return router;
+  }
+
+  private void handle(RoutingContext ctx, String endpoint, Function<AdmissionRequest, AdmissionDecision> decide) {
+    long start = System.nanoTime();
+    Buffer buffer = ctx.body().buffer();
+    AdmissionRequest request;
+    try {
+      request = AdmissionReviews.parse(buffer == null ? new byte[0] : buffer.getBytes());
+    } catch (BadReviewException e) {
+      metrics.record(endpoint, "", "", "bad_request", System.nanoTime() - start);
+      LOG.info("bad request on /{}: {}", endpoint, e.getMessage());
+      status(ctx, 400, "BadRequest", e.getMessage());
+      return;
+    }
+    AdmissionDecision decision;
+    try {
+      decision = decide.apply(request);
+    } catch (RuntimeException e) {
+      LOG.error("uid={} kind={} ns/name={}/{}: cannot decide", request.uid(), request.kind(), request.namespace(),
+          request.name(), e);
+      decision =
+          new AdmissionDecision(
+              AdmissionReviews.badObject(request, "internal error while checking the object: " + e), "error", 0);
+    }
+    if ("denied".equals(decision.verdict())) {
+      LOG.info(
+          "denied uid={} kind={} ns/name={}/{} causes={}",
+          request.uid(),
+          request.kind(),
+          request.namespace(),
+          request.name(),
+          decision.causes());
+    }
+    metrics.record(endpoint, request.kind(), request.operation(), decision.verdict(), System.nanoTime() - start);
+    json(ctx, 200, decision.review());
+  }
+
+  private void failure(RoutingContext ctx, String endpoint) {
+    int code = ctx.statusCode();
+    if (ctx.response().headWritten()) {
+      ctx.response().reset();
+      return;
+    }
+    if (code == 413) {
+      metrics.record(endpoint, "", "", "too_large", 0);
+      status(ctx, 413, "RequestEntityTooLarge", "request body larger than the limit");
+    } else if (code >= 400 && code < 500) {
+      metrics.record(endpoint, "", "", "bad_request", 0);
+      status(ctx, code, "BadRequest", "cannot read the request body");
+    } else {
+      LOG.warn("/{} failed: {}", endpoint, String.valueOf(ctx.failure()));
+      metrics.record(endpoint, "", "", "bad_request", 0);
+      status(ctx, 400, "BadRequest", "cannot read the request body");
+    }
+  }
+
+  private static void status(RoutingContext ctx, int code, String reason, String message) {
+    ObjectNode status = AdmissionReviews.mapper().createObjectNode();
+    status.put("apiVersion", "v1");
+    status.put("kind", "Status");
+    status.put("status", "Failure");
+    status.put("code", code);
+    status.put("reason", reason);
+    status.put("message", message);
+    json(ctx, code, status);
+  }
+
+  private static void json(RoutingContext ctx, int code, ObjectNode body) {
+    ctx.response().setStatusCode(code).putHeader("Content-Type", "application/json").end(body.toString());
+  }
+}

@@ -1,0 +1,308 @@
+package io.rollgate.webhook;
+
+import ch.qos.logback.classic.Level;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.rollgate.webhook.tls.CertificateIssuer;
+import io.rollgate.webhook.tls.CertificateManager;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Entry point of the Rollgate admission webhook: {@code java -jar rollgate-webhook.jar [flags]}.
+ *
+ * <p>Serves {@code /validate}, {@code /mutate}, {@code /healthz}, {@code /readyz} and {@code /metrics} over HTTPS
+ * with a certificate it keeps in a Secret, until SIGTERM.
+ */
+@Command(
+    name = "rollgate-webhook",
+    mixinStandardHelpOptions = true,
+    version = "rollgate-webhook 0.1.0",
+    description = "Admission webhook for argoproj.io/v1alpha1 Rollouts: validation, defaults, own TLS certificates.")
+public final class Main implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  private static final long START_SECONDS = 120;
+  private static final long SHUTDOWN_SECONDS = 20;
+  private static final Path SA_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+
+  @Option(names = "--kubeconfig", description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
+  String kubeconfig;
+
+  @Option(names = "--port", defaultValue = "9443", description = "HTTPS port (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--bind-address", defaultValue = "0.0.0.0", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(
+      names = "--namespace",
+      description = "Namespace of the webhook's Service (default: $POD_NAMESPACE, the pod's namespace, or default).")
+  String namespace;
+
+  @Option(
+      names = "--service-name",
+      defaultValue = "rollgate-webhook",
+      description = "Name of the webhook's Service, for the certificate's DNS SANs (default: ${DEFAULT-VALUE}).")
+  String serviceName;
+
+  @Option(names = "--tls-san", description = "Extra SAN for the serving certificate: a DNS name or an IP (repeatable).")
+  List<String> tlsSans = new ArrayList<>();
+
+  @Option(names = "--secret-namespace", description = "Namespace of the certificate Secret (default: --namespace).")
+  String secretNamespace;
+
+  @Option(
+      names = "--secret-name",
+      defaultValue = "rollgate-webhook-certs",
+      description = "Name of the certificate Secret (default: ${DEFAULT-VALUE}).")
+  String secretName;
+
+  @Option(
+      names = "--cert-validity",
+      defaultValue = "365",
+      description = "Lifetime of the serving certificate, in days (default: ${DEFAULT-VALUE}).")
+  long certValidityDays;
+
+  @Option(
+      names = "--ca-validity",
+      defaultValue = "3650",
+      description = "Lifetime of the CA, in days (default: ${DEFAULT-VALUE}).")
+  long caValidityDays;
+
+  @Option(
+      names = "--cert-renew-before",
+      defaultValue = "30",
+      description = "Renew a certificate expiring within this many days (default: ${DEFAULT-VALUE}).")
+  long renewBeforeDays;
+
+  @Option(
+      names = "--cert-check-interval",
+      defaultValue = "60",
+      description = "How often the Secret is checked, repaired and reloaded, in seconds (default: ${DEFAULT-VALUE}).")
+  long certCheckSeconds;
+
+  @Option(
+      names = "--register-url",
+      description = "Create or update the webhook configurations pointing at this https base URL.")
+  String registerUrl;
+
+  @Option(
+      names = "--validating-webhook-name",
+      defaultValue = "rollgate-webhook",
+      description = "Name of the ValidatingWebhookConfiguration (default: ${DEFAULT-VALUE}).")
+  String validatingName;
+
+  @Option(
+      names = "--mutating-webhook-name",
+      defaultValue = "rollgate-webhook",
+      description = "Name of the MutatingWebhookConfiguration (default: ${DEFAULT-VALUE}).")
+  String mutatingName;
+
+  @Option(
+      names = "--namespace-selector",
+      description = "key=value label a namespace must carry to be covered by the registered webhooks (repeatable).")
+  List<String> namespaceSelector = new ArrayList<>();
+
+  @Option(names = "--no-mutate", description = "Do not patch defaults: /mutate allows everything unchanged.")
+  boolean noMutate;
+
+  @Option(
+      names = "--max-request-bytes",
+      defaultValue = "3145728",
+      description = "Largest accepted request body, in bytes; larger ones get 413 (default: ${DEFAULT-VALUE}).")
+  long bodyLimit;
+
+  @Option(
+      names = "--loglevel",
+      defaultValue = "info",
+      description = "Log level: debug, info, warn, error (default: ${DEFAULT-VALUE}).")
+  String logLevel;
+
+  /**
+   * Parses the flags and runs the webhook until SIGTERM.
+   *
+   * @param args command-line flags; {@code --help} lists them
+   */
+  public static void main(String[] args) {
+    CommandLine cmd = new CommandLine(new Main());
+    int code = cmd.execute(args);
+    if (code != 0 || cmd.isUsageHelpRequested() || cmd.isVersionHelpRequested()) {
+      System.exit(code);
+    }
+  }
+
+  @Override
+  public Integer call() {
+    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+        .setLevel(Level.toLevel(logLevel, Level.INFO));
+    WebhookOptions options = options();
+    Vertx vertx = Vertx.vertx();
+    KubernetesClient client = buildClient(vertx);
+    CertificateManager certificates =
+        new CertificateManager(
+            vertx,
+            client,
+            new CertificateIssuer(Clock.systemUTC()),
+            new CertificateManager.Settings(
+                options.secretNamespace(),
+                options.secretName(),
+                options.sans(),
+                options.caValidity(),
+                options.certValidity(),
+                options.renewBefore()));
+    WebhookRegistrar registrar =
+        options.registerUrl() == null
+            ? null
+            : new WebhookRegistrar(
+                vertx,
+                client,
+                new WebhookRegistrar.Settings(
+                    options.validatingName(),
+                    options.mutatingName(),
+                    options.registerUrl(),
+                    options.namespaceSelector(),
+                    options.mutate()));
+    LOG.info(
+        "starting rollgate-webhook server={} secret={}/{} sans={} mutate={}",
+        client.getMasterUrl(),
+        options.secretNamespace(),
+        options.secretName(),
+        options.sans(),
+        options.mutate());
+    WebhookVerticle verticle = new WebhookVerticle(options, certificates, registrar, new WebhookMetrics());
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    vertx.close().toCompletionStage().toCompletableFuture().get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
+                  } catch (Exception e) {
+                    LOG.warn("graceful shutdown incomplete: {}", e.toString());
+                  }
+                  client.close();
+                },
+                "shutdown"));
+    try {
+      // Start-up happens on the main thread; Vert.x threads keep the process alive after.
+      vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(START_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+      LOG.error("webhook failed to start: {}", cause.toString());
+      LOG.debug("start failure", cause);
+      vertx.close();
+      client.close();
+      return 1;
+    }
+    return 0;
+  }
+
+  private WebhookOptions options() {
+    CommandLine cmd = new CommandLine(this);
+    if (port < 0 || port > 65535) {
+      throw new CommandLine.ParameterException(cmd, "--port must be 0..65535, got " + port);
+    }
+    if (certValidityDays < 1 || caValidityDays < 1 || renewBeforeDays < 0 || certCheckSeconds < 1) {
+      throw new CommandLine.ParameterException(
+          cmd, "--cert-validity and --ca-validity must be >= 1, --cert-renew-before >= 0, --cert-check-interval >= 1");
+    }
+    if (renewBeforeDays >= certValidityDays) {
+      throw new CommandLine.ParameterException(cmd, "--cert-renew-before must be shorter than --cert-validity");
+    }
+    if (bodyLimit < 1024) {
+      throw new CommandLine.ParameterException(cmd, "--max-request-bytes must be at least 1024");
+    }
+    if (registerUrl != null) {
+      URI uri;
+      try {
+        uri = URI.create(registerUrl);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cmd, "--register-url: " + e.getMessage());
+      }
+      if (!"https".equals(uri.getScheme()) || uri.getHost() == null) {
+        throw new CommandLine.ParameterException(cmd, "--register-url must be an https URL, got " + registerUrl);
+      }
+    }
+    if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
+      throw new CommandLine.ParameterException(cmd, "--kubeconfig: cannot read " + kubeconfig);
+    }
+    Map<String, String> selector = new LinkedHashMap<>();
+    for (String kv : namespaceSelector) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new CommandLine.ParameterException(cmd, "--namespace-selector must be key=value, got " + kv);
+      }
+      selector.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    String ns = namespace != null ? namespace : podNamespace();
+    return new WebhookOptions(
+        host,
+        port,
+        ns,
+        serviceName,
+        List.copyOf(tlsSans),
+        secretNamespace != null ? secretNamespace : ns,
+        secretName,
+        Duration.ofDays(caValidityDays),
+        Duration.ofDays(certValidityDays),
+        Duration.ofDays(renewBeforeDays),
+        Duration.ofSeconds(certCheckSeconds),
+        registerUrl,
+        validatingName,
+        mutatingName,
+        selector,
+        !noMutate,
+        bodyLimit);
+  }
+
+  private static String podNamespace() {
+    String env = System.getenv("POD_NAMESPACE");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    try {
+      if (Files.isReadable(SA_NAMESPACE)) {
+        return Files.readString(SA_NAMESPACE).trim();
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot read {}: {}", SA_NAMESPACE, e.toString());
+    }
+    return "default";
+  }
+
+  private KubernetesClient buildClient(Vertx vertx) {
+    Config config;
+    if (kubeconfig != null) {
+      try {
+        config = Config.fromKubeconfig(null, Files.readString(Path.of(kubeconfig)), kubeconfig);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+      }
+    } else {
+      config = Config.autoConfigure(null);
+    }
+    config.setRequestTimeout(30_000);
+    return new KubernetesClientBuilder()
+        .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+        .withConfig(config)
+        .build();
+  }
+}

@@ -1,0 +1,202 @@
+package io.rollgate.webhook;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates or updates the webhook's {@code ValidatingWebhookConfiguration} and {@code MutatingWebhookConfiguration}
+ * pointing at a URL ({@code clientConfig.url}), for local runs and tests; in a cluster the chart owns them.
+ *
+ * <p>Choices: rules only for {@code argoproj.io/v1alpha1 rollouts} CREATE/UPDATE (so {@code rollouts/status} and
+ * every other kind never reach the webhook); {@code failurePolicy: Fail} (a Rollout is never admitted unchecked, so
+ * while the webhook is down Rollout creates and updates fail, and nothing else does); {@code timeoutSeconds: 10};
+ * {@code sideEffects: None}; namespaces {@code kube-system} and those labelled {@code rollgate.io/webhook=disabled}
+ * excluded, plus an optional required label.
+ */
+public final class WebhookRegistrar {
+
+  /** Namespace label that opts a namespace out of the webhook ({@code rollgate.io/webhook=disabled}). */
+  public static final String OPT_OUT_LABEL = "rollgate.io/webhook";
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookRegistrar.class);
+  private static final String FIELD_MANAGER = "rollgate-webhook";
+
+  /**
+   * What to register.
+   *
+   * @param validatingName the ValidatingWebhookConfiguration's name
+   * @param mutatingName the MutatingWebhookConfiguration's name
+   * @param baseUrl the webhook's https base URL; {@code /validate} and {@code /mutate} are appended
+   * @param requiredNamespaceLabels labels a namespace must carry to be covered (empty: every namespace not excluded)
+   * @param mutate whether to register the mutating configuration
+   */
+  public record Settings(
+      String validatingName,
+      String mutatingName,
+      String baseUrl,
+      Map<String, String> requiredNamespaceLabels,
+      boolean mutate) {}
+
+  private final Vertx vertx;
+  private final KubernetesClient client;
+  private final Settings settings;
+
+  /**
+   * Creates the registrar.
+   *
+   * @param vertx the Vert.x instance whose workers run the API calls
+   * @param client the Kubernetes client
+   * @param settings what to register
+   */
+  public WebhookRegistrar(Vertx vertx, KubernetesClient client, Settings settings) {
+    this.vertx = vertx;
+    this.client = client;
+    this.settings = settings;
+  }
+
+  /**
+   * Applies both configurations (server-side apply, forcing our field manager's ownership).
+   *
+   * @param caBundlePem the PEM CA certificate(s) the API server must trust; several during a CA rollover
+   * @return a Future completed when both are applied; failed with the client's exception when the API server refuses
+   */
+  public Future<Void> register(String caBundlePem) {
+    return vertx.executeBlocking(
+        () -> {
+          String caBundle = Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8));
+          client
+              .admissionRegistration()
+              .v1()
+              .validatingWebhookConfigurations()
+              .resource(validating(caBundle))
+              .fieldManager(FIELD_MANAGER)
+              .forceConflicts()
+              .serverSideApply();
+          if (settings.mutate()) {
+            client
+                .admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .resource(mutating(caBundle))
+                .fieldManager(FIELD_MANAGER)
+                .forceConflicts()
+                .serverSideApply();
+          }
+          LOG.info(
+              "registered webhook configurations {}{} at {}",
+              settings.validatingName(),
+              settings.mutate() ? " and " + settings.mutatingName() : "",
+              settings.baseUrl());
+          return null;
+        },
+        false);
+  }
+
+  /**
+   * The ValidatingWebhookConfiguration to apply.
+   *
+   * @param caBundle the base64 of the PEM CA bundle
+   * @return the configuration
+   */
+  ValidatingWebhookConfiguration validating(String caBundle) {
+    return new ValidatingWebhookConfigurationBuilder()
+        .withNewMetadata()
+        .withName(settings.validatingName())
+        .addToLabels("app.kubernetes.io/managed-by", "rollgate-webhook")
+        .endMetadata()
+        .addNewWebhook()
+        .withName("validate.rollouts.rollgate.io")
+        .withNewClientConfig()
+        .withUrl(url("/validate"))
+        .withCaBundle(caBundle)
+        .endClientConfig()
+        .withRules(rule())
+        .withNamespaceSelector(namespaceSelector())
+        .withSideEffects("None")
+        .withAdmissionReviewVersions("v1")
+        .withFailurePolicy("Fail")
+        .withTimeoutSeconds(10)
+        .withMatchPolicy("Equivalent")
+        .endWebhook()
+        .build();
+  }
+
+  /**
+   * The MutatingWebhookConfiguration to apply.
+   *
+   * @param caBundle the base64 of the PEM CA bundle
+   * @return the configuration
+   */
+  MutatingWebhookConfiguration mutating(String caBundle) {
+    return new MutatingWebhookConfigurationBuilder()
+        .withNewMetadata()
+        .withName(settings.mutatingName())
+        .addToLabels("app.kubernetes.io/managed-by", "rollgate-webhook")
+        .endMetadata()
+        .addNewWebhook()
+        .withName("mutate.rollouts.rollgate.io")
+        .withNewClientConfig()
+        .withUrl(url("/mutate"))
+        .withCaBundle(caBundle)
+        .endClientConfig()
+        .withRules(rule())
+        .withNamespaceSelector(namespaceSelector())
+        .withSideEffects("None")
+        .withAdmissionReviewVersions("v1")
+        .withFailurePolicy("Fail")
+        .withTimeoutSeconds(10)
+        .withMatchPolicy("Equivalent")
+        .withReinvocationPolicy("Never")
+        .endWebhook()
+        .build();
+  }
+
+  private String url(String path) {
+    String base = settings.baseUrl();
+    return (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path;
+  }
+
+  private static RuleWithOperations rule() {
+    return new RuleWithOperationsBuilder()
+        .withApiGroups("argoproj.io")
+        .withApiVersions("v1alpha1")
+        .withResources("rollouts")
+        .withOperations("CREATE", "UPDATE")
+        .withScope("Namespaced")
+        .build();
+  }
+
+  private LabelSelector namespaceSelector() {
+    LabelSelectorBuilder b =
+        new LabelSelectorBuilder()
+            .addNewMatchExpression()
+            .withKey("kubernetes.io/metadata.name")
+            .withOperator("NotIn")
+            .withValues("kube-system")
+            .endMatchExpression()
+            .addNewMatchExpression()
+            .withKey(OPT_OUT_LABEL)
+            .withOperator("NotIn")
+            .withValues("disabled")
+            .endMatchExpression();
+    settings
+        .requiredNamespaceLabels()
+        .forEach(
+            (k, v) -> b.addNewMatchExpression().withKey(k).withOperator("In").withValues(v).endMatchExpression());
+    return b.build();
+  }
+}

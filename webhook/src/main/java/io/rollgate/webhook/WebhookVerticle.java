@@ -1,0 +1,131 @@
+package io.rollgate.webhook;
+
+import io.rollgate.webhook.tls.CertBundle;
+import io.rollgate.webhook.tls.CertificateManager;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the webhook: ensures the certificate Secret, serves HTTPS with it, registers the webhook configurations when
+ * asked to, and checks the Secret periodically to repair, renew or pick up a new certificate.
+ *
+ * <p>A new CA is first added to the registered {@code caBundle} (beside the old one), then, after a short delay for
+ * the API server to see it, the server switches certificates, so no admission fails during a rollover.
+ */
+public final class WebhookVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookVerticle.class);
+  private static final long CA_PROPAGATION_MILLIS = 2000;
+
+  private final WebhookOptions options;
+  private final CertificateManager certificates;
+  private final WebhookRegistrar registrar;
+  private final WebhookMetrics metrics;
+  private WebhookServer server;
+  private long timerId = -1;
+  private boolean checking;
+  private final Set<String> trustedCas = new LinkedHashSet<>();
+
+  /**
+   * Creates the verticle.
+   *
+   * @param options the settings
+   * @param certificates the Secret keeper
+   * @param registrar the registrar, or null when nothing is registered
+   * @param metrics the meters
+   */
+  public WebhookVerticle(
+      WebhookOptions options, CertificateManager certificates, WebhookRegistrar registrar, WebhookMetrics metrics) {
+    this.options = options;
+    this.certificates = certificates;
+    this.registrar = registrar;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public Future<?> start() {
+    server =
+        new WebhookServer(
+            vertx,
+            AdmissionRouter.create(vertx, metrics, options.mutate(), options.bodyLimit(), () -> server.ready()),
+            options.host(),
+            options.port());
+    return certificates
+        .ensure()
+        .compose(
+            ensured ->
+                server
+                    .start(ensured.bundle())
+                    .onSuccess(port -> LOG.info("serving https on {}:{}", options.host(), port))
+                    .map(port -> ensured.bundle()))
+        .compose(bundle -> register(trust(bundle)))
+        .onSuccess(
+            v ->
+                timerId =
+                    vertx.setPeriodic(options.certCheckInterval().toMillis(), id -> checkCertificates()));
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (timerId >= 0) {
+      vertx.cancelTimer(timerId);
+    }
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+
+  private void checkCertificates() {
+    if (checking) {
+      return;
+    }
+    checking = true;
+    certificates
+        .ensure()
+        .compose(
+            ensured -> {
+              CertBundle bundle = ensured.bundle();
+              if (bundle.equals(server.loaded())) {
+                // Same certificate; re-register when the Secret was rewritten (it was deleted or damaged).
+                return ensured.written() ? register(trust(bundle)) : Future.succeededFuture();
+              }
+              LOG.info("certificate changed in the Secret: trusting the new CA, then switching the server to it");
+              boolean newCa = !trustedCas.contains(bundle.caCrt());
+              return register(trust(bundle))
+                  .compose(v -> newCa ? vertx.timer(CA_PROPAGATION_MILLIS, TimeUnit.MILLISECONDS) : Future.succeededFuture())
+                  .compose(v -> server.reload(bundle))
+                  .onSuccess(v -> LOG.info("serving the new certificate"));
+            })
+        .onComplete(
+            ar -> {
+              checking = false;
+              if (ar.failed()) {
+                LOG.warn("certificate check failed, retrying in {}s: {}", options.certCheckInterval().toSeconds(),
+                    ar.cause().toString());
+              }
+            });
+  }
+
+  /** Adds the bundle's CA to the trusted set (keeping the previous one) and returns the PEM bundle to register. */
+  private String trust(CertBundle bundle) {
+    if (!trustedCas.contains(bundle.caCrt())) {
+      // Keep only the newest previous CA beside the new one.
+      while (trustedCas.size() > 1) {
+        trustedCas.remove(trustedCas.iterator().next());
+      }
+      trustedCas.add(bundle.caCrt());
+    }
+    StringBuilder pem = new StringBuilder();
+    for (String ca : trustedCas) {
+      pem.append(ca.endsWith("\n") ? ca : ca + "\n");
+    }
+    return pem.toString();
+  }
+
+  private Future<Void> register(String caBundle) {
+    return registrar == null ? Future.succeededFuture() : registrar.register(caBundle);
+  }
+}

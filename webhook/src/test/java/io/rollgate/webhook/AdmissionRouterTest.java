@@ -1,0 +1,246 @@
+package io.rollgate.webhook;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rollgate.webhook.tls.CertBundle;
+import io.rollgate.webhook.tls.CertificateIssuer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The HTTPS server in-process: admission routes, bad input, health and metrics, certificate reload. */
+@ExtendWith(VertxExtension.class)
+class AdmissionRouterTest {
+
+  static final CertificateIssuer ISSUER = new CertificateIssuer(Clock.systemUTC());
+  static Vertx vertx;
+  static CertBundle bundle;
+  static WebhookServer server;
+  static int port;
+  static WebClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    vertx = Vertx.vertx(new VertxOptions().setMaxEventLoopExecuteTime(200).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
+    bundle = ISSUER.issue("localhost", List.of("localhost", "127.0.0.1"), Duration.ofDays(10), Duration.ofDays(5));
+    WebhookMetrics metrics = new WebhookMetrics();
+    server =
+        new WebhookServer(
+            vertx,
+            AdmissionRouter.create(vertx, metrics, true, AdmissionRouter.DEFAULT_BODY_LIMIT, () -> server.ready()),
+            "127.0.0.1",
+            0);
+    port = server.start(bundle).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    client = client(bundle, Set.of("TLSv1.2", "TLSv1.3"));
+  }
+
+  static WebClient client(CertBundle trusted, Set<String> protocols) {
+    return WebClient.create(
+        vertx,
+        new WebClientOptions()
+            .setSsl(true)
+            .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(trusted.caCrt())))
+            .setVerifyHost(true)
+            .setEnabledSecureTransportProtocols(protocols)
+            .setDefaultHost("127.0.0.1")
+            .setDefaultPort(port));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  static Future<HttpResponse<Buffer>> post(String path, Buffer body) {
+    return client.post(path).putHeader("Content-Type", "application/json").timeout(20_000).sendBuffer(body);
+  }
+
+  static void expect400(VertxTestContext ctx, Buffer body, String messagePart) {
+    post("/validate", body)
+        .onComplete(
+            ctx.succeeding(
+                r ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(400, r.statusCode(), r.bodyAsString());
+                          JsonNode status = AdmissionReviews.mapper().readTree(r.bodyAsString());
+                          assertEquals("Status", status.get("kind").asText());
+                          assertTrue(
+                              status.get("message").asText().contains(messagePart), status.get("message").asText());
+                          ctx.completeNow();
+                        })));
+  }
+
+  @Test
+  void validateAnswersDeniedReviewWithEchoedUid(VertxTestContext ctx) {
+    ObjectNode rollout = Reviews.validRollout();
+    ((ObjectNode) rollout.get("spec")).remove("selector");
+    post("/validate", Buffer.buffer(Reviews.review("CREATE", rollout).toString()))
+        .onComplete(
+            ctx.succeeding(
+                r ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(200, r.statusCode());
+                          JsonNode review = AdmissionReviews.mapper().readTree(r.bodyAsString());
+                          assertEquals("705ab4f5-6393-11e8-b7cc-42010a800002", review.at("/response/uid").asText());
+                          assertFalse(review.at("/response/allowed").asBoolean());
+                          ctx.completeNow();
+                        })));
+  }
+
+  @Test
+  void mutateAnswersPatch(VertxTestContext ctx) {
+    post("/mutate", Buffer.buffer(Reviews.review("CREATE", Reviews.validRollout()).toString()))
+        .onComplete(
+            ctx.succeeding(
+                r ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(200, r.statusCode());
+                          JsonNode review = AdmissionReviews.mapper().readTree(r.bodyAsString());
+                          assertEquals("JSONPatch", review.at("/response/patchType").asText());
+                          ctx.completeNow();
+                        })));
+  }
+
+  @Test
+  void malformedJsonIs400(VertxTestContext ctx) {
+    expect400(ctx, Buffer.buffer("{\"apiVersion\": \"admission.k8s.io/v1\", "), "malformed JSON");
+  }
+
+  @Test
+  void emptyBodyIs400(VertxTestContext ctx) {
+    expect400(ctx, Buffer.buffer(), "empty body");
+  }
+
+  @Test
+  void wrongApiVersionIs400(VertxTestContext ctx) {
+    ObjectNode review = Reviews.review("CREATE", Reviews.validRollout());
+    review.put("apiVersion", "admission.k8s.io/v1beta1");
+    expect400(ctx, Buffer.buffer(review.toString()), "expected apiVersion admission.k8s.io/v1 kind AdmissionReview");
+  }
+
+  @Test
+  void wrongKindIs400(VertxTestContext ctx) {
+    ObjectNode review = Reviews.review("CREATE", Reviews.validRollout());
+    review.put("kind", "Rollout");
+    expect400(ctx, Buffer.buffer(review.toString()), "kind 'Rollout'");
+  }
+
+  @Test
+  void missingRequestIs400(VertxTestContext ctx) {
+    ObjectNode review = Reviews.review("CREATE", Reviews.validRollout());
+    review.remove("request");
+    expect400(ctx, Buffer.buffer(review.toString()), "no request");
+  }
+
+  @Test
+  void arrayBodyIs400(VertxTestContext ctx) {
+    expect400(ctx, Buffer.buffer("[1,2,3]"), "expected a JSON object");
+  }
+
+  @Test
+  void deeplyNestedJsonIs400(VertxTestContext ctx) {
+    int depth = 100_000;
+    StringBuilder sb = new StringBuilder(depth * 2 + 200);
+    sb.append("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":");
+    sb.append("[".repeat(depth)).append("]".repeat(depth)).append('}');
+    expect400(ctx, Buffer.buffer(sb.toString()), "too deeply nested");
+  }
+
+  @Test
+  void hugeBodyIs413(VertxTestContext ctx) {
+    ObjectNode review = Reviews.review("CREATE", Reviews.validRollout());
+    ((ObjectNode) review.at("/request/object/metadata")).putObject("annotations").put("big", "x".repeat(4 * 1024 * 1024));
+    post("/validate", Buffer.buffer(review.toString()))
+        .onComplete(
+            ctx.succeeding(
+                r ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(413, r.statusCode());
+                          ctx.completeNow();
+                        })));
+  }
+
+  @Test
+  void healthReadyAndMetrics(VertxTestContext ctx) {
+    client
+        .get("/healthz")
+        .send()
+        .compose(
+            h -> {
+              ctx.verify(() -> assertEquals(200, h.statusCode()));
+              return client.get("/readyz").send();
+            })
+        .compose(
+            r -> {
+              ctx.verify(() -> assertEquals(200, r.statusCode()));
+              return post("/validate", Buffer.buffer(Reviews.review("CREATE", Reviews.validRollout()).toString()));
+            })
+        .compose(v -> client.get("/metrics").send())
+        .onComplete(
+            ctx.succeeding(
+                m ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(200, m.statusCode());
+                          String text = m.bodyAsString();
+                          assertTrue(
+                              text.lines()
+                                  .anyMatch(
+                                      l ->
+                                          l.startsWith("rollgate_webhook_requests_seconds_count{")
+                                              && l.contains("endpoint=\"validate\"")
+                                              && l.contains("kind=\"Rollout\"")
+                                              && l.contains("operation=\"CREATE\"")
+                                              && l.contains("verdict=\"allowed\"")),
+                              text);
+                          ctx.completeNow();
+                        })));
+  }
+
+  @Test
+  void refusesTls11(VertxTestContext ctx) {
+    client(bundle, Set.of("TLSv1.1"))
+        .get("/healthz")
+        .send()
+        .onComplete(ctx.failing(err -> ctx.completeNow()));
+  }
+
+  @Test
+  void reloadedCertificateIsServedWithoutRestart(VertxTestContext ctx) {
+    CertBundle next = ISSUER.issue("localhost", List.of("localhost", "127.0.0.1"), Duration.ofDays(10), Duration.ofDays(5));
+    WebClient trustsNext = client(next, Set.of("TLSv1.2", "TLSv1.3"));
+    server
+        .reload(next)
+        .compose(v -> trustsNext.get("/healthz").send())
+        .compose(
+            r -> {
+              ctx.verify(() -> assertEquals(200, r.statusCode()));
+              return server.reload(bundle);
+            })
+        .onComplete(ctx.succeedingThenComplete());
+  }
+}
