@@ -1,5 +1,6 @@
 package io.rollgate.controller;
 
+import io.rollgate.controller.leader.LeaderElection;
 import java.time.Duration;
 
 /**
@@ -12,6 +13,12 @@ import java.time.Duration;
  * @param resync informer resync period ({@code --rollout-resync}, default 900 s)
  * @param kubeApiThreads worker threads for blocking API calls
  * @param apiTimeout bound of one API call
+ * @param qps client-side rate limit, in API calls per second ({@code --qps}, default 40)
+ * @param burst client-side burst, in API calls ({@code --burst}, default 80)
+ * @param metricsPort port of {@code /metrics} ({@code --metricsport}, default 8090)
+ * @param healthzPort port of {@code /healthz} and {@code /readyz} ({@code --healthzPort}, default 8080)
+ * @param leaderElection the Lease settings, or null when {@code --leader-elect=false}
+ * @param drainTimeout how long a graceful stop waits for the reconciles in flight
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -20,4 +27,10 @@ public record ControllerOptions(
     int rolloutThreads,
     Duration resync,
     int kubeApiThreads,
-    Duration apiTimeout) {}
+    Duration apiTimeout,
+    double qps,
+    int burst,
+    int metricsPort,
+    int healthzPort,
+    LeaderElection.Settings leaderElection,
+    Duration drainTimeout) {}

@@ -2,20 +2,47 @@ package io.rollgate.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.health.HealthServer;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.kube.TokenBucket;
+import io.rollgate.controller.leader.LeaderElection;
+import io.rollgate.controller.metrics.ControllerMetrics;
+import io.rollgate.controller.metrics.MetricsServer;
 import io.rollgate.controller.rollout.RolloutController;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Wires the controller on one Vert.x context: the API facade, the event recorder and the per-kind controllers. */
+/**
+ * Wires the controller on one Vert.x context: the metrics and health servers, the API facade (rate-limited), the
+ * event recorder, the per-kind controllers and leader election.
+ *
+ * <p>Start-up order: the servers listen first (so {@code /readyz} answers 503 while the caches fill), then the
+ * informers start and the election campaigns at the same time. The work queue holds its keys until both the caches
+ * have synced and this process is the leader: a standby keeps warm caches but never reconciles. Losing the Lease fences
+ * every write at once, holds the queue, and fails {@link #fatal()} so that the process exits and restarts clean.
+ */
 public final class ControllerVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerVerticle.class);
+  private static final long SWEEP_MILLIS = 60_000;
 
   private final ControllerOptions options;
   private final KubernetesClient client;
   private final Clock clock;
+  private final ControllerMetrics metrics;
+  private final Promise<Void> fatal = Promise.promise();
   private KubeApi api;
   private RolloutController rollouts;
+  private LeaderElection election;
+  private MetricsServer metricsServer;
+  private HealthServer healthServer;
+  private volatile boolean synced;
+  private long sweepTimer = -1;
 
   /**
    * Creates the verticle.
@@ -23,40 +50,126 @@ public final class ControllerVerticle extends VerticleBase {
    * @param options the process settings
    * @param client the fabric8 client, built on this verticle's Vert.x instance
    * @param clock the clock every time decision uses
+   * @param metrics the meters (owned by the caller, which closes them)
    */
-  public ControllerVerticle(ControllerOptions options, KubernetesClient client, Clock clock) {
+  public ControllerVerticle(ControllerOptions options, KubernetesClient client, Clock clock, ControllerMetrics metrics) {
     this.options = options;
     this.client = client;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   @Override
   public Future<?> start() {
-    api = new KubeApi(vertx, client, options.kubeApiThreads(), options.apiTimeout());
-    EventRecorder events = new EventRecorder(api, clock);
+    metricsServer = new MetricsServer(vertx, metrics);
+    healthServer =
+        new HealthServer(
+            vertx, context, () -> synced, () -> !fatal.future().failed(), () -> isLeader() ? "leader" : "standby");
+    Future<Integer> metricsPort = metricsServer.listen(options.metricsPort());
+    Future<Integer> healthzPort = healthServer.listen(options.healthzPort());
+    return Future.all(metricsPort, healthzPort)
+        .onSuccess(
+            v -> LOG.info("listening metrics=:{}/metrics health=:{}/healthz,/readyz", metricsPort.result(), healthzPort.result()))
+        .compose(v -> startController());
+  }
+
+  private Future<Void> startController() {
+    TokenBucket limiter = new TokenBucket(options.qps(), options.burst(), System::nanoTime);
+    api = new KubeApi(vertx, client, options.kubeApiThreads(), options.apiTimeout(), limiter, metrics);
+    EventRecorder events = new EventRecorder(api, clock, metrics);
     rollouts = new RolloutController(vertx, api, events, options, clock);
-    return rollouts.start();
+    Future<Void> cachesSynced = rollouts.start();
+    // Same context as the queue and no yield since it was created: no run can have been dispatched yet.
+    WorkQueue queue = rollouts.queue();
+    queue.hold();
+    queue.observe((ctx, nanos, failed) -> metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
+    metrics.workQueue("Rollout", queue::depth, queue::inFlight);
+    metrics.watchRollouts(rollouts::cachedRollouts);
+    rollouts.lost().onFailure(fatal::tryFail);
+    election =
+        options.leaderElection() == null
+            ? LeaderElection.disabled(context)
+            : LeaderElection.of(context, client, options.leaderElection());
+    election.lost().onFailure(this::leadershipLost);
+    election.start();
+    if (options.leaderElection() != null) {
+      cachesSynced.onSuccess(v -> {
+        if (!election.isLeader()) {
+          LOG.info("standby: caches warm, waiting for the leader Lease");
+        }
+      });
+    }
+    Future.all(cachesSynced, election.elected())
+        .onSuccess(
+            v -> {
+              if (fatal.future().failed()) {
+                return;
+              }
+              metrics.leader(true);
+              LOG.info("leading: reconciles started");
+              queue.resume();
+            });
+    sweepTimer = vertx.setPeriodic(SWEEP_MILLIS, t -> vertx.executeBlocking(metrics::sweep, false));
+    return cachesSynced.onSuccess(v -> synced = true);
+  }
+
+  private void leadershipLost(Throwable err) {
+    // Stop at once: nothing new starts, and whatever is in flight can no longer write.
+    api.fence("not the leader");
+    rollouts.queue().hold();
+    metrics.leader(false);
+    fatal.tryFail(err);
+  }
+
+  private boolean isLeader() {
+    return election != null && election.isLeader();
   }
 
   /**
-   * Fails when the controller can no longer work from its caches (an informer stopped for good); the process should
-   * then exit so that it is restarted clean.
+   * Fails when the controller can no longer work: an informer stopped for good, or leadership was lost. The process
+   * should then exit (non-zero) so that it is restarted clean.
    *
    * @return a Future that only ever fails
    */
   public Future<Void> fatal() {
-    return rollouts == null ? Future.failedFuture("not started") : rollouts.lost();
+    return fatal.future();
   }
 
   /**
-   * Stops taking work and completes once the reconciles in flight have finished.
+   * Stops gracefully: stops taking keys, waits (bounded by the drain timeout) for the reconciles in flight, fences
+   * writes, releases the Lease so that a standby takes over at once, and closes the servers.
    *
-   * @return a Future completing when drained
+   * @return a Future completing when stopped; never fails
    */
   public Future<Void> shutdown() {
-    if (rollouts == null) {
-      return Future.succeededFuture();
+    if (sweepTimer >= 0) {
+      vertx.cancelTimer(sweepTimer);
     }
-    return rollouts.stop().eventually(() -> api.close());
+    Future<Void> drained =
+        rollouts == null
+            ? Future.succeededFuture()
+            : rollouts
+                .stop()
+                .timeout(options.drainTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .onSuccess(v -> LOG.info("shutdown: reconciles drained"))
+                .recover(
+                    err -> {
+                      LOG.warn("shutdown: reconciles still in flight after {}s, fencing writes", options.drainTimeout().toSeconds());
+                      return Future.succeededFuture();
+                    });
+    return drained
+        .eventually(
+            () -> {
+              if (api != null) {
+                api.fence("shutting down");
+              }
+              metrics.leader(false);
+              return election == null ? Future.succeededFuture() : election.release();
+            })
+        .eventually(() -> healthServer == null ? Future.succeededFuture() : healthServer.close())
+        .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())
+        .eventually(() -> api == null ? Future.succeededFuture() : api.close())
+        .recover(err -> Future.succeededFuture())
+        .mapEmpty();
   }
 }

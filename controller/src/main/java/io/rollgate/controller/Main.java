@@ -1,16 +1,24 @@
 package io.rollgate.controller;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.rollgate.controller.leader.LeaderElection;
+import io.rollgate.controller.metrics.ControllerMetrics;
+import io.rollgate.defaults.GoDurations;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -23,7 +31,8 @@ import picocli.CommandLine.Option;
  * Entry point of the Rollgate controller: {@code java -jar rollgate-controller.jar [flags]}.
  *
  * <p>Flag names follow Argo Rollouts' controller where one exists. The process reconciles until it receives SIGTERM,
- * then stops taking work, lets the reconciles in flight finish, and exits.
+ * then stops taking work, lets the reconciles in flight finish (bounded), releases the leader Lease, and exits. It
+ * exits with status 1 when it loses the leader Lease or an informer stops for good, so that it restarts clean.
  */
 @Command(
     name = "rollgate-controller",
@@ -33,7 +42,9 @@ import picocli.CommandLine.Option;
 public final class Main implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
-  private static final long SHUTDOWN_SECONDS = 20;
+  private static final String VERSION = "0.1.0";
+  private static final long SHUTDOWN_SECONDS = 25;
+  private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(15);
   private static final long START_SECONDS = 120;
 
   @Option(names = "--kubeconfig", description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
@@ -74,6 +85,67 @@ public final class Main implements Callable<Integer> {
       description = "Log level: debug, info, warn, error (default: ${DEFAULT-VALUE}).")
   String logLevel;
 
+  @Option(
+      names = "--logformat",
+      defaultValue = "text",
+      description = "Log format: text, or json (one JSON object per line) (default: ${DEFAULT-VALUE}).")
+  String logFormat;
+
+  @Option(
+      names = {"--metricsport", "--metricsPort"},
+      defaultValue = "8090",
+      description = "Port of the Prometheus /metrics endpoint (default: ${DEFAULT-VALUE}).")
+  int metricsPort;
+
+  @Option(
+      names = "--healthzPort",
+      defaultValue = "8080",
+      description = "Port of the /healthz (liveness) and /readyz (readiness) endpoints (default: ${DEFAULT-VALUE}).")
+  int healthzPort;
+
+  @Option(
+      names = "--qps",
+      defaultValue = "40",
+      description = "Client-side limit of API calls per second (default: ${DEFAULT-VALUE}).")
+  float qps;
+
+  @Option(
+      names = "--burst",
+      defaultValue = "80",
+      description = "Client-side burst of API calls above --qps (default: ${DEFAULT-VALUE}).")
+  int burst;
+
+  @Option(
+      names = "--leader-elect",
+      defaultValue = "true",
+      arity = "0..1",
+      fallbackValue = "true",
+      description = "Elect a leader on a Lease; only the leader reconciles (default: ${DEFAULT-VALUE}).")
+  boolean leaderElect;
+
+  @Option(
+      names = "--leader-election-namespace",
+      description = "Namespace of the leader Lease (default: $POD_NAMESPACE, else default).")
+  String leaderElectionNamespace;
+
+  @Option(
+      names = "--leader-election-lease-duration",
+      defaultValue = "15s",
+      description = "How long standbys wait before taking over an unrenewed Lease (default: ${DEFAULT-VALUE}).")
+  String leaseDuration;
+
+  @Option(
+      names = "--leader-election-renew-deadline",
+      defaultValue = "10s",
+      description = "How long the leader retries renewing before it gives up and exits (default: ${DEFAULT-VALUE}).")
+  String renewDeadline;
+
+  @Option(
+      names = "--leader-election-retry-period",
+      defaultValue = "2s",
+      description = "How often to try to acquire or renew the Lease (default: ${DEFAULT-VALUE}).")
+  String retryPeriod;
+
   /**
    * Parses the flags and runs the controller until SIGTERM.
    *
@@ -91,6 +163,18 @@ public final class Main implements Callable<Integer> {
   public Integer call() throws Exception {
     ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
         .setLevel(Level.toLevel(logLevel, Level.INFO));
+    if (!"text".equals(logFormat) && !"json".equals(logFormat)) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--logformat must be text or json, got " + logFormat);
+    }
+    if ("json".equals(logFormat)) {
+      useJsonLogs();
+    }
+    if (!(qps > 0) || burst < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--qps must be positive and --burst at least 1, got " + qps + " / " + burst);
+    }
+    LeaderElection.Settings election = leaderElect ? electionSettings() : null;
     if (rolloutThreads < 1) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--rollout-threads must be at least 1, got " + rolloutThreads);
@@ -118,16 +202,27 @@ public final class Main implements Callable<Integer> {
             rolloutThreads,
             Duration.ofSeconds(resyncSeconds),
             kubeApiThreads,
-            Duration.ofSeconds(30));
+            Duration.ofSeconds(30),
+            qps,
+            burst,
+            metricsPort,
+            healthzPort,
+            election,
+            DRAIN_TIMEOUT);
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
     KubernetesClient client = buildClient(vertx, options);
     LOG.info(
-        "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={}",
+        "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
+            + " leaderElect={}",
         client.getMasterUrl(),
         instanceId.isEmpty() ? "<none>" : instanceId,
         namespace == null ? "<all>" : namespace,
-        rolloutThreads);
-    ControllerVerticle verticle = new ControllerVerticle(options, client, Clock.systemUTC());
+        rolloutThreads,
+        qps,
+        burst,
+        leaderElect);
+    ControllerMetrics metrics = new ControllerMetrics(VERSION);
+    ControllerVerticle verticle = new ControllerVerticle(options, client, Clock.systemUTC(), metrics);
     // The JVM runs shutdown hooks on SIGTERM; this one is the only place that waits, bounded, for the graceful stop.
     Runtime.getRuntime()
         .addShutdownHook(
@@ -145,6 +240,9 @@ public final class Main implements Callable<Integer> {
                     LOG.warn("graceful shutdown incomplete: {}", e.toString());
                   }
                   client.close();
+                  metrics.close();
+                  LOG.info("stopped");
+                  flushLogs();
                 },
                 "shutdown"));
     try {
@@ -164,9 +262,77 @@ public final class Main implements Callable<Integer> {
       LOG.debug("start failure", cause);
       vertx.close();
       client.close();
+      metrics.close();
       return 1;
     }
     return 0;
+  }
+
+  private LeaderElection.Settings electionSettings() {
+    Duration lease = duration("--leader-election-lease-duration", leaseDuration);
+    Duration renew = duration("--leader-election-renew-deadline", renewDeadline);
+    Duration retry = duration("--leader-election-retry-period", retryPeriod);
+    if (lease.compareTo(renew) <= 0 || renew.compareTo(retry) <= 0) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this),
+          "leader election needs lease-duration > renew-deadline > retry-period, got " + leaseDuration + " / "
+              + renewDeadline + " / " + retryPeriod);
+    }
+    String ns = leaderElectionNamespace;
+    if (ns == null || ns.isEmpty()) {
+      String podNamespace = System.getenv("POD_NAMESPACE");
+      ns = podNamespace == null || podNamespace.isEmpty() ? "default" : podNamespace;
+    }
+    return new LeaderElection.Settings(
+        ns, LeaderElection.Settings.lockName(instanceId), hostname() + "_" + UUID.randomUUID(), lease, renew, retry);
+  }
+
+  private Duration duration(String flag, String text) {
+    return GoDurations.parse(text)
+        .filter(d -> !d.isNegative() && !d.isZero())
+        .orElseThrow(
+            () -> new CommandLine.ParameterException(
+                new CommandLine(this), flag + ": not a positive Go duration: " + text));
+  }
+
+  private static String hostname() {
+    String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isEmpty()) {
+      return env;
+    }
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
+  }
+
+  /** Swaps the console encoder for logback's JSON encoder: one JSON object per line, without the context map. */
+  private static void useJsonLogs() {
+    LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
+    ch.qos.logback.classic.Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
+    ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
+    appender.setContext(ctx);
+    appender.setName("STDOUT");
+    JsonEncoder encoder = new JsonEncoder();
+    encoder.setContext(ctx);
+    encoder.setWithContext(false);
+    encoder.setWithSequenceNumber(false);
+    encoder.setWithNanoseconds(false);
+    encoder.setWithArguments(false);
+    encoder.setWithMessage(false);
+    encoder.setWithFormattedMessage(true);
+    encoder.start();
+    appender.setEncoder(encoder);
+    appender.start();
+    root.detachAndStopAllAppenders();
+    root.addAppender(appender);
+  }
+
+  private static void flushLogs() {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx) {
+      ctx.stop();
+    }
   }
 
   private static KubernetesClient buildClient(Vertx vertx, ControllerOptions options) {

@@ -51,7 +51,24 @@ public final class WorkQueue {
   private final Map<String, Timer> timers = new HashMap<>();
   private final Map<String, Integer> failures = new LinkedHashMap<>();
   private boolean stopped;
+  private boolean held;
   private Promise<Void> drained;
+  private RunObserver observer = (ctx, nanos, failed) -> {};
+  private volatile int depthSnapshot;
+  private volatile int inFlightSnapshot;
+
+  /** Observes every finished run, for metrics. Called on the queue's context; must not block. */
+  @FunctionalInterface
+  public interface RunObserver {
+    /**
+     * Called once per finished run.
+     *
+     * @param ctx the run's context (kind, namespace, name)
+     * @param nanos how long the run took, in nanoseconds
+     * @param failed whether it failed (and is retried with backoff)
+     */
+    void finished(ReconcileContext ctx, long nanos, boolean failed);
+  }
 
   private record Timer(long id, Instant due) {}
 
@@ -112,21 +129,70 @@ public final class WorkQueue {
   }
 
   /**
-   * Returns the number of keys waiting to run (not counting keys running or waiting on a timer).
+   * Returns the number of keys waiting to run (not counting keys running or waiting on a timer); safe from any thread.
    *
    * @return the queue depth, in keys
    */
   public int depth() {
-    return ready.size();
+    return depthSnapshot;
   }
 
   /**
-   * Returns the number of runs in flight.
+   * Returns the number of runs in flight; safe from any thread.
    *
    * @return runs in flight
    */
   public int inFlight() {
-    return running.size();
+    return inFlightSnapshot;
+  }
+
+  /**
+   * Sets the observer of finished runs (metrics). Call before keys are added.
+   *
+   * @param observer the observer
+   */
+  public void observe(RunObserver observer) {
+    this.observer = observer;
+  }
+
+  /**
+   * Stops starting runs while keys keep being collected (deduplicated, timers kept): a standby that is not the leader,
+   * or a leader that just lost its Lease. Runs in flight are not interrupted. Takes effect before the next dispatch
+   * when called on the queue's context (synchronously), otherwise as soon as the context runs it.
+   */
+  public void hold() {
+    onContext(() -> held = true);
+  }
+
+  /** Starts running the collected keys (after {@link #hold()}): this process became the leader. */
+  public void resume() {
+    onContext(
+        () -> {
+          held = false;
+          dispatch();
+        });
+  }
+
+  /**
+   * Whether the queue currently holds its keys.
+   *
+   * @return true while held
+   */
+  public boolean isHeld() {
+    return held;
+  }
+
+  private void onContext(Runnable action) {
+    if (Vertx.currentContext() == context) {
+      action.run();
+    } else {
+      context.runOnContext(v -> action.run());
+    }
+  }
+
+  private void publish() {
+    depthSnapshot = ready.size();
+    inFlightSnapshot = running.size();
   }
 
   /**
@@ -143,6 +209,7 @@ public final class WorkQueue {
           timers.clear();
           ready.clear();
           queuedTriggers.clear();
+          publish();
           if (running.isEmpty()) {
             promise.complete();
           } else {
@@ -196,12 +263,13 @@ public final class WorkQueue {
   }
 
   private void dispatch() {
-    while (!stopped && running.size() < workers && !ready.isEmpty()) {
+    while (!stopped && !held && running.size() < workers && !ready.isEmpty()) {
       String key = ready.pollFirst();
       String trigger = queuedTriggers.remove(key);
       running.add(key);
       run(key, trigger);
     }
+    publish();
   }
 
   private void run(String key, String trigger) {
@@ -214,6 +282,7 @@ public final class WorkQueue {
             runIds.incrementAndGet(),
             trigger,
             clock.instant());
+    long started = System.nanoTime();
     Future<ReconcileOutcome> result;
     try {
       result = reconciler.reconcile(ctx);
@@ -229,7 +298,17 @@ public final class WorkQueue {
     result.onComplete(
         ar -> {
           vertx.cancelTimer(watchdog);
-          context.runOnContext(v -> finish(ctx, ar.succeeded() ? ar.result() : ReconcileOutcome.retry(ar.cause())));
+          long took = System.nanoTime() - started;
+          context.runOnContext(
+              v -> {
+                ReconcileOutcome outcome = ar.succeeded() ? ar.result() : ReconcileOutcome.retry(ar.cause());
+                try {
+                  observer.finished(ctx, took, outcome.error() != null);
+                } catch (RuntimeException e) {
+                  LOG.debug("{} run observer failed", ctx, e);
+                }
+                finish(ctx, outcome);
+              });
         });
   }
 

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.metrics.ControllerMetrics;
 import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Instant;
@@ -37,6 +38,7 @@ public final class EventRecorder {
 
   private final KubeApi api;
   private final Clock clock;
+  private final ControllerMetrics metrics;
   private final Map<String, Recorded> recent =
       new LinkedHashMap<>(256, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -56,8 +58,21 @@ public final class EventRecorder {
    * @param clock the clock for timestamps
    */
   public EventRecorder(KubeApi api, Clock clock) {
+    this(api, clock, null);
+  }
+
+  /**
+   * Creates a recorder that also counts every Rollout event ({@code rollout_events_total{namespace,name,type,reason}},
+   * incremented for each recorded occurrence, aggregated or not, as Argo does).
+   *
+   * @param api the API facade
+   * @param clock the clock for timestamps
+   * @param metrics the meters, or null
+   */
+  public EventRecorder(KubeApi api, Clock clock, ControllerMetrics metrics) {
     this.api = api;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   /**
@@ -94,6 +109,9 @@ public final class EventRecorder {
 
   private Future<Void> record(HasMetadata obj, String type, String reason, String message) {
     String ns = obj.getMetadata().getNamespace();
+    if (metrics != null) {
+      metrics.event(obj.getKind(), ns, obj.getMetadata().getName(), type, reason);
+    }
     String key = obj.getMetadata().getUid() + "|" + type + "|" + reason + "|" + message;
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     String ts = DateTimeFormatter.ISO_INSTANT.format(now);

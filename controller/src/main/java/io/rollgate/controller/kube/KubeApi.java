@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.rollgate.controller.metrics.ControllerMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -22,6 +23,13 @@ import java.util.concurrent.TimeUnit;
  * returns a Vert.x {@link Future} that completes on the caller's context and fails with {@link KubeApiException}
  * (carrying the HTTP status: 404, 409, 422, ...) or a timeout. Writes are always patches or creates, so fields this
  * controller does not know are never overwritten.
+ *
+ * <p>Every call first takes a token from the client-side rate limiter ({@code --qps}/{@code --burst}, like client-go's
+ * token bucket; fabric8 has none); when the bucket is empty the call waits on a Vert.x timer, never a sleeping thread,
+ * and the wait is recorded ({@code rollgate_kube_api_throttle_seconds}). Each request is counted by verb, resource and
+ * status code. Informer list/watch and the leader-election Lease calls do not go through here: they are bounded by
+ * the informers' and the elector's own schedules. Once {@link #fence()} is called (leadership lost, or shutting down
+ * after the drain bound), every write fails at once, so a process that is no longer the leader cannot write.
  */
 public final class KubeApi {
 
@@ -29,6 +37,9 @@ public final class KubeApi {
   private final KubernetesClient client;
   private final WorkerExecutor executor;
   private final Duration callTimeout;
+  private final TokenBucket limiter;
+  private final ControllerMetrics metrics;
+  private volatile String fenced;
 
   /**
    * Creates the facade.
@@ -39,10 +50,42 @@ public final class KubeApi {
    * @param callTimeout the bound of one call, after which the Future fails
    */
   public KubeApi(Vertx vertx, KubernetesClient client, int poolSize, Duration callTimeout) {
+    this(vertx, client, poolSize, callTimeout, null, null);
+  }
+
+  /**
+   * Creates the facade with a client-side rate limiter and request metrics.
+   *
+   * @param vertx the Vert.x instance whose contexts receive the results
+   * @param client the fabric8 client (built on the same Vert.x instance)
+   * @param poolSize the number of worker threads for blocking client calls
+   * @param callTimeout the bound of one call (not counting the rate-limiter wait), after which the Future fails
+   * @param limiter the token bucket every call takes a token from, or null for no limit
+   * @param metrics the meters to record requests and waits in, or null
+   */
+  public KubeApi(
+      Vertx vertx,
+      KubernetesClient client,
+      int poolSize,
+      Duration callTimeout,
+      TokenBucket limiter,
+      ControllerMetrics metrics) {
     this.vertx = vertx;
     this.client = client;
     this.executor = vertx.createSharedWorkerExecutor("kube-api", poolSize);
     this.callTimeout = callTimeout;
+    this.limiter = limiter;
+    this.metrics = metrics;
+  }
+
+  /**
+   * Makes every later write (any verb but {@code get}/{@code list}/{@code watch}) fail at once with a
+   * {@link KubeApiException}; used when leadership is lost, and at shutdown.
+   *
+   * @param reason why, for the error message
+   */
+  public void fence(String reason) {
+    fenced = reason;
   }
 
   /**
@@ -64,17 +107,59 @@ public final class KubeApi {
    * @return a Future with the result, failed with {@link KubeApiException} on an API error or a timeout
    */
   public <T> Future<T> call(String verb, String resource, Callable<T> op) {
-    return executor
-        .executeBlocking(
-            () -> {
-              try {
-                return op.call();
-              } catch (KubernetesClientException e) {
-                throw new KubeApiException(verb, resource, e.getCode(), message(e), e);
-              }
-            },
-            false)
-        .timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    if (refused(verb)) {
+      return Future.failedFuture(new KubeApiException(verb, resource, 0, "refused: " + fenced, null));
+    }
+    long waitNanos = limiter == null ? 0 : limiter.reserve();
+    if (metrics != null) {
+      metrics.throttled(waitNanos);
+    }
+    if (waitNanos <= 0) {
+      return execute(verb, resource, op);
+    }
+    return vertx.timer(waitNanos, TimeUnit.NANOSECONDS).compose(t -> execute(verb, resource, op));
+  }
+
+  private <T> Future<T> execute(String verb, String resource, Callable<T> op) {
+    Future<T> result =
+        executor
+            .executeBlocking(
+                () -> {
+                  if (refused(verb)) {
+                    throw new KubeApiException(verb, resource, 0, "refused: " + fenced, null);
+                  }
+                  try {
+                    return op.call();
+                  } catch (KubernetesClientException e) {
+                    throw new KubeApiException(verb, resource, e.getCode(), message(e), e);
+                  }
+                },
+                false)
+            .timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    if (metrics != null) {
+      result.onComplete(ar -> metrics.apiRequest(verb, resource, statusCode(verb, ar.succeeded(), ar.result(), ar.cause())));
+    }
+    return result;
+  }
+
+  private boolean refused(String verb) {
+    return fenced != null && !"get".equals(verb) && !"list".equals(verb) && !"watch".equals(verb);
+  }
+
+  private static String statusCode(String verb, boolean ok, Object result, Throwable err) {
+    if (ok) {
+      if ("get".equals(verb) && result == null) {
+        return "404";
+      }
+      return "create".equals(verb) ? "201" : "200";
+    }
+    if (err instanceof KubeApiException e && e.code() > 0) {
+      return String.valueOf(e.code());
+    }
+    if (err instanceof KubeApiException) {
+      return "refused";
+    }
+    return err instanceof java.util.concurrent.TimeoutException ? "timeout" : "error";
   }
 
   /**

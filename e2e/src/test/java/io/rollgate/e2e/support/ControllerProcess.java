@@ -1,6 +1,8 @@
 package io.rollgate.e2e.support;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,16 +12,40 @@ import java.util.concurrent.TimeUnit;
 /**
  * The controller as users run it: {@code java -jar rollgate-controller.jar}, in its own process, so a test can kill it
  * (SIGKILL, no graceful stop) and start it again.
+ *
+ * <p>Unless the flags say otherwise, each process gets free {@code --metricsport} and {@code --healthzPort} ports (so
+ * several controllers never collide on 8090/8080) and runs with {@code --leader-elect=false}: every test class runs its
+ * own controller, and with election on they would all contend for the one {@code argo-rollouts-controller-lock} Lease
+ * (a SIGKILLed predecessor holds it for the 15 s lease duration). Tests of leader election pass
+ * {@code --leader-elect} and a per-class {@code --leader-election-namespace} explicitly.
  */
 public final class ControllerProcess implements AutoCloseable {
 
   private final List<String> command;
   private final Path log;
+  private final int metricsPort;
+  private final int healthzPort;
   private Process process;
 
-  private ControllerProcess(List<String> command, Path log) {
+  private ControllerProcess(List<String> command, Path log, int metricsPort, int healthzPort) {
     this.command = command;
     this.log = log;
+    this.metricsPort = metricsPort;
+    this.healthzPort = healthzPort;
+  }
+
+  /**
+   * Returns a TCP port that is free right now (bound once, then released).
+   *
+   * @return the port
+   */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
@@ -31,6 +57,18 @@ public final class ControllerProcess implements AutoCloseable {
    * @return the running process
    */
   public static ControllerProcess start(TestCluster cluster, String name, String... extraArgs) {
+    return start(cluster.kubeconfig(), name, extraArgs);
+  }
+
+  /**
+   * Starts a controller against the API server of a given kubeconfig.
+   *
+   * @param kubeconfig the kubeconfig file
+   * @param name a name for the log file ({@code target/controller-<name>.log})
+   * @param extraArgs additional flags
+   * @return the running process
+   */
+  public static ControllerProcess start(Path kubeconfig, String name, String... extraArgs) {
     String jar = System.getProperty("rollgate.controller.jar", "../controller/target/rollgate-controller.jar");
     if (!Files.exists(Path.of(jar))) {
       throw new IllegalStateException("controller jar not found at " + jar + " (run mvn package first)");
@@ -41,9 +79,24 @@ public final class ControllerProcess implements AutoCloseable {
     cmd.add("-jar");
     cmd.add(jar);
     cmd.add("--kubeconfig");
-    cmd.add(cluster.kubeconfig().toString());
-    cmd.addAll(List.of(extraArgs));
-    ControllerProcess p = new ControllerProcess(cmd, Path.of("target", "controller-" + name + ".log"));
+    cmd.add(kubeconfig.toString());
+    List<String> extra = List.of(extraArgs);
+    int metricsPort = flagValue(extra, "--metricsport", "--metricsPort");
+    if (metricsPort < 0) {
+      metricsPort = freePort();
+      cmd.add("--metricsport=" + metricsPort);
+    }
+    int healthzPort = flagValue(extra, "--healthzPort");
+    if (healthzPort < 0) {
+      healthzPort = freePort();
+      cmd.add("--healthzPort=" + healthzPort);
+    }
+    if (extra.stream().noneMatch(a -> a.startsWith("--leader-elect"))) {
+      cmd.add("--leader-elect=false");
+    }
+    cmd.addAll(extra);
+    ControllerProcess p =
+        new ControllerProcess(cmd, Path.of("target", "controller-" + name + ".log"), metricsPort, healthzPort);
     p.startProcess();
     return p;
   }
@@ -59,6 +112,35 @@ public final class ControllerProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalStateException("cannot start controller", e);
     }
+  }
+
+  private static int flagValue(List<String> args, String... names) {
+    for (int i = 0; i < args.size(); i++) {
+      for (String n : names) {
+        if (args.get(i).equals(n) && i + 1 < args.size()) {
+          return Integer.parseInt(args.get(i + 1));
+        }
+        if (args.get(i).startsWith(n + "=")) {
+          return Integer.parseInt(args.get(i).substring(n.length() + 1));
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** The port of {@code /metrics}. */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
+  /** The port of {@code /healthz} and {@code /readyz}. */
+  public int healthzPort() {
+    return healthzPort;
+  }
+
+  /** The process id, or -1 when not started. */
+  public long pid() {
+    return process == null ? -1 : process.pid();
   }
 
   /** Kills the process with SIGKILL, as a node failure or OOM kill would, and waits for it to be gone. */
