@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -302,37 +301,7 @@ final class BlueGreenReconciler {
 
   /** Revision history (argo-spec.md 4 item 10): delete the oldest drained ReplicaSets beyond the limit. */
   private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
-    int limit = RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
-    Set<String> referenced = referencedHashes(pass);
-    List<ReplicaSet> candidates = new ArrayList<>(pass.otherRSs);
-    int excess = candidates.size() - limit;
-    if (excess <= 0) {
-      return Future.succeededFuture();
-    }
-    candidates.sort(
-        Comparator.comparing((ReplicaSet rs) -> rs.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
-            .thenComparing(rs -> rs.getMetadata().getName()));
-    List<ReplicaSet> toDelete = new ArrayList<>();
-    for (ReplicaSet rs : candidates) {
-      if (toDelete.size() == excess) {
-        break;
-      }
-      boolean drained = RolloutPass.spec(rs) == 0 && RolloutPass.current(rs) == 0;
-      Long observed = rs.getStatus() == null ? null : rs.getStatus().getObservedGeneration();
-      boolean observedGen = observed != null && observed.equals(rs.getMetadata().getGeneration());
-      if (drained && observedGen && !referenced.contains(RolloutPass.hashOf(rs))) {
-        toDelete.add(rs);
-      }
-    }
-    Future<Void> chain = Future.succeededFuture();
-    for (ReplicaSet rs : toDelete) {
-      chain = chain.compose(v -> base.delete(pass, rs));
-    }
-    return chain.onSuccess(
-        v -> {
-          pass.otherRSs.removeAll(toDelete);
-          pass.allRSs.removeAll(toDelete);
-        });
+    return base.cleanupOldReplicaSets(pass, referencedHashes(pass));
   }
 
   private boolean delaysScaleDownOnAbort(RolloutPass pass) {

@@ -19,8 +19,6 @@ import io.rollgate.defaults.RolloutDefaults;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -128,36 +126,7 @@ final class CanaryReconciler {
   // Revision history
 
   private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
-    int limit = RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
-    List<ReplicaSet> candidates = new ArrayList<>(pass.otherRSs);
-    int excess = candidates.size() - limit;
-    if (excess <= 0) {
-      return Future.succeededFuture();
-    }
-    candidates.sort(
-        Comparator.comparing((ReplicaSet rs) -> rs.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder()))
-            .thenComparing(rs -> rs.getMetadata().getName()));
-    List<ReplicaSet> toDelete = new ArrayList<>();
-    for (ReplicaSet rs : candidates) {
-      if (toDelete.size() == excess) {
-        break;
-      }
-      boolean drained = RolloutPass.spec(rs) == 0 && RolloutPass.current(rs) == 0;
-      Long observed = rs.getStatus() == null ? null : rs.getStatus().getObservedGeneration();
-      boolean observedGen = observed != null && observed.equals(rs.getMetadata().getGeneration());
-      if (drained && observedGen) {
-        toDelete.add(rs);
-      }
-    }
-    Future<Void> chain = Future.succeededFuture();
-    for (ReplicaSet rs : toDelete) {
-      chain = chain.compose(v -> base.delete(pass, rs));
-    }
-    return chain.onSuccess(
-        v -> {
-          pass.otherRSs.removeAll(toDelete);
-          pass.allRSs.removeAll(toDelete);
-        });
+    return base.cleanupOldReplicaSets(pass, java.util.Set.of());
   }
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package io.rollgate.controller.rollout;
 
+import io.rollgate.api.Annotations;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.RollbackWindowSpec;
 
@@ -38,13 +39,35 @@ final class RollbackWindow {
     return between < window.getRevisions();
   }
 
-  /** Creation order by timestamp (RFC 3339 UTC with seconds, so comparable as text); same second is not older. */
-  private static boolean older(ReplicaSet a, ReplicaSet b) {
+  /**
+   * Creation order: by creation timestamp, and within the same second (timestamps have one-second resolution) by the
+   * revision the ReplicaSet was first created with (the first entry of {@code revision-history}, else its revision),
+   * which increases with every new ReplicaSet.
+   */
+  static boolean older(ReplicaSet a, ReplicaSet b) {
     String ta = a.getMetadata().getCreationTimestamp();
     String tb = b.getMetadata().getCreationTimestamp();
     if (ta == null || tb == null) {
       return false;
     }
-    return ta.compareTo(tb) < 0;
+    int byTime = ta.compareTo(tb);
+    if (byTime != 0) {
+      return byTime < 0;
+    }
+    return firstRevision(a) < firstRevision(b);
+  }
+
+  /** The revision a ReplicaSet got when it was created: rollbacks raise its revision and keep the old ones. */
+  static long firstRevision(ReplicaSet rs) {
+    var annotations = rs.getMetadata().getAnnotations();
+    String history = annotations == null ? null : annotations.get(Annotations.REVISION_HISTORY);
+    if (history != null && !history.isBlank()) {
+      try {
+        return Long.parseLong(history.split(",")[0].trim());
+      } catch (NumberFormatException e) {
+        // fall back to the current revision
+      }
+    }
+    return RolloutPass.revisionOf(rs);
   }
 }

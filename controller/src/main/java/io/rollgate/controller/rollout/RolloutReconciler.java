@@ -582,6 +582,46 @@ public final class RolloutReconciler implements Reconciler {
     return api.patchReplicaSet(pass.namespace(), rs.getMetadata().getName(), patch.toString()).onSuccess(cache::wrote);
   }
 
+  /**
+   * Deletes the oldest drained ReplicaSets beyond {@code spec.revisionHistoryLimit} (default 10): only other
+   * ReplicaSets with zero spec and status replicas whose latest generation was observed, oldest first (creation time,
+   * then the revision each was created with), skipping those still referenced.
+   *
+   * @param pass the pass, ReplicaSets classified
+   * @param referenced pod-template hashes that must be kept (Service selectors, status)
+   * @return a Future completing once the deletions were accepted
+   */
+  Future<Void> cleanupOldReplicaSets(RolloutPass pass, java.util.Set<String> referenced) {
+    int limit = RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
+    List<ReplicaSet> candidates = new ArrayList<>(pass.otherRSs);
+    int excess = candidates.size() - limit;
+    if (excess <= 0) {
+      return Future.succeededFuture();
+    }
+    candidates.sort((a, b) -> RollbackWindow.older(a, b) ? -1 : RollbackWindow.older(b, a) ? 1 : 0);
+    List<ReplicaSet> toDelete = new ArrayList<>();
+    for (ReplicaSet rs : candidates) {
+      if (toDelete.size() == excess) {
+        break;
+      }
+      boolean drained = RolloutPass.spec(rs) == 0 && RolloutPass.current(rs) == 0;
+      Long observed = rs.getStatus() == null ? null : rs.getStatus().getObservedGeneration();
+      boolean observedGen = observed != null && observed.equals(rs.getMetadata().getGeneration());
+      if (drained && observedGen && !referenced.contains(RolloutPass.hashOf(rs))) {
+        toDelete.add(rs);
+      }
+    }
+    Future<Void> chain = Future.succeededFuture();
+    for (ReplicaSet rs : toDelete) {
+      chain = chain.compose(v -> delete(pass, rs));
+    }
+    return chain.onSuccess(
+        v -> {
+          pass.otherRSs.removeAll(toDelete);
+          pass.allRSs.removeAll(toDelete);
+        });
+  }
+
   /** Deletes a ReplicaSet (revision-history cleanup). */
   Future<Void> delete(RolloutPass pass, ReplicaSet rs) {
     String name = rs.getMetadata().getName();

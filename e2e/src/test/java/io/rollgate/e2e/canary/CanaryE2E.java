@@ -240,6 +240,41 @@ class CanaryE2E {
   }
 
   @Test
+  void manualPauseHaltsProgressAndPromoteResumes() {
+    Rollout healthy = createHealthy("manual", 4, 25, "\"25%\"", "\"25%\"");
+    String v1 = healthy.getStatus().getStableRS();
+    rollouts.pause("manual");
+    rollouts.await(
+        "manual",
+        "manually paused",
+        TIMEOUT,
+        r -> "Paused".equals(r.getStatus().getPhase())
+            && "manually paused".equals(r.getStatus().getMessage())
+            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+    rollouts.setImage("manual", "registry.example/app:v2");
+    Rollout paused =
+        rollouts.await(
+            "manual",
+            "new revision observed while paused",
+            TIMEOUT,
+            r -> String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
+                && !v1.equals(r.getStatus().getCurrentPodHash()));
+    String v2 = paused.getStatus().getCurrentPodHash();
+    rollouts.holdsFor(
+        "manual",
+        "no canary pod while spec.paused",
+        Duration.ofSeconds(3),
+        r -> rollouts.specReplicas("manual", v2) == 0 && rollouts.specReplicas("manual", v1) == 4);
+    assertEquals("Paused", rollouts.status("manual").getPhase());
+    assertEquals("RolloutPaused", condition(rollouts.status("manual"), "Progressing").getReason());
+
+    rollouts.promote("manual");
+    awaitPausedAt("manual", 1);
+    rollouts.await("manual", "canary at 25%", TIMEOUT, r -> rollouts.specReplicas("manual", v2) == 1);
+    assertEquals(Boolean.FALSE, rollouts.get("manual").getSpec().getPaused());
+  }
+
+  @Test
   void invalidSpecIsReportedAndOtherRolloutsKeepWorking() {
     Map<String, String> v = vars("invalid", 2, 150, "1", "0");
     rollouts.create("canary/rollout.yaml", v);
