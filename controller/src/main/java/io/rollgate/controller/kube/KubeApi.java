@@ -2,8 +2,11 @@ package io.rollgate.controller.kube;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -13,6 +16,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -282,6 +287,71 @@ public final class KubeApi {
                 .inNamespace(namespace)
                 .withName(name)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
+  }
+
+  /**
+   * Lists the pods of a namespace matching equality labels (for example a ReplicaSet's {@code spec.selector.matchLabels},
+   * which include {@code rollouts-pod-template-hash}), straight from the API server, one page of at most
+   * {@code limit} pods.
+   *
+   * @param namespace the namespace
+   * @param labels the labels every returned pod carries
+   * @param limit the page size bound (pods)
+   * @return the pods (at most {@code limit}); fails with {@link KubeApiException}
+   */
+  public Future<List<Pod>> listPods(String namespace, Map<String, String> labels, long limit) {
+    return call(
+        "list",
+        "pods",
+        () ->
+            client
+                .pods()
+                .inNamespace(namespace)
+                .withLabels(labels)
+                .list(new ListOptionsBuilder().withLimit(limit).build())
+                .getItems());
+  }
+
+  /**
+   * Applies a JSON merge patch (RFC 7386) to a pod, for example its {@code metadata.labels} (ephemeral metadata, which
+   * never restarts the pod).
+   *
+   * @param namespace the namespace
+   * @param name the pod name
+   * @param mergePatch the patch
+   * @return the patched pod; fails with {@link KubeApiException} (404 when the pod is gone)
+   */
+  public Future<Pod> patchPod(String namespace, String name, String mergePatch) {
+    return call(
+        "patch",
+        "pods",
+        () -> client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
+  }
+
+  /**
+   * Evicts a pod through the Eviction API ({@code policy/v1}), which honours PodDisruptionBudgets.
+   *
+   * @param namespace the namespace
+   * @param name the pod name
+   * @return a Future completing with true when the eviction was accepted, false when it was refused for now (429: a
+   *     disruption budget does not allow it); fails with {@link KubeApiException} on other errors
+   */
+  public Future<Boolean> evictPod(String namespace, String name) {
+    return call(
+        "create",
+        "pods/eviction",
+        () ->
+            client
+                .pods()
+                .inNamespace(namespace)
+                .withName(name)
+                .evict(
+                    new EvictionBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .endMetadata()
+                        .build()));
   }
 
   /**

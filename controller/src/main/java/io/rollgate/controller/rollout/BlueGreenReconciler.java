@@ -69,7 +69,8 @@ final class BlueGreenReconciler {
   }
 
   private Future<ReconcileOutcome> progress(RolloutPass pass) {
-    return removeStaleDeadlines(pass)
+    return base.restarts().reconcile(pass)
+        .compose(v -> removeStaleDeadlines(pass))
         .compose(v -> scaleActiveAndStable(pass))
         .compose(v -> scaleNewReplicaSet(pass))
         .compose(v -> scaleDownPreviousReplicaSets(pass))
@@ -77,6 +78,7 @@ final class BlueGreenReconciler {
         .compose(v -> reconcilePause(pass))
         .compose(v -> reconcileActiveService(pass))
         .compose(v -> checkPostPromotion(pass))
+        .compose(v -> base.ephemeral().sync(pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
         .compose(v -> syncStatus(pass, false));
   }
 
@@ -578,6 +580,9 @@ final class BlueGreenReconciler {
       applyConditions(pass, status, false);
     }
     status.setObservedGeneration(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    if (pass.restartedAt != null) {
+      status.setRestartedAt(pass.restartedAt);
+    }
     Phase.apply(pass.rollout, status, pass.replicas);
     return base.persistStatus(pass, status)
         .map(v -> pass.requeue == null ? ReconcileOutcome.done() : ReconcileOutcome.requeueAfter(pass.requeue));

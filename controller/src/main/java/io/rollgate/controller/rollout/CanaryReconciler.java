@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * The canary strategy without traffic routing (argo-spec.md section 5): replica-ratio steps, pauses, promotion, abort
  * and the status Argo Rollouts writes for them.
  *
- * <p>One pass, in order: keep revisions in sync; reset the steps when the template or the steps changed; clean up old
+ * <p>One pass, in order: keep revisions in sync; reset the steps when the template or the steps changed; pod restarts
+ * ({@code spec.restartAt}; a pass that evicted pods ends there); ephemeral metadata (canaryMetadata / stableMetadata); clean up old
  * ReplicaSets beyond {@code revisionHistoryLimit}; scale at most one category of ReplicaSets (stable, then new, then
  * the others); pause-step bookkeeping; status sync (full promotion, abort, step advance, conditions, phase).
  */
@@ -53,7 +54,14 @@ final class CanaryReconciler {
     if (scalingEvent(pass)) {
       return syncReplicasOnly(pass);
     }
-    return cleanupOldReplicaSets(pass)
+    return base.restarts().reconcile(pass)
+        .compose(evicted -> evicted ? Future.succeededFuture(ReconcileOutcome.requeueAfter(pass.requeue)) : afterRestarts(pass));
+  }
+
+  /** argo-spec.md 5.1 items 3-13, in a pass that evicted no pod. */
+  private Future<ReconcileOutcome> afterRestarts(RolloutPass pass) {
+    return base.ephemeral().sync(pass, false)
+        .compose(v -> cleanupOldReplicaSets(pass))
         .compose(v -> scaleReplicaSets(pass, true))
         .compose(
             scaled -> {
@@ -453,6 +461,9 @@ final class CanaryReconciler {
       applyConditions(pass, status, false);
     }
     status.setObservedGeneration(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    if (pass.restartedAt != null) {
+      status.setRestartedAt(pass.restartedAt);
+    }
     Phase.apply(pass.rollout, status, pass.replicas);
     if (!progressed) {
       LOG.debug("{} no progress this pass", pass.ctx);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Labels;
 import java.math.BigDecimal;
 import java.util.Iterator;
@@ -18,7 +19,8 @@ import java.util.Map;
  *
  * <p>The API server applies core/v1 defaults to a ReplicaSet's template but not to the Rollout's (a custom resource), so
  * both sides are normalised first: the {@code rollouts-pod-template-hash} label and deprecated {@code serviceAccount} are
- * ignored, fields equal to their Kubernetes default are dropped, quantities compare by value ({@code 0.5} equals
+ * ignored, an injected anti-affinity term ({@code rollouts-pod-template-hash In [...]}) is ignored, fields equal to
+ * their Kubernetes default are dropped, quantities compare by value ({@code 0.5} equals
  * {@code 500m}) and empty objects and lists count as absent.
  */
 final class PodTemplates {
@@ -41,6 +43,19 @@ final class PodTemplates {
   }
 
   /**
+   * Tells whether a ReplicaSet runs the pods of a Rollout template, ignoring what the controller added to the
+   * ReplicaSet's template: the ephemeral labels and annotations recorded in its
+   * {@code rollout.argoproj.io/ephemeral-metadata} annotation and the injected anti-affinity term.
+   *
+   * @param template the Rollout's template
+   * @param rs the ReplicaSet
+   * @return true when equal after normalisation
+   */
+  static boolean semanticallyEqual(PodTemplateSpec template, ReplicaSet rs) {
+    return semanticallyEqual(template, EphemeralMetadata.withoutInjected(rs));
+  }
+
+  /**
    * Returns the normalised JSON tree of a template.
    *
    * @param template the template, may be null
@@ -59,6 +74,7 @@ final class PodTemplates {
     ObjectNode spec = obj(root, "spec");
     if (spec != null) {
       spec.remove("serviceAccount");
+      InjectedAntiAffinity.strip(spec);
       dropIf(spec, "restartPolicy", "Always");
       dropIf(spec, "dnsPolicy", "ClusterFirst");
       dropIf(spec, "schedulerName", "default-scheduler");

@@ -51,6 +51,8 @@ final class RolloutPass {
   boolean removeAbort;
   final List<PendingEvent> events = new ArrayList<>();
   Duration requeue;
+  /** {@code spec.restartAt} once every pod created before it was replaced this pass; stored as status.restartedAt. */
+  String restartedAt;
 
   // Blue-green (argo-spec.md 7): the Services as read (or as written) this pass, and the gate decisions.
   /** The active Service; null for canary. */

@@ -73,6 +73,8 @@ public final class RolloutReconciler implements Reconciler {
   private final Services services;
   private final BlueGreenReconciler blueGreen;
   private final WorkloadRefs workloads;
+  private final EphemeralMetadata ephemeral;
+  private final PodRestarts restarts;
 
   /**
    * Creates the reconciler.
@@ -87,6 +89,8 @@ public final class RolloutReconciler implements Reconciler {
     this.api = api;
     this.events = events;
     this.clock = clock;
+    this.ephemeral = new EphemeralMetadata(api, cache);
+    this.restarts = new PodRestarts(api);
     this.canary = new CanaryReconciler(this);
     this.services = new Services(cache, api, events);
     this.blueGreen = new BlueGreenReconciler(this, services, new NoAnalysisPromotionGate());
@@ -260,7 +264,7 @@ public final class RolloutReconciler implements Reconciler {
       } else if (byOtherHash == null && otherHashes.contains(h)) {
         byOtherHash = rs;
       } else if (byTemplate == null
-          && PodTemplates.semanticallyEqual(rollout.getSpec().getTemplate(), rs.getSpec().getTemplate())) {
+          && PodTemplates.semanticallyEqual(rollout.getSpec().getTemplate(), rs)) {
         byTemplate = rs;
       }
     }
@@ -332,6 +336,15 @@ public final class RolloutReconciler implements Reconciler {
     }
     annotations.put(Annotations.REVISION, String.valueOf(revision));
     annotations.put(Annotations.DESIRED_REPLICAS, String.valueOf(pass.replicas));
+    EphemeralMetadata.applyOnCreate(template, annotations, EphemeralMetadata.forNewReplicaSet(pass));
+    var strategy = rollout.getSpec().getStrategy();
+    var antiAffinity =
+        strategy.getCanary() != null
+            ? strategy.getCanary().getAntiAffinity()
+            : strategy.getBlueGreen() == null ? null : strategy.getBlueGreen().getAntiAffinity();
+    if (InjectedAntiAffinity.inject(template, antiAffinity, pass.old.getStableRS(), pass.podHash, pass.namespace())) {
+      LOG.info("{} ReplicaSet {} gets anti-affinity against stable {}", pass.ctx, name, pass.old.getStableRS());
+    }
     ReplicaSet rs =
         new ReplicaSetBuilder()
             .withNewMetadata()
@@ -394,7 +407,7 @@ public final class RolloutReconciler implements Reconciler {
             existing -> {
               if (existing != null
                   && RolloutCache.controllerOwnerUid(existing).contains(pass.rollout.getMetadata().getUid())
-                  && PodTemplates.semanticallyEqual(pass.rollout.getSpec().getTemplate(), existing.getSpec().getTemplate())) {
+                  && PodTemplates.semanticallyEqual(pass.rollout.getSpec().getTemplate(), existing)) {
                 cache.wrote(existing);
                 return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
               }
@@ -672,6 +685,14 @@ public final class RolloutReconciler implements Reconciler {
       }
     }
     pass.events.clear();
+  }
+
+  PodRestarts restarts() {
+    return restarts;
+  }
+
+  EphemeralMetadata ephemeral() {
+    return ephemeral;
   }
 
   EventRecorder events() {
