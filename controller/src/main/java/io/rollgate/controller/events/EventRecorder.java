@@ -38,6 +38,7 @@ public final class EventRecorder {
 
   private final KubeApi api;
   private final Clock clock;
+  private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
   private final ControllerMetrics metrics;
   private final Map<String, Recorded> recent =
       new LinkedHashMap<>(256, 0.75f, true) {
@@ -144,7 +145,12 @@ public final class EventRecorder {
   private Future<Event> create(
       HasMetadata obj, String key, String type, String reason, String message, String ts, Instant now) {
     String ns = obj.getMetadata().getNamespace();
-    String name = obj.getMetadata().getName() + "." + Long.toHexString(now.toEpochMilli() * 1000 + (key.hashCode() & 0x3ff));
+    // <object>.<hex millis><hex sequence>: unique within this process, as Kubernetes' own recorder names events.
+    String name =
+        obj.getMetadata().getName()
+            + "."
+            + Long.toHexString(clock.millis())
+            + Long.toHexString(0x100000L | (sequence.incrementAndGet() & 0xfffffL));
     Event event =
         new EventBuilder()
             .withNewMetadata()
