@@ -4,16 +4,12 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Annotations;
 import io.rollgate.api.BlueGreenStatus;
 import io.rollgate.api.BlueGreenStrategy;
-import io.rollgate.api.ConditionReason;
-import io.rollgate.api.ConditionType;
 import io.rollgate.api.PauseCondition;
 import io.rollgate.api.PauseReason;
-import io.rollgate.api.RolloutCondition;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas;
 import io.rollgate.controller.rollout.bluegreen.PromotionGate;
-import io.rollgate.controller.rollout.status.Conditions;
 import io.rollgate.defaults.RolloutDefaults;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
@@ -595,116 +591,26 @@ final class BlueGreenReconciler {
 
   /** Sets Progressing, Available, Paused, Completed and Healthy with the blue-green predicates (argo-spec.md 3.2, 3.5). */
   private void applyConditions(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
-    RolloutStatus old = pass.old;
-    String now = pass.nowText;
-    String rsName = name(pass.newRS);
-    boolean specPaused = Boolean.TRUE.equals(pass.rollout.getSpec().getPaused());
-    boolean isPaused = specPaused || (status.getPauseConditions() != null && !status.getPauseConditions().isEmpty());
-    boolean completed = pass.podHash.equals(status.getStableRS());
-    boolean aborted = Boolean.TRUE.equals(status.getAbort());
-    boolean progress = progressed(old, status);
-    boolean healthy = healthy(pass, status);
-    RolloutCondition progressing = Conditions.get(status, ConditionType.PROGRESSING);
-    String progressingReason = progressing == null ? null : progressing.getReason();
-
-    if (aborted) {
-      String msg = PauseBookkeeping.abortMessage(pass, progressing);
-      Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
-    } else if (ConditionReason.ROLLOUT_ABORTED.equals(progressingReason)) {
-      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RETRY, "Retrying Rollout after abort", now);
-    } else if (isPaused && !completed) {
-      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
-    } else if (ConditionReason.ROLLOUT_PAUSED.equals(progressingReason)) {
-      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RESUMED, "Rollout is resumed", now);
-    } else if (healthy) {
-      Conditions.set(
-          status, ConditionType.PROGRESSING, "True", ConditionReason.NEW_REPLICA_SET_AVAILABLE,
-          "ReplicaSet \"" + rsName + "\" has successfully progressed.", now);
-    } else if (completed && ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(progressingReason) && nz(status.getAvailableReplicas()) < pass.replicas) {
-      Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_NOT_AVAILABLE, "Rollout does not have minimum availability", now);
-    } else if (progress || progressing == null) {
-      String msg = "ReplicaSet \"" + rsName + "\" is progressing.";
-      if (!Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_UPDATED, msg, now)) {
-        Conditions.touch(status, ConditionType.PROGRESSING, msg, now);
-      }
-    } else if (evaluateDeadline && !isPaused) {
-      checkDeadline(pass, status, progressing, rsName);
-    }
-
     ReplicaSet active = findByHash(pass, status.getBlueGreen() == null ? null : status.getBlueGreen().getActiveSelector());
-    if (saturated(pass, active)) {
-      Conditions.set(status, ConditionType.AVAILABLE, "True", ConditionReason.AVAILABLE_REASON, "Rollout has minimum availability", now);
-    } else {
-      Conditions.set(status, ConditionType.AVAILABLE, "False", ConditionReason.AVAILABLE_REASON, "Rollout does not have minimum availability", now);
-    }
-    if (!aborted) {
-      if (isPaused) {
-        Conditions.set(status, ConditionType.PAUSED, "True", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
-      } else if (Conditions.get(status, ConditionType.PAUSED) != null) {
-        Conditions.set(status, ConditionType.PAUSED, "False", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
-      }
-    }
-    RolloutCondition oldCompleted = Conditions.get(old, ConditionType.COMPLETED);
-    if (completed) {
-      Conditions.set(status, ConditionType.COMPLETED, "True", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now);
-    } else if (Conditions.set(status, ConditionType.COMPLETED, "False", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now)
-        && oldCompleted != null
-        && "True".equals(oldCompleted.getStatus())) {
-      pass.event("RolloutNotCompleted", "Rollout not completed, started update to revision " + pass.revision() + " (" + pass.podHash + ")");
-    }
-    if (healthy && !isPaused) {
-      Conditions.set(status, ConditionType.HEALTHY, "True", ConditionReason.ROLLOUT_HEALTHY, "Rollout is healthy", now);
-    } else if (Conditions.get(status, ConditionType.HEALTHY) != null) {
-      Conditions.set(status, ConditionType.HEALTHY, "False", ConditionReason.ROLLOUT_HEALTHY, "Rollout is not healthy", now);
-    }
-    Conditions.remove(status, ConditionType.INVALID_SPEC);
-  }
-
-  /** argo-spec.md 3.5 with the blue-green exemption: no timeout while a previous ReplicaSet waits for its deadline. */
-  private void checkDeadline(RolloutPass pass, RolloutStatus status, RolloutCondition progressing, String rsName) {
-    if (progressing == null || progressing.getLastUpdateTime() == null) {
-      return;
-    }
-    String reason = progressing.getReason();
-    if (ConditionReason.ROLLOUT_ABORTED.equals(reason)
-        || ConditionReason.ROLLOUT_PAUSED.equals(reason)
-        || ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(reason)) {
-      return;
-    }
-    if (pass.otherRSs.stream().anyMatch(rs -> deadlineText(rs) != null)) {
-      return;
-    }
-    boolean completed = pass.podHash.equals(status.getStableRS());
-    if (completed && ConditionReason.PROGRESS_DEADLINE_EXCEEDED.equals(reason)) {
-      return;
-    }
-    int deadline = RolloutDefaults.progressDeadlineSeconds(pass.rollout.getSpec().getProgressDeadlineSeconds());
-    Instant due = Instant.parse(progressing.getLastUpdateTime()).plusSeconds(deadline);
-    if (due.isAfter(pass.now)) {
-      pass.requeueAfter(Duration.between(pass.now, due).plusSeconds(1));
-      return;
-    }
-    String msg = rsName == null ? "Rollout \"" + pass.name() + "\" has timed out progressing." : "ReplicaSet \"" + rsName + "\" has timed out progressing.";
-    if (Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.PROGRESS_DEADLINE_EXCEEDED, msg, pass.nowText)) {
-      LOG.info("{} progress deadline exceeded ({}s)", pass.ctx, deadline);
-    }
-    if (Boolean.TRUE.equals(pass.rollout.getSpec().getProgressDeadlineAbort()) && !pass.aborted() && !completed) {
-      pass.addAbort = true;
-      pass.abortMessage = msg;
-    }
+    RolloutConditions.apply(
+        pass,
+        status,
+        new RolloutConditions.Facts(
+            progressed(pass.old, status),
+            healthy(pass, status),
+            saturated(pass, active),
+            evaluateDeadline && !RolloutConditions.isPaused(pass, status),
+            // No timeout while a previous ReplicaSet waits for its scale-down deadline.
+            pass.otherRSs.stream().anyMatch(rs -> deadlineText(rs) != null)));
   }
 
   /** argo-spec.md 3.5: progress for blue-green includes the Service selectors and the stable hash. */
   private static boolean progressed(RolloutStatus old, RolloutStatus now) {
     BlueGreenStatus o = old.getBlueGreen();
     BlueGreenStatus n = now.getBlueGreen();
-    return !Objects.equals(old.getUpdatedReplicas(), now.getUpdatedReplicas())
-        || nz(now.getReplicas()) - nz(now.getUpdatedReplicas()) < nz(old.getReplicas()) - nz(old.getUpdatedReplicas())
-        || nz(now.getReadyReplicas()) > nz(old.getReadyReplicas())
-        || nz(now.getAvailableReplicas()) > nz(old.getAvailableReplicas())
+    return RolloutConditions.replicasProgressed(old, now)
         || !Objects.equals(o == null ? null : o.getActiveSelector(), n == null ? null : n.getActiveSelector())
-        || !Objects.equals(o == null ? null : o.getPreviewSelector(), n == null ? null : n.getPreviewSelector())
-        || !Objects.equals(old.getStableRS(), now.getStableRS());
+        || !Objects.equals(o == null ? null : o.getPreviewSelector(), n == null ? null : n.getPreviewSelector());
   }
 
   /** Argo's RolloutHealthy predicate for blue-green (argo-spec.md 3.2). */
@@ -716,8 +622,8 @@ final class BlueGreenReconciler {
     String active = bg == null ? null : bg.getActiveSelector();
     String preview = bg == null ? null : bg.getPreviewSelector();
     boolean previewOk = pass.previewService == null || pass.podHash.equals(preview);
-    return nz(s.getUpdatedReplicas()) == r
-        && nz(s.getAvailableReplicas()) == r
+    return RolloutConditions.nz(s.getUpdatedReplicas()) == r
+        && RolloutConditions.nz(s.getAvailableReplicas()) == r
         && genObserved
         && pass.podHash.equals(active)
         && previewOk;
@@ -725,10 +631,6 @@ final class BlueGreenReconciler {
 
   // ---------------------------------------------------------------------------------------------------------------
   // Helpers
-
-  private static int nz(Integer i) {
-    return i == null ? 0 : i;
-  }
 
   private static String name(ReplicaSet rs) {
     return rs == null ? null : rs.getMetadata().getName();

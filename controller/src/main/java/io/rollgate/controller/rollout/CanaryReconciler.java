@@ -3,17 +3,13 @@ package io.rollgate.controller.rollout;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.CanaryStep;
 import io.rollgate.api.CanaryStrategy;
-import io.rollgate.api.ConditionReason;
-import io.rollgate.api.ConditionType;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.PauseCondition;
 import io.rollgate.api.PauseReason;
-import io.rollgate.api.RolloutCondition;
 import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.rollout.model.PodTemplateHash;
-import io.rollgate.controller.rollout.status.Conditions;
 import io.rollgate.defaults.GoDurations;
 import io.rollgate.defaults.RolloutDefaults;
 import io.vertx.core.Future;
@@ -477,142 +473,33 @@ final class CanaryReconciler {
     PauseBookkeeping.apply(pass, status);
   }
 
-  private static boolean hasWarning(RolloutPass pass, String reason) {
-    return pass.events.stream().anyMatch(e -> e.warning() && e.reason().equals(reason));
-  }
-
   /**
-   * Sets Progressing, Available, Paused, Completed and Healthy (argo-spec.md 3.2, 3.5).
+   * Sets Progressing, Available, Paused, Completed and Healthy (argo-spec.md 3.2, 3.5) with the canary predicates.
    *
    * @return whether progress was observed in this pass
    */
   private boolean applyConditions(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
-    RolloutStatus old = pass.old;
-    String now = pass.nowText;
-    String rsName = pass.newRS == null ? null : pass.newRS.getMetadata().getName();
-    boolean spacePaused = Boolean.TRUE.equals(pass.rollout.getSpec().getPaused());
-    boolean isPaused = spacePaused || (status.getPauseConditions() != null && !status.getPauseConditions().isEmpty());
-    boolean completed = pass.podHash.equals(status.getStableRS());
-    boolean aborted = Boolean.TRUE.equals(status.getAbort());
-    boolean progress = progressed(old, status);
-    boolean healthy = healthy(pass, status);
-    RolloutCondition progressing = Conditions.get(status, ConditionType.PROGRESSING);
-    String progressingReason = progressing == null ? null : progressing.getReason();
-
-    if (aborted) {
-      String msg = PauseBookkeeping.abortMessage(pass, progressing);
-      Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
-    } else if (ConditionReason.ROLLOUT_ABORTED.equals(progressingReason)) {
-      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RETRY, "Retrying Rollout after abort", now);
-    } else if (isPaused && !completed) {
-      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
-    } else if (ConditionReason.ROLLOUT_PAUSED.equals(progressingReason)) {
-      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RESUMED, "Rollout is resumed", now);
-    } else if (healthy) {
-      Conditions.set(
-          status,
-          ConditionType.PROGRESSING,
-          "True",
-          ConditionReason.NEW_REPLICA_SET_AVAILABLE,
-          "ReplicaSet \"" + rsName + "\" has successfully progressed.",
-          now);
-    } else if (completed && ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(progressingReason) && !healthy && status.getAvailableReplicas() < pass.replicas) {
-      Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_NOT_AVAILABLE, "Rollout does not have minimum availability", now);
-    } else if (progress || progressing == null) {
-      String msg = "ReplicaSet \"" + rsName + "\" is progressing.";
-      if (!Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_UPDATED, msg, now)) {
-        Conditions.touch(status, ConditionType.PROGRESSING, msg, now);
-      }
-    } else if (evaluateDeadline) {
-      checkDeadline(pass, status, progressing, rsName);
-    }
-
-    int available = status.getAvailableReplicas() == null ? 0 : status.getAvailableReplicas();
-    if (available >= pass.replicas) {
-      Conditions.set(status, ConditionType.AVAILABLE, "True", ConditionReason.AVAILABLE_REASON, "Rollout has minimum availability", now);
-    } else {
-      Conditions.set(status, ConditionType.AVAILABLE, "False", ConditionReason.AVAILABLE_REASON, "Rollout does not have minimum availability", now);
-    }
-    if (!aborted) {
-      if (isPaused) {
-        Conditions.set(status, ConditionType.PAUSED, "True", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
-      } else if (Conditions.get(status, ConditionType.PAUSED) != null) {
-        Conditions.set(status, ConditionType.PAUSED, "False", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
-      }
-    }
-    RolloutCondition oldCompleted = Conditions.get(old, ConditionType.COMPLETED);
-    if (completed) {
-      Conditions.set(status, ConditionType.COMPLETED, "True", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now);
-    } else {
-      if (Conditions.set(status, ConditionType.COMPLETED, "False", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now)
-          && oldCompleted != null
-          && "True".equals(oldCompleted.getStatus())) {
-        pass.event("RolloutNotCompleted", "Rollout not completed, started update to revision " + pass.revision() + " (" + pass.podHash + ")");
-      }
-    }
-    if (healthy && !isPaused) {
-      Conditions.set(status, ConditionType.HEALTHY, "True", ConditionReason.ROLLOUT_HEALTHY, "Rollout is healthy", now);
-    } else if (Conditions.get(status, ConditionType.HEALTHY) != null) {
-      Conditions.set(status, ConditionType.HEALTHY, "False", ConditionReason.ROLLOUT_HEALTHY, "Rollout is not healthy", now);
-    }
-    Conditions.remove(status, ConditionType.INVALID_SPEC);
-    return progress;
-  }
-
-  /** argo-spec.md 3.5: deadline evaluation, requeue at the deadline, and progressDeadlineAbort. */
-  private void checkDeadline(RolloutPass pass, RolloutStatus status, RolloutCondition progressing, String rsName) {
-    if (progressing == null || progressing.getLastUpdateTime() == null) {
-      return;
-    }
-    String reason = progressing.getReason();
-    if (ConditionReason.ROLLOUT_ABORTED.equals(reason)
-        || ConditionReason.ROLLOUT_PAUSED.equals(reason)
-        || ConditionReason.NEW_REPLICA_SET_AVAILABLE.equals(reason)) {
-      return;
-    }
+    boolean progress = progressed(pass.old, status);
     CanaryStep step = currentStep(pass);
-    if (step != null && (step.getPause() != null || step.getAnalysis() != null || step.getExperiment() != null)) {
-      if (!pass.podHash.equals(status.getStableRS())) {
-        return;
-      }
-    }
-    if (pass.podHash.equals(status.getStableRS()) && ConditionReason.PROGRESS_DEADLINE_EXCEEDED.equals(reason)) {
-      return;
-    }
-    int deadline = RolloutDefaults.progressDeadlineSeconds(pass.rollout.getSpec().getProgressDeadlineSeconds());
-    Instant due = Instant.parse(progressing.getLastUpdateTime()).plusSeconds(deadline);
-    if (due.isAfter(pass.now)) {
-      pass.requeueAfter(Duration.between(pass.now, due).plusSeconds(1));
-      return;
-    }
-    String msg = rsName == null ? "Rollout \"" + pass.name() + "\" has timed out progressing." : "ReplicaSet \"" + rsName + "\" has timed out progressing.";
-    if (Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.PROGRESS_DEADLINE_EXCEEDED, msg, pass.nowText)) {
-      LOG.info("{} progress deadline exceeded ({}s)", pass.ctx, deadline);
-    }
-    boolean completed = pass.podHash.equals(status.getStableRS());
-    if (Boolean.TRUE.equals(pass.rollout.getSpec().getProgressDeadlineAbort()) && !pass.aborted() && !completed) {
-      pass.addAbort = true;
-      pass.abortMessage = msg;
-    }
+    boolean waitingStep =
+        step != null && (step.getPause() != null || step.getAnalysis() != null || step.getExperiment() != null);
+    RolloutConditions.apply(
+        pass,
+        status,
+        new RolloutConditions.Facts(
+            progress,
+            healthy(pass, status),
+            RolloutConditions.nz(status.getAvailableReplicas()) >= pass.replicas,
+            evaluateDeadline,
+            waitingStep && !pass.podHash.equals(status.getStableRS())));
+    return progress;
   }
 
   /** argo-spec.md 3.5: progress = any of these counters or markers moved since the stored status. */
   private static boolean progressed(RolloutStatus old, RolloutStatus now) {
-    return !Objects.equals(old.getUpdatedReplicas(), now.getUpdatedReplicas())
-        || diff(now.getReplicas(), now.getUpdatedReplicas()) < diff(old.getReplicas(), old.getUpdatedReplicas())
-        || nz(now.getReadyReplicas()) > nz(old.getReadyReplicas())
-        || nz(now.getAvailableReplicas()) > nz(old.getAvailableReplicas())
-        || !Objects.equals(old.getStableRS(), now.getStableRS())
+    return RolloutConditions.replicasProgressed(old, now)
         || !Objects.equals(old.getCurrentStepIndex(), now.getCurrentStepIndex())
         || !Objects.equals(old.getCurrentStepHash(), now.getCurrentStepHash());
-  }
-
-  private static int diff(Integer a, Integer b) {
-    return nz(a) - nz(b);
-  }
-
-  private static int nz(Integer i) {
-    return i == null ? 0 : i;
   }
 
   /** Argo's RolloutHealthy predicate for canary (argo-spec.md 3.2). */
@@ -622,12 +509,12 @@ final class CanaryReconciler {
     boolean genObserved = oldGen != null && oldGen.equals(String.valueOf(pass.rollout.getMetadata().getGeneration()));
     List<CanaryStep> steps = pass.steps();
     boolean stepsDone = steps.isEmpty() || (s.getCurrentStepIndex() != null && s.getCurrentStepIndex() == steps.size());
-    return nz(s.getUpdatedReplicas()) == r
-        && nz(s.getAvailableReplicas()) == r
+    return RolloutConditions.nz(s.getUpdatedReplicas()) == r
+        && RolloutConditions.nz(s.getAvailableReplicas()) == r
         && genObserved
         && stepsDone
         && pass.podHash.equals(s.getStableRS())
-        && nz(s.getReplicas()) == r;
+        && RolloutConditions.nz(s.getReplicas()) == r;
   }
 
   static boolean hasPause(RolloutStatus status, String reason) {
