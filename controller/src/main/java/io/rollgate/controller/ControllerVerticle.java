@@ -1,6 +1,8 @@
 package io.rollgate.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rollgate.controller.analysis.provider.MetricProvider;
+import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.health.HealthServer;
 import io.rollgate.controller.kube.KubeApi;
@@ -12,7 +14,10 @@ import io.rollgate.controller.rollout.RolloutController;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,6 +116,21 @@ public final class ControllerVerticle extends VerticleBase {
             });
     sweepTimer = vertx.setPeriodic(SWEEP_MILLIS, t -> vertx.executeBlocking(metrics::sweep, false));
     return cachesSynced.onSuccess(v -> synced = true);
+  }
+
+  /**
+   * Builds the metric providers AnalysisRuns can use ({@code metrics[].provider.<type>}). This is the one place where
+   * a provider is registered: add it to the list. A metric whose provider type is not registered gets an Error
+   * measurement naming the type.
+   *
+   * @param vertx the Vert.x instance, for providers that make HTTP calls or set timers
+   * @param api the API facade, for providers that create Kubernetes objects
+   * @param clock the clock every time decision uses
+   * @return the registry
+   */
+  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock) {
+    List<MetricProvider> providers = new ArrayList<>();
+    return MetricProviders.of(providers);
   }
 
   private void leadershipLost(Throwable err) {
