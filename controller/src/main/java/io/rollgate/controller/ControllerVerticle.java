@@ -2,6 +2,7 @@ package io.rollgate.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rollgate.controller.analysis.provider.MetricProvider;
+import io.rollgate.controller.analysis.provider.HttpMetricProviders;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.health.HealthServer;
@@ -130,6 +131,7 @@ public final class ControllerVerticle extends VerticleBase {
    */
   static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock) {
     List<MetricProvider> providers = new ArrayList<>();
+    providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv()));
     return MetricProviders.of(providers);
   }
 

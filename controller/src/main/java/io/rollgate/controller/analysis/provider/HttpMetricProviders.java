@@ -1,0 +1,35 @@
+package io.rollgate.controller.analysis.provider;
+
+import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
+import io.rollgate.controller.analysis.provider.common.OAuth2ClientCredentials;
+import io.rollgate.controller.analysis.provider.prometheus.PrometheusApi;
+import io.rollgate.controller.analysis.provider.prometheus.PrometheusMetricProvider;
+import io.rollgate.controller.analysis.provider.web.WebMetricProvider;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The providers that measure over HTTP ({@code prometheus} and {@code web}), sharing one Vert.x web client pair and one
+ * OAuth2 token cache.
+ */
+public final class HttpMetricProviders {
+
+  private HttpMetricProviders() {}
+
+  /**
+   * Creates the Prometheus and web providers.
+   *
+   * @param vertx the controller's Vert.x instance (the clients run on it)
+   * @param clock the clock for OAuth2 token expiry
+   * @param env the process environment ({@code ARGO_ROLLOUTS_PROMETHEUS_ADDRESS})
+   * @return the providers, ready to register
+   */
+  public static List<MetricProvider> create(Vertx vertx, Clock clock, Map<String, String> env) {
+    MetricHttpClient http = new MetricHttpClient(vertx);
+    OAuth2ClientCredentials oauth2 = new OAuth2ClientCredentials(http, clock);
+    return List.of(
+        new PrometheusMetricProvider(new PrometheusApi(http), oauth2, env), new WebMetricProvider(http, oauth2));
+  }
+}
