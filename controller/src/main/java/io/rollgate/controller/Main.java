@@ -68,6 +68,12 @@ public final class Main implements Callable<Integer> {
   int rolloutThreads;
 
   @Option(
+      names = "--analysis-threads",
+      defaultValue = "30",
+      description = "Number of AnalysisRuns reconciled concurrently (default: ${DEFAULT-VALUE}).")
+  int analysisThreads;
+
+  @Option(
       names = "--rollout-resync",
       defaultValue = "900",
       description = "Informer resync period, in seconds (default: ${DEFAULT-VALUE}).")
@@ -179,6 +185,10 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--rollout-threads must be at least 1, got " + rolloutThreads);
     }
+    if (analysisThreads < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--analysis-threads must be at least 1, got " + analysisThreads);
+    }
     if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--kubeconfig: cannot read " + kubeconfig);
@@ -208,7 +218,8 @@ public final class Main implements Callable<Integer> {
             metricsPort,
             healthzPort,
             election,
-            DRAIN_TIMEOUT);
+            DRAIN_TIMEOUT,
+            analysisThreads);
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
     KubernetesClient client = buildClient(vertx, options);
     LOG.info(

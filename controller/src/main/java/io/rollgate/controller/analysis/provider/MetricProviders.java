@@ -1,8 +1,7 @@
 package io.rollgate.controller.analysis.provider;
 
 import io.rollgate.api.Metric;
-import io.rollgate.api.MetricProviderConfig;
-import java.util.ArrayList;
+import io.rollgate.controller.analysis.model.MetricRules;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,25 +64,7 @@ public final class MetricProviders {
    * @return the types in declaration order; empty if the metric has no provider
    */
   public static List<String> typesOf(Metric metric) {
-    List<String> types = new ArrayList<>();
-    MetricProviderConfig config = metric.getProvider();
-    if (config == null) {
-      return types;
-    }
-    if (config.getPrometheus() != null) {
-      types.add("prometheus");
-    }
-    if (config.getWeb() != null) {
-      types.add("web");
-    }
-    if (config.getJob() != null) {
-      types.add("job");
-    }
-    config.getAdditionalProperties().forEach((name, value) -> {
-      if (value != null) {
-        types.add(name);
-      }
-    });
-    return types;
+    return MetricRules.providerTypes(metric);
   }
+
 }
