@@ -2,9 +2,9 @@ package io.rollgate.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rollgate.controller.analysis.AnalysisRunController;
+import io.rollgate.controller.analysis.provider.HttpMetricProviders;
 import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
-import io.rollgate.controller.analysis.provider.HttpMetricProviders;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.health.HealthServer;
