@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rollgate.api.Metric;
 import io.rollgate.controller.analysis.provider.ProviderResult;
+import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.TestHttpServer;
 import io.rollgate.e2e.support.TestHttpServer.Request;
 import io.rollgate.e2e.support.TestHttpServer.Response;
@@ -146,9 +147,19 @@ class WebProviderE2E {
   }
 
   @Test
+  void unreachableServerIsAnError() {
+    int port = ControllerProcess.freePort();
+    String url = "http://127.0.0.1:" + port + "/status";
+    assertEquals(
+        "Get \"" + url + "\": dial tcp 127.0.0.1:" + port + ": connect: connection refused", error("url: " + url));
+  }
+
+  @Test
   void untrustedCertificateIsAnErrorUnlessInsecure() {
     String tls = error("url: " + server.url("/status"));
-    assertTrue(tls.startsWith("Get \"" + server.url("/status") + "\": tls: failed to verify certificate"), tls);
+    assertEquals(
+        "Get \"" + server.url("/status") + "\": tls: failed to verify certificate: x509: certificate signed by unknown authority",
+        tls);
   }
 
   @Test

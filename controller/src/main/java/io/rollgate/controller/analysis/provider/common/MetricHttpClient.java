@@ -94,23 +94,41 @@ public final class MetricHttpClient {
     }
     return sent
         .timeout(millis, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(new MetricProviderException(prefix + reason(e), e)));
+        .recover(e -> Future.failedFuture(new MetricProviderException(prefix + reason(e, call.url()), e)));
   }
 
-  private static String reason(Throwable e) {
+  private static String reason(Throwable e, String url) {
     if (e instanceof TimeoutException || e.getClass().getSimpleName().contains("Timeout")) {
       return "context deadline exceeded (Client.Timeout exceeded while awaiting headers)";
     }
     if (e instanceof SSLException || e.getCause() instanceof SSLException) {
-      return "tls: failed to verify certificate: " + rootMessage(e);
+      String m = rootMessage(e);
+      if (m.contains("unable to find valid certification path")) {
+        m = "x509: certificate signed by unknown authority";
+      }
+      return "tls: failed to verify certificate: " + m;
     }
     if (e instanceof ConnectException) {
-      return "dial tcp: " + rootMessage(e);
+      String m = rootMessage(e);
+      if (m.startsWith("Connection refused")) {
+        return "dial tcp " + hostPort(url) + ": connect: connection refused";
+      }
+      return "dial tcp " + hostPort(url) + ": " + m;
     }
     if (e instanceof UnknownHostException) {
       return "dial tcp: lookup " + e.getMessage() + ": no such host";
     }
     return rootMessage(e);
+  }
+
+  private static String hostPort(String url) {
+    try {
+      java.net.URI uri = new java.net.URI(url);
+      int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+      return uri.getHost() + ":" + port;
+    } catch (java.net.URISyntaxException ex) {
+      return url;
+    }
   }
 
   private static String rootMessage(Throwable e) {

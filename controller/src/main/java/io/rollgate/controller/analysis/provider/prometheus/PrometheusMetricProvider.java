@@ -102,7 +102,17 @@ public final class PrometheusMetricProvider implements MetricProvider {
               settings.insecure(),
               settings.timeout());
         })
+        .onFailure(e -> forgetRejectedToken(config, e))
         .map(answer -> toResult(answer, settings.query()));
+  }
+
+  /** A 401 with an OAuth2 token means the server no longer accepts it: fetch a new one next time. */
+  private void forgetRejectedToken(PrometheusMetric config, Throwable e) {
+    OAuth2Config o = config.getAuthentication() == null ? null : config.getAuthentication().getOauth2();
+    if (o != null && "client_error: client error: 401".equals(e.getMessage())) {
+      oauth2.invalidate(
+          new OAuth2ClientCredentials.Config(o.getTokenUrl(), o.getClientId(), o.getClientSecret(), o.getScopes()));
+    }
   }
 
   private record Settings(

@@ -111,7 +111,14 @@ public final class WebMetricProvider implements MetricProvider {
         .compose(h -> http.send(
             new MetricHttpClient.Call(
                 settings.method(), settings.url(), h, settings.body(), null, settings.insecure(), settings.timeout())))
-        .map(r -> parse(r, settings.jsonPath()));
+        .map(r -> {
+          if (r.statusCode() == 401 && o != null) {
+            // the server no longer accepts the cached token: fetch a new one for the next measurement
+            oauth2.invalidate(
+                new OAuth2ClientCredentials.Config(o.getTokenUrl(), o.getClientId(), o.getClientSecret(), o.getScopes()));
+          }
+          return parse(r, settings.jsonPath());
+        });
   }
 
   private static Settings settings(WebMetric config) {
