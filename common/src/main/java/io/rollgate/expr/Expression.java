@@ -49,7 +49,12 @@ public final class Expression {
     Node root = Parser.parse(source);
     Map<String, Integer> names = new LinkedHashMap<>();
     Map<String, Integer> functions = new LinkedHashMap<>();
-    collectFree(root, new HashSet<>(), names, functions);
+    try {
+      collectFree(root, new HashSet<>(), names, functions);
+    } catch (StackOverflowError e) {
+      // A very long operator chain (a + a + a ...) builds a deep tree without deep parser recursion.
+      throw new ExpressionSyntaxException(source, 0, "expression too deeply nested");
+    }
     return new Expression(source, root, Map.copyOf(names), Map.copyOf(functions));
   }
 

@@ -31,10 +31,14 @@ final class Parser {
   private static final Set<String> NEGATABLE = Set.of("in", "matches", "contains", "startsWith", "endsWith");
   private static final Set<String> CHAINED_COMPARISONS = Set.of("<", ">", "<=", ">=");
 
+  /** Nesting limit, so that hostile input gets a syntax error rather than exhausting the stack. */
+  private static final int MAX_DEPTH = 256;
+
   private final String src;
   private final List<Token> tokens;
   private int index;
   private int closureDepth;
+  private int depth;
 
   private Parser(String src) {
     this.src = src;
@@ -82,6 +86,17 @@ final class Parser {
   }
 
   private Node expression(int precedence) {
+    if (++depth > MAX_DEPTH) {
+      throw error(current().pos(), "expression too deeply nested");
+    }
+    try {
+      return expressionAt(precedence);
+    } finally {
+      depth--;
+    }
+  }
+
+  private Node expressionAt(int precedence) {
     if (precedence == 0 && current().isOperator("let")) {
       return let();
     }
