@@ -130,7 +130,7 @@ public final class Expression {
     }
     List<Node> children = new ArrayList<>();
     if (node instanceof Node.Ident n) {
-      if (!bound.contains(n.name())) {
+      if (!bound.contains(n.name()) && !n.name().equals(Interpreter.ENV_NAME)) {
         names.putIfAbsent(n.name(), n.pos());
       }
     } else if (node instanceof Node.Let n) {
@@ -168,6 +168,9 @@ public final class Expression {
       children.add(n.otherwise());
     } else if (node instanceof Node.Chain n) {
       children.add(n.node());
+    } else if (node instanceof Node.MethodCall n) {
+      children.add(n.object());
+      children.addAll(n.args());
     }
     for (Node child : children) {
       collectFree(child, bound, names, functions);

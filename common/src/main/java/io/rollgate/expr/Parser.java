@@ -100,6 +100,9 @@ final class Parser {
     if (precedence == 0 && current().isOperator("let")) {
       return let();
     }
+    if (precedence == 0 && current().isOperator("if")) {
+      return ifElse();
+    }
     Node left = primary();
     while (current().kind() == Token.Kind.OPERATOR) {
       Token op = current();
@@ -197,6 +200,25 @@ final class Parser {
     expect(Token.Kind.OPERATOR, ";");
     Node body = expression(0);
     return new Node.Let(name.value(), value, body, let.pos());
+  }
+
+  /** {@code if c { a } else { b }}, with {@code else if} chains; the same node as {@code c ? a : b}. */
+  private Node ifElse() {
+    Token start = next();
+    Node cond = expression(0);
+    expect(Token.Kind.BRACKET, "{");
+    Node then = expression(0);
+    expect(Token.Kind.BRACKET, "}");
+    expect(Token.Kind.OPERATOR, "else");
+    Node otherwise;
+    if (current().isOperator("if")) {
+      otherwise = ifElse();
+    } else {
+      expect(Token.Kind.BRACKET, "{");
+      otherwise = expression(0);
+      expect(Token.Kind.BRACKET, "}");
+    }
+    return new Node.Conditional(cond, then, otherwise, start.pos());
   }
 
   /** {@code x | f(a)} is {@code f(x, a)}. */
@@ -398,7 +420,19 @@ final class Parser {
         }
         next();
         if (current().isBracket("(")) {
-          throw error(current().pos(), "method calls are not supported: " + name.value() + "()");
+          next();
+          List<Node> args = new ArrayList<>();
+          while (!current().isBracket(")")) {
+            args.add(expression(0));
+            if (current().isOperator(",")) {
+              next();
+            } else if (!current().isBracket(")")) {
+              throw unexpected();
+            }
+          }
+          next();
+          node = new Node.MethodCall(node, name.value(), List.copyOf(args), optional, name.pos());
+          continue;
         }
         node = new Node.Member(node, new Node.Literal(name.value(), name.pos()), optional, t.pos());
       } else if (t.isBracket("[")) {
