@@ -738,7 +738,10 @@ final class Builtins {
     return s.substring(start, end);
   }
 
-  /** Go's {@code strings.SplitN} (or {@code SplitAfterN}): n < 0 all parts, n == 0 none, an empty separator splits into characters. */
+  /**
+   * Go's {@code strings.SplitN} (or {@code SplitAfterN}): n &lt; 0 all parts, n == 0 none, an empty separator splits
+   * into characters.
+   */
   private static List<Object> split(String s, String sep, long n, boolean keepSeparator) {
     List<Object> out = new ArrayList<>();
     if (n == 0) {

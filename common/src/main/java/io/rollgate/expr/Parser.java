@@ -104,6 +104,7 @@ final class Parser {
       return ifElse();
     }
     Node left = primary();
+    String previous = null;
     while (current().kind() == Token.Kind.OPERATOR) {
       Token op = current();
       boolean negate = false;
@@ -126,8 +127,15 @@ final class Parser {
       next();
       if (op.value().equals("|")) {
         left = pipe(left, op);
+        previous = op.value();
         continue;
       }
+      if ("??".equals(previous) && !op.value().equals("??")) {
+        // expr-lang refuses "a ?? b == c": the reader cannot tell which operator binds first.
+        throw error(op.pos(), "Operator (" + op.value() + ") and coalesce expressions (??) cannot be mixed."
+            + " Wrap either by parentheses.");
+      }
+      previous = op.value();
       if (CHAINED_COMPARISONS.contains(op.value())) {
         left = comparison(left, op, power);
         continue;
@@ -346,7 +354,7 @@ final class Parser {
         key = expression(0);
         expect(Token.Kind.BRACKET, ")");
       } else {
-        throw error(k.pos(), "a map key must be a quoted string, a number, an identifier, or an expression enclosed"
+        throw error(k.pos(), "a map key must be a quoted string, a number, a identifier, or an expression enclosed"
             + " in parentheses (unexpected token " + k + ")");
       }
       expect(Token.Kind.OPERATOR, ":");

@@ -180,7 +180,10 @@ final class Values {
     return String.valueOf(v);
   }
 
-  /** Go's {@code strconv.FormatFloat(f, 'g', -1, 64)}: shortest digits, exponent form below 1e-4 or from 1e6 (Go prints 1e+06). */
+  /**
+   * Go's {@code %v} of a float64 ({@code strconv.FormatFloat(f, 'g', -1, 64)}): shortest digits, exponent form below
+   * 1e-4 and from 1e6 on ({@code 1e+06}, {@code 1.5e-07}).
+   */
   static String formatFloat(double f) {
     if (Double.isNaN(f)) {
       return "NaN";
