@@ -75,6 +75,12 @@ class AnalysisConditionsTest {
         error("result.a", null, new HashMap<>(Map.of("b", 1))));
     assertEquals("could not evaluate successCondition \"len(result)\": expected bool, but got int",
         error("len(result)", null, List.of(1.0)));
+    assertEquals("could not evaluate successCondition \"result\": expected bool, but got []float64",
+        error("result", null, List.of(0.5, 0.7)));
+    assertEquals("could not evaluate successCondition \"[1]\": expected bool, but got []interface {}",
+        error("[1]", null, List.of(0.5)));
+    assertEquals("could not evaluate successCondition \"result\": expected bool, but got map[string]interface {}",
+        error("result", null, Map.of("a", 1.0)));
   }
 
   @Test
