@@ -95,6 +95,11 @@ public final class Expression {
       return new Interpreter(vars, Objects.requireNonNull(clock, "clock")).eval(root, null);
     } catch (StackOverflowError e) {
       throw new ExpressionEvaluationException("expression too deeply nested", 0);
+    } catch (ExpressionEvaluationException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // Overflow in time arithmetic and the like: still an evaluation error, never a crash of the caller.
+      throw new ExpressionEvaluationException("runtime error: " + e.getMessage(), -1);
     }
   }
 

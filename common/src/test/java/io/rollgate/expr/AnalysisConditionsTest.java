@@ -87,8 +87,7 @@ class AnalysisConditionsTest {
   void evaluationErrorsAreWrappedWithTheConditionAndItsSource() {
     assertEquals("could not evaluate successCondition \"result[0] > 1\": cannot fetch 0 from float64",
         error("result[0] > 1", null, 0.5));
-    assertEquals("could not evaluate failureCondition \"result > \\\"x\\\"\": invalid operation: float64 > string"
-            .replace("\\\"", "\""),
+    assertEquals("could not evaluate failureCondition \"result > \"x\"\": invalid operation: float64 > string",
         error("result > 0", "result > \"x\"", 0.5));
     assertEquals("could not evaluate successCondition \"foo > 1\": unknown name foo", error("foo > 1", null, 1.0));
   }
@@ -123,6 +122,13 @@ class AnalysisConditionsTest {
     // result.foo is nil, but Argo's isNil ignores its argument: result itself is not nil.
     assertEquals(Verdict.FAILED, judge("isNil(result.foo)", null, withNullField));
     assertEquals(Verdict.SUCCESSFUL, judge("isNil(42)", null, null));
+  }
+
+  @Test
+  void defaultOnAVectorReturnsTheWholeVector() {
+    // A common surprise carried over from Argo: default(result, 0) is the list itself when there is data.
+    assertEquals("could not evaluate successCondition \"default(result, 0) >= 0.95\": invalid operation: "
+        + "[]interface {} >= float64", error("default(result, 0) >= 0.95", null, List.of(0.97)));
   }
 
   @Test
@@ -209,6 +215,44 @@ class AnalysisConditionsTest {
         "string(now()) != \"2026-01-01 00:00:00 +0000 UTC\"");
     assertEquals(Verdict.SUCCESSFUL, c.evaluate(1.0, clock));
     assertEquals(Verdict.FAILED, c.evaluate(1.0, Clock.offset(clock, java.time.Duration.ofSeconds(1))));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiterString = " => ", value = {
+    "result[0] >= 0.95 => SUCCESSFUL",
+    "result[0] <= 0.01 => FAILED",
+    "len(result) == 0 || result[0] < 0.99 => SUCCESSFUL",
+    "all(result, {# >= 0.9}) => SUCCESSFUL",
+    "any(result, # > 0.99) => FAILED",
+    "default(result, [0])[0] >= 0.95 => SUCCESSFUL",
+    "isNaN(result[0]) || result[0] >= 0.95 => SUCCESSFUL",
+    "asFloat(result[0]) > 0.5 => SUCCESSFUL",
+    "asInt(result[0] * 100) == 97 => SUCCESSFUL",
+    "result[0] > 0.5 and result[0] < 1 => SUCCESSFUL",
+    "not (result[0] in [0.1, 0.2]) => SUCCESSFUL",
+    "'\n  result[0] >= 0.9\n' => SUCCESSFUL",
+  })
+  void conditionsAsArgoUsersWriteThem_onAPrometheusVector(String condition, Verdict expected) {
+    assertEquals(expected, judge(condition, null, List.of(0.97)));
+  }
+
+  @Test
+  void webJsonConditionsAsArgoUsersWriteThem() {
+    Map<String, Object> body = Map.of("status", "ok", "data", Map.of("successPercent", "0.99", "errors", 0.0,
+        "checks", List.of(Map.of("name", "db", "passed", true), Map.of("name", "cache", "passed", true))));
+    assertEquals(Verdict.SUCCESSFUL, judge("result.status == 'ok'", null, body));
+    assertEquals(Verdict.SUCCESSFUL, judge("asFloat(result.data.successPercent) > 0.95", null, body));
+    assertEquals(Verdict.SUCCESSFUL, judge(null, "result.data.errors > 0", body));
+    assertEquals(Verdict.SUCCESSFUL, judge("all(result.data.checks, .passed)", null, body));
+    assertEquals(Verdict.SUCCESSFUL, judge("result.data?.missing?.deep == nil", null, body));
+    assertEquals(Verdict.SUCCESSFUL, judge("result == true", null, true));
+  }
+
+  @Test
+  void timeOverflowIsAnErrorNotACrash() {
+    assertEquals("could not evaluate successCondition \"now() + duration(\"2000000h\") * 9000000 > now()\": "
+            + "runtime error: Instant exceeds minimum or maximum instant",
+        error("now() + duration(\"2000000h\") * 9000000 > now()", null, 1.0));
   }
 
   @Test
