@@ -92,7 +92,7 @@ public final class Expression {
       }
     }
     try {
-      return new Interpreter(vars, Objects.requireNonNull(clock, "clock")).eval(root, null);
+      return Values.normalize(new Interpreter(vars, Objects.requireNonNull(clock, "clock")).eval(root, null));
     } catch (StackOverflowError e) {
       throw new ExpressionEvaluationException("expression too deeply nested", 0);
     } catch (ExpressionEvaluationException e) {
@@ -121,6 +121,19 @@ public final class Expression {
     Set<String> all = new java.util.LinkedHashSet<>(freeNames.keySet());
     all.addAll(freeFunctions.keySet());
     return all;
+  }
+
+  /**
+   * Formats an evaluation error of this expression with its place in the source, for messages shown to users.
+   *
+   * @param error an error thrown by {@link #evaluate(Map)} of this expression
+   * @return for example {@code unknown name foo (1:1)}; the bare message when the error has no position
+   */
+  public String describe(ExpressionEvaluationException error) {
+    if (error.position() < 0) {
+      return error.getMessage();
+    }
+    return error.getMessage() + " " + Positions.lineColumn(source, error.position());
   }
 
   @Override

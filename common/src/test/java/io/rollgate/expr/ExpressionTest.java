@@ -41,6 +41,9 @@ class ExpressionTest {
     e = assertThrows(ExpressionEvaluationException.class, () -> Expression.parse("\"a\" > 1").evaluate(Map.of()));
     assertEquals("invalid operation: string > int", e.getMessage());
     assertEquals(4, e.position());
+    Expression multiLine = Expression.parse("result > 0.5 &&\n  result.x");
+    e = assertThrows(ExpressionEvaluationException.class, () -> multiLine.evaluate(Map.of("result", 1.0)));
+    assertEquals("cannot fetch x from float64 (2:9)", multiLine.describe(e));
   }
 
   @Test
@@ -58,6 +61,12 @@ class ExpressionTest {
     Expression e = Expression.parse("let t = 2; all(xs, {# < t})");
     assertEquals(Set.of("xs"), e.names());
     assertEquals(true, e.evaluate(Map.of("xs", List.of(1, 1))));
+  }
+
+  @Test
+  void integersFromTheEnvironmentComeBackAsLong() {
+    assertEquals(7L, Expression.parse("x").evaluate(Map.of("x", 7)));
+    assertEquals(2.5, Expression.parse("x").evaluate(Map.of("x", new java.math.BigDecimal("2.5"))));
   }
 
   @Test
