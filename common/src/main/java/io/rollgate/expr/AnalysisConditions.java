@@ -132,7 +132,7 @@ public final class AnalysisConditions {
       if (value instanceof Boolean b) {
         return b;
       }
-      reason = "expected bool, but got " + Values.typeName(value);
+      reason = "expected bool, but got " + goType(value, result);
       position = -1;
     } catch (ExpressionEvaluationException e) {
       reason = e.getMessage();
@@ -142,6 +142,19 @@ public final class AnalysisConditions {
       throw new ExpressionEvaluationException(NO_DATA_MESSAGE, position);
     }
     throw new ExpressionEvaluationException(prefix(field, expression.source()) + reason, position);
+  }
+
+  /**
+   * Go's type name of a condition's value. The result itself keeps its provider type: a Prometheus vector is a Go
+   * {@code []float64}, which Java cannot tell from a JSON array, so a list of only floats that is the result is
+   * named so.
+   */
+  private static String goType(Object value, Object result) {
+    if (value == result && value instanceof List<?> list && !list.isEmpty()
+        && list.stream().allMatch(x -> x instanceof Double)) {
+      return "[]float64";
+    }
+    return Values.typeName(value);
   }
 
   /**
