@@ -191,6 +191,7 @@ class SoakBenchmark {
 
   static boolean healthyOn(Rollout r, String tag) {
     return r.getStatus() != null
+        && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
         && "Healthy".equals(r.getStatus().getPhase())
         && r.getStatus().getCurrentPodHash() != null
         && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
