@@ -1,5 +1,7 @@
 package io.rollgate.expr;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import io.rollgate.defaults.GoDurations;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +46,14 @@ final class Builtins {
     ARITY.put("sort", new int[] {1, 2});
     ARITY.put("replace", new int[] {3, 3});
     ARITY.put("now", new int[] {0, 0});
+    ARITY.put("splitAfter", new int[] {2, 3});
+    ARITY.put("date", new int[] {1, 3});
+    for (String name : List.of("toBase64", "fromBase64", "toJSON", "fromJSON", "bitnot")) {
+      ARITY.put(name, new int[] {1, 1});
+    }
+    for (String name : List.of("bitand", "bitor", "bitxor", "bitnand", "bitshl", "bitshr", "bitushr")) {
+      ARITY.put(name, new int[] {2, 2});
+    }
     for (String name : List.of("max", "min", "mean", "median", "concat")) {
       ARITY.put(name, new int[] {1, -1});
     }
@@ -236,7 +246,10 @@ final class Builtins {
       case "sortBy": {
         List<Object[]> keyed = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
-          keyed.add(new Object[] {in.eval(body, scope(frame, items.get(i), i, null)), items.get(i)});
+          // sortBy(users, "Age") (a field name, older expr-lang) or sortBy(users, .Age) (a predicate).
+          Object key = body instanceof Node.Literal lit && lit.value() instanceof String field
+              ? Interpreter.fetch(items.get(i), field, n.pos()) : in.eval(body, scope(frame, items.get(i), i, null));
+          keyed.add(new Object[] {key, items.get(i)});
         }
         boolean desc = order(in, n, frame, 2);
         Comparator<Object[]> cmp = (x, y) -> compareForSort("sortBy", x[0], y[0], n.pos());
@@ -361,7 +374,40 @@ final class Builtins {
       }
       case "split":
         return split(string(name, a, pos), string(name, args.get(1), pos),
-            args.size() > 2 ? integer(name, args.get(2), pos) : -1);
+            args.size() > 2 ? integer(name, args.get(2), pos) : -1, false);
+      case "splitAfter":
+        return split(string(name, a, pos), string(name, args.get(1), pos),
+            args.size() > 2 ? integer(name, args.get(2), pos) : -1, true);
+      case "toBase64":
+        return java.util.Base64.getEncoder().encodeToString(string(name, a, pos).getBytes(UTF_8));
+      case "fromBase64":
+        try {
+          return new String(java.util.Base64.getDecoder().decode(string(name, a, pos)), UTF_8);
+        } catch (IllegalArgumentException e) {
+          throw Interpreter.error(pos, "illegal base64 data: " + e.getMessage());
+        }
+      case "toJSON":
+        return Json.write(a, pos);
+      case "fromJSON":
+        return Json.read(string(name, a, pos), pos);
+      case "date":
+        return Dates.parse(string(name, a, pos), args.size() > 1 ? string(name, args.get(1), pos) : null,
+            args.size() > 2 ? string(name, args.get(2), pos) : null, pos);
+      case "bitnot":
+        return ~integer(name, a, pos);
+      case "bitand", "bitor", "bitxor", "bitnand", "bitshl", "bitshr", "bitushr": {
+        long x = integer(name, a, pos);
+        long y = integer(name, args.get(1), pos);
+        return switch (name) {
+          case "bitand" -> x & y;
+          case "bitor" -> x | y;
+          case "bitxor" -> x ^ y;
+          case "bitnand" -> x & ~y;
+          case "bitshl" -> x << y;
+          case "bitshr" -> x >> y;
+          default -> x >>> y;
+        };
+      }
       case "join": {
         String sep = args.size() > 1 ? string(name, args.get(1), pos) : "";
         StringBuilder b = new StringBuilder();
@@ -383,7 +429,7 @@ final class Builtins {
         if (times < 0) {
           throw Interpreter.error(pos, "strings: negative Repeat count");
         }
-        if (times * s.length() > Interpreter.MAX_ELEMENTS) {
+        if ((double) times * s.length() > Interpreter.MAX_ELEMENTS) {
           throw Interpreter.error(pos, "memory budget exceeded");
         }
         return s.repeat((int) times);
@@ -692,8 +738,11 @@ final class Builtins {
     return s.substring(start, end);
   }
 
-  /** Go's {@code strings.SplitN}: n < 0 all parts, n == 0 none, an empty separator splits into characters. */
-  private static List<Object> split(String s, String sep, long n) {
+  /**
+   * Go's {@code strings.SplitN} (or {@code SplitAfterN}): n &lt; 0 all parts, n == 0 none, an empty separator splits
+   * into characters.
+   */
+  private static List<Object> split(String s, String sep, long n, boolean keepSeparator) {
     List<Object> out = new ArrayList<>();
     if (n == 0) {
       return out;
@@ -717,7 +766,7 @@ final class Builtins {
       if (at < 0) {
         break;
       }
-      out.add(s.substring(from, at));
+      out.add(s.substring(from, keepSeparator ? at + sep.length() : at));
       from = at + sep.length();
     }
     out.add(s.substring(from));

@@ -49,7 +49,12 @@ public final class Expression {
     Node root = Parser.parse(source);
     Map<String, Integer> names = new LinkedHashMap<>();
     Map<String, Integer> functions = new LinkedHashMap<>();
-    collectFree(root, new HashSet<>(), names, functions);
+    try {
+      collectFree(root, new HashSet<>(), names, functions);
+    } catch (StackOverflowError e) {
+      // A very long operator chain (a + a + a ...) builds a deep tree without deep parser recursion.
+      throw new ExpressionSyntaxException(source, 0, "expression too deeply nested");
+    }
     return new Expression(source, root, Map.copyOf(names), Map.copyOf(functions));
   }
 
@@ -87,9 +92,14 @@ public final class Expression {
       }
     }
     try {
-      return new Interpreter(vars, Objects.requireNonNull(clock, "clock")).eval(root, null);
+      return Values.normalize(new Interpreter(vars, Objects.requireNonNull(clock, "clock")).eval(root, null));
     } catch (StackOverflowError e) {
       throw new ExpressionEvaluationException("expression too deeply nested", 0);
+    } catch (ExpressionEvaluationException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // Overflow in time arithmetic and the like: still an evaluation error, never a crash of the caller.
+      throw new ExpressionEvaluationException("runtime error: " + e.getMessage(), -1);
     }
   }
 
@@ -113,6 +123,19 @@ public final class Expression {
     return all;
   }
 
+  /**
+   * Formats an evaluation error of this expression with its place in the source, for messages shown to users.
+   *
+   * @param error an error thrown by {@link #evaluate(Map)} of this expression
+   * @return for example {@code unknown name foo (1:1)}; the bare message when the error has no position
+   */
+  public String describe(ExpressionEvaluationException error) {
+    if (error.position() < 0) {
+      return error.getMessage();
+    }
+    return error.getMessage() + " " + Positions.lineColumn(source, error.position());
+  }
+
   @Override
   public String toString() {
     return source;
@@ -125,7 +148,7 @@ public final class Expression {
     }
     List<Node> children = new ArrayList<>();
     if (node instanceof Node.Ident n) {
-      if (!bound.contains(n.name())) {
+      if (!bound.contains(n.name()) && !n.name().equals(Interpreter.ENV_NAME)) {
         names.putIfAbsent(n.name(), n.pos());
       }
     } else if (node instanceof Node.Let n) {
@@ -163,6 +186,9 @@ public final class Expression {
       children.add(n.otherwise());
     } else if (node instanceof Node.Chain n) {
       children.add(n.node());
+    } else if (node instanceof Node.MethodCall n) {
+      children.add(n.object());
+      children.addAll(n.args());
     }
     for (Node child : children) {
       collectFree(child, bound, names, functions);

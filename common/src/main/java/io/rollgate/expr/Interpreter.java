@@ -13,7 +13,10 @@ import java.util.regex.PatternSyntaxException;
 /** Walks a syntax tree against one environment. One instance per evaluation; never shared between threads. */
 final class Interpreter {
 
-  /** Largest array an expression may build (ranges, map/filter results); expr-lang calls this its memory budget. */
+  /** The variable holding the whole environment as a map, as in expr-lang ({@code 'foo' in $env}). */
+  static final String ENV_NAME = "$env";
+
+  /** Largest array or string a range or {@code repeat} may build; expr-lang calls this its memory budget. */
   static final int MAX_ELEMENTS = 1_000_000;
 
   /** Thrown by {@code ?.} on nil and caught by the enclosing {@link Node.Chain}; carries no stack trace. */
@@ -45,10 +48,6 @@ final class Interpreter {
   Interpreter(Map<String, ?> env, Clock clock) {
     this.env = env;
     this.clock = clock;
-  }
-
-  Clock clock() {
-    return clock;
   }
 
   Map<String, ?> env() {
@@ -111,6 +110,16 @@ final class Interpreter {
     } else if (node instanceof Node.Let n) {
       Object value = eval(n.value(), frame);
       return eval(n.body(), new Frame(frame, n.name(), value, false, null, 0, null));
+    } else if (node instanceof Node.MethodCall n) {
+      Object object = eval(n.object(), frame);
+      if (object == null && n.optional()) {
+        throw ShortCircuit.INSTANCE;
+      }
+      List<Object> args = new ArrayList<>(n.args().size());
+      for (Node arg : n.args()) {
+        args.add(eval(arg, frame));
+      }
+      return Methods.call(object, n.name(), args, n.pos());
     } else if (node instanceof Node.Closure n) {
       throw error(n.pos(), "a predicate can only be used as a function argument");
     }
@@ -124,6 +133,9 @@ final class Interpreter {
       }
     }
     if (!env.containsKey(n.name())) {
+      if (n.name().equals(ENV_NAME)) {
+        return java.util.Collections.unmodifiableMap(env);
+      }
       throw error(n.pos(), "unknown name " + n.name());
     }
     return Values.normalize(env.get(n.name()));

@@ -91,7 +91,8 @@ final class Lexer {
         }
         if (op == null) {
           int cp = src.codePointAt(pos);
-          throw error(start, String.format("unrecognized character: U+%04X '%s'", cp, new String(Character.toChars(cp))));
+          String ch = new String(Character.toChars(cp));
+          throw error(start, String.format("unrecognized character: U+%04X '%s'", cp, ch));
         }
         // "a ?.5 : 1" is a ternary with a float, not optional chaining.
         if (op.equals("?.") && pos + 2 < src.length() && Character.isDigit(src.charAt(pos + 2))) {
@@ -157,6 +158,12 @@ final class Lexer {
       while (pos < src.length() && (Character.digit(src.charAt(pos), radix) >= 0 || src.charAt(pos) == '_')) {
         pos++;
       }
+      if (pos < src.length() && (isIdentPart(src.charAt(pos)) || src.charAt(pos) == '.')) {
+        while (pos < src.length() && (isIdentPart(src.charAt(pos)) || src.charAt(pos) == '.')) {
+          pos++;
+        }
+        throw error(start, "bad number syntax: " + Values.quote(src.substring(start, pos)));
+      }
       integer(start, src.substring(start + 2, pos), radix);
       return;
     }
@@ -182,7 +189,10 @@ final class Lexer {
       }
     }
     if (pos < src.length() && isIdentStart(src.charAt(pos))) {
-      throw error(start, "invalid number literal: " + src.substring(start, pos + 1));
+      while (pos < src.length() && isIdentPart(src.charAt(pos))) {
+        pos++;
+      }
+      throw error(start, "bad number syntax: " + Values.quote(src.substring(start, pos)));
     }
     String text = src.substring(start, pos);
     String clean = text.replace("_", "");
@@ -199,7 +209,7 @@ final class Lexer {
     try {
       tokens.add(new Token(Token.Kind.NUMBER, text, Long.parseLong(clean, radix), start));
     } catch (NumberFormatException e) {
-      throw error(start, "invalid integer literal: " + text);
+      throw error(start, "bad number syntax: " + Values.quote(text));
     }
   }
 

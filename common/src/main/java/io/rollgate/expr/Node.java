@@ -46,6 +46,9 @@ sealed interface Node {
   /** The end of a member chain containing {@code ?.}: a nil before {@code ?.} makes the whole chain nil. */
   record Chain(Node node, int pos) implements Node {}
 
+  /** {@code obj.Name(args)}: a method of a time or duration, or a function stored in a map; {@code optional} for ?. */
+  record MethodCall(Node object, String name, List<Node> args, boolean optional, int pos) implements Node {}
+
   /** {@code let name = value; body}. */
   record Let(String name, Node value, Node body, int pos) implements Node {}
 }

@@ -31,10 +31,14 @@ final class Parser {
   private static final Set<String> NEGATABLE = Set.of("in", "matches", "contains", "startsWith", "endsWith");
   private static final Set<String> CHAINED_COMPARISONS = Set.of("<", ">", "<=", ">=");
 
+  /** Nesting limit, so that hostile input gets a syntax error rather than exhausting the stack. */
+  private static final int MAX_DEPTH = 256;
+
   private final String src;
   private final List<Token> tokens;
   private int index;
   private int closureDepth;
+  private int depth;
 
   private Parser(String src) {
     this.src = src;
@@ -82,10 +86,25 @@ final class Parser {
   }
 
   private Node expression(int precedence) {
+    if (++depth > MAX_DEPTH) {
+      throw error(current().pos(), "expression too deeply nested");
+    }
+    try {
+      return expressionAt(precedence);
+    } finally {
+      depth--;
+    }
+  }
+
+  private Node expressionAt(int precedence) {
     if (precedence == 0 && current().isOperator("let")) {
       return let();
     }
+    if (precedence == 0 && current().isOperator("if")) {
+      return ifElse();
+    }
     Node left = primary();
+    String previous = null;
     while (current().kind() == Token.Kind.OPERATOR) {
       Token op = current();
       boolean negate = false;
@@ -107,9 +126,16 @@ final class Parser {
       }
       next();
       if (op.value().equals("|")) {
-        left = pipe(left, op);
+        left = pipe(left);
+        previous = op.value();
         continue;
       }
+      if ("??".equals(previous) && !op.value().equals("??")) {
+        // expr-lang refuses "a ?? b == c": the reader cannot tell which operator binds first.
+        throw error(op.pos(), "Operator (" + op.value() + ") and coalesce expressions (??) cannot be mixed."
+            + " Wrap either by parentheses.");
+      }
+      previous = op.value();
       if (CHAINED_COMPARISONS.contains(op.value())) {
         left = comparison(left, op, power);
         continue;
@@ -184,8 +210,27 @@ final class Parser {
     return new Node.Let(name.value(), value, body, let.pos());
   }
 
+  /** {@code if c { a } else { b }}, with {@code else if} chains; the same node as {@code c ? a : b}. */
+  private Node ifElse() {
+    Token start = next();
+    Node cond = expression(0);
+    expect(Token.Kind.BRACKET, "{");
+    Node then = expression(0);
+    expect(Token.Kind.BRACKET, "}");
+    expect(Token.Kind.OPERATOR, "else");
+    Node otherwise;
+    if (current().isOperator("if")) {
+      otherwise = ifElse();
+    } else {
+      expect(Token.Kind.BRACKET, "{");
+      otherwise = expression(0);
+      expect(Token.Kind.BRACKET, "}");
+    }
+    return new Node.Conditional(cond, then, otherwise, start.pos());
+  }
+
   /** {@code x | f(a)} is {@code f(x, a)}. */
-  private Node pipe(Node left, Token bar) {
+  private Node pipe(Node left) {
     Token name = current();
     if (name.kind() != Token.Kind.IDENTIFIER || !peek().isBracket("(")) {
       throw unexpected();
@@ -309,7 +354,7 @@ final class Parser {
         key = expression(0);
         expect(Token.Kind.BRACKET, ")");
       } else {
-        throw error(k.pos(), "a map key must be a quoted string, a number, an identifier, or an expression enclosed"
+        throw error(k.pos(), "a map key must be a quoted string, a number, a identifier, or an expression enclosed"
             + " in parentheses (unexpected token " + k + ")");
       }
       expect(Token.Kind.OPERATOR, ":");
@@ -383,7 +428,19 @@ final class Parser {
         }
         next();
         if (current().isBracket("(")) {
-          throw error(current().pos(), "method calls are not supported: " + name.value() + "()");
+          next();
+          List<Node> args = new ArrayList<>();
+          while (!current().isBracket(")")) {
+            args.add(expression(0));
+            if (current().isOperator(",")) {
+              next();
+            } else if (!current().isBracket(")")) {
+              throw unexpected();
+            }
+          }
+          next();
+          node = new Node.MethodCall(node, name.value(), List.copyOf(args), optional, name.pos());
+          continue;
         }
         node = new Node.Member(node, new Node.Literal(name.value(), name.pos()), optional, t.pos());
       } else if (t.isBracket("[")) {

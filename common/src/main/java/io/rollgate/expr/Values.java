@@ -18,8 +18,7 @@ import java.util.TreeMap;
  */
 final class Values {
 
-  private static final DateTimeFormatter GO_TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss[.SSSSSSSSS] xx 'UTC'").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter GO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private Values() {}
 
@@ -174,14 +173,17 @@ final class Values {
       }
       return b.append(']').toString();
     } else if (v instanceof Instant) {
-      return GO_TIME.format((Instant) v);
+      return formatTime((Instant) v);
     } else if (v instanceof Duration) {
       return formatDuration((Duration) v);
     }
     return String.valueOf(v);
   }
 
-  /** Go's {@code strconv.FormatFloat(f, 'g', -1, 64)}: shortest digits, exponent form below 1e-4 or from 1e6 (Go prints 1e+06). */
+  /**
+   * Go's {@code %v} of a float64 ({@code strconv.FormatFloat(f, 'g', -1, 64)}): shortest digits, exponent form below
+   * 1e-4 and from 1e6 on ({@code 1e+06}, {@code 1.5e-07}).
+   */
   static String formatFloat(double f) {
     if (Double.isNaN(f)) {
       return "NaN";
@@ -211,6 +213,16 @@ final class Values {
       out.append(d.toPlainString());
     }
     return out.toString();
+  }
+
+  /** Go's {@code time.Time.String()} in UTC: {@code 2026-01-01 10:00:00.5 +0000 UTC}. */
+  static String formatTime(Instant t) {
+    StringBuilder out = new StringBuilder(GO_TIME.format(t.atOffset(ZoneOffset.UTC)));
+    if (t.getNano() != 0) {
+      String nanos = String.format("%09d", t.getNano()).replaceAll("0+$", "");
+      out.append('.').append(nanos);
+    }
+    return out.append(" +0000 UTC").toString();
   }
 
   /** Go's {@code time.Duration.String()}: {@code 1h2m3.5s}, {@code 5m0s}, {@code 150ms}, {@code 0s}. */
@@ -275,6 +287,30 @@ final class Values {
       }
     }
     return b.append('"').toString();
+  }
+
+  /**
+   * The value with every number turned into a Double, lists and maps copied as needed; Go's decoded JSON and
+   * Prometheus samples hold only float64.
+   */
+  static Object numbersAsFloat(Object v) {
+    if (v instanceof Double || v == null || v instanceof String || v instanceof Boolean) {
+      return v;
+    } else if (v instanceof Number n) {
+      return n.doubleValue();
+    } else if (v instanceof List<?> l) {
+      if (l.stream().allMatch(x -> x instanceof Double)) {
+        return v;
+      }
+      List<Object> out = new ArrayList<>(l.size());
+      l.forEach(x -> out.add(numbersAsFloat(x)));
+      return out;
+    } else if (v instanceof Map<?, ?> m) {
+      Map<Object, Object> out = new java.util.LinkedHashMap<>();
+      m.forEach((k, x) -> out.put(k, numbersAsFloat(x)));
+      return out;
+    }
+    return v;
   }
 
   /** A mutable copy of a list, for functions that return new arrays. */
