@@ -15,6 +15,7 @@ import io.rollgate.api.MetricResult;
 import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.TestCluster;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -45,7 +46,11 @@ class AnalysisRestartE2E {
     cluster = TestCluster.get();
     ns = cluster.createNamespace("analysis-restart");
     runs = new AnalysisRuns(cluster.client(), ns);
+    // The log file is appended to across runs: wait for a line written by this process.
+    ControllerLog log = new ControllerLog(Path.of("target", "controller-analysis-restart.log"));
+    int from = log.size();
     controller = ControllerProcess.start(cluster, "analysis-restart", "--namespace", ns);
+    log.awaitLine(from, "informer synced analysisruns", Duration.ofSeconds(120));
   }
 
   @AfterAll
@@ -114,7 +119,7 @@ class AnalysisRestartE2E {
     ControllerLog log = ControllerLog.of(controller);
     int from = log.size();
     controller.restart();
-    log.awaitLine(from, "informer synced analysisruns", Duration.ofSeconds(60));
+    log.awaitLine(from, "informer synced analysisruns", Duration.ofSeconds(120));
   }
 
   static final class FailureTracker implements TestWatcher {

@@ -19,8 +19,10 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Measurement;
 import io.rollgate.api.MetricResult;
+import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.TestCluster;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +41,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 @ExtendWith(JobAnalysisE2E.FailureTracker.class)
 class JobAnalysisE2E {
 
-  static final Duration TIMEOUT = Duration.ofSeconds(60);
+  static final Duration TIMEOUT = Duration.ofSeconds(90);
 
   static TestCluster cluster;
   static String ns;
@@ -52,7 +54,11 @@ class JobAnalysisE2E {
     cluster = TestCluster.get();
     ns = cluster.createNamespace("analysis");
     runs = new AnalysisRuns(cluster.client(), ns);
+    // The log file is appended to across runs: wait for a line written by this process.
+    ControllerLog log = new ControllerLog(Path.of("target", "controller-analysis.log"));
+    int from = log.size();
     controller = ControllerProcess.start(cluster, "analysis", "--namespace", ns);
+    log.awaitLine(from, "informer synced analysisruns", Duration.ofSeconds(120));
   }
 
   @AfterAll
