@@ -103,16 +103,18 @@ public final class AnalysisConditions {
   public Verdict evaluate(Object result, Clock clock) throws ExpressionEvaluationException {
     boolean successHolds = false;
     boolean failureHolds = false;
-    Map<String, Object> env = success == null && failure == null ? null : environment(result);
-    if (success != null) {
-      successHolds = condition("successCondition", success, env, result, clock);
-    }
-    if (failure != null) {
-      failureHolds = condition("failureCondition", failure, env, result, clock);
-    }
     if (success == null && failure == null) {
       return Verdict.SUCCESSFUL;
-    } else if (failure == null) {
+    }
+    Object argoResult = Values.numbersAsFloat(result);
+    Map<String, Object> env = environmentOf(argoResult);
+    if (success != null) {
+      successHolds = condition("successCondition", success, env, argoResult, clock);
+    }
+    if (failure != null) {
+      failureHolds = condition("failureCondition", failure, env, argoResult, clock);
+    }
+    if (failure == null) {
       failureHolds = !successHolds;
     } else if (success == null) {
       successHolds = !failureHolds;
@@ -158,12 +160,18 @@ public final class AnalysisConditions {
   }
 
   /**
-   * Builds Argo's condition environment for one result: {@code result} and the helper functions.
+   * Builds Argo's condition environment for one result: {@code result} and the helper functions. Every number in the
+   * result becomes a Double, because every provider value is a Go {@code float64} in Argo (Prometheus samples and
+   * decoded JSON alike), so {@code result} behaves, and is named in messages, as there.
    *
    * @param result the provider's value
    * @return a fresh map usable with {@link Expression#evaluate(Map)}
    */
   public static Map<String, Object> environment(Object result) {
+    return environmentOf(Values.numbersAsFloat(result));
+  }
+
+  private static Map<String, Object> environmentOf(Object result) {
     Map<String, Object> env = new HashMap<>();
     env.put("result", result);
     env.put("asInt", (ExprFunction) args -> asInt(arity("asInt", args, 1).get(0)));

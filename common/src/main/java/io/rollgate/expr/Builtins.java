@@ -429,7 +429,7 @@ final class Builtins {
         if (times < 0) {
           throw Interpreter.error(pos, "strings: negative Repeat count");
         }
-        if (times * s.length() > Interpreter.MAX_ELEMENTS) {
+        if ((double) times * s.length() > Interpreter.MAX_ELEMENTS) {
           throw Interpreter.error(pos, "memory budget exceeded");
         }
         return s.repeat((int) times);

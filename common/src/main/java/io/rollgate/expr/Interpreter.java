@@ -16,7 +16,7 @@ final class Interpreter {
   /** The variable holding the whole environment as a map, as in expr-lang ({@code 'foo' in $env}). */
   static final String ENV_NAME = "$env";
 
-  /** Largest array an expression may build (ranges, map/filter results); expr-lang calls this its memory budget. */
+  /** Largest array or string a range or {@code repeat} may build; expr-lang calls this its memory budget. */
   static final int MAX_ELEMENTS = 1_000_000;
 
   /** Thrown by {@code ?.} on nil and caught by the enclosing {@link Node.Chain}; carries no stack trace. */
@@ -48,10 +48,6 @@ final class Interpreter {
   Interpreter(Map<String, ?> env, Clock clock) {
     this.env = env;
     this.clock = clock;
-  }
-
-  Clock clock() {
-    return clock;
   }
 
   Map<String, ?> env() {

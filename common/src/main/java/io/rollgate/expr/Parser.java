@@ -126,7 +126,7 @@ final class Parser {
       }
       next();
       if (op.value().equals("|")) {
-        left = pipe(left, op);
+        left = pipe(left);
         previous = op.value();
         continue;
       }
@@ -230,7 +230,7 @@ final class Parser {
   }
 
   /** {@code x | f(a)} is {@code f(x, a)}. */
-  private Node pipe(Node left, Token bar) {
+  private Node pipe(Node left) {
     Token name = current();
     if (name.kind() != Token.Kind.IDENTIFIER || !peek().isBracket("(")) {
       throw unexpected();

@@ -289,6 +289,30 @@ final class Values {
     return b.append('"').toString();
   }
 
+  /**
+   * The value with every number turned into a Double, lists and maps copied as needed; Go's decoded JSON and
+   * Prometheus samples hold only float64.
+   */
+  static Object numbersAsFloat(Object v) {
+    if (v instanceof Double || v == null || v instanceof String || v instanceof Boolean) {
+      return v;
+    } else if (v instanceof Number n) {
+      return n.doubleValue();
+    } else if (v instanceof List<?> l) {
+      if (l.stream().allMatch(x -> x instanceof Double)) {
+        return v;
+      }
+      List<Object> out = new ArrayList<>(l.size());
+      l.forEach(x -> out.add(numbersAsFloat(x)));
+      return out;
+    } else if (v instanceof Map<?, ?> m) {
+      Map<Object, Object> out = new java.util.LinkedHashMap<>();
+      m.forEach((k, x) -> out.put(k, numbersAsFloat(x)));
+      return out;
+    }
+    return v;
+  }
+
   /** A mutable copy of a list, for functions that return new arrays. */
   static List<Object> copy(List<?> list) {
     return new ArrayList<>(list);

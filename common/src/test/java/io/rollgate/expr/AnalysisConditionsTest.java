@@ -190,6 +190,19 @@ class AnalysisConditionsTest {
   }
 
   @Test
+  void resultNumbersAreFloat64AsInArgo() {
+    // Every provider value is a Go float64 in Argo, even when a Java provider hands over an Integer.
+    assertEquals(Verdict.SUCCESSFUL, judge("type(result) == \"float\" && result / 2 == 1.5", null, 3));
+    assertEquals("could not evaluate successCondition \"result\": expected bool, but got float64",
+        error("result", null, 3));
+    assertEquals("could not evaluate successCondition \"result.n % 2 == 0\": invalid operation: float64 % int",
+        error("result.n % 2 == 0", null, Map.of("n", 4)));
+    assertEquals("could not evaluate successCondition \"result\": expected bool, but got []float64",
+        error("result", null, List.of(1, 2L)));
+    assertEquals(Verdict.SUCCESSFUL, judge("asInt(result.n) % 2 == 0", null, Map.of("n", 4)));
+  }
+
+  @Test
   void syntaxErrorsNameTheConditionAndPosition() {
     ExpressionSyntaxException e = assertThrows(ExpressionSyntaxException.class,
         () -> AnalysisConditions.compile("result >= 0.9", "result <"));

@@ -30,15 +30,10 @@ import io.rollgate.controller.analysis.provider.MeasurementContext;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.analysis.provider.ProviderResult;
-import io.rollgate.controller.analysis.provider.Secrets;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
 import io.rollgate.controller.kube.MergePatch;
-import io.rollgate.expr.AnalysisConditions;
-import io.rollgate.expr.ExpressionEvaluationException;
-import io.rollgate.expr.ExpressionSyntaxException;
-import io.rollgate.expr.Verdict;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -190,10 +185,6 @@ public final class AnalysisRunReconciler implements Reconciler {
     }
   }
 
-  /** A finished provider call, ready to be applied to the status. */
-  private record Taken(
-      String metric, Measurement measurement, Map<String, String> resultMetadata, boolean replacesLast) {}
-
   private Future<ReconcileOutcome> measureAndAssess(Pass pass) {
     AnalysisRunStatus status = pass.status;
     if (status.getMetricResults() == null) {
@@ -223,14 +214,14 @@ public final class AnalysisRunReconciler implements Reconciler {
     }
     boolean terminating = MeasurementSchedule.terminating(pass.run.getSpec(), status);
     List<MeasurementSchedule.Task> tasks = MeasurementSchedule.due(status, metrics, terminating, pass.now);
-    List<Future<Taken>> calls = new ArrayList<>();
+    List<Future<MeasurementOutcome>> calls = new ArrayList<>();
     for (MeasurementSchedule.Task task : tasks) {
       calls.add(take(pass, task, terminating));
     }
     return Future.join(calls)
         .transform(
             done -> {
-              for (Future<Taken> call : calls) {
+              for (Future<MeasurementOutcome> call : calls) {
                 apply(pass, call.result(), dryRun);
               }
               assess(pass, metrics, dryRun, terminating);
@@ -269,7 +260,7 @@ public final class AnalysisRunReconciler implements Reconciler {
   /**
    * Takes, resumes or terminates one measurement. Never fails: every problem becomes an Error measurement.
    */
-  private Future<Taken> take(Pass pass, MeasurementSchedule.Task task, boolean terminating) {
+  private Future<MeasurementOutcome> take(Pass pass, MeasurementSchedule.Task task, boolean terminating) {
     Metric metric = task.metric();
     Measurement incomplete = task.incomplete();
     Set<String> secrets = new HashSet<>();
@@ -380,8 +371,8 @@ public final class AnalysisRunReconciler implements Reconciler {
     throw new IllegalStateException("metric " + metricName + " not found");
   }
 
-  /** Turns a provider outcome into the measurement to store. */
-  private Taken toMeasurement(
+  /** Turns a provider outcome into the measurement to store, and logs it. */
+  private MeasurementOutcome toMeasurement(
       Pass pass,
       Metric metric,
       Measurement incomplete,
@@ -389,48 +380,10 @@ public final class AnalysisRunReconciler implements Reconciler {
       Set<String> secrets,
       ProviderResult result,
       Throwable error) {
-    Measurement m;
-    if (incomplete != null) {
-      m = ModelJson.deepCopy(incomplete);
-    } else {
-      m = new Measurement();
-      m.setStartedAt(Times.format(pass.now));
-    }
-    Map<String, String> resultMetadata = new LinkedHashMap<>();
-    if (error != null) {
-      m.setPhase(AnalysisPhase.ERROR);
-      m.setMessage(errorMessage(error));
-    } else if (result instanceof ProviderResult.Value v) {
-      mergeMetadata(m, v.metadata(), resultMetadata);
-      m.setValue(emptyToNull(v.text()));
-      try {
-        Verdict verdict =
-            AnalysisConditions.compile(metric.getSuccessCondition(), metric.getFailureCondition()).evaluate(v.value(), clock);
-        m.setPhase(verdict.phase());
-      } catch (ExpressionSyntaxException | ExpressionEvaluationException e) {
-        m.setPhase(AnalysisPhase.ERROR);
-        m.setMessage(e.getMessage());
-      }
-    } else if (result instanceof ProviderResult.Verdict v) {
-      mergeMetadata(m, v.metadata(), resultMetadata);
-      m.setPhase(v.phase());
-      m.setMessage(emptyToNull(v.message()));
-    } else if (result instanceof ProviderResult.Running r) {
-      mergeMetadata(m, r.metadata(), resultMetadata);
-      m.setPhase(AnalysisPhase.RUNNING);
-      m.setResumeAt(Times.formatCeiling(r.resumeAt()));
-    }
-    if (AnalysisPhase.isCompleted(m.getPhase())) {
-      m.setFinishedAt(Times.format(clock.instant()));
-      m.setResumeAt(null);
-      boolean terminated = incomplete != null && terminating;
-      if (terminated
-          && (AnalysisPhase.SUCCESSFUL.equals(m.getPhase()) || AnalysisPhase.INCONCLUSIVE.equals(m.getPhase()))) {
-        m.setMessage("Metric Terminated");
-      }
-    }
-    m.setMessage(emptyToNull(Secrets.mask(m.getMessage(), secrets)));
-    m.setValue(Secrets.mask(m.getValue(), secrets));
+    MeasurementOutcome outcome =
+        MeasurementOutcome.of(metric, incomplete, incomplete != null && terminating, secrets, result,
+            error == null ? null : errorMessage(error), pass.now, clock);
+    Measurement m = outcome.measurement();
     LOG.info(
         "{} metric={} measurement {}{}{}",
         pass.ctx,
@@ -438,7 +391,7 @@ public final class AnalysisRunReconciler implements Reconciler {
         m.getPhase(),
         m.getValue() == null ? "" : " value=" + m.getValue(),
         m.getMessage() == null ? "" : " message=" + m.getMessage());
-    return new Taken(metric.getName(), m, resultMetadata, incomplete != null);
+    return outcome;
   }
 
   private String errorMessage(Throwable error) {
@@ -449,24 +402,8 @@ public final class AnalysisRunReconciler implements Reconciler {
     return message == null || message.isEmpty() ? error.getClass().getSimpleName() : message;
   }
 
-  private static void mergeMetadata(Measurement m, Map<String, String> metadata, Map<String, String> resultMetadata) {
-    if (metadata == null || metadata.isEmpty()) {
-      return;
-    }
-    Map<String, String> merged = m.getMetadata() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(m.getMetadata());
-    metadata.forEach(
-        (k, v) -> {
-          if (k.startsWith(MetricProvider.METRIC_RESULT_METADATA_PREFIX)) {
-            resultMetadata.put(k.substring(MetricProvider.METRIC_RESULT_METADATA_PREFIX.length()), v);
-          } else {
-            merged.put(k, v);
-          }
-        });
-    m.setMetadata(merged.isEmpty() ? null : merged);
-  }
-
   /** Stores a measurement in its metric result and updates the counters. */
-  private static void apply(Pass pass, Taken taken, Set<String> dryRun) {
+  private static void apply(Pass pass, MeasurementOutcome taken, Set<String> dryRun) {
     MetricResult result = Results.get(pass.status, taken.metric());
     if (result == null) {
       result = new MetricResult();

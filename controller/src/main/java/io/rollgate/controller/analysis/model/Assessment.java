@@ -164,7 +164,8 @@ public final class Assessment {
 
   /**
    * Assesses every metric and the run (Argo's {@code assessRunStatus}); updates the phase and, on a change, the
-   * message of each metric result in {@code status}.
+   * message of each metric result in {@code status}. A terminating run completes only once no measurement is in
+   * flight, so that the outcome of a terminated measurement (Inconclusive for a Job) is part of the verdict.
    *
    * @param status the run's status, with this pass's measurements applied; modified
    * @param metrics the run's metrics (arguments substituted)
@@ -185,6 +186,7 @@ public final class Assessment {
     String worst = null;
     String worstMessage = "";
     boolean everythingCompleted = true;
+    boolean inFlight = false;
     for (Metric metric : metrics) {
       boolean isDry = dryRun.contains(metric.getName());
       RunSummary target = isDry ? drySummary : summary;
@@ -205,6 +207,7 @@ public final class Assessment {
       }
       if (!AnalysisPhase.isCompleted(phase)) {
         everythingCompleted = false;
+        inFlight |= AnalysisPhase.RUNNING.equals(phase);
         continue;
       }
       add(target, phase);
@@ -221,7 +224,11 @@ public final class Assessment {
     }
     String phase;
     String message;
-    if (terminating) {
+    if (terminating && inFlight) {
+      // A measurement in flight is still to be terminated (at its resumeAt); its outcome counts.
+      phase = AnalysisPhase.RUNNING;
+      message = "";
+    } else if (terminating) {
       phase = worst == null ? AnalysisPhase.SUCCESSFUL : worst;
       message = terminateRequested ? "Run Terminated" : worstMessage;
     } else if (!everythingCompleted) {

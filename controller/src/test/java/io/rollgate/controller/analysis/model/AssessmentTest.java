@@ -149,6 +149,21 @@ class AssessmentTest {
     assertNull(Results.get(s, "b"));
   }
 
+  @Test
+  void aTerminatingRunWaitsForItsMeasurementInFlight() {
+    Metric a = web("a");
+    AnalysisRunStatus s = status(T0, result("a", measurement(AnalysisPhase.RUNNING, T0, null)));
+
+    Assessment.RunVerdict v = Assessment.assessRun(s, List.of(a), Set.of(), true, true);
+
+    assertEquals(AnalysisPhase.RUNNING, v.phase());
+    s.getMetricResults().get(0).getMeasurements().set(0, done(AnalysisPhase.INCONCLUSIVE));
+    Assessment.count(s.getMetricResults().get(0), AnalysisPhase.INCONCLUSIVE);
+    Assessment.RunVerdict after = Assessment.assessRun(s, List.of(a), Set.of(), true, true);
+    assertEquals(AnalysisPhase.INCONCLUSIVE, after.phase());
+    assertEquals("Run Terminated", after.message());
+  }
+
   private static Measurement done(String phase) {
     return measurement(phase, T0, T0);
   }
