@@ -74,6 +74,7 @@ final class BlueGreenReconciler {
         .compose(v -> reconcilePause(pass))
         .compose(v -> reconcileActiveService(pass))
         .compose(v -> checkPostPromotion(pass))
+        .compose(v -> base.analysis().reconcileBlueGreen(pass))
         .compose(v -> base.ephemeral().sync(pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
         .compose(v -> syncStatus(pass, false));
   }
@@ -448,6 +449,7 @@ final class BlueGreenReconciler {
       bg.setScaleUpPreviewCheckPoint(null);
       LOG.info("{} template changed: podHash={} (pause, abort and preview checkpoint reset)", pass.ctx, pass.podHash);
     }
+    RolloutAnalysisRuns.applyBlueGreenStatus(pass, bg);
     status.setCurrentPodHash(pass.podHash);
     status.setCurrentStepHash(null);
     status.setCurrentStepIndex(null);
