@@ -506,7 +506,8 @@ public final class AnalysisRunReconciler implements Reconciler {
       }
     }
     status.setRunSummary(normalize(verdict.runSummary()));
-    status.setDryRunSummary(normalize(verdict.dryRunSummary()));
+    status.setDryRunSummary(
+        verdict.dryRunSummary().getCount() == 0 ? null : normalize(verdict.dryRunSummary()));
     for (MetricResult r : status.getMetricResults()) {
       normalize(r);
     }
