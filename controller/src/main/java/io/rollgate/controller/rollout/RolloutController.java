@@ -383,6 +383,15 @@ public final class RolloutController {
     return rolloutInformer == null ? java.util.List.of() : rolloutInformer.getStore().list();
   }
 
+  /**
+   * Returns the AnalysisRuns in the informer cache (a snapshot), for the per-run metrics.
+   *
+   * @return the cached AnalysisRuns; empty before {@link #start()}
+   */
+  public java.util.List<AnalysisRun> cachedAnalysisRuns() {
+    return runInformer == null ? java.util.List.of() : runInformer.getStore().list();
+  }
+
   private static String key(HasMetadata obj) {
     return obj.getMetadata().getNamespace() + "/" + obj.getMetadata().getName();
   }

@@ -293,6 +293,41 @@ class RolloutAnalysisE2E {
                 && r.getStatus().getCompletedAt() != null);
   }
 
+  static String scrape() throws Exception {
+    var http = java.net.http.HttpClient.newHttpClient();
+    var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics")).build();
+    return http.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  @Test
+  void metricsDescribeRuns_andForgetDeletedOnes() throws Exception {
+    Rollout first = createHealthy("analysis/canary-step.yaml", "met", "pass", 5, 5);
+    rollouts.setImage("met", "registry.example/app:v2");
+    Rollout done = awaitHealthy("met", first.getStatus().getStableRS());
+    String run = "met-" + done.getStatus().getCurrentPodHash() + "-2-1";
+    String id = "namespace=\"" + ns + "\",name=\"" + run + "\"";
+    Awaitility.await("analysis metrics of " + run)
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(500))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              String text = scrape();
+              return text.contains("analysis_run_info{" + id + ",phase=\"Successful\"} 1")
+                  && text.contains("analysis_run_metric_type{" + id + ",metric=\"smoke\",type=\"Job\"} 1")
+                  && text.contains(
+                      "analysis_run_metric_phase{" + id + ",metric=\"smoke\",type=\"Job\",dry_run=\"false\",phase=\"Successful\"} 1")
+                  && text.contains(
+                      "analysis_run_metric_phase{" + id + ",metric=\"smoke\",type=\"Job\",dry_run=\"false\",phase=\"Failed\"} 0");
+            });
+    cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName(run).delete();
+    Awaitility.await("series of the deleted run removed")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(500))
+        .ignoreExceptions()
+        .until(() -> !scrape().contains(id));
+  }
+
   @Test
   void missingTemplate_isInvalidSpec() {
     Map<String, String> v = new HashMap<>();
