@@ -248,7 +248,8 @@ final class BlueGreenReconciler {
 
   /** argo-spec.md 7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}. */
   private Future<Void> scaleDownPreviousReplicaSets(RolloutPass pass) {
-    if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+    if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
+        || RolloutAnalysisRuns.holdsScaleDownForPostPromotion(pass)) {
       return Future.succeededFuture();
     }
     Set<String> referenced = referencedHashes(pass);

@@ -316,6 +316,26 @@ final class RolloutAnalysisRuns {
         reference(pass, RunType.POST_PROMOTION, old == null ? null : old.getPostPromotionAnalysisRunStatus(), st.post));
   }
 
+  /**
+   * argo-spec.md 7.6: with {@code postPromotionAnalysis} and no explicit {@code scaleDownDelaySeconds}, previous
+   * ReplicaSets keep their pods until the post-promotion run of the new ReplicaSet is Successful.
+   *
+   * @param pass the pass
+   * @return whether the scale-down of previous ReplicaSets waits this pass
+   */
+  static boolean holdsScaleDownForPostPromotion(RolloutPass pass) {
+    BlueGreenStrategy bg = pass.rollout.getSpec().getStrategy().getBlueGreen();
+    if (bg == null || bg.getPostPromotionAnalysis() == null || bg.getScaleDownDelaySeconds() != null) {
+      return false;
+    }
+    if (pass.podHash.equals(pass.old.getStableRS()) || pass.aborted()) {
+      return false;
+    }
+    BlueGreenStatus old = pass.old.getBlueGreen();
+    RolloutAnalysisRunStatus post = old == null ? null : old.getPostPromotionAnalysisRunStatus();
+    return post == null || !AnalysisPhase.SUCCESSFUL.equals(post.getStatus());
+  }
+
   // ---------------------------------------------------------------------------------------------------------------
   // Decisions
 
