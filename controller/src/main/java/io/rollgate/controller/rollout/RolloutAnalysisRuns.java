@@ -86,26 +86,31 @@ final class RolloutAnalysisRuns {
     AnalysisTemplates.Lookup lookup = lookup(rollout.getMetadata().getNamespace());
     var strategy = rollout.getSpec().getStrategy();
     if (strategy.getBlueGreen() != null) {
-      check(errors, rollout, strategy.getBlueGreen().getPrePromotionAnalysis(), "spec.strategy.blueGreen.prePromotionAnalysis", lookup);
-      check(errors, rollout, strategy.getBlueGreen().getPostPromotionAnalysis(), "spec.strategy.blueGreen.postPromotionAnalysis", lookup);
+      check(errors, rollout, strategy.getBlueGreen().getPrePromotionAnalysis(), "spec.strategy.blueGreen.prePromotionAnalysis", lookup, false);
+      check(errors, rollout, strategy.getBlueGreen().getPostPromotionAnalysis(), "spec.strategy.blueGreen.postPromotionAnalysis", lookup, false);
     }
     if (strategy.getCanary() != null) {
-      check(errors, rollout, strategy.getCanary().getAnalysis(), "spec.strategy.canary.analysis", lookup);
+      check(errors, rollout, strategy.getCanary().getAnalysis(), "spec.strategy.canary.analysis", lookup, true);
       List<CanaryStep> steps = strategy.getCanary().getSteps();
       for (int i = 0; steps != null && i < steps.size(); i++) {
-        check(errors, rollout, steps.get(i).getAnalysis(), "spec.strategy.canary.steps[" + i + "].analysis", lookup);
+        check(errors, rollout, steps.get(i).getAnalysis(), "spec.strategy.canary.steps[" + i + "].analysis", lookup, false);
       }
     }
     return errors;
   }
 
   private static void check(
-      List<FieldError> errors, Rollout rollout, RolloutAnalysis analysis, String path, AnalysisTemplates.Lookup lookup) {
+      List<FieldError> errors,
+      Rollout rollout,
+      RolloutAnalysis analysis,
+      String path,
+      AnalysisTemplates.Lookup lookup,
+      boolean background) {
     if (analysis == null || analysis.getTemplates() == null || analysis.getTemplates().isEmpty()) {
       return;
     }
     try {
-      RunFactory.validate(rollout, analysis, lookup);
+      RunFactory.validate(rollout, analysis, lookup, background);
     } catch (AnalysisSpecException e) {
       List<String> names = new ArrayList<>();
       analysis.getTemplates().forEach(t -> names.add(t.getTemplateName()));

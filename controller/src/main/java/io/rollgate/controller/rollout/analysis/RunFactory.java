@@ -135,7 +135,25 @@ public final class RunFactory {
    */
   public static void validate(Rollout rollout, RolloutAnalysis analysis, AnalysisTemplates.Lookup lookup)
       throws AnalysisSpecException {
-    AnalysisTemplates.Flattened flat = AnalysisTemplates.flatten(AnalysisTemplates.resolve(analysis.getTemplates(), lookup));
+    validate(rollout, analysis, lookup, true);
+  }
+
+  /**
+   * Checks an analysis as {@link #validate(Rollout, RolloutAnalysis, AnalysisTemplates.Lookup)} does; for a step,
+   * pre- or post-promotion analysis ({@code background} false) a metric that would run forever (an interval without a
+   * count, after the arguments are substituted) is rejected too (argo-spec.md 2.3 item 4).
+   *
+   * @param rollout the Rollout
+   * @param analysis the Rollout analysis
+   * @param lookup where templates are read
+   * @param background whether this is background analysis (which may run indefinitely)
+   * @throws AnalysisSpecException the first problem, in Argo's words
+   */
+  public static void validate(
+      Rollout rollout, RolloutAnalysis analysis, AnalysisTemplates.Lookup lookup, boolean background)
+      throws AnalysisSpecException {
+    List<AnalysisTemplates.Template> templates = AnalysisTemplates.resolve(analysis.getTemplates(), lookup);
+    AnalysisTemplates.Flattened flat = AnalysisTemplates.flatten(templates);
     List<Argument> incoming = new java.util.ArrayList<>();
     if (analysis.getArgs() != null) {
       for (var a : analysis.getArgs()) {
@@ -157,9 +175,43 @@ public final class RunFactory {
         incoming.add(arg);
       }
     }
-    RunArguments.merge(incoming, flat.args());
+    List<Argument> merged = RunArguments.merge(incoming, flat.args());
+    if (!background) {
+      for (AnalysisTemplates.Template t : templates) {
+        for (var m : t.spec().getMetrics() == null ? List.<io.rollgate.api.Metric>of() : t.spec().getMetrics()) {
+          String count = countText(m.getCount(), merged);
+          boolean hasInterval = m.getInterval() != null && !m.getInterval().isEmpty();
+          if (hasInterval && (count == null || "0".equals(count))) {
+            throw new AnalysisSpecException(
+                "AnalysisTemplate "
+                    + t.name()
+                    + " has metric "
+                    + m.getName()
+                    + " which runs indefinitely. Invalid value for count: "
+                    + (count == null ? "<nil>" : count));
+          }
+        }
+      }
+    }
     AnalysisTemplates.mergeDryRun(analysis.getDryRun(), flat.dryRun());
     AnalysisTemplates.mergeMeasurementRetention(analysis.getMeasurementRetention(), flat.measurementRetention());
+  }
+
+  /** A metric count as text, with {@code {{args.x}}} placeholders replaced by the arguments' values; null when unset. */
+  private static String countText(io.fabric8.kubernetes.api.model.IntOrString count, List<Argument> args) {
+    if (count == null || (count.getIntVal() == null && count.getStrVal() == null)) {
+      return null;
+    }
+    if (count.getIntVal() != null) {
+      return String.valueOf(count.getIntVal());
+    }
+    String text = count.getStrVal();
+    for (Argument a : args) {
+      if (a.getValue() != null) {
+        text = text.replaceAll("\\{\\{\\s*args\\." + java.util.regex.Pattern.quote(a.getName()) + "\\s*}}", java.util.regex.Matcher.quoteReplacement(a.getValue()));
+      }
+    }
+    return text;
   }
 
   /**

@@ -113,6 +113,31 @@ class RunFactoryTest {
   }
 
   @Test
+  void stepAndPromotionAnalysesMustNotRunIndefinitely() throws Exception {
+    AnalysisTemplates.Lookup forever =
+        new AnalysisTemplates.Lookup() {
+          @Override
+          public AnalysisTemplateSpec namespaced(String name) {
+            return ModelJson.fromJson(
+                "{\"args\":[{\"name\":\"n\",\"value\":\"0\"}],"
+                    + "\"metrics\":[{\"name\":\"m\",\"interval\":\"10s\",\"count\":\"{{ args.n }}\",\"provider\":{\"job\":{}}}]}",
+                AnalysisTemplateSpec.class);
+          }
+
+          @Override
+          public AnalysisTemplateSpec cluster(String name) {
+            return null;
+          }
+        };
+    var a = analysis("{\"templates\":[{\"templateName\":\"t\"}]}");
+    var e = assertThrows(AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, a, forever, false));
+    assertEquals("AnalysisTemplate t has metric m which runs indefinitely. Invalid value for count: 0", e.getMessage());
+    RunFactory.validate(ROLLOUT, a, forever, true); // background analysis may run until the promotion
+    var withCount = analysis("{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"n\",\"value\":\"3\"}]}");
+    RunFactory.validate(ROLLOUT, withCount, forever, false);
+  }
+
+  @Test
   void anUnfinishedIdenticalRunOfTheSameRolloutIsReused() throws Exception {
     var a = analysis("{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"value\":\"h\"}]}");
     AnalysisRun wanted = RunFactory.build(ROLLOUT, a, RunType.BACKGROUND, null, "abc", "old", "4", LOOKUP);
