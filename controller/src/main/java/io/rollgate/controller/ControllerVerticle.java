@@ -99,6 +99,7 @@ public final class ControllerVerticle extends VerticleBase {
     metrics.workQueue("Rollout", queue::depth, queue::inFlight);
     metrics.workQueue("AnalysisRun", analysisQueue::depth, analysisQueue::inFlight);
     metrics.watchRollouts(rollouts::cachedRollouts);
+    metrics.watchAnalysisRuns(rollouts::cachedAnalysisRuns);
     rollouts.lost().onFailure(fatal::tryFail);
     analysisRuns.lost().onFailure(fatal::tryFail);
     election =

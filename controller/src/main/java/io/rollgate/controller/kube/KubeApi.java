@@ -233,6 +233,22 @@ public final class KubeApi {
   }
 
   /**
+   * Creates a namespaced object of a custom or built-in type (for example an AnalysisRun).
+   *
+   * @param obj the object; {@code metadata.namespace} is where it is created
+   * @param <T> the model type
+   * @return the created object; fails with {@link KubeApiException} (409 when an object of that name exists)
+   */
+  @SuppressWarnings("unchecked")
+  public <T extends HasMetadata> Future<T> create(T obj) {
+    Class<T> type = (Class<T>) obj.getClass();
+    return call(
+        "create",
+        HasMetadata.getPlural(type),
+        () -> client.resources(type).inNamespace(obj.getMetadata().getNamespace()).resource(obj).create());
+  }
+
+  /**
    * Applies a JSON merge patch to an object of a custom or built-in type, on the main resource or a subresource.
    *
    * @param type the model class

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Rollout;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ public final class ControllerMetrics implements AutoCloseable {
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final RolloutStats perRollout = new RolloutStats();
   private volatile Supplier<? extends Collection<Rollout>> rollouts;
+  private volatile Supplier<? extends Collection<AnalysisRun>> analysisRuns;
 
   /**
    * Creates the registry with the JVM and process binders.
@@ -95,6 +97,16 @@ public final class ControllerMetrics implements AutoCloseable {
    */
   public void watchRollouts(Supplier<? extends Collection<Rollout>> cache) {
     this.rollouts = cache;
+  }
+
+  /**
+   * Sets the source of the per-AnalysisRun series ({@code analysis_run_info}, {@code analysis_run_metric_phase}, ...):
+   * the AnalysisRuns in the informer cache.
+   *
+   * @param cache returns the cached AnalysisRuns; called at every scrape, from a worker thread
+   */
+  public void watchAnalysisRuns(Supplier<? extends Collection<AnalysisRun>> cache) {
+    this.analysisRuns = cache;
   }
 
   /**
@@ -222,6 +234,8 @@ public final class ControllerMetrics implements AutoCloseable {
     Supplier<? extends Collection<Rollout>> source = rollouts;
     RolloutSeries.write(out, source == null ? List.of() : source.get());
     perRollout.write(out);
+    Supplier<? extends Collection<AnalysisRun>> runs = analysisRuns;
+    AnalysisRunSeries.write(out, runs == null ? List.of() : runs.get());
     RolloutSeries.constant(
         out, "argo_rollouts_controller_info", "Running Argo-rollouts version.", "version", version);
     return out.toString();

@@ -190,12 +190,12 @@ public final class RolloutSeries {
     return r.getMetadata().getName();
   }
 
-  private static void family(StringBuilder out, String metric, String help) {
+  static void family(StringBuilder out, String metric, String help) {
     out.append("# HELP ").append(metric).append(' ').append(help).append('\n');
     out.append("# TYPE ").append(metric).append(" gauge\n");
   }
 
-  private static void sample(StringBuilder out, String metric, long value, String... labels) {
+  static void sample(StringBuilder out, String metric, long value, String... labels) {
     out.append(metric).append('{');
     for (int i = 0; i + 1 < labels.length; i += 2) {
       if (i > 0) {

@@ -74,6 +74,7 @@ final class BlueGreenReconciler {
         .compose(v -> reconcilePause(pass))
         .compose(v -> reconcileActiveService(pass))
         .compose(v -> checkPostPromotion(pass))
+        .compose(v -> base.analysis().reconcileBlueGreen(pass))
         .compose(v -> base.ephemeral().sync(pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
         .compose(v -> syncStatus(pass, false));
   }
@@ -247,7 +248,8 @@ final class BlueGreenReconciler {
 
   /** argo-spec.md 7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}. */
   private Future<Void> scaleDownPreviousReplicaSets(RolloutPass pass) {
-    if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+    if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
+        || RolloutAnalysisRuns.holdsScaleDownForPostPromotion(pass)) {
       return Future.succeededFuture();
     }
     Set<String> referenced = referencedHashes(pass);
@@ -448,6 +450,7 @@ final class BlueGreenReconciler {
       bg.setScaleUpPreviewCheckPoint(null);
       LOG.info("{} template changed: podHash={} (pause, abort and preview checkpoint reset)", pass.ctx, pass.podHash);
     }
+    RolloutAnalysisRuns.applyBlueGreenStatus(pass, bg);
     status.setCurrentPodHash(pass.podHash);
     status.setCurrentStepHash(null);
     status.setCurrentStepIndex(null);

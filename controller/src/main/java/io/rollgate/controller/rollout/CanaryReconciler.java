@@ -58,7 +58,13 @@ final class CanaryReconciler {
   private Future<ReconcileOutcome> afterRestarts(RolloutPass pass) {
     return base.ephemeral().sync(pass, false)
         .compose(v -> cleanupOldReplicaSets(pass))
-        .compose(v -> scaleReplicaSets(pass, true))
+        .compose(v -> base.analysis().reconcileCanary(pass))
+        .compose(
+            v ->
+                // argo-spec.md 5.1 item 9: an inconclusive run paused the rollout; straight to status sync.
+                pass.addPause.contains(PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
+                    ? Future.succeededFuture(true)
+                    : scaleReplicaSets(pass, true))
         .compose(
             scaled -> {
               if (!scaled) {
@@ -296,6 +302,7 @@ final class CanaryReconciler {
 
   private Future<ReconcileOutcome> syncStatus(RolloutPass pass, boolean mayAdvance) {
     RolloutStatus status = baseStatus(pass);
+    RolloutAnalysisRuns.applyCanaryStatus(pass, status);
     List<CanaryStep> steps = pass.steps();
     boolean paused = Boolean.TRUE.equals(pass.rollout.getSpec().getPaused());
     // Nothing to abort once the new ReplicaSet is the stable one.
@@ -401,7 +408,10 @@ final class CanaryReconciler {
     if (step.getSetHeaderRoute() != null || step.getSetMirrorRoute() != null) {
       return true;
     }
-    // analysis, experiment and plugin steps wait here until they are promoted past.
+    if (step.getAnalysis() != null) {
+      return RolloutAnalysisRuns.stepSucceeded(pass);
+    }
+    // experiment and plugin steps wait here until they are promoted past.
     return false;
   }
 

@@ -5,7 +5,11 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.AnalysisRun;
+import io.rollgate.api.AnalysisTemplate;
+import io.rollgate.api.AnalysisTemplateSpec;
 import io.rollgate.api.Annotations;
+import io.rollgate.api.ClusterAnalysisTemplate;
 import io.rollgate.api.Rollout;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +39,9 @@ public final class RolloutCache {
   private final SharedIndexInformer<ReplicaSet> replicaSets;
   private final SharedIndexInformer<Service> services;
   private volatile SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment> deployments;
+  private volatile SharedIndexInformer<AnalysisRun> analysisRuns;
+  private volatile SharedIndexInformer<AnalysisTemplate> analysisTemplates;
+  private volatile SharedIndexInformer<ClusterAnalysisTemplate> clusterAnalysisTemplates;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
   private final java.time.Clock clock;
 
@@ -105,6 +112,103 @@ public final class RolloutCache {
       }
     }
     return List.of();
+  }
+
+  /**
+   * Index function for {@link #BY_OWNER} over any object (AnalysisRuns).
+   *
+   * @param obj an object
+   * @return the UID of its controller owner, or an empty list
+   */
+  public static List<String> controllerOwnerUidOf(HasMetadata obj) {
+    List<OwnerReference> refs = obj.getMetadata().getOwnerReferences();
+    if (refs != null) {
+      for (OwnerReference ref : refs) {
+        if (Boolean.TRUE.equals(ref.getController())) {
+          return List.of(ref.getUid());
+        }
+      }
+    }
+    return List.of();
+  }
+
+  /**
+   * Adds the informers that serve analysis (argo-spec.md 9.8): AnalysisRuns (indexed by {@link #BY_OWNER}),
+   * AnalysisTemplates and ClusterAnalysisTemplates.
+   *
+   * @param runs the AnalysisRun informer
+   * @param templates the AnalysisTemplate informer
+   * @param clusterTemplates the ClusterAnalysisTemplate informer
+   * @return this cache
+   */
+  public RolloutCache withAnalysis(
+      SharedIndexInformer<AnalysisRun> runs,
+      SharedIndexInformer<AnalysisTemplate> templates,
+      SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplates) {
+    this.analysisRuns = runs;
+    this.analysisTemplates = templates;
+    this.clusterAnalysisTemplates = clusterTemplates;
+    return this;
+  }
+
+  /**
+   * Returns the AnalysisRuns whose controller owner is the Rollout, freshest versions, including runs we created that
+   * the informer has not delivered yet.
+   *
+   * @param rollout the Rollout
+   * @return its runs, in no particular order; empty when AnalysisRuns are not watched
+   */
+  public List<AnalysisRun> ownedAnalysisRuns(Rollout rollout) {
+    var informer = analysisRuns;
+    if (informer == null) {
+      return List.of();
+    }
+    String uid = rollout.getMetadata().getUid();
+    String ns = rollout.getMetadata().getNamespace();
+    List<AnalysisRun> result = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (AnalysisRun run : informer.getIndexer().byIndex(BY_OWNER, uid)) {
+      AnalysisRun fresh = freshest("AnalysisRun", run, run.getMetadata().getNamespace(), run.getMetadata().getName());
+      if (fresh != null && ns.equals(fresh.getMetadata().getNamespace())) {
+        result.add(fresh);
+        seen.add(fresh.getMetadata().getName());
+      }
+    }
+    for (Written w : written.values()) {
+      if (w.obj() instanceof AnalysisRun run
+          && ns.equals(run.getMetadata().getNamespace())
+          && !seen.contains(run.getMetadata().getName())
+          && controllerOwnerUidOf(run).contains(uid)
+          && !expired(w)) {
+        result.add(run);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Returns the spec of an AnalysisTemplate.
+   *
+   * @param namespace the namespace
+   * @param name the template name
+   * @return its spec, or null when it is not cached (or templates are not watched)
+   */
+  public AnalysisTemplateSpec analysisTemplate(String namespace, String name) {
+    var informer = analysisTemplates;
+    AnalysisTemplate t = informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
+    return t == null ? null : (t.getSpec() == null ? new AnalysisTemplateSpec() : t.getSpec());
+  }
+
+  /**
+   * Returns the spec of a ClusterAnalysisTemplate.
+   *
+   * @param name the template name
+   * @return its spec, or null when it is not cached (or templates are not watched)
+   */
+  public AnalysisTemplateSpec clusterAnalysisTemplate(String name) {
+    var informer = clusterAnalysisTemplates;
+    ClusterAnalysisTemplate t = informer == null ? null : informer.getStore().getByKey(name);
+    return t == null ? null : (t.getSpec() == null ? new AnalysisTemplateSpec() : t.getSpec());
   }
 
   /**
@@ -280,7 +384,10 @@ public final class RolloutCache {
     return rollouts.hasSynced()
         && replicaSets.hasSynced()
         && (services == null || services.hasSynced())
-        && (deployments == null || deployments.hasSynced());
+        && (deployments == null || deployments.hasSynced())
+        && (analysisRuns == null || analysisRuns.hasSynced())
+        && (analysisTemplates == null || analysisTemplates.hasSynced())
+        && (clusterAnalysisTemplates == null || clusterAnalysisTemplates.hasSynced());
   }
 
   @SuppressWarnings("unchecked")

@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.AnalysisRun;
+import io.rollgate.api.AnalysisTemplate;
+import io.rollgate.api.ClusterAnalysisTemplate;
 import io.rollgate.api.Labels;
 import io.rollgate.api.Rollout;
 import io.rollgate.controller.ControllerOptions;
@@ -18,18 +21,20 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Rollouts: informers on Rollouts, ReplicaSets, Services and Deployments feed {@code namespace/name} keys into a
+ * Wiring for Rollouts: informers on Rollouts, ReplicaSets, Services, Deployments and AnalysisRuns feed {@code namespace/name} keys into a
  * {@link WorkQueue} in front of the {@link RolloutReconciler}. Handlers only enqueue: a ReplicaSet event enqueues its
  * owning Rollout; a Service event enqueues the Rollouts that name it and the Rollout named in its
  * {@code managed-by-rollouts} annotation (so a Service left behind by a deleted Rollout is released); a deleted
  * Rollout is enqueued once more for the same reason; a Deployment add, delete or new generation enqueues the Rollouts
- * whose {@code spec.workloadRef} names it.
+ * whose {@code spec.workloadRef} names it; an AnalysisRun event enqueues the Rollout that controls it. AnalysisTemplates
+ * and ClusterAnalysisTemplates are cached without handlers (a template change needs no pass of its own).
  *
  * <p>The Rollout informer honours the controller instance id: with an id it selects
  * {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, without one only Rollouts lacking that label.
@@ -47,6 +52,9 @@ public final class RolloutController {
   private SharedIndexInformer<ReplicaSet> rsInformer;
   private SharedIndexInformer<Service> serviceInformer;
   private SharedIndexInformer<Deployment> deploymentInformer;
+  private SharedIndexInformer<AnalysisRun> runInformer;
+  private SharedIndexInformer<AnalysisTemplate> templateInformer;
+  private SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplateInformer;
   private WorkQueue queue;
   private volatile boolean stopping;
   private final io.vertx.core.Promise<Void> lost = io.vertx.core.Promise.promise();
@@ -107,8 +115,24 @@ public final class RolloutController {
             ? client.apps().deployments().inAnyNamespace()
             : client.apps().deployments().inNamespace(options.namespace());
     deploymentInformer = deploymentOp.runnableInformer(resyncMillis);
+    var runOp =
+        options.namespace() == null
+            ? client.resources(AnalysisRun.class).inAnyNamespace()
+            : client.resources(AnalysisRun.class).inNamespace(options.namespace());
+    runInformer =
+        runOp.withLabelSelector(instanceSelector)
+            .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf))
+            .runnableInformer(resyncMillis);
+    var templateOp =
+        options.namespace() == null
+            ? client.resources(AnalysisTemplate.class).inAnyNamespace()
+            : client.resources(AnalysisTemplate.class).inNamespace(options.namespace());
+    templateInformer = templateOp.runnableInformer(resyncMillis);
+    clusterTemplateInformer = client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis);
     RolloutCache cache =
-        new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock).withDeployments(deploymentInformer);
+        new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
+            .withDeployments(deploymentInformer)
+            .withAnalysis(runInformer, templateInformer, clusterTemplateInformer);
     RolloutReconciler reconciler = new RolloutReconciler(cache, api, events, clock);
     queue =
         new WorkQueue(
@@ -203,6 +227,27 @@ public final class RolloutController {
             enqueueReferencing(cache, d);
           }
         });
+    // A run's phase change drives the Rollout (step completion, pause, abort); template changes need no pass.
+    runInformer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(AnalysisRun run) {
+            enqueueOwner(run);
+          }
+
+          @Override
+          public void onUpdate(AnalysisRun before, AnalysisRun after) {
+            if (!Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
+              enqueueOwner(after);
+            }
+          }
+
+          @Override
+          public void onDelete(AnalysisRun run, boolean unknownFinalState) {
+            cache.forget("AnalysisRun", run.getMetadata().getNamespace(), run.getMetadata().getName());
+            enqueueOwner(run);
+          }
+        });
     Future<Void> rolloutsSynced = Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
     Future<Void> rsSynced = Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
     watchForLoss(rolloutInformer, "rollouts");
@@ -212,7 +257,15 @@ public final class RolloutController {
     Future<Void> deploymentsSynced =
         Future.fromCompletionStage(deploymentInformer.start(), vertx.getOrCreateContext());
     watchForLoss(deploymentInformer, "deployments");
-    return Future.all(rolloutsSynced, rsSynced, svcSynced, deploymentsSynced)
+    Future<Void> runsSynced = Future.fromCompletionStage(runInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(runInformer, "analysisruns");
+    Future<Void> templatesSynced = Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(templateInformer, "analysistemplates");
+    Future<Void> clusterTemplatesSynced =
+        Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
+    return Future.all(
+            List.of(rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced))
         .onSuccess(
             v ->
                 LOG.info(
@@ -266,7 +319,23 @@ public final class RolloutController {
     if (deploymentInformer != null) {
       deploymentInformer.stop();
     }
+    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {runInformer, templateInformer, clusterTemplateInformer}) {
+      if (i != null) {
+        i.stop();
+      }
+    }
     return queue == null ? Future.succeededFuture() : queue.shutdown();
+  }
+
+  private void enqueueOwner(AnalysisRun run) {
+    if (run.getMetadata().getOwnerReferences() == null) {
+      return;
+    }
+    for (OwnerReference ref : run.getMetadata().getOwnerReferences()) {
+      if (Boolean.TRUE.equals(ref.getController()) && "Rollout".equals(ref.getKind())) {
+        queue.add(run.getMetadata().getNamespace() + "/" + ref.getName(), "watch");
+      }
+    }
   }
 
   private void enqueueOwner(ReplicaSet rs) {
@@ -312,6 +381,15 @@ public final class RolloutController {
    */
   public java.util.List<Rollout> cachedRollouts() {
     return rolloutInformer == null ? java.util.List.of() : rolloutInformer.getStore().list();
+  }
+
+  /**
+   * Returns the AnalysisRuns in the informer cache (a snapshot), for the per-run metrics.
+   *
+   * @return the cached AnalysisRuns; empty before {@link #start()}
+   */
+  public java.util.List<AnalysisRun> cachedAnalysisRuns() {
+    return runInformer == null ? java.util.List.of() : runInformer.getStore().list();
   }
 
   private static String key(HasMetadata obj) {

@@ -70,6 +70,9 @@ final class RolloutPass {
   /** The desired replicas of the new ReplicaSet computed this pass (blue-green). */
   int newDesired;
 
+  /** The AnalysisRuns this pass settled on (argo-spec.md 9.8). */
+  final RolloutAnalysisRuns.State analysis = new RolloutAnalysisRuns.State();
+
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
   io.fabric8.kubernetes.api.model.HasMetadata workload;
   /** Its {@code metadata.generation} (decimal), stamped into the Rollout; null without a workloadRef. */

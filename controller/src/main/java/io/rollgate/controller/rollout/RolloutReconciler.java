@@ -25,7 +25,6 @@ import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
 import io.rollgate.controller.kube.MergePatch;
-import io.rollgate.controller.rollout.bluegreen.NoAnalysisPromotionGate;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.status.Conditions;
@@ -75,6 +74,7 @@ public final class RolloutReconciler implements Reconciler {
   private final WorkloadRefs workloads;
   private final EphemeralMetadata ephemeral;
   private final PodRestarts restarts;
+  private final RolloutAnalysisRuns analysis;
 
   /**
    * Creates the reconciler.
@@ -91,9 +91,10 @@ public final class RolloutReconciler implements Reconciler {
     this.clock = clock;
     this.ephemeral = new EphemeralMetadata(api, cache);
     this.restarts = new PodRestarts(api);
+    this.analysis = new RolloutAnalysisRuns(cache, api);
     this.canary = new CanaryReconciler(this);
     this.services = new Services(cache, api, events);
-    this.blueGreen = new BlueGreenReconciler(this, services, new NoAnalysisPromotionGate());
+    this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
   }
 
@@ -198,6 +199,11 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   private Future<ReconcileOutcome> reconcileStrategy(RolloutPass pass) {
+    // argo-spec.md 2.3 items 2-5: referenced analysis templates must exist and build a run.
+    List<FieldError> analysisErrors = analysis.validate(pass.rollout);
+    if (!analysisErrors.isEmpty()) {
+      return invalidSpec(pass, analysisErrors);
+    }
     classifyReplicaSets(pass);
     if (pass.rollout.getSpec().getStrategy().getBlueGreen() != null) {
       // Blue-green validates its Service references before it creates the new ReplicaSet.
@@ -685,6 +691,10 @@ public final class RolloutReconciler implements Reconciler {
       }
     }
     pass.events.clear();
+  }
+
+  RolloutAnalysisRuns analysis() {
+    return analysis;
   }
 
   PodRestarts restarts() {

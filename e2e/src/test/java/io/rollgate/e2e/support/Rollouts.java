@@ -82,7 +82,18 @@ public final class Rollouts {
         r.getSpec().getStrategy().getCanary() == null || r.getSpec().getStrategy().getCanary().getSteps() == null
             ? 0
             : r.getSpec().getStrategy().getCanary().getSteps().size();
-    if (hasPauses) {
+    boolean inconclusiveStep =
+        s.getCanary() != null
+            && s.getCanary().getCurrentStepAnalysisRunStatus() != null
+            && "Inconclusive".equals(s.getCanary().getCurrentStepAnalysisRunStatus().getStatus());
+    if (inconclusiveStep && hasPauses && Boolean.TRUE.equals(s.getControllerPause())) {
+      int idx = s.getCurrentStepIndex() == null ? 0 : s.getCurrentStepIndex();
+      statusPatch(
+          name,
+          "{\"status\":{\"pauseConditions\":null,\"controllerPause\":false,\"currentStepIndex\":"
+              + Math.min(idx + 1, steps)
+              + "}}");
+    } else if (hasPauses) {
       statusPatch(name, "{\"status\":{\"pauseConditions\":null}}");
     } else if (r.getSpec().getStrategy().getCanary() != null) {
       int idx = s.getCurrentStepIndex() == null ? 0 : s.getCurrentStepIndex();

@@ -9,9 +9,10 @@ import io.vertx.core.Future;
  * ({@code spec.strategy.blueGreen.prePromotionAnalysis}) and before the new ReplicaSet is marked stable
  * ({@code spec.strategy.blueGreen.postPromotionAnalysis}), argo-spec.md 7.3-7.5.
  *
- * <p>The blue-green reconciler consults the gate only when the corresponding analysis is configured. The analysis
- * implementation (AnalysisRuns created per pod-template hash, labelled {@code rollout-type: PrePromotion} /
- * {@code PostPromotion}) plugs in here; until then {@link NoAnalysisPromotionGate} lets every Rollout through.
+ * <p>The blue-green reconciler consults the gate only when the corresponding analysis is configured. The Rollout
+ * reconciler's implementation answers from the AnalysisRuns it created per pod-template hash (labelled
+ * {@code rollout-type: PrePromotion} / {@code PostPromotion}); a failed run aborts the Rollout through the analysis
+ * stage, so that implementation answers {@link Verdict#PASSED} or {@link Verdict#PENDING} only.
  */
 public interface PromotionGate {
 
