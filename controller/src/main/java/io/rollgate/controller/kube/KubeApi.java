@@ -1,6 +1,7 @@
 package io.rollgate.controller.kube;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -383,6 +384,109 @@ public final class KubeApi {
             client
                 .v1()
                 .events()
+                .inNamespace(namespace)
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
+  }
+
+  /**
+   * Creates an object of a built-in or typed custom kind (for example a networking.k8s.io/v1 Ingress).
+   *
+   * @param obj the object, with its namespace set
+   * @param <T> the model type
+   * @return the created object; fails with {@link KubeApiException} (409 when it already exists)
+   */
+  public <T extends HasMetadata> Future<T> create(T obj) {
+    return call("create", obj.getPlural(), () -> client.resource(obj).create());
+  }
+
+  /**
+   * Lists the objects of a typed kind in one namespace, straight from the API server.
+   *
+   * @param type the model class
+   * @param namespace the namespace
+   * @param <T> the model type
+   * @return the objects; fails with {@link KubeApiException}
+   */
+  public <T extends HasMetadata> Future<List<T>> list(Class<T> type, String namespace) {
+    return call("list", HasMetadata.getPlural(type), () -> client.resources(type).inNamespace(namespace).list().getItems());
+  }
+
+  /**
+   * Deletes an object of a typed kind.
+   *
+   * @param type the model class
+   * @param namespace the namespace
+   * @param name the name
+   * @param <T> the model type
+   * @return a Future completing once the deletion was accepted; a missing object is not an error
+   */
+  public <T extends HasMetadata> Future<Void> delete(Class<T> type, String namespace, String name) {
+    return call(
+        "delete",
+        HasMetadata.getPlural(type),
+        () -> {
+          client.resources(type).inNamespace(namespace).withName(name).delete();
+          return null;
+        });
+  }
+
+  /**
+   * Reads an object of a kind the controller has no Java model for (a traffic router's custom resource, such as an
+   * Istio VirtualService or a Gateway API HTTPRoute), straight from the API server.
+   *
+   * @param apiVersion the {@code group/version}, for example {@code gateway.networking.k8s.io/v1}
+   * @param kind the kind, for example {@code HTTPRoute}
+   * @param namespace the namespace
+   * @param name the name
+   * @return the object, or null when it does not exist; fails with {@link KubeApiException} (404 also when the kind
+   *     is not served by the API server)
+   */
+  public Future<GenericKubernetesResource> getGeneric(String apiVersion, String kind, String namespace, String name) {
+    return call(
+        "get",
+        kind.toLowerCase(java.util.Locale.ROOT),
+        () -> client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).get());
+  }
+
+  /**
+   * Creates an object of a kind the controller has no Java model for.
+   *
+   * @param obj the object, with apiVersion, kind and namespace set
+   * @return the created object; fails with {@link KubeApiException} (409 when it already exists)
+   */
+  public Future<GenericKubernetesResource> createGeneric(GenericKubernetesResource obj) {
+    return call(
+        "create",
+        obj.getKind().toLowerCase(java.util.Locale.ROOT),
+        () ->
+            client
+                .genericKubernetesResources(obj.getApiVersion(), obj.getKind())
+                .inNamespace(obj.getMetadata().getNamespace())
+                .resource(obj)
+                .create());
+  }
+
+  /**
+   * Applies a JSON merge patch (RFC 7386) to an object of a kind the controller has no Java model for. Arrays in the
+   * patch replace the stored arrays whole, so a patch that rewrites route lists must carry the complete list and
+   * {@code metadata.resourceVersion}.
+   *
+   * @param apiVersion the {@code group/version}
+   * @param kind the kind
+   * @param namespace the namespace
+   * @param name the name
+   * @param mergePatch the patch
+   * @return the patched object; fails with {@link KubeApiException} (404 when gone, 409 when stale)
+   */
+  public Future<GenericKubernetesResource> patchGeneric(
+      String apiVersion, String kind, String namespace, String name, String mergePatch) {
+    return call(
+        "patch",
+        kind.toLowerCase(java.util.Locale.ROOT),
+        () ->
+            client
+                .genericKubernetesResources(apiVersion, kind)
                 .inNamespace(namespace)
                 .withName(name)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
