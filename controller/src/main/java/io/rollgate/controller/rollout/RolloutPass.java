@@ -70,6 +70,11 @@ final class RolloutPass {
   /** The desired replicas of the new ReplicaSet computed this pass (blue-green). */
   int newDesired;
 
+  /** Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code status.canary.weights}. */
+  boolean trafficReconciled;
+  /** The {@code status.canary.weights} decided by the traffic step (null: none). */
+  io.rollgate.api.TrafficWeights trafficWeights;
+
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
   io.fabric8.kubernetes.api.model.HasMetadata workload;
   /** Its {@code metadata.generation} (decimal), stamped into the Rollout; null without a workloadRef. */
