@@ -16,13 +16,17 @@ import java.util.Map;
 
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
- * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: NGINX,
- * SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
+ * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
+ * NGINX, SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
  */
 public final class TrafficRouters {
 
+  /** The Istio API version Argo Rollouts uses by default ({@code --istio-api-version}). */
+  public static final String ISTIO_API_VERSION = "v1alpha3";
+
+  private final IstioTrafficRouter istio;
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
@@ -35,6 +39,7 @@ public final class TrafficRouters {
    * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
    */
   public TrafficRouters(KubeApi api, EventRecorder events, String smiVersion) {
+    this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
@@ -65,7 +70,7 @@ public final class TrafficRouters {
       return list;
     }
     if (tr.getIstio() != null) {
-      list.add(unsupported("Istio"));
+      list.add(istio);
     }
     if (tr.getNginx() != null) {
       list.add(nginx);

@@ -649,6 +649,173 @@ class TrafficRoutingE2E {
   }
 
   // -------------------------------------------------------------------------------------------------------------
+  // Istio
+
+  static JsonNode virtualService(String name) {
+    return generic("networking.istio.io/v1alpha3", "VirtualService", name);
+  }
+
+  /** Weight of the destination whose host starts with {@code hostLabel} (or has that subset) in a route (-1: none). */
+  static int destWeight(JsonNode route, String hostOrSubset) {
+    for (JsonNode d : route.path("route")) {
+      String host = d.path("destination").path("host").asText("");
+      String first = host.contains(".") ? host.substring(0, host.indexOf('.')) : host;
+      if (hostOrSubset.equals(first) || hostOrSubset.equals(d.path("destination").path("subset").asText(null))) {
+        return d.path("weight").asInt(-1);
+      }
+    }
+    return -1;
+  }
+
+  static void assertSumsTo100(JsonNode route) {
+    int sum = 0;
+    for (JsonNode d : route.path("route")) {
+      sum += d.path("weight").asInt();
+    }
+    assertEquals(100, sum, "weights of " + route);
+  }
+
+  static JsonNode httpByName(JsonNode vs, String name) {
+    for (JsonNode r : vs.path("spec").path("http")) {
+      if (name.equals(r.path("name").asText(null))) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  static JsonNode awaitIstioWeight(String name, int canaryWeight) {
+    return await(
+        name + "-vsvc weights " + canaryWeight,
+        () -> virtualService(name + "-vsvc"),
+        vs -> destWeight(httpByName(vs, "primary"), name + "-canary") == canaryWeight
+            && destWeight(vs.path("spec").path("tls").path(0), name + "-canary") == canaryWeight
+            && destWeight(vs.path("spec").path("tcp").path(0), name + "-canary") == canaryWeight);
+  }
+
+  @Test
+  void istioHostBasedHttpTlsTcpRoutesWithHeaderAndMirrorRoutes() {
+    String name = "ist";
+    apply("traffic/services.yaml", vars(name));
+    Map<String, String> v = vars(name);
+    v.put("NS", ns);
+    apply("traffic/istio-host.yaml", v);
+    String tr = "{\"managedRoutes\":[{\"name\":\"header\"},{\"name\":\"mirror\"}],"
+        + "\"istio\":{\"virtualService\":{\"name\":\"ist-vsvc\",\"routes\":[\"primary\"],"
+        + "\"tlsRoutes\":[{\"port\":443,\"sniHosts\":[\"ist.example.com\"]}],\"tcpRoutes\":[{\"port\":9000}]}}}";
+    String steps = "[{\"setWeight\":20},"
+        + "{\"setHeaderRoute\":{\"name\":\"header\",\"match\":[{\"headerName\":\"X-Canary\",\"headerValue\":{\"regex\":\"^yes$\"}}]}},"
+        + "{\"setMirrorRoute\":{\"name\":\"mirror\",\"match\":[{\"method\":{\"exact\":\"GET\"},\"path\":{\"prefix\":\"/api\"}}],\"percentage\":30}},"
+        + "{\"pause\":{}},{\"setWeight\":60},{\"pause\":{}}]";
+    createRollout(name, 5, canary(name, tr, steps, null));
+    JsonNode vs = awaitIstioWeight(name, 0);
+    JsonNode primary = httpByName(vs, "primary");
+    assertEquals(100, destWeight(primary, "ist-stable"));
+    assertEquals(2, primary.path("route").size(), "destinations other than stable and canary are removed: " + primary);
+    assertEquals("ist-canary." + ns + ".svc.cluster.local", primary.path("route").path(1).path("destination").path("host").asText(),
+        "hosts are kept as written");
+    assertEquals(100, destWeight(httpByName(vs, "untouched"), "legacy"), "routes not listed are left alone");
+
+    rollouts.setImage(name, "registry.example/app:v2");
+    awaitPausedAt(name, 3);
+    vs = awaitIstioWeight(name, 20);
+    JsonNode http = vs.path("spec").path("http");
+    assertEquals(List.of("header", "mirror", "primary", "untouched"),
+        List.of(http.path(0).path("name").asText(), http.path(1).path("name").asText(), http.path(2).path("name").asText(),
+            http.path(3).path("name").asText()), "managed routes first, in managedRoutes order: " + http);
+    JsonNode header = http.path(0);
+    assertEquals("^yes$", header.path("match").path(0).path("headers").path("X-Canary").path("regex").asText());
+    assertEquals(1, header.path("route").size());
+    assertEquals("ist-canary." + ns + ".svc.cluster.local", header.path("route").path(0).path("destination").path("host").asText());
+    assertEquals(80, header.path("route").path(0).path("destination").path("port").path("number").asInt());
+    assertEquals(100, header.path("route").path(0).path("weight").asInt());
+    JsonNode mirror = http.path(1);
+    assertEquals("GET", mirror.path("match").path(0).path("method").path("exact").asText());
+    assertEquals("/api", mirror.path("match").path(0).path("uri").path("prefix").asText());
+    assertEquals(30, mirror.path("mirrorPercentage").path("value").asInt());
+    assertEquals("ist-canary." + ns + ".svc.cluster.local", mirror.path("mirror").path("host").asText());
+    assertEquals(20, destWeight(mirror, "ist-canary"));
+    for (JsonNode r : List.of(header, mirror, httpByName(vs, "primary"), vs.path("spec").path("tls").path(0), vs.path("spec").path("tcp").path(0))) {
+      assertSumsTo100(r);
+    }
+
+    rollouts.promote(name);
+    awaitPausedAt(name, 5);
+    vs = awaitIstioWeight(name, 60);
+    assertEquals(60, destWeight(httpByName(vs, "mirror"), "ist-canary"), "the managed mirror route follows the weight");
+    assertNotNull(httpByName(vs, "header"), "header route kept across later steps");
+
+    rollouts.promote(name);
+    awaitHealthy(name);
+    vs = await("managed routes removed", () -> virtualService("ist-vsvc"), x -> x.path("spec").path("http").size() == 2);
+    assertIstioReset(name, vs);
+    assertTrue(rollouts.eventMessages(name, "Updated VirtualService").stream().anyMatch(m -> m.contains("desiredWeight '20'")));
+  }
+
+  static void assertIstioReset(String name, JsonNode vs) {
+    assertEquals(0, destWeight(httpByName(vs, "primary"), name + "-canary"));
+    assertEquals(100, destWeight(httpByName(vs, "primary"), name + "-stable"));
+    assertNull(httpByName(vs, "header"));
+    assertNull(httpByName(vs, "mirror"));
+  }
+
+  @Test
+  void istioAbortResetsWeightAndRemovesManagedRoutesAtOnce() {
+    String name = "istab";
+    apply("traffic/services.yaml", vars(name));
+    Map<String, String> v = vars(name);
+    v.put("NS", ns);
+    apply("traffic/istio-host.yaml", v);
+    String tr = "{\"managedRoutes\":[{\"name\":\"header\"}],"
+        + "\"istio\":{\"virtualService\":{\"name\":\"istab-vsvc\",\"routes\":[\"primary\"],"
+        + "\"tlsRoutes\":[{\"port\":443,\"sniHosts\":[\"istab.example.com\"]}],\"tcpRoutes\":[{\"port\":9000}]}}}";
+    String steps = "[{\"setWeight\":40},"
+        + "{\"setHeaderRoute\":{\"name\":\"header\",\"match\":[{\"headerName\":\"X-Canary\",\"headerValue\":{\"exact\":\"1\"}}]}},"
+        + "{\"pause\":{}}]";
+    createRollout(name, 5, canary(name, tr, steps, null));
+    rollouts.setImage(name, "registry.example/app:v2");
+    awaitPausedAt(name, 2);
+    JsonNode vs = awaitIstioWeight(name, 40);
+    assertNotNull(httpByName(vs, "header"));
+    rollouts.abort(name);
+    vs = awaitIstioWeight(name, 0);
+    vs = await("header route removed", () -> virtualService("istab-vsvc"), x -> httpByName(x, "header") == null);
+    assertIstioReset(name, vs);
+  }
+
+  @Test
+  void istioSubsetBasedWithDestinationRule() {
+    String name = "istsub";
+    apply("traffic/istio-subset.yaml", vars(name));
+    String tr = "{\"istio\":{\"virtualService\":{\"name\":\"istsub-vsvc\"},"
+        + "\"destinationRule\":{\"name\":\"istsub-destrule\",\"canarySubsetName\":\"canary\",\"stableSubsetName\":\"stable\"}}}";
+    Map<String, String> v = vars(name);
+    v.put("REPLICAS", "5");
+    v.put("CANARY", "{\"trafficRouting\":" + tr + ",\"steps\":[{\"setWeight\":40},{\"pause\":{}}]}");
+    rollouts.create("traffic/rollout.yaml", v);
+    String v1 = awaitHealthy(name).getStatus().getStableRS();
+    JsonNode dr = await("DestinationRule subsets on v1", () -> generic("networking.istio.io/v1alpha3", "DestinationRule", "istsub-destrule"),
+        x -> v1.equals(x.path("spec").path("subsets").path(1).path("labels").path(HASH).asText(null)));
+    assertEquals(v1, dr.path("spec").path("subsets").path(0).path("labels").path(HASH).asText(), "canary subset on stable at first");
+    assertEquals(name, dr.path("spec").path("subsets").path(0).path("labels").path("app").asText(), "other labels kept");
+    assertEquals(name, dr.path("metadata").path("annotations").path(MANAGED_BY).asText());
+
+    rollouts.setImage(name, "registry.example/app:v2");
+    String v2 = awaitPausedAt(name, 1).getStatus().getCurrentPodHash();
+    JsonNode vs = await("subset weights 40/60", () -> virtualService("istsub-vsvc"),
+        x -> destWeight(x.path("spec").path("http").path(0), "canary") == 40);
+    assertEquals(60, destWeight(vs.path("spec").path("http").path(0), "stable"));
+    dr = generic("networking.istio.io/v1alpha3", "DestinationRule", "istsub-destrule");
+    assertEquals(v2, dr.path("spec").path("subsets").path(0).path("labels").path(HASH).asText());
+    assertEquals(v1, dr.path("spec").path("subsets").path(1).path("labels").path(HASH).asText());
+
+    rollouts.abort(name);
+    await("subset weights 0/100", () -> virtualService("istsub-vsvc"),
+        x -> destWeight(x.path("spec").path("http").path(0), "canary") == 0
+            && destWeight(x.path("spec").path("http").path(0), "stable") == 100);
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
   // No router: Services only
 
   @Test
