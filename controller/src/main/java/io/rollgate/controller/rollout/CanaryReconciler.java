@@ -339,6 +339,7 @@ final class CanaryReconciler {
       status.setPromoteFull(null);
       status.setCurrentStepIndex(steps.isEmpty() ? null : steps.size());
       status.setStableRS(pass.podHash);
+      CanaryServices.onPromotion(pass, status, "Initial deploy".equals(promoteReason));
       if (status.getCanary() != null) {
         status.getCanary().setCurrentStepAnalysisRunStatus(null);
       }

@@ -45,10 +45,47 @@ final class CanaryServices {
     return errors;
   }
 
+  /**
+   * argo-spec.md 5.1 item 5, pingPong: the stable one of ping and pong ({@code status.canary.stablePingPong}) follows
+   * the stable ReplicaSet; the other one follows the new ReplicaSet until it is promoted, then the two swap roles
+   * (no selector switch at promotion).
+   */
+  Future<Void> reconcilePingPong(RolloutPass pass) {
+    CanaryStrategy c = TrafficRouted.canary(pass);
+    if (c.getPingPong() == null) {
+      return Future.succeededFuture();
+    }
+    io.rollgate.controller.traffic.TrafficRequest req = new io.rollgate.controller.traffic.TrafficRequest(pass.ctx, pass.rollout);
+    Future<Void> stable = ensure(pass, req.stableService(), pass.stableRS, true);
+    if (TrafficRouted.fullyPromoted(pass) || pass.aborted()) {
+      return stable;
+    }
+    return stable.compose(v -> ensure(pass, req.canaryService(), pass.newRS, true));
+  }
+
+  /**
+   * Records which of ping and pong is stable after a promotion: the first deploy makes ping stable; a later promotion
+   * makes the Service that served the canary (which already selects the new ReplicaSet) the stable one.
+   */
+  static void onPromotion(RolloutPass pass, io.rollgate.api.RolloutStatus status, boolean initial) {
+    if (TrafficRouted.canary(pass).getPingPong() == null) {
+      return;
+    }
+    if (status.getCanary() == null) {
+      status.setCanary(new io.rollgate.api.CanaryStatus());
+    }
+    String current = status.getCanary().getStablePingPong();
+    String next = initial ? io.rollgate.controller.traffic.TrafficRequest.PING
+        : io.rollgate.controller.traffic.TrafficRequest.PONG.equals(current)
+            ? io.rollgate.controller.traffic.TrafficRequest.PING
+            : io.rollgate.controller.traffic.TrafficRequest.PONG;
+    status.getCanary().setStablePingPong(next);
+  }
+
   /** argo-spec.md 5.1 item 6: point the stable and canary Services at their ReplicaSets. */
   Future<Void> reconcile(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
-    Future<Void> stable = ensure(pass, c.getStableService(), pass.stableRS, true);
+    Future<Void> stable = reconcilePingPong(pass).compose(v -> ensure(pass, c.getStableService(), pass.stableRS, true));
     if (c.getCanaryService() == null || c.getCanaryService().isEmpty()) {
       return stable;
     }

@@ -179,7 +179,12 @@ final class TrafficRoutedScaling {
       addWeights(hashes, pass.trafficWeights);
     }
     CanaryStrategy c = TrafficRouted.canary(pass);
-    for (String name : new String[] {c.getStableService(), c.getCanaryService()}) {
+    java.util.List<String> names = new java.util.ArrayList<>(java.util.Arrays.asList(c.getStableService(), c.getCanaryService()));
+    if (c.getPingPong() != null) {
+      names.add(c.getPingPong().getPingService());
+      names.add(c.getPingPong().getPongService());
+    }
+    for (String name : names) {
       if (name != null && !name.isEmpty()) {
         Service svc = base.cache().service(pass.namespace(), name);
         hashes.add(Services.selectedHash(svc));

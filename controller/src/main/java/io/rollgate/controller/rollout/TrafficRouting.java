@@ -123,7 +123,7 @@ final class TrafficRouting {
   private Future<Void> reconcileRouters(RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d) {
     Future<Void> pre = Future.succeededFuture();
     if (d.canaryServiceToStable()) {
-      pre = services.ensure(pass, TrafficRouted.canary(pass).getCanaryService(), pass.stableRS, false);
+      pre = services.ensure(pass, req.canaryService(), pass.stableRS, false);
     }
     if (d.removeManagedRoutes() && !req.managedRoutes().isEmpty()) {
       pre = pre.compose(v -> each(pass, list, "remove managed routes", r -> r.removeManagedRoutes(req)));
@@ -175,22 +175,22 @@ final class TrafficRouting {
         .compose(v -> each(pass, list, "set weight", r -> r.setWeight(req, d.weight(), additional)));
     return chain.compose(
         v -> {
-          recordWeights(pass, d, stableHash, old);
+          recordWeights(pass, req, d, stableHash, old);
           return verify(pass, req, list, d);
         });
   }
 
-  private void recordWeights(RolloutPass pass, Decision d, String stableHash, TrafficWeights old) {
+  private void recordWeights(RolloutPass pass, TrafficRequest req, Decision d, String stableHash, TrafficWeights old) {
     int w = TrafficRouted.maxWeight(pass);
     TrafficWeights weights = new TrafficWeights();
     WeightDestination canary = new WeightDestination();
     canary.setWeight(d.weight());
     canary.setPodTemplateHash(d.canaryHash());
-    canary.setServiceName(emptyToNull(TrafficRouted.canary(pass).getCanaryService()));
+    canary.setServiceName(emptyToNull(req.canaryService()));
     WeightDestination stable = new WeightDestination();
     stable.setWeight(w - d.weight());
     stable.setPodTemplateHash(stableHash);
-    stable.setServiceName(emptyToNull(TrafficRouted.canary(pass).getStableService()));
+    stable.setServiceName(emptyToNull(req.stableService()));
     weights.setCanary(canary);
     weights.setStable(stable);
     pass.trafficWeights = weights;

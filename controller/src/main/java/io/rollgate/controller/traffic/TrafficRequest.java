@@ -36,22 +36,40 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
     return canary().getTrafficRouting();
   }
 
+  /** {@code status.canary.stablePingPong} value meaning the pong Service is the stable one. */
+  public static final String PONG = "pong";
+  /** {@code status.canary.stablePingPong} value meaning the ping Service is the stable one. */
+  public static final String PING = "ping";
+
   /**
-   * Returns {@code spec.strategy.canary.stableService}.
+   * Returns the Service that receives the stable share: {@code spec.strategy.canary.stableService}, or with
+   * {@code pingPong} the ping or pong Service that {@code status.canary.stablePingPong} names (ping when unset).
    *
    * @return the Service name, or null
    */
   public String stableService() {
+    if (canary().getPingPong() != null) {
+      return PONG.equals(stablePingPong()) ? canary().getPingPong().getPongService() : canary().getPingPong().getPingService();
+    }
     return canary().getStableService();
   }
 
   /**
-   * Returns {@code spec.strategy.canary.canaryService}.
+   * Returns the Service that receives the canary share: {@code spec.strategy.canary.canaryService}, or with
+   * {@code pingPong} the one of ping and pong that is not stable.
    *
    * @return the Service name, or null
    */
   public String canaryService() {
+    if (canary().getPingPong() != null) {
+      return PONG.equals(stablePingPong()) ? canary().getPingPong().getPingService() : canary().getPingPong().getPongService();
+    }
     return canary().getCanaryService();
+  }
+
+  private String stablePingPong() {
+    var status = rollout.getStatus();
+    return status == null || status.getCanary() == null ? null : status.getCanary().getStablePingPong();
   }
 
   /**

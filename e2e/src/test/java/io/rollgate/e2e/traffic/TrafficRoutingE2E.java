@@ -816,6 +816,47 @@ class TrafficRoutingE2E {
   }
 
   // -------------------------------------------------------------------------------------------------------------
+  // pingPong
+
+  @Test
+  void pingPongSwapsTheRolesOfPingAndPongAtEachPromotionWithoutSwitchingSelectors() {
+    String name = "pp";
+    apply("traffic/pingpong.yaml", vars(name));
+    Map<String, String> v = vars(name);
+    v.put("REPLICAS", "4");
+    v.put("CANARY", "{\"pingPong\":{\"pingService\":\"pp-ping\",\"pongService\":\"pp-pong\"},\"trafficRouting\":"
+        + gatewayApi(name) + ",\"steps\":[{\"setWeight\":30},{\"pause\":{}}]}");
+    rollouts.create("traffic/rollout.yaml", v);
+    Rollout r = awaitHealthy(name);
+    String v1 = r.getStatus().getStableRS();
+    r = rollouts.await(name, "ping stable", TIMEOUT, x -> x.getStatus().getCanary() != null
+        && "ping".equals(x.getStatus().getCanary().getStablePingPong()));
+    await("ping selects v1", () -> selected("pp-ping"), v1::equals);
+    await("ping 100", () -> httpRoute("pp-route"), x -> routeWeight(x, 0, "pp-ping") == 100 && routeWeight(x, 0, "pp-pong") == 0);
+
+    rollouts.setImage(name, "registry.example/app:v2");
+    String v2 = awaitPausedAt(name, 1).getStatus().getCurrentPodHash();
+    await("pong selects v2", () -> selected("pp-pong"), v2::equals);
+    assertEquals(v1, selected("pp-ping"));
+    await("pong 30", () -> httpRoute("pp-route"), x -> routeWeight(x, 0, "pp-pong") == 30 && routeWeight(x, 0, "pp-ping") == 70);
+    TrafficWeights w = weights(rollouts.get(name));
+    assertEquals("pp-pong", w.getCanary().getServiceName());
+    assertEquals("pp-ping", w.getStable().getServiceName());
+
+    rollouts.promote(name);
+    awaitHealthy(name);
+    rollouts.await(name, "pong stable", TIMEOUT, x -> "pong".equals(x.getStatus().getCanary().getStablePingPong()));
+    await("pong 100", () -> httpRoute("pp-route"), x -> routeWeight(x, 0, "pp-pong") == 100 && routeWeight(x, 0, "pp-ping") == 0);
+    assertEquals(v2, selected("pp-pong"), "pong keeps its selector: it becomes the stable Service");
+
+    rollouts.setImage(name, "registry.example/app:v3");
+    String v3 = awaitPausedAt(name, 1).getStatus().getCurrentPodHash();
+    await("ping selects v3", () -> selected("pp-ping"), v3::equals);
+    await("ping 30", () -> httpRoute("pp-route"), x -> routeWeight(x, 0, "pp-ping") == 30 && routeWeight(x, 0, "pp-pong") == 70);
+    assertEquals(v2, selected("pp-pong"));
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
   // No router: Services only
 
   @Test
