@@ -442,6 +442,41 @@ class TrafficRoutingE2E {
     await("canary Service back on stable", () -> selected(name + "-canary"), v1::equals);
   }
 
+  @Test
+  void gatewayApiWeightsHttpGrpcAndTcpRoutesTogether() {
+    String name = "gwall";
+    apply("traffic/services.yaml", vars(name));
+    apply("traffic/httproute.yaml", vars(name));
+    apply("traffic/grpc-tcp-routes.yaml", vars(name));
+    String tr = "{\"plugins\":{\"" + GATEWAY + "\":{\"httpRoutes\":[{\"name\":\"gwall-route\",\"useHeaderRoutes\":true}],"
+        + "\"grpcRoute\":\"gwall-grpc\",\"tcpRoute\":\"gwall-tcp\"}}}";
+    createRollout(name, 4, canary(name, tr, "[{\"setWeight\":40},{\"pause\":{}}]", null));
+    rollouts.setImage(name, "registry.example/app:v2");
+    awaitPausedAt(name, 1);
+    assertRouteWeights(name, 40);
+    JsonNode grpc = await("GRPCRoute 40/60", () -> generic("gateway.networking.k8s.io/v1", "GRPCRoute", "gwall-grpc"),
+        x -> routeWeight(x, 0, "gwall-canary") == 40 && routeWeight(x, 0, "gwall-stable") == 60);
+    assertEquals("example.Greeter", grpc.path("spec").path("rules").path(0).path("matches").path(0).path("method").path("service").asText());
+    await("TCPRoute 40/60", () -> generic("gateway.networking.k8s.io/v1alpha2", "TCPRoute", "gwall-tcp"),
+        x -> routeWeight(x, 0, "gwall-canary") == 40 && routeWeight(x, 0, "gwall-stable") == 60);
+    rollouts.promoteFull(name);
+    awaitHealthy(name);
+    await("TCPRoute 0/100", () -> generic("gateway.networking.k8s.io/v1alpha2", "TCPRoute", "gwall-tcp"),
+        x -> routeWeight(x, 0, "gwall-canary") == 0 && routeWeight(x, 0, "gwall-stable") == 100);
+  }
+
+  @Test
+  void missingHttpRouteIsReportedAsTrafficRoutingError() {
+    String name = "gwmissing";
+    apply("traffic/services.yaml", vars(name));
+    Map<String, String> v = vars(name);
+    v.put("REPLICAS", "1");
+    v.put("CANARY", canary(name, gatewayApi(name), "[{\"setWeight\":40},{\"pause\":{}}]", null));
+    rollouts.create("traffic/rollout.yaml", v);
+    await("TrafficRoutingError", () -> rollouts.eventMessages(name, "TrafficRoutingError"),
+        l -> l.stream().anyMatch(m -> m.contains("HTTPRoute `gwmissing-route` not found")));
+  }
+
   // -------------------------------------------------------------------------------------------------------------
   // Gateway API: header and mirror routes
 
