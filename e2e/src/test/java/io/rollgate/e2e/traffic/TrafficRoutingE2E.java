@@ -280,7 +280,7 @@ class TrafficRoutingE2E {
     }
     assertEquals(v1, selected("ngx-stable"));
     assertEquals(name, service("ngx-stable").getMetadata().getAnnotations().get(MANAGED_BY));
-    TrafficWeights w0 = weights(rollouts.get(name));
+    TrafficWeights w0 = weights(rollouts.await(name, "weights recorded", TIMEOUT, x -> weights(x) != null));
     assertEquals(0, w0.getCanary().getWeight());
     assertEquals(100, w0.getStable().getWeight());
 
@@ -320,7 +320,9 @@ class TrafficRoutingE2E {
     Ingress c = awaitCanaryIngressWeight("ngx-ngx-web-canary", "0");
     assertEquals("1", c.getMetadata().getAnnotations().get("user/keep"));
     await("stable Service on v2", () -> selected("ngx-stable"), v2::equals);
-    TrafficWeights wEnd = weights(rollouts.get(name));
+    // The last step sends 100% to the canary; the pass after the promotion gives it all back to stable (now v2).
+    TrafficWeights wEnd = weights(rollouts.await(name, "weights back to stable", TIMEOUT,
+        x -> weights(x) != null && weights(x).getCanary().getWeight() == 0));
     assertEquals(0, wEnd.getCanary().getWeight());
     assertEquals(100, wEnd.getStable().getWeight());
     assertEquals(v2, wEnd.getStable().getPodTemplateHash());
@@ -511,7 +513,8 @@ class TrafficRoutingE2E {
 
     rollouts.promote(name);
     awaitHealthy(name);
-    route = await("managed rules removed", () -> httpRoute(name + "-route"), x -> x.path("spec").path("rules").size() == 1);
+    route = await("managed rules removed and weights back", () -> httpRoute(name + "-route"),
+        x -> x.path("spec").path("rules").size() == 1 && routeWeight(x, 0, name + "-canary") == 0);
     assertEquals(0, routeWeight(route, 0, name + "-canary"));
     assertEquals(100, routeWeight(route, 0, name + "-stable"));
     assertTrue(route.path("metadata").path("annotations").path("rollgate.io/managed-routes").isMissingNode(), route.toString());
@@ -782,7 +785,8 @@ class TrafficRoutingE2E {
 
     rollouts.promote(name);
     awaitHealthy(name);
-    vs = await("managed routes removed", () -> virtualService("ist-vsvc"), x -> x.path("spec").path("http").size() == 2);
+    vs = await("managed routes removed and weights back", () -> virtualService("ist-vsvc"),
+        x -> x.path("spec").path("http").size() == 2 && destWeight(httpByName(x, "primary"), name + "-canary") == 0);
     assertIstioReset(name, vs);
     assertTrue(rollouts.eventMessages(name, "Updated VirtualService").stream().anyMatch(m -> m.contains("desiredWeight '20'")));
   }
@@ -911,6 +915,14 @@ class TrafficRoutingE2E {
     rollouts.abort(name);
     await("canary Service back on v1", () -> selected(name + "-canary"), v1::equals);
     assertFalse(rollouts.eventMessages(name, "SwitchService").isEmpty());
+
+    // The Rollout stops naming its canary Service: the Service is released (selector hash and annotation removed).
+    rollouts.mergePatch(name, "{\"spec\":{\"strategy\":{\"canary\":{\"canaryService\":null}}}}");
+    Service released = await("canary Service released", () -> service(name + "-canary"),
+        x -> x.getSpec().getSelector().get(HASH) == null);
+    assertEquals(name, released.getSpec().getSelector().get("app"), "the user's selector is kept");
+    assertTrue(released.getMetadata().getAnnotations() == null || !released.getMetadata().getAnnotations().containsKey(MANAGED_BY));
+    assertEquals(v1, selected(name + "-stable"), "the stable Service stays managed");
   }
 
   /** Keeps the namespace of a failed run for inspection. */
