@@ -1,6 +1,7 @@
 package io.rollgate.controller.kube;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
@@ -233,7 +234,8 @@ public final class KubeApi {
   }
 
   /**
-   * Creates a namespaced object of a custom or built-in type (for example an AnalysisRun).
+   * Creates a namespaced object of a custom or built-in type (for example an AnalysisRun or a networking.k8s.io/v1
+   * Ingress).
    *
    * @param obj the object; {@code metadata.namespace} is where it is created
    * @param <T> the model type
@@ -408,7 +410,19 @@ public final class KubeApi {
   }
 
   /**
-   * Deletes an object of a custom or built-in type.
+   * Lists the objects of a typed kind in one namespace, straight from the API server.
+   *
+   * @param type the model class
+   * @param namespace the namespace
+   * @param <T> the model type
+   * @return the objects; fails with {@link KubeApiException}
+   */
+  public <T extends HasMetadata> Future<List<T>> list(Class<T> type, String namespace) {
+    return call("list", HasMetadata.getPlural(type), () -> client.resources(type).inNamespace(namespace).list().getItems());
+  }
+
+  /**
+   * Deletes an object of a typed kind.
    *
    * @param type the model class
    * @param namespace the namespace
@@ -496,6 +510,67 @@ public final class KubeApi {
    */
   public Future<Secret> getSecret(String namespace, String name) {
     return call("get", "secrets", () -> client.secrets().inNamespace(namespace).withName(name).get());
+  }
+
+  /**
+   * Reads an object of a kind the controller has no Java model for (a traffic router's custom resource, such as an
+   * Istio VirtualService or a Gateway API HTTPRoute), straight from the API server.
+   *
+   * @param apiVersion the {@code group/version}, for example {@code gateway.networking.k8s.io/v1}
+   * @param kind the kind, for example {@code HTTPRoute}
+   * @param namespace the namespace
+   * @param name the name
+   * @return the object, or null when it does not exist; fails with {@link KubeApiException} (404 also when the kind
+   *     is not served by the API server)
+   */
+  public Future<GenericKubernetesResource> getGeneric(String apiVersion, String kind, String namespace, String name) {
+    return call(
+        "get",
+        kind.toLowerCase(java.util.Locale.ROOT),
+        () -> client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).get());
+  }
+
+  /**
+   * Creates an object of a kind the controller has no Java model for.
+   *
+   * @param obj the object, with apiVersion, kind and namespace set
+   * @return the created object; fails with {@link KubeApiException} (409 when it already exists)
+   */
+  public Future<GenericKubernetesResource> createGeneric(GenericKubernetesResource obj) {
+    return call(
+        "create",
+        obj.getKind().toLowerCase(java.util.Locale.ROOT),
+        () ->
+            client
+                .genericKubernetesResources(obj.getApiVersion(), obj.getKind())
+                .inNamespace(obj.getMetadata().getNamespace())
+                .resource(obj)
+                .create());
+  }
+
+  /**
+   * Applies a JSON merge patch (RFC 7386) to an object of a kind the controller has no Java model for. Arrays in the
+   * patch replace the stored arrays whole, so a patch that rewrites route lists must carry the complete list and
+   * {@code metadata.resourceVersion}.
+   *
+   * @param apiVersion the {@code group/version}
+   * @param kind the kind
+   * @param namespace the namespace
+   * @param name the name
+   * @param mergePatch the patch
+   * @return the patched object; fails with {@link KubeApiException} (404 when gone, 409 when stale)
+   */
+  public Future<GenericKubernetesResource> patchGeneric(
+      String apiVersion, String kind, String namespace, String name, String mergePatch) {
+    return call(
+        "patch",
+        kind.toLowerCase(java.util.Locale.ROOT),
+        () ->
+            client
+                .genericKubernetesResources(apiVersion, kind)
+                .inNamespace(namespace)
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
   }
 
   /**

@@ -43,7 +43,7 @@ final class CanaryMath {
         pass.replicas, weight, RolloutDefaults.MAX_TRAFFIC_WEIGHT, f, newRS, stableRS, others);
   }
 
-  private static RsState state(ReplicaSet rs) {
+  static RsState state(ReplicaSet rs) {
     return new RsState(
         rs.getMetadata().getName(),
         RolloutPass.spec(rs),
@@ -52,7 +52,7 @@ final class CanaryMath {
         RolloutPass.revisionOf(rs));
   }
 
-  private static ReplicaProgressThreshold threshold(CanaryStrategy canary) {
+  static ReplicaProgressThreshold threshold(CanaryStrategy canary) {
     var t = canary.getReplicaProgressThreshold();
     if (t == null || t.getType() == null || t.getValue() == null) {
       return null;

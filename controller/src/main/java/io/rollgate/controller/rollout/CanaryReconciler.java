@@ -36,12 +36,22 @@ final class CanaryReconciler {
   private static final int MAX_WEIGHT = RolloutDefaults.MAX_TRAFFIC_WEIGHT;
 
   private final RolloutReconciler base;
+  private final CanaryServices services;
+  private final TrafficRouting traffic;
+  private final TrafficRoutedScaling trafficScaling;
 
-  CanaryReconciler(RolloutReconciler base) {
+  CanaryReconciler(RolloutReconciler base, Services services, io.rollgate.controller.traffic.TrafficRouters routers) {
     this.base = base;
+    this.services = new CanaryServices(services, base.cache());
+    this.traffic = new TrafficRouting(routers, this.services, base.events());
+    this.trafficScaling = new TrafficRoutedScaling(base);
   }
 
   Future<ReconcileOutcome> reconcile(RolloutPass pass) {
+    List<io.rollgate.validation.FieldError> errors = services.validate(pass);
+    if (!errors.isEmpty()) {
+      return base.invalidSpec(pass, errors);
+    }
     return base.syncRevisions(pass)
         .compose(v -> stepsOrTemplateChanged(pass) ? resetSteps(pass) : progress(pass));
   }
@@ -58,6 +68,8 @@ final class CanaryReconciler {
   private Future<ReconcileOutcome> afterRestarts(RolloutPass pass) {
     return base.ephemeral().sync(pass, false)
         .compose(v -> cleanupOldReplicaSets(pass))
+        .compose(v -> services.reconcile(pass))
+        .compose(v -> traffic.reconcile(pass))
         .compose(v -> base.analysis().reconcileCanary(pass))
         .compose(
             v ->
@@ -191,6 +203,9 @@ final class CanaryReconciler {
             || hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN))) {
       return Future.succeededFuture(false);
     }
+    if (TrafficRouted.enabled(pass)) {
+      return trafficScaling.scale(pass);
+    }
     CanaryMath.Plan plan = CanaryMath.plan(pass, desiredWeight(pass), canary(pass));
     if (pass.stableRS != null && pass.stableRS != pass.newRS && plan.stable() != RolloutPass.spec(pass.stableRS)) {
       return base.scale(pass, pass.stableRS, plan.stable()).map(true);
@@ -297,6 +312,16 @@ final class CanaryReconciler {
     if (Boolean.TRUE.equals(s.getPromoteFull()) && pass.podHash.equals(s.getStableRS())) {
       s.setPromoteFull(null);
     }
+    if (pass.trafficReconciled || !TrafficRouted.enabled(pass)) {
+      // argo-spec.md 5.6: the weights the traffic step decided; none without a router.
+      io.rollgate.api.TrafficWeights w = pass.trafficReconciled ? pass.trafficWeights : null;
+      if (w != null && s.getCanary() == null) {
+        s.setCanary(new io.rollgate.api.CanaryStatus());
+      }
+      if (s.getCanary() != null) {
+        s.getCanary().setWeights(w);
+      }
+    }
     return s;
   }
 
@@ -321,6 +346,7 @@ final class CanaryReconciler {
       status.setPromoteFull(null);
       status.setCurrentStepIndex(steps.isEmpty() ? null : steps.size());
       status.setStableRS(pass.podHash);
+      CanaryServices.onPromotion(pass, status, "Initial deploy".equals(promoteReason));
       if (status.getCanary() != null) {
         status.getCanary().setCurrentStepAnalysisRunStatus(null);
       }
@@ -388,6 +414,10 @@ final class CanaryReconciler {
   }
 
   private boolean stepCompleted(RolloutPass pass, CanaryStep step) {
+    if (step.getSetWeight() != null && TrafficRouted.enabled(pass)) {
+      return TrafficRouted.atDesiredReplicaCounts(pass)
+          && !(pass.trafficWeights != null && Boolean.FALSE.equals(pass.trafficWeights.getVerified()));
+    }
     if (step.getSetWeight() != null) {
       return CanaryMath.atDesiredReplicaCounts(pass, desiredWeight(pass), canary(pass));
     }
@@ -401,6 +431,9 @@ final class CanaryReconciler {
         return !Instant.parse(cond.getStartTime()).plus(d.get()).isAfter(pass.now);
       }
       return false;
+    }
+    if (step.getSetCanaryScale() != null && TrafficRouted.enabled(pass)) {
+      return TrafficRouted.atDesiredReplicaCounts(pass);
     }
     if (step.getSetCanaryScale() != null) {
       return CanaryMath.atDesiredReplicaCounts(pass, desiredWeight(pass), canary(pass));

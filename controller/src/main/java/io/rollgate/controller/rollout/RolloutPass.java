@@ -72,6 +72,10 @@ final class RolloutPass {
 
   /** The AnalysisRuns this pass settled on (argo-spec.md 9.8). */
   final RolloutAnalysisRuns.State analysis = new RolloutAnalysisRuns.State();
+  /** Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code status.canary.weights}. */
+  boolean trafficReconciled;
+  /** The {@code status.canary.weights} decided by the traffic step (null: none). */
+  io.rollgate.api.TrafficWeights trafficWeights;
 
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
   io.fabric8.kubernetes.api.model.HasMetadata workload;

@@ -64,6 +64,9 @@ public final class RolloutReconciler implements Reconciler {
           Annotations.DESIRED_REPLICAS,
           Annotations.NOTIFIED);
 
+  /** The SMI TrafficSplit version (Argo's {@code --traffic-split-api-version} default). */
+  static final String SMI_API_VERSION = "v1alpha1";
+
   private final RolloutCache cache;
   private final KubeApi api;
   private final EventRecorder events;
@@ -92,8 +95,10 @@ public final class RolloutReconciler implements Reconciler {
     this.ephemeral = new EphemeralMetadata(api, cache);
     this.restarts = new PodRestarts(api);
     this.analysis = new RolloutAnalysisRuns(cache, api);
-    this.canary = new CanaryReconciler(this);
     this.services = new Services(cache, api, events);
+    this.canary =
+        new CanaryReconciler(
+            this, services, new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
   }

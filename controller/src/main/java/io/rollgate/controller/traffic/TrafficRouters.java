@@ -1,0 +1,157 @@
+package io.rollgate.controller.traffic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rollgate.api.Rollout;
+import io.rollgate.api.RolloutTrafficRouting;
+import io.rollgate.api.SetHeaderRoute;
+import io.rollgate.api.SetMirrorRoute;
+import io.rollgate.api.WeightDestination;
+import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.kube.KubeApi;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
+ * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
+ * NGINX, SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
+ * A configured router this controller does not implement yields a router whose every call fails with a clear message,
+ * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
+ */
+public final class TrafficRouters {
+
+  /** The Istio API version Argo Rollouts uses by default ({@code --istio-api-version}). */
+  public static final String ISTIO_API_VERSION = "v1alpha3";
+
+  private final IstioTrafficRouter istio;
+  private final NginxTrafficRouter nginx;
+  private final SmiTrafficRouter smi;
+  private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
+
+  /**
+   * Creates the built-in routers.
+   *
+   * @param api the API facade
+   * @param events the event recorder
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
+   */
+  public TrafficRouters(KubeApi api, EventRecorder events, String smiVersion) {
+    this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
+    this.nginx = new NginxTrafficRouter(api, events);
+    this.smi = new SmiTrafficRouter(api, events, smiVersion);
+    plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
+  }
+
+  /**
+   * Registers a plugin router under its {@code "<org>/<name>"} key of {@code trafficRouting.plugins} (the plugin host
+   * does this for out-of-process plugins).
+   *
+   * @param name the plugin name
+   * @param router the router
+   */
+  public void registerPlugin(String name, TrafficRouter router) {
+    plugins.put(name, router);
+  }
+
+  /**
+   * Returns the routers of a Rollout, in reconcile order.
+   *
+   * @param rollout the Rollout
+   * @return the routers; empty without {@code trafficRouting} or when it names no router
+   */
+  public List<TrafficRouter> forRollout(Rollout rollout) {
+    List<TrafficRouter> list = new ArrayList<>();
+    var canary = rollout.getSpec().getStrategy().getCanary();
+    RolloutTrafficRouting tr = canary == null ? null : canary.getTrafficRouting();
+    if (tr == null) {
+      return list;
+    }
+    if (tr.getIstio() != null) {
+      list.add(istio);
+    }
+    if (tr.getNginx() != null) {
+      list.add(nginx);
+    }
+    if (tr.getAlb() != null) {
+      list.add(unsupported("ALB"));
+    }
+    if (tr.getSmi() != null) {
+      list.add(smi);
+    }
+    if (tr.getAmbassador() != null) {
+      list.add(unsupported("Ambassador"));
+    }
+    if (tr.getAppMesh() != null) {
+      list.add(unsupported("AppMesh"));
+    }
+    if (tr.getTraefik() != null) {
+      list.add(unsupported("Traefik"));
+    }
+    if (tr.getApisix() != null) {
+      list.add(unsupported("Apisix"));
+    }
+    if (tr.getPlugins() != null) {
+      for (Map.Entry<String, JsonNode> e : tr.getPlugins().entrySet()) {
+        TrafficRouter r = plugins.get(e.getKey());
+        list.add(r != null ? r : unsupported("plugin " + e.getKey()));
+      }
+    }
+    return list;
+  }
+
+  /**
+   * Deletes router objects the Rollout generated and no longer uses (NGINX canary Ingresses).
+   *
+   * @param req the Rollout
+   * @return a Future completing when done
+   */
+  public Future<Void> releaseUnused(TrafficRequest req) {
+    return nginx.releaseUnused(req);
+  }
+
+  private static TrafficRouter unsupported(String type) {
+    return new TrafficRouter() {
+      private <T> Future<T> fail() {
+        return Future.failedFuture("traffic router " + type + " is not supported by this controller");
+      }
+
+      @Override
+      public String type() {
+        return type;
+      }
+
+      @Override
+      public Future<Void> updateHash(TrafficRequest r, String c, String s, List<WeightDestination> a) {
+        return fail();
+      }
+
+      @Override
+      public Future<Void> setWeight(TrafficRequest r, int w, List<WeightDestination> a) {
+        return fail();
+      }
+
+      @Override
+      public Future<Void> setHeaderRoute(TrafficRequest r, SetHeaderRoute route) {
+        return fail();
+      }
+
+      @Override
+      public Future<Void> setMirrorRoute(TrafficRequest r, SetMirrorRoute route) {
+        return fail();
+      }
+
+      @Override
+      public Future<WeightVerification> verifyWeight(TrafficRequest r, int w, List<WeightDestination> a) {
+        return fail();
+      }
+
+      @Override
+      public Future<Void> removeManagedRoutes(TrafficRequest r) {
+        return fail();
+      }
+    };
+  }
+}
