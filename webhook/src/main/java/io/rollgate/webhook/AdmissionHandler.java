@@ -78,6 +78,36 @@ public final class AdmissionHandler {
     return RolloutAdmission.mutate(request);
   }
 
+  /**
+   * Decides one sample request of each checked kind, so that class loading and Jackson's introspection happen before
+   * the first real request rather than on an event loop while the API server waits. Blocking: call it on a worker.
+   */
+  public void warmUp() {
+    String rollout =
+        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"warm-up\","
+            + "\"kind\":{\"group\":\"argoproj.io\",\"version\":\"v1alpha1\",\"kind\":\"Rollout\"},"
+            + "\"operation\":\"CREATE\",\"namespace\":\"default\",\"name\":\"warm-up\",\"object\":"
+            + "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"warm-up\"},"
+            + "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"w\"}},\"template\":{\"metadata\":{\"labels\":"
+            + "{\"app\":\"w\"}},\"spec\":{\"containers\":[{\"name\":\"w\",\"image\":\"w\",\"resources\":"
+            + "{\"limits\":{\"cpu\":\"1\"}},\"ports\":[{\"name\":\"http\",\"containerPort\":80}]}]}},"
+            + "\"strategy\":{\"canary\":{\"steps\":[{\"setWeight\":10},{\"pause\":{}}]}}}}}}";
+    String policy =
+        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"warm-up\","
+            + "\"kind\":{\"group\":\"rollgate.io\",\"version\":\"v1alpha1\",\"kind\":\"RolloutPolicy\"},"
+            + "\"operation\":\"CREATE\",\"name\":\"warm-up\",\"object\":{\"metadata\":{\"name\":\"warm-up\"},"
+            + "\"spec\":{\"rules\":{\"maxReplicas\":1}}}}}";
+    for (String body : new String[] {rollout, policy}) {
+      try {
+        AdmissionRequest request = AdmissionReviews.parse(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        validate(request).review().toString();
+        mutate(request).review().toString();
+      } catch (BadReviewException e) {
+        throw new IllegalStateException("warm-up request unreadable", e);
+      }
+    }
+  }
+
   private RolloutAdmission.Extra rolloutChecks(AdmissionRequest request, Rollout rollout) {
     List<FieldError> errors = new ArrayList<>();
     List<String> warnings = new ArrayList<>();

@@ -89,8 +89,14 @@ public final class WebhookVerticle extends VerticleBase {
                 vertx, metrics, admission, options.mutate(), options.bodyLimit(), () -> server.ready()),
             options.host(),
             options.port());
-    return certificates
-        .ensure()
+    return vertx
+        .executeBlocking(
+            () -> {
+              admission.warmUp();
+              return null;
+            },
+            false)
+        .compose(v -> certificates.ensure())
         .compose(
             ensured ->
                 server
