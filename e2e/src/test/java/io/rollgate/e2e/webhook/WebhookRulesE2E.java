@@ -75,7 +75,7 @@ class WebhookRulesE2E {
             "--namespace-selector", SELECTOR_KEY + "=" + ns,
             "--audit-interval", "2");
     Awaitility.await("webhook registered and serving")
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Duration.ofSeconds(240))
         .pollInterval(Duration.ofMillis(500))
         .until(() -> post(ns, rollout(name("probe"), "replicas: 1", CONTAINER, STEPS, "")).code() == 422);
   }
