@@ -26,7 +26,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code argoproj.io} Rollout: {@link RolloutAdmission}'s rules, plus plugin references checked against the
  *       registry (unreadable or absent registry: warnings) and the RolloutPolicies that select it ({@code deny}: part
- *       of the denial; {@code warn}: admission warnings; {@code audit}: left to the audit).
+ *       of the denial, except a violation the stored object already had, which an UPDATE may keep with a warning;
+ *       {@code warn}: admission warnings; {@code audit}: left to the audit).
  *   <li>ConfigMap {@code argo-rollouts-config}: {@link PluginConfigValidator}; other ConfigMaps are allowed untouched.
  *   <li>{@code rollgate.io} RolloutPolicy: {@link RolloutPolicyValidator}.
  * </ul>
@@ -146,12 +147,35 @@ public final class AdmissionHandler {
       }
       List<FieldError> violations = PolicyEvaluator.violations(policy, rollout);
       switch (policy.getSpec().effectiveEnforcementAction()) {
-        case RolloutPolicySpec.DENY -> errors.addAll(violations);
+        case RolloutPolicySpec.DENY -> {
+          // An update that keeps a violation the stored object already had is not refused (the controller and other
+          // tools must still be able to write a Rollout admitted before the policy existed); it gets a warning.
+          List<String> before = violations.isEmpty() ? List.of() : previousViolations(request, policy);
+          for (FieldError v : violations) {
+            if (before.contains(v.toString())) {
+              warnings.add(v + "; not refused: the stored Rollout already breaks this rule");
+            } else {
+              errors.add(v);
+            }
+          }
+        }
         case RolloutPolicySpec.WARN -> violations.forEach(v -> warnings.add(v.toString()));
         default -> {
           // audit: admitted; the audit records the violation in the policy's status.
         }
       }
+    }
+  }
+
+  private static List<String> previousViolations(AdmissionRequest request, RolloutPolicy policy) {
+    if (request.oldObject() == null || !"UPDATE".equals(request.operation())) {
+      return List.of();
+    }
+    try {
+      Rollout old = ModelJson.mapper().treeToValue(request.oldObject(), Rollout.class);
+      return PolicyEvaluator.violations(policy, old).stream().map(FieldError::toString).toList();
+    } catch (Exception e) {
+      return List.of();
     }
   }
 

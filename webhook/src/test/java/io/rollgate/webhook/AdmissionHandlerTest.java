@@ -77,6 +77,14 @@ class AdmissionHandlerTest {
         response(denied).get("status").get("message").asText()
             .contains("spec.replicas: Invalid value: 5: exceeds maxReplicas 2 (RolloutPolicy \"prod\")"),
         denied.review().toString());
+    // An update keeping a violation the stored object already had is admitted with a warning; a new one is refused.
+    ObjectNode update = Reviews.review("UPDATE", rolloutWith("[{\"setWeight\":10}]", 5));
+    ((ObjectNode) update.get("request")).set("oldObject", rolloutWith("[{\"setWeight\":10}]", 5));
+    AdmissionDecision kept = handler.validate(Reviews.parse(update));
+    assertEquals("warned", kept.verdict(), kept.review().toString());
+    assertTrue(response(kept).get("warnings").get(0).asText().endsWith("already breaks this rule"));
+    ((ObjectNode) update.get("request")).set("oldObject", rolloutWith("[{\"setWeight\":10}]", 2));
+    assertEquals("denied", handler.validate(Reviews.parse(update)).verdict());
     view.policies.set(0, policy("warn"));
     AdmissionDecision warned = handler.validate(big);
     assertEquals("warned", warned.verdict());
