@@ -256,8 +256,8 @@ public final class Main implements Callable<Integer> {
             options.leaderElect() ? leader : null,
             () -> {
               cluster.start();
-              leader.start();
               auditor[0].start();
+              leader.start();
             });
     Runtime.getRuntime()
         .addShutdownHook(
