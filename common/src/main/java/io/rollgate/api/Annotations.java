@@ -30,5 +30,14 @@ public final class Annotations {
   /** Notifications-engine bookkeeping annotation; never copied from a Rollout to its ReplicaSets. */
   public static final String NOTIFIED = "notified.notifications.argoproj.io";
 
+  /** Job provider: name of the AnalysisRun that created the Job. */
+  public static final String ANALYSIS_RUN_NAME = "analysisrun.argoproj.io/name";
+
+  /** Job provider: namespace of the AnalysisRun that created the Job. */
+  public static final String ANALYSIS_RUN_NAMESPACE = "analysisrun.argoproj.io/namespace";
+
+  /** Job provider: name of the metric the Job measures. */
+  public static final String ANALYSIS_RUN_METRIC_NAME = "analysisrun.argoproj.io/metric-name";
+
   private Annotations() {}
 }

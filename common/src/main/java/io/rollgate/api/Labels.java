@@ -18,5 +18,8 @@ public final class Labels {
   /** AnalysisRun label for step runs: the canary step index as a decimal string. */
   public static final String STEP_INDEX = "step-index";
 
+  /** Job provider: UID of the AnalysisRun, on the Jobs it creates and their pod templates. */
+  public static final String ANALYSIS_RUN_UID = "analysisrun.argoproj.io/uid";
+
   private Labels() {}
 }

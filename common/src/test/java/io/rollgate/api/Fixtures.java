@@ -31,6 +31,14 @@ final class Fixtures {
     }
   }
 
+  static AnalysisRun analysisRun(String name) {
+    return ModelJson.fromJson(text(name), AnalysisRun.class);
+  }
+
+  static AnalysisTemplate analysisTemplate(String name) {
+    return ModelJson.fromJson(text(name), AnalysisTemplate.class);
+  }
+
   static Rollout rollout(String name) {
     return ModelJson.fromJson(text(name), Rollout.class);
   }

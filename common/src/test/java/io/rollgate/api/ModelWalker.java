@@ -30,19 +30,29 @@ final class ModelWalker {
   final Set<String> setFields = new TreeSet<>();
 
   static ModelWalker walk(Rollout rollout) {
+    return walk(rollout.getAdditionalProperties(), rollout.getMetadata(), rollout.getSpec(), rollout.getStatus());
+  }
+
+  /** Walks any custom resource given its unknown top-level properties, metadata, spec and status. */
+  static ModelWalker walk(Map<String, Object> topLevelUnknown, Object metadata, Object spec, Object status) {
     ModelWalker walker = new ModelWalker();
-    walker.recordUnknown("", rollout.getAdditionalProperties());
-    walker.visit("metadata", rollout.getMetadata());
-    walker.visit("spec", rollout.getSpec());
-    walker.visit("status", rollout.getStatus());
+    walker.recordUnknown("", topLevelUnknown);
+    walker.visit("metadata", metadata);
+    walker.visit("spec", spec);
+    walker.visit("status", status);
     return walker;
   }
 
   /** Every {@code Class.field} of the model classes reachable from {@code RolloutSpec} and {@code RolloutStatus}. */
   static Set<String> allModelFields() {
+    return allModelFields(RolloutSpec.class, RolloutStatus.class);
+  }
+
+  /** Every {@code Class.field} of the model classes reachable from the given roots. */
+  static Set<String> allModelFields(Class<?>... roots) {
     Set<String> fields = new TreeSet<>();
     Set<Class<?>> seen = new HashSet<>();
-    Deque<Class<?>> todo = new ArrayDeque<>(List.of(RolloutSpec.class, RolloutStatus.class));
+    Deque<Class<?>> todo = new ArrayDeque<>(List.of(roots));
     while (!todo.isEmpty()) {
       Class<?> type = todo.pop();
       if (!seen.add(type)) {

@@ -19,6 +19,7 @@ import java.time.Duration;
  * @param healthzPort port of {@code /healthz} and {@code /readyz} ({@code --healthzPort}, default 8080)
  * @param leaderElection the Lease settings, or null when {@code --leader-elect=false}
  * @param drainTimeout how long a graceful stop waits for the reconciles in flight
+ * @param analysisThreads concurrent AnalysisRun reconciles ({@code --analysis-threads}, default 30)
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -33,4 +34,5 @@ public record ControllerOptions(
     int metricsPort,
     int healthzPort,
     LeaderElection.Settings leaderElection,
-    Duration drainTimeout) {}
+    Duration drainTimeout,
+    int analysisThreads) {}

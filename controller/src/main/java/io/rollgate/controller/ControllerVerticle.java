@@ -1,6 +1,10 @@
 package io.rollgate.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rollgate.controller.analysis.AnalysisRunController;
+import io.rollgate.controller.analysis.provider.JobMetricProvider;
+import io.rollgate.controller.analysis.provider.MetricProvider;
+import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.health.HealthServer;
 import io.rollgate.controller.kube.KubeApi;
@@ -12,7 +16,10 @@ import io.rollgate.controller.rollout.RolloutController;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +45,7 @@ public final class ControllerVerticle extends VerticleBase {
   private final Promise<Void> fatal = Promise.promise();
   private KubeApi api;
   private RolloutController rollouts;
+  private AnalysisRunController analysisRuns;
   private LeaderElection election;
   private MetricsServer metricsServer;
   private HealthServer healthServer;
@@ -78,14 +86,20 @@ public final class ControllerVerticle extends VerticleBase {
     api = new KubeApi(vertx, client, options.kubeApiThreads(), options.apiTimeout(), limiter, metrics);
     EventRecorder events = new EventRecorder(api, clock, metrics);
     rollouts = new RolloutController(vertx, api, events, options, clock);
-    Future<Void> cachesSynced = rollouts.start();
-    // Same context as the queue and no yield since it was created: no run can have been dispatched yet.
+    analysisRuns =
+        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
+    Future<Void> cachesSynced = Future.all(rollouts.start(), analysisRuns.start()).mapEmpty();
+    // Same context as the queues and no yield since they were created: no run can have been dispatched yet.
     WorkQueue queue = rollouts.queue();
+    WorkQueue analysisQueue = analysisRuns.queue();
     queue.hold();
+    analysisQueue.hold();
     queue.observe((ctx, nanos, failed) -> metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
     metrics.workQueue("Rollout", queue::depth, queue::inFlight);
+    metrics.workQueue("AnalysisRun", analysisQueue::depth, analysisQueue::inFlight);
     metrics.watchRollouts(rollouts::cachedRollouts);
     rollouts.lost().onFailure(fatal::tryFail);
+    analysisRuns.lost().onFailure(fatal::tryFail);
     election =
         options.leaderElection() == null
             ? LeaderElection.disabled(context)
@@ -108,15 +122,35 @@ public final class ControllerVerticle extends VerticleBase {
               metrics.leader(true);
               LOG.info("leading: reconciles started");
               queue.resume();
+              analysisQueue.resume();
             });
     sweepTimer = vertx.setPeriodic(SWEEP_MILLIS, t -> vertx.executeBlocking(metrics::sweep, false));
     return cachesSynced.onSuccess(v -> synced = true);
+  }
+
+  /**
+   * Builds the metric providers AnalysisRuns can use ({@code metrics[].provider.<type>}). This is the one place where
+   * a provider is registered: add it to the list. A metric whose provider type is not registered gets an Error
+   * measurement naming the type.
+   *
+   * @param vertx the Vert.x instance, for providers that make HTTP calls or set timers
+   * @param api the API facade, for providers that create Kubernetes objects
+   * @param clock the clock every time decision uses
+   * @return the registry
+   */
+  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock) {
+    List<MetricProvider> providers = new ArrayList<>();
+    providers.add(new JobMetricProvider(api));
+    return MetricProviders.of(providers);
   }
 
   private void leadershipLost(Throwable err) {
     // Stop at once: nothing new starts, and whatever is in flight can no longer write.
     api.fence("not the leader");
     rollouts.queue().hold();
+    if (analysisRuns != null && analysisRuns.queue() != null) {
+      analysisRuns.queue().hold();
+    }
     metrics.leader(false);
     fatal.tryFail(err);
   }
@@ -148,8 +182,8 @@ public final class ControllerVerticle extends VerticleBase {
     Future<Void> drained =
         rollouts == null
             ? Future.succeededFuture()
-            : rollouts
-                .stop()
+            : Future.join(rollouts.stop(), analysisRuns == null ? Future.succeededFuture() : analysisRuns.stop())
+                .<Void>mapEmpty()
                 .timeout(options.drainTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .onSuccess(v -> LOG.info("shutdown: reconciles drained"))
                 .recover(

@@ -46,6 +46,7 @@ public final class Main implements Callable<Integer> {
   private static final long SHUTDOWN_SECONDS = 25;
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(15);
   private static final long START_SECONDS = 120;
+  private static final Duration API_TIMEOUT = Duration.ofSeconds(30);
 
   @Option(names = "--kubeconfig", description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
   String kubeconfig;
@@ -62,10 +63,23 @@ public final class Main implements Callable<Integer> {
   String namespace;
 
   @Option(
+      names = "--namespaced",
+      description =
+          "Watch one namespace only, so namespaced RBAC (Role/RoleBinding) suffices, as Argo Rollouts' --namespaced:"
+              + " --namespace if given, else $POD_NAMESPACE, else the kubeconfig context's namespace.")
+  boolean namespaced;
+
+  @Option(
       names = "--rollout-threads",
       defaultValue = "10",
       description = "Number of Rollouts reconciled concurrently (default: ${DEFAULT-VALUE}).")
   int rolloutThreads;
+
+  @Option(
+      names = "--analysis-threads",
+      defaultValue = "30",
+      description = "Number of AnalysisRuns reconciled concurrently (default: ${DEFAULT-VALUE}).")
+  int analysisThreads;
 
   @Option(
       names = "--rollout-resync",
@@ -174,10 +188,16 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--qps must be positive and --burst at least 1, got " + qps + " / " + burst);
     }
-    LeaderElection.Settings election = leaderElect ? electionSettings() : null;
+    if (leaderElect) {
+      electionDurations();
+    }
     if (rolloutThreads < 1) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--rollout-threads must be at least 1, got " + rolloutThreads);
+    }
+    if (analysisThreads < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--analysis-threads must be at least 1, got " + analysisThreads);
     }
     if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
       throw new CommandLine.ParameterException(
@@ -194,29 +214,32 @@ public final class Main implements Callable<Integer> {
             new CommandLine(this), "KUBECONFIG=" + envKubeconfig + ": no readable kubeconfig file");
       }
     }
+    Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
+    KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT);
+    String watched = watchedNamespace(client);
+    LeaderElection.Settings election = leaderElect ? electionSettings(watched) : null;
     ControllerOptions options =
         new ControllerOptions(
             kubeconfig,
             instanceId,
-            namespace,
+            watched,
             rolloutThreads,
             Duration.ofSeconds(resyncSeconds),
             kubeApiThreads,
-            Duration.ofSeconds(30),
+            API_TIMEOUT,
             qps,
             burst,
             metricsPort,
             healthzPort,
             election,
-            DRAIN_TIMEOUT);
-    Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
-    KubernetesClient client = buildClient(vertx, options);
+            DRAIN_TIMEOUT,
+            analysisThreads);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",
         client.getMasterUrl(),
         instanceId.isEmpty() ? "<none>" : instanceId,
-        namespace == null ? "<all>" : namespace,
+        watched == null ? "<all>" : watched,
         rolloutThreads,
         qps,
         burst,
@@ -268,7 +291,32 @@ public final class Main implements Callable<Integer> {
     return 0;
   }
 
-  private LeaderElection.Settings electionSettings() {
+  /**
+   * The namespace to watch: {@code --namespace}; with {@code --namespaced} and no {@code --namespace},
+   * {@code $POD_NAMESPACE}, else the client's namespace (kubeconfig context, or the in-cluster service account's).
+   */
+  private String watchedNamespace(KubernetesClient client) {
+    if (namespace != null && !namespace.isEmpty()) {
+      return namespace;
+    }
+    if (!namespaced) {
+      return null;
+    }
+    String podNamespace = System.getenv("POD_NAMESPACE");
+    if (podNamespace != null && !podNamespace.isEmpty()) {
+      return podNamespace;
+    }
+    String configured = client.getConfiguration().getNamespace();
+    if (configured == null || configured.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this),
+          "--namespaced: no namespace to watch (set --namespace, $POD_NAMESPACE or the kubeconfig context's"
+              + " namespace)");
+    }
+    return configured;
+  }
+
+  private void electionDurations() {
     Duration lease = duration("--leader-election-lease-duration", leaseDuration);
     Duration renew = duration("--leader-election-renew-deadline", renewDeadline);
     Duration retry = duration("--leader-election-retry-period", retryPeriod);
@@ -278,10 +326,25 @@ public final class Main implements Callable<Integer> {
           "leader election needs lease-duration > renew-deadline > retry-period, got " + leaseDuration + " / "
               + renewDeadline + " / " + retryPeriod);
     }
+  }
+
+  /**
+   * Leader-election settings; the Lease lives in {@code --leader-election-namespace}, else {@code $POD_NAMESPACE},
+   * else (with {@code --namespaced}, where cluster-wide access may be missing) the watched namespace, else
+   * {@code default}.
+   */
+  private LeaderElection.Settings electionSettings(String watched) {
+    Duration lease = duration("--leader-election-lease-duration", leaseDuration);
+    Duration renew = duration("--leader-election-renew-deadline", renewDeadline);
+    Duration retry = duration("--leader-election-retry-period", retryPeriod);
     String ns = leaderElectionNamespace;
     if (ns == null || ns.isEmpty()) {
       String podNamespace = System.getenv("POD_NAMESPACE");
-      ns = podNamespace == null || podNamespace.isEmpty() ? "default" : podNamespace;
+      if (podNamespace != null && !podNamespace.isEmpty()) {
+        ns = podNamespace;
+      } else {
+        ns = namespaced && watched != null ? watched : "default";
+      }
     }
     return new LeaderElection.Settings(
         ns, LeaderElection.Settings.lockName(instanceId), hostname() + "_" + UUID.randomUUID(), lease, renew, retry);
@@ -335,12 +398,12 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  private static KubernetesClient buildClient(Vertx vertx, ControllerOptions options) {
+  private static KubernetesClient buildClient(Vertx vertx, String kubeconfig, Duration apiTimeout) {
     Config config =
-        options.kubeconfig() != null
-            ? Config.fromKubeconfig(null, readFile(options.kubeconfig()), options.kubeconfig())
+        kubeconfig != null
+            ? Config.fromKubeconfig(null, readFile(kubeconfig), kubeconfig)
             : Config.autoConfigure(null);
-    config.setRequestTimeout((int) options.apiTimeout().toMillis());
+    config.setRequestTimeout((int) apiTimeout.toMillis());
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
         .withConfig(config)

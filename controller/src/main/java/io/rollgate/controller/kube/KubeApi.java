@@ -3,9 +3,12 @@ package io.rollgate.controller.kube;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -386,6 +389,97 @@ public final class KubeApi {
                 .inNamespace(namespace)
                 .withName(name)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
+  }
+
+  /**
+   * Deletes an object of a custom or built-in type.
+   *
+   * @param type the model class
+   * @param namespace the namespace
+   * @param name the name
+   * @param <T> the model type
+   * @return a Future completing once the API server accepted the deletion; a missing object is not an error
+   */
+  public <T extends HasMetadata> Future<Void> delete(Class<T> type, String namespace, String name) {
+    return call(
+        "delete",
+        HasMetadata.getPlural(type),
+        () -> {
+          client.resources(type).inNamespace(namespace).withName(name).delete();
+          return null;
+        });
+  }
+
+  /**
+   * Creates a {@code batch/v1} Job.
+   *
+   * @param job the Job; {@code metadata.namespace} is where it is created
+   * @return the created Job; fails with {@link KubeApiException} (409 when a Job of that name exists)
+   */
+  public Future<Job> createJob(Job job) {
+    return call(
+        "create",
+        "jobs",
+        () -> client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).resource(job).create());
+  }
+
+  /**
+   * Reads a Job straight from the API server.
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return the Job, or null when it does not exist
+   */
+  public Future<Job> getJob(String namespace, String name) {
+    return call("get", "jobs", () -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get());
+  }
+
+  /**
+   * Lists the Jobs of a namespace carrying the given labels.
+   *
+   * @param namespace the namespace
+   * @param labels equality labels every returned Job carries
+   * @return the Jobs
+   */
+  public Future<List<Job>> listJobs(String namespace, Map<String, String> labels) {
+    return call(
+        "list", "jobs", () -> client.batch().v1().jobs().inNamespace(namespace).withLabels(labels).list().getItems());
+  }
+
+  /**
+   * Deletes a Job with foreground propagation: the Job stays (with a deletion timestamp) until the garbage collector
+   * has deleted its pods.
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return a Future completing once the API server accepted the deletion; a missing Job is not an error
+   */
+  public Future<Void> deleteJobForeground(String namespace, String name) {
+    return call(
+        "delete",
+        "jobs",
+        () -> {
+          client
+              .batch()
+              .v1()
+              .jobs()
+              .inNamespace(namespace)
+              .withName(name)
+              .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+              .delete();
+          return null;
+        });
+  }
+
+  /**
+   * Reads a Secret straight from the API server (Secrets are never cached by the controller).
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return the Secret, or null when it does not exist
+   */
+  public Future<Secret> getSecret(String namespace, String name) {
+    return call("get", "secrets", () -> client.secrets().inNamespace(namespace).withName(name).get());
   }
 
   /**

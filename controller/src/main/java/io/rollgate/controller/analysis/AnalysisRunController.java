@@ -1,0 +1,169 @@
+package io.rollgate.controller.analysis;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.AnalysisRun;
+import io.rollgate.api.Labels;
+import io.rollgate.controller.ControllerOptions;
+import io.rollgate.controller.WorkQueue;
+import io.rollgate.controller.analysis.provider.MetricProviders;
+import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.kube.KubeApi;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wiring for AnalysisRuns: an informer on AnalysisRuns feeds {@code namespace/name} keys into a {@link WorkQueue} in
+ * front of the {@link AnalysisRunReconciler} ({@code --analysis-threads} concurrent runs). Like the Rollout informer,
+ * it honours the controller instance id label.
+ */
+public final class AnalysisRunController {
+
+  /** Bound of one metric provider call. */
+  public static final Duration MEASUREMENT_TIMEOUT = Duration.ofMinutes(2);
+
+  private static final Logger LOG = LoggerFactory.getLogger(AnalysisRunController.class);
+
+  private final Vertx vertx;
+  private final KubeApi api;
+  private final EventRecorder events;
+  private final MetricProviders providers;
+  private final ControllerOptions options;
+  private final Clock clock;
+  private final Promise<Void> lost = Promise.promise();
+  private SharedIndexInformer<AnalysisRun> informer;
+  private WorkQueue queue;
+  private volatile boolean stopping;
+
+  /**
+   * Creates the controller (nothing runs until {@link #start()}).
+   *
+   * @param vertx the Vert.x instance
+   * @param api the API facade
+   * @param events the event recorder
+   * @param providers the metric providers
+   * @param options the process settings
+   * @param clock the clock
+   */
+  public AnalysisRunController(
+      Vertx vertx,
+      KubeApi api,
+      EventRecorder events,
+      MetricProviders providers,
+      ControllerOptions options,
+      Clock clock) {
+    this.vertx = vertx;
+    this.api = api;
+    this.events = events;
+    this.providers = providers;
+    this.options = options;
+    this.clock = clock;
+  }
+
+  /**
+   * Starts the informer and the queue.
+   *
+   * @return a Future completing once the cache is synced, failing when the informer cannot list (for example the
+   *     AnalysisRun CRD is not installed)
+   */
+  public Future<Void> start() {
+    KubernetesClient client = api.client();
+    String instanceSelector =
+        options.instanceId() == null || options.instanceId().isEmpty()
+            ? "!" + Labels.CONTROLLER_INSTANCE_ID
+            : Labels.CONTROLLER_INSTANCE_ID + "=" + options.instanceId();
+    var op =
+        options.namespace() == null
+            ? client.resources(AnalysisRun.class).inAnyNamespace()
+            : client.resources(AnalysisRun.class).inNamespace(options.namespace());
+    informer = op.withLabelSelector(instanceSelector).runnableInformer(options.resync().toMillis());
+    AnalysisRunCache cache = new AnalysisRunCache(informer, clock);
+    AnalysisRunReconciler reconciler =
+        new AnalysisRunReconciler(cache, api, events, providers, clock, MEASUREMENT_TIMEOUT);
+    queue =
+        new WorkQueue(
+            vertx,
+            "AnalysisRun",
+            reconciler,
+            options.analysisThreads(),
+            Duration.ofMillis(5),
+            Duration.ofSeconds(10),
+            MEASUREMENT_TIMEOUT.plusSeconds(30),
+            clock);
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(AnalysisRun run) {
+            queue.add(key(run), "watch");
+          }
+
+          @Override
+          public void onUpdate(AnalysisRun before, AnalysisRun after) {
+            boolean resync =
+                Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+            queue.add(key(after), resync ? "resync" : "watch");
+          }
+
+          @Override
+          public void onDelete(AnalysisRun run, boolean unknownFinalState) {
+            cache.forget(run.getMetadata().getNamespace(), run.getMetadata().getName());
+          }
+        });
+    informer
+        .stopped()
+        .whenComplete(
+            (v, err) -> {
+              if (!stopping) {
+                lost.tryFail(
+                    new IllegalStateException(
+                        "informer for analysisruns stopped: " + (err == null ? "no error given" : err.getMessage()),
+                        err));
+              }
+            });
+    return Future.fromCompletionStage(informer.start(), vertx.getOrCreateContext())
+        .onSuccess(v -> LOG.info("informer synced analysisruns={}", informer.getStore().list().size()))
+        .mapEmpty();
+  }
+
+  /**
+   * Fails when the informer stopped on its own.
+   *
+   * @return a Future failing with the informer's error; never completes successfully
+   */
+  public Future<Void> lost() {
+    return lost.future();
+  }
+
+  /**
+   * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start()}.
+   *
+   * @return the queue
+   */
+  public WorkQueue queue() {
+    return queue;
+  }
+
+  /**
+   * Stops the informer and drains the queue.
+   *
+   * @return a Future completing when no reconcile is in flight
+   */
+  public Future<Void> stop() {
+    stopping = true;
+    if (informer != null) {
+      informer.stop();
+    }
+    return queue == null ? Future.succeededFuture() : queue.shutdown();
+  }
+
+  private static String key(AnalysisRun run) {
+    return run.getMetadata().getNamespace() + "/" + run.getMetadata().getName();
+  }
+}
