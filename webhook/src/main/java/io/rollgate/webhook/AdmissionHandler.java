@@ -1,12 +1,16 @@
 package io.rollgate.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rollgate.api.AnalysisTemplateSpec;
+import io.rollgate.api.Metric;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.api.policy.RolloutPolicySpec;
+import io.rollgate.plugin.PluginKind;
 import io.rollgate.plugin.PluginRegistry;
 import io.rollgate.policy.PolicyEvaluator;
+import io.rollgate.validation.AnalysisTemplateValidator;
 import io.rollgate.validation.FieldError;
 import io.rollgate.validation.PluginConfigValidator;
 import io.rollgate.validation.PluginReferenceValidator;
@@ -30,6 +34,9 @@ import java.util.Optional;
  *       {@code warn}: admission warnings; {@code audit}: left to the audit).
  *   <li>ConfigMap {@code argo-rollouts-config}: {@link PluginConfigValidator}; other ConfigMaps are allowed untouched.
  *   <li>{@code rollgate.io} RolloutPolicy: {@link RolloutPolicyValidator}.
+ *   <li>{@code argoproj.io} AnalysisTemplate and ClusterAnalysisTemplate: {@link AnalysisTemplateValidator}, and a
+ *       metric {@code plugin} provider must be a registered {@code metricProviderPlugins} entry (warning when the
+ *       registry cannot be read).
  * </ul>
  *
  * <p>Pure apart from reading the view's caches: safe on the event loop.
@@ -66,7 +73,56 @@ public final class AdmissionHandler {
     if (RolloutPolicy.GROUP.equals(request.group()) && "RolloutPolicy".equals(request.kind())) {
       return validatePolicy(request);
     }
+    if ("argoproj.io".equals(request.group())
+        && ("AnalysisTemplate".equals(request.kind()) || "ClusterAnalysisTemplate".equals(request.kind()))) {
+      return validateTemplate(request);
+    }
     return ignored(request);
+  }
+
+  private AdmissionDecision validateTemplate(AdmissionRequest request) {
+    if (request.object() == null || !request.object().isObject()) {
+      return new AdmissionDecision(
+          AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
+    }
+    AnalysisTemplateSpec spec;
+    try {
+      JsonNode node = request.object().get("spec");
+      spec = node == null || node.isNull() ? null : ModelJson.mapper().treeToValue(node, AnalysisTemplateSpec.class);
+    } catch (Exception e) {
+      return new AdmissionDecision(
+          AdmissionReviews.badObject(request, "cannot read the object as an " + request.kind() + ": " + e.getMessage()),
+          "denied",
+          1);
+    }
+    List<FieldError> errors = new ArrayList<>(AnalysisTemplateValidator.validate(spec));
+    List<String> warnings = new ArrayList<>();
+    if (spec != null && spec.getMetrics() != null) {
+      ClusterView.Plugins plugins = cluster.plugins();
+      for (int i = 0; i < spec.getMetrics().size(); i++) {
+        Metric m = spec.getMetrics().get(i);
+        Object plugin = m == null || m.getProvider() == null ? null : m.getProvider().getAdditionalProperties().get("plugin");
+        if (!(plugin instanceof Map<?, ?> map) || map.size() != 1) {
+          continue;
+        }
+        String name = String.valueOf(map.keySet().iterator().next());
+        String path = "spec.metrics[" + i + "].provider.plugin";
+        if (plugins.registry() == null) {
+          warnings.add(
+              path + ": plugin \"" + name + "\" not checked: the plugin registry " + plugins.where()
+                  + ("absent".equals(plugins.state()) ? " does not exist" : " cannot be read"));
+        } else if (plugins.registry().find(PluginKind.METRIC_PROVIDER, name).isEmpty()) {
+          errors.add(
+              FieldError.invalid(
+                  path, name, "not a registered metricProviderPlugins entry in " + plugins.where()));
+        }
+      }
+    }
+    if (!errors.isEmpty()) {
+      return new AdmissionDecision(AdmissionReviews.invalid(request, errors, warnings), "denied", errors.size());
+    }
+    return new AdmissionDecision(
+        AdmissionReviews.allowed(request.uid(), warnings), warnings.isEmpty() ? "allowed" : "warned", 0);
   }
 
   /**

@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
  *       {@code failurePolicy: Fail} (a Rollout is never admitted unchecked, so while the webhook is down Rollout
  *       creates and updates fail, and nothing else does), {@code timeoutSeconds: 10};
  *   <li>{@code rollgate.io/v1alpha1 rolloutpolicies} (cluster-scoped): {@code Fail}, 10 s;
+ *   <li>{@code argoproj.io/v1alpha1 analysistemplates} and {@code clusteranalysistemplates}: {@code Fail}, 10 s;
  *   <li>ConfigMaps, narrowed by a {@code matchConditions} CEL expression to the one named {@code argo-rollouts-config}
  *       (other ConfigMaps are never sent): {@code failurePolicy: Ignore} (a core kind must not depend on us; the
  *       controller checks the registry again when it loads it), {@code timeoutSeconds: 5}.
@@ -157,6 +158,34 @@ public final class WebhookRegistrar {
                 .withOperations("CREATE", "UPDATE")
                 .withScope("Cluster")
                 .build())
+        .withSideEffects("None")
+        .withAdmissionReviewVersions("v1")
+        .withFailurePolicy("Fail")
+        .withTimeoutSeconds(10)
+        .withMatchPolicy("Equivalent")
+        .endWebhook()
+        .addNewWebhook()
+        .withName("validate.analysistemplates.rollgate.io")
+        .withNewClientConfig()
+        .withUrl(url("/validate"))
+        .withCaBundle(caBundle)
+        .endClientConfig()
+        .withRules(
+            new RuleWithOperationsBuilder()
+                .withApiGroups("argoproj.io")
+                .withApiVersions("v1alpha1")
+                .withResources("analysistemplates")
+                .withOperations("CREATE", "UPDATE")
+                .withScope("Namespaced")
+                .build(),
+            new RuleWithOperationsBuilder()
+                .withApiGroups("argoproj.io")
+                .withApiVersions("v1alpha1")
+                .withResources("clusteranalysistemplates")
+                .withOperations("CREATE", "UPDATE")
+                .withScope("Cluster")
+                .build())
+        .withNamespaceSelector(namespaceSelector())
         .withSideEffects("None")
         .withAdmissionReviewVersions("v1")
         .withFailurePolicy("Fail")

@@ -363,4 +363,39 @@ class WebhookRulesE2E {
             .count();
     assertEquals(ours, s.getTotalViolations().longValue(), String.valueOf(s));
   }
+
+  @Test
+  @Order(9)
+  void analysisTemplatesAreDeniedWithEveryFieldPath_andGoodOnesPass() {
+    String bad =
+        "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"AnalysisTemplate\",\"metadata\":{\"name\":\"bad\"},"
+            + "\"spec\":{\"args\":[{\"name\":\"service\"}],\"metrics\":["
+            + "{\"name\":\"rate\",\"interval\":\"1m\",\"count\":3,\"successCondition\":\"result[0] >=\","
+            + "\"provider\":{\"prometheus\":{\"query\":\"q{{args.service}}{{args.missing}}\"}}},"
+            + "{\"name\":\"rate\",\"count\":2,\"provider\":{\"plugin\":{\"acme/metrics\":{}}}}]}}";
+    KubeRequests.Answer a =
+        requests.post("/apis/argoproj.io/v1alpha1/namespaces/" + ns + "/analysistemplates", bad);
+    assertDenied(
+        a,
+        "spec.metrics[0].successCondition: Invalid value: \\\"result[0] >=\\\": does not parse: unexpected token EOF"
+            + " (1:13)",
+        "spec.metrics[0].provider.prometheus.query: Invalid value: \\\"{{args.missing}}\\\": argument \\\"missing\\\""
+            + " is not declared in spec.args",
+        "spec.metrics[1].name: Invalid value: \\\"rate\\\": Duplicate value",
+        "spec.metrics[1].interval: Required value: interval must be specified when count > 1",
+        "spec.metrics[1].provider.plugin: Invalid value: \\\"acme/metrics\\\": not a registered metricProviderPlugins"
+            + " entry in " + ns + "/argo-rollouts-config");
+    String good =
+        "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"ClusterAnalysisTemplate\",\"metadata\":{\"name\":\""
+            + ns + "-good\"},\"spec\":{\"args\":[{\"name\":\"threshold\",\"value\":\"0.9\"}],\"metrics\":["
+            + "{\"name\":\"rate\",\"interval\":\"1m\",\"count\":3,\"failureLimit\":1,"
+            + "\"successCondition\":\"result[0] >= {{args.threshold}}\","
+            + "\"provider\":{\"prometheus\":{\"address\":\"http://prometheus:9090\",\"query\":\"up\"}}}]}}";
+    KubeRequests.Answer created = requests.post("/apis/argoproj.io/v1alpha1/clusteranalysistemplates", good);
+    try {
+      assertEquals(201, created.code(), created.body());
+    } finally {
+      client.genericKubernetesResources("argoproj.io/v1alpha1", "ClusterAnalysisTemplate").withName(ns + "-good").delete();
+    }
+  }
 }
