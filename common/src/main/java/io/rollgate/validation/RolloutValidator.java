@@ -1,6 +1,5 @@
 package io.rollgate.validation;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
@@ -11,6 +10,7 @@ import io.rollgate.api.CanaryStep;
 import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.HeaderRoutingMatch;
 import io.rollgate.api.ManagedRoute;
+import io.rollgate.api.PodTemplateMetadata;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutSpec;
 import io.rollgate.api.RolloutStrategy;
@@ -38,7 +38,6 @@ import java.util.regex.Pattern;
  */
 public final class RolloutValidator {
 
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern PERCENT = Pattern.compile("(\\d+)%?");
 
   private RolloutValidator() {}
@@ -94,6 +93,7 @@ public final class RolloutValidator {
       errors.add(FieldError.invalid("spec.selector", "{}", "empty selector is invalid for deployment"));
       return;
     }
+    PodTemplateValidator.validateLabels("spec.selector.matchLabels", selector.getMatchLabels(), errors);
     if (selector.getMatchExpressions() != null) {
       for (int i = 0; i < selector.getMatchExpressions().size(); i++) {
         LabelSelectorRequirement r = selector.getMatchExpressions().get(i);
@@ -131,24 +131,7 @@ public final class RolloutValidator {
           FieldError.invalid(
               "spec.template.spec.restartPolicy", restart, "Unsupported value: only \"Always\" is supported"));
     }
-    Set<String> names = new HashSet<>();
-    List<Container> containers = template.getSpec().getContainers();
-    for (int i = 0; i < containers.size(); i++) {
-      Container c = containers.get(i);
-      String path = "spec.template.spec.containers[" + i + "]";
-      if (c.getName() == null || c.getName().isEmpty()) {
-        errors.add(FieldError.required(path + ".name", "container name is required"));
-      } else if (!DNS_LABEL.matcher(c.getName()).matches() || c.getName().length() > 63) {
-        errors.add(
-            FieldError.invalid(
-                path + ".name", c.getName(), "must be a DNS-1123 label (lowercase alphanumerics and '-')"));
-      } else if (!names.add(c.getName())) {
-        errors.add(FieldError.invalid(path + ".name", c.getName(), "Duplicate value"));
-      }
-      if (c.getImage() == null || c.getImage().isBlank()) {
-        errors.add(FieldError.required(path + ".image", "container image is required"));
-      }
-    }
+    PodTemplateValidator.validate("spec.template", template, errors);
   }
 
   private static boolean selectorMatches(LabelSelector selector, Map<String, String> labels) {
@@ -236,6 +219,8 @@ public final class RolloutValidator {
     nonNegative(errors, p + ".autoPromotionSeconds", bg.getAutoPromotionSeconds());
     nonNegative(errors, p + ".previewReplicaCount", bg.getPreviewReplicaCount());
     validateAntiAffinity(p + ".antiAffinity", bg.getAntiAffinity(), errors);
+    validateEphemeral(p + ".previewMetadata", bg.getPreviewMetadata(), errors);
+    validateEphemeral(p + ".activeMetadata", bg.getActiveMetadata(), errors);
   }
 
   private static void validateCanary(CanaryStrategy c, int replicas, List<FieldError> errors) {
@@ -330,6 +315,8 @@ public final class RolloutValidator {
     nonNegative(errors, p + ".scaleDownDelaySeconds", c.getScaleDownDelaySeconds());
     nonNegative(errors, p + ".abortScaleDownDelaySeconds", c.getAbortScaleDownDelaySeconds());
     validateAntiAffinity(p + ".antiAffinity", c.getAntiAffinity(), errors);
+    validateEphemeral(p + ".canaryMetadata", c.getCanaryMetadata(), errors);
+    validateEphemeral(p + ".stableMetadata", c.getStableMetadata(), errors);
     validateSteps(c, errors);
   }
 
@@ -515,6 +502,13 @@ public final class RolloutValidator {
                 w,
                 "AntiAffinity weight must be between 1-100"));
       }
+    }
+  }
+
+  private static void validateEphemeral(String path, PodTemplateMetadata m, List<FieldError> errors) {
+    if (m != null) {
+      PodTemplateValidator.validateLabels(path + ".labels", m.getLabels(), errors);
+      PodTemplateValidator.validateAnnotations(path + ".annotations", m.getAnnotations(), errors);
     }
   }
 

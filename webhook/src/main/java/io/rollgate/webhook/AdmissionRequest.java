@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param namespace the namespace, empty for cluster-scoped objects
  * @param name the object's name, empty when the API server generates it
  * @param object the new object, or null (DELETE)
+ * @param oldObject the stored object an UPDATE replaces, or null
  */
 public record AdmissionRequest(
     String uid,
@@ -24,7 +25,8 @@ public record AdmissionRequest(
     String operation,
     String namespace,
     String name,
-    JsonNode object) {
+    JsonNode object,
+    JsonNode oldObject) {
 
   /**
    * Whether the request is about an {@code argoproj.io} Rollout (any version).

@@ -93,6 +93,7 @@ public final class AdmissionReviews {
       throw new BadReviewException("AdmissionReview request has no kind");
     }
     JsonNode object = request.get("object");
+    JsonNode oldObject = request.get("oldObject");
     return new AdmissionRequest(
         uid,
         text(gvk, "group"),
@@ -102,7 +103,8 @@ public final class AdmissionReviews {
         text(request, "operation"),
         text(request, "namespace"),
         text(request, "name"),
-        object == null || object.isNull() ? null : object);
+        object == null || object.isNull() ? null : object,
+        oldObject == null || oldObject.isNull() ? null : oldObject);
   }
 
   private static String text(JsonNode node, String field) {

@@ -44,13 +44,34 @@ public final class AdmissionRouter {
    */
   public static Router create(
       Vertx vertx, WebhookMetrics metrics, boolean mutate, long bodyLimit, BooleanSupplier ready) {
+    return create(vertx, metrics, new AdmissionHandler(ClusterView.NONE), mutate, bodyLimit, ready);
+  }
+
+  /**
+   * Creates the router with decisions that consult the cluster (plugin registry, RolloutPolicies).
+   *
+   * @param vertx the Vert.x instance
+   * @param metrics the meters
+   * @param admission the decisions for every checked kind
+   * @param mutate whether {@code /mutate} patches; when false it allows everything without a patch
+   * @param bodyLimit the request body limit, in bytes; larger bodies get 413
+   * @param ready whether a serving certificate is loaded (drives {@code /readyz})
+   * @return the router
+   */
+  public static Router create(
+      Vertx vertx,
+      WebhookMetrics metrics,
+      AdmissionHandler admission,
+      boolean mutate,
+      long bodyLimit,
+      BooleanSupplier ready) {
     AdmissionRouter handlers = new AdmissionRouter(metrics);
     Router router = Router.router(vertx);
     BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
     router
         .post("/validate")
         .handler(body)
-        .handler(ctx -> handlers.handle(ctx, "validate", RolloutAdmission::validate))
+        .handler(ctx -> handlers.handle(ctx, "validate", admission::validate))
         .failureHandler(ctx -> handlers.failure(ctx, "validate"));
     router
         .post("/mutate")
@@ -61,7 +82,7 @@ public final class AdmissionRouter {
                     ctx,
                     "mutate",
                     mutate
-                        ? RolloutAdmission::mutate
+                        ? admission::mutate
                         : r -> new AdmissionDecision(
                             AdmissionReviews.allowed(r.uid(), java.util.List.of()), "ignored", 0)))
         .failureHandler(ctx -> handlers.failure(ctx, "mutate"));

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.rollgate.webhook.tls.CertificateIssuer;
+import io.rollgate.webhook.policy.PolicyAuditor;
 import io.rollgate.webhook.tls.CertificateManager;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -79,20 +80,48 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--cert-validity",
       defaultValue = "365",
-      description = "Lifetime of the serving certificate, in days (default: ${DEFAULT-VALUE}).")
-  long certValidityDays;
+      description =
+          "Lifetime of the serving certificate: days, or a Go duration such as 2h (default: ${DEFAULT-VALUE} days).")
+  String certValidityText;
 
   @Option(
       names = "--ca-validity",
       defaultValue = "3650",
-      description = "Lifetime of the CA, in days (default: ${DEFAULT-VALUE}).")
-  long caValidityDays;
+      description = "Lifetime of the CA: days, or a Go duration (default: ${DEFAULT-VALUE} days).")
+  String caValidityText;
 
   @Option(
       names = "--cert-renew-before",
       defaultValue = "30",
-      description = "Renew a certificate expiring within this many days (default: ${DEFAULT-VALUE}).")
-  long renewBeforeDays;
+      description =
+          "Renew a certificate expiring within this window: days, or a Go duration (default: ${DEFAULT-VALUE} days).")
+  String renewBeforeText;
+
+  @Option(
+      names = "--plugin-config-namespace",
+      description =
+          "Namespace of the plugin registry ConfigMap argo-rollouts-config, i.e. the controller's (default: --namespace).")
+  String pluginConfigNamespace;
+
+  @Option(
+      names = "--leader-elect",
+      defaultValue = "true",
+      negatable = true,
+      description =
+          "Elect one replica (Lease) to renew the certificate and audit RolloutPolicies (default: ${DEFAULT-VALUE}).")
+  boolean leaderElect;
+
+  @Option(
+      names = "--leader-election-lease-name",
+      defaultValue = "rollgate-webhook-leader",
+      description = "Name of the Lease in --namespace (default: ${DEFAULT-VALUE}).")
+  String leaseName;
+
+  @Option(
+      names = "--audit-interval",
+      defaultValue = "60",
+      description = "Seconds between audits of existing Rollouts against RolloutPolicies (default: ${DEFAULT-VALUE}).")
+  long auditSeconds;
 
   @Option(
       names = "--cert-check-interval",
@@ -188,11 +217,54 @@ public final class Main implements Callable<Integer> {
         options.secretName(),
         options.sans(),
         options.mutate());
-    WebhookVerticle verticle = new WebhookVerticle(options, certificates, registrar, new WebhookMetrics());
+    PolicyAuditor[] auditor = new PolicyAuditor[1];
+    ClusterWatch cluster =
+        new ClusterWatch(
+            client,
+            options.pluginConfigNamespace(),
+            () -> {
+              if (auditor[0] != null) {
+                auditor[0].trigger();
+              }
+            });
+    WebhookLeader leader =
+        new WebhookLeader(
+            client,
+            options.leaderElect()
+                ? new WebhookLeader.Settings(
+                    options.namespace(),
+                    options.leaseName(),
+                    identity(),
+                    Duration.ofSeconds(15),
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(2))
+                : null,
+            () -> {
+              if (auditor[0] != null) {
+                auditor[0].trigger();
+              }
+            });
+    auditor[0] =
+        new PolicyAuditor(vertx, client, cluster, Clock.systemUTC(), options.auditInterval(), leader::isLeader);
+    WebhookVerticle verticle =
+        new WebhookVerticle(
+            options,
+            certificates,
+            registrar,
+            new WebhookMetrics(),
+            new AdmissionHandler(cluster),
+            options.leaderElect() ? leader : null,
+            () -> {
+              cluster.start();
+              auditor[0].start();
+              leader.start();
+            });
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  leader.close();
+                  cluster.close();
                   try {
                     vertx.close().toCompletionStage().toCompletableFuture().get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
                   } catch (Exception e) {
@@ -220,11 +292,17 @@ public final class Main implements Callable<Integer> {
     if (port < 0 || port > 65535) {
       throw new CommandLine.ParameterException(cmd, "--port must be 0..65535, got " + port);
     }
-    if (certValidityDays < 1 || caValidityDays < 1 || renewBeforeDays < 0 || certCheckSeconds < 1) {
+    Duration certValidity = lifetime(cmd, "--cert-validity", certValidityText);
+    Duration caValidity = lifetime(cmd, "--ca-validity", caValidityText);
+    Duration renewBefore = lifetime(cmd, "--cert-renew-before", renewBeforeText);
+    if (certValidity.toSeconds() < 1 || caValidity.toSeconds() < 1 || renewBefore.isNegative() || certCheckSeconds < 1
+        || auditSeconds < 1) {
       throw new CommandLine.ParameterException(
-          cmd, "--cert-validity and --ca-validity must be >= 1, --cert-renew-before >= 0, --cert-check-interval >= 1");
+          cmd,
+          "--cert-validity and --ca-validity must be >= 1s, --cert-renew-before >= 0, --cert-check-interval and"
+              + " --audit-interval >= 1");
     }
-    if (renewBeforeDays >= certValidityDays) {
+    if (renewBefore.compareTo(certValidity) >= 0) {
       throw new CommandLine.ParameterException(cmd, "--cert-renew-before must be shorter than --cert-validity");
     }
     if (bodyLimit < 1024) {
@@ -261,16 +339,43 @@ public final class Main implements Callable<Integer> {
         List.copyOf(tlsSans),
         secretNamespace != null ? secretNamespace : ns,
         secretName,
-        Duration.ofDays(caValidityDays),
-        Duration.ofDays(certValidityDays),
-        Duration.ofDays(renewBeforeDays),
+        caValidity,
+        certValidity,
+        renewBefore,
         Duration.ofSeconds(certCheckSeconds),
         registerUrl,
         validatingName,
         mutatingName,
         selector,
         !noMutate,
-        bodyLimit);
+        bodyLimit,
+        pluginConfigNamespace != null ? pluginConfigNamespace : ns,
+        leaderElect,
+        leaseName,
+        Duration.ofSeconds(auditSeconds));
+  }
+
+  /** A lifetime flag: a whole number of days, or a Go duration ({@code 90s}, {@code 2h}). */
+  private static Duration lifetime(CommandLine cmd, String flag, String text) {
+    if (text != null && text.matches("\\d+")) {
+      return Duration.ofDays(Long.parseLong(text));
+    }
+    return io.rollgate.defaults.GoDurations.parse(text)
+        .orElseThrow(
+            () -> new CommandLine.ParameterException(cmd, flag + " must be days or a Go duration such as 90s, got "
+                + text));
+  }
+
+  private static String identity() {
+    String host = System.getenv("HOSTNAME");
+    if (host == null || host.isBlank()) {
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (IOException e) {
+        host = "webhook";
+      }
+    }
+    return host + "_" + java.util.UUID.randomUUID();
   }
 
   private static String podNamespace() {

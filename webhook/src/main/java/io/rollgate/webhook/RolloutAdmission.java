@@ -26,12 +26,44 @@ public final class RolloutAdmission {
   private RolloutAdmission() {}
 
   /**
-   * Answers a {@code /validate} request.
+   * Problems found by checks that look beyond the object (plugin registry, policies).
+   *
+   * @param errors problems that deny the object
+   * @param warnings admission warnings
+   */
+  public record Extra(List<FieldError> errors, List<String> warnings) {}
+
+  /** Checks of a readable Rollout that need more than the object itself. */
+  @FunctionalInterface
+  public interface ExtraCheck {
+    /**
+     * Checks the Rollout.
+     *
+     * @param request the request
+     * @param rollout the Rollout read from it
+     * @return the problems and warnings; both empty when none
+     */
+    Extra check(AdmissionRequest request, Rollout rollout);
+  }
+
+  /**
+   * Answers a {@code /validate} request with the object's own rules only.
    *
    * @param request the parsed request
    * @return allowed (with warnings) or denied with every problem
    */
   public static AdmissionDecision validate(AdmissionRequest request) {
+    return validate(request, (r, o) -> new Extra(List.of(), List.of()));
+  }
+
+  /**
+   * Answers a {@code /validate} request: the object's own rules, then the extra checks.
+   *
+   * @param request the parsed request
+   * @param extra further checks of the Rollout (run only when it can be read)
+   * @return allowed (with warnings) or denied with every problem
+   */
+  public static AdmissionDecision validate(AdmissionRequest request, ExtraCheck extra) {
     if (!request.isRollout() || !request.isMainResourceWrite()) {
       return new AdmissionDecision(AdmissionReviews.allowed(request.uid(), List.of()), "ignored", 0);
     }
@@ -46,8 +78,11 @@ public final class RolloutAdmission {
       return new AdmissionDecision(
           AdmissionReviews.badObject(request, "cannot read the object as a Rollout: " + e.getMessage()), "denied", 1);
     }
-    List<FieldError> errors = RolloutValidator.validate(rollout);
+    List<FieldError> errors = new ArrayList<>(RolloutValidator.validate(rollout));
     List<String> warnings = warnings(rollout);
+    Extra more = extra.check(request, rollout);
+    errors.addAll(more.errors());
+    warnings.addAll(more.warnings());
     if (!errors.isEmpty()) {
       return new AdmissionDecision(AdmissionReviews.invalid(request, errors, warnings), "denied", errors.size());
     }

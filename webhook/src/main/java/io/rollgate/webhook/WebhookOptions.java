@@ -25,6 +25,10 @@ import java.util.Map;
  * @param namespaceSelector labels a namespace must carry to be covered by the registered configurations
  * @param mutate whether {@code /mutate} patches (and the mutating configuration is registered)
  * @param bodyLimit the request body limit, in bytes
+ * @param pluginConfigNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config}
+ * @param leaderElect whether replicas elect a leader (Lease) to renew the certificate and audit policies
+ * @param leaseName the Lease's name, in {@code namespace}
+ * @param auditInterval the period of the RolloutPolicy audit
  */
 public record WebhookOptions(
     String host,
@@ -43,7 +47,11 @@ public record WebhookOptions(
     String mutatingName,
     Map<String, String> namespaceSelector,
     boolean mutate,
-    long bodyLimit) {
+    long bodyLimit,
+    String pluginConfigNamespace,
+    boolean leaderElect,
+    String leaseName,
+    Duration auditInterval) {
 
   /**
    * The serving certificate's SANs: {@code <service>.<ns>.svc}, {@code <service>.<ns>.svc.cluster.local},

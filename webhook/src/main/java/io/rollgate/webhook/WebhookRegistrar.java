@@ -2,6 +2,7 @@ package io.rollgate.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchConditionBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
@@ -21,11 +22,21 @@ import org.slf4j.LoggerFactory;
  * Creates or updates the webhook's {@code ValidatingWebhookConfiguration} and {@code MutatingWebhookConfiguration}
  * pointing at a URL ({@code clientConfig.url}), for local runs and tests; in a cluster the chart owns them.
  *
- * <p>Choices: rules only for {@code argoproj.io/v1alpha1 rollouts} CREATE/UPDATE (so {@code rollouts/status} and
- * every other kind never reach the webhook); {@code failurePolicy: Fail} (a Rollout is never admitted unchecked, so
- * while the webhook is down Rollout creates and updates fail, and nothing else does); {@code timeoutSeconds: 10};
- * {@code sideEffects: None}; namespaces {@code kube-system} and those labelled {@code rollgate.io/webhook=disabled}
- * excluded, plus an optional required label.
+ * <p>Choices, one webhook entry per kind so each gets its own failure policy:
+ *
+ * <ul>
+ *   <li>{@code argoproj.io/v1alpha1 rollouts} CREATE/UPDATE (so {@code rollouts/status} never reaches the webhook):
+ *       {@code failurePolicy: Fail} (a Rollout is never admitted unchecked, so while the webhook is down Rollout
+ *       creates and updates fail, and nothing else does), {@code timeoutSeconds: 10};
+ *   <li>{@code rollgate.io/v1alpha1 rolloutpolicies} (cluster-scoped): {@code Fail}, 10 s;
+ *   <li>{@code argoproj.io/v1alpha1 analysistemplates} and {@code clusteranalysistemplates}: {@code Fail}, 10 s;
+ *   <li>ConfigMaps, narrowed by a {@code matchConditions} CEL expression to the one named {@code argo-rollouts-config}
+ *       (other ConfigMaps are never sent): {@code failurePolicy: Ignore} (a core kind must not depend on us; the
+ *       controller checks the registry again when it loads it), {@code timeoutSeconds: 5}.
+ * </ul>
+ *
+ * <p>All: {@code sideEffects: None}; namespaces {@code kube-system} and those labelled
+ * {@code rollgate.io/webhook=disabled} excluded (namespaced kinds), plus an optional required label.
  */
 public final class WebhookRegistrar {
 
@@ -34,6 +45,7 @@ public final class WebhookRegistrar {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookRegistrar.class);
   private static final String FIELD_MANAGER = "rollgate-webhook";
+  private static final String PLUGIN_CONFIG_MAP = "argo-rollouts-config";
 
   /**
    * What to register.
@@ -130,6 +142,82 @@ public final class WebhookRegistrar {
         .withAdmissionReviewVersions("v1")
         .withFailurePolicy("Fail")
         .withTimeoutSeconds(10)
+        .withMatchPolicy("Equivalent")
+        .endWebhook()
+        .addNewWebhook()
+        .withName("validate.rolloutpolicies.rollgate.io")
+        .withNewClientConfig()
+        .withUrl(url("/validate"))
+        .withCaBundle(caBundle)
+        .endClientConfig()
+        .withRules(
+            new RuleWithOperationsBuilder()
+                .withApiGroups("rollgate.io")
+                .withApiVersions("v1alpha1")
+                .withResources("rolloutpolicies")
+                .withOperations("CREATE", "UPDATE")
+                .withScope("Cluster")
+                .build())
+        .withSideEffects("None")
+        .withAdmissionReviewVersions("v1")
+        .withFailurePolicy("Fail")
+        .withTimeoutSeconds(10)
+        .withMatchPolicy("Equivalent")
+        .endWebhook()
+        .addNewWebhook()
+        .withName("validate.analysistemplates.rollgate.io")
+        .withNewClientConfig()
+        .withUrl(url("/validate"))
+        .withCaBundle(caBundle)
+        .endClientConfig()
+        .withRules(
+            new RuleWithOperationsBuilder()
+                .withApiGroups("argoproj.io")
+                .withApiVersions("v1alpha1")
+                .withResources("analysistemplates")
+                .withOperations("CREATE", "UPDATE")
+                .withScope("Namespaced")
+                .build(),
+            new RuleWithOperationsBuilder()
+                .withApiGroups("argoproj.io")
+                .withApiVersions("v1alpha1")
+                .withResources("clusteranalysistemplates")
+                .withOperations("CREATE", "UPDATE")
+                .withScope("Cluster")
+                .build())
+        .withNamespaceSelector(namespaceSelector())
+        .withSideEffects("None")
+        .withAdmissionReviewVersions("v1")
+        .withFailurePolicy("Fail")
+        .withTimeoutSeconds(10)
+        .withMatchPolicy("Equivalent")
+        .endWebhook()
+        .addNewWebhook()
+        .withName("validate.plugin-config.rollgate.io")
+        .withNewClientConfig()
+        .withUrl(url("/validate"))
+        .withCaBundle(caBundle)
+        .endClientConfig()
+        .withRules(
+            new RuleWithOperationsBuilder()
+                .withApiGroups("")
+                .withApiVersions("v1")
+                .withResources("configmaps")
+                .withOperations("CREATE", "UPDATE")
+                .withScope("Namespaced")
+                .build())
+        // Only the plugin registry is sent: the API server evaluates this before calling, so every other ConfigMap
+        // is admitted without a call, and the webhook being down never affects them.
+        .withMatchConditions(
+            new MatchConditionBuilder()
+                .withName("plugin-registry-only")
+                .withExpression("object.metadata.name == '" + PLUGIN_CONFIG_MAP + "'")
+                .build())
+        .withNamespaceSelector(namespaceSelector())
+        .withSideEffects("None")
+        .withAdmissionReviewVersions("v1")
+        .withFailurePolicy("Ignore")
+        .withTimeoutSeconds(5)
         .withMatchPolicy("Equivalent")
         .endWebhook()
         .build();

@@ -16,6 +16,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A new CA is first added to the registered {@code caBundle} (beside the old one), then, after a short delay for
  * the API server to see it, the server switches certificates, so no admission fails during a rollover.
+ *
+ * <p>With several replicas sharing the Secret, only the Lease holder ({@link WebhookLeader}) renews a certificate that
+ * enters its renewal window; the others read the Secret on each check and hot-reload what the leader wrote. Any
+ * replica repairs a Secret that is missing, unreadable or expired (the write is guarded: create fails on 409 and
+ * update carries the read {@code resourceVersion}, so exactly one wins and the others adopt its bundle).
  */
 public final class WebhookVerticle extends VerticleBase {
 
@@ -26,6 +31,9 @@ public final class WebhookVerticle extends VerticleBase {
   private final CertificateManager certificates;
   private final WebhookRegistrar registrar;
   private final WebhookMetrics metrics;
+  private final AdmissionHandler admission;
+  private final WebhookLeader leader;
+  private final Runnable afterStart;
   private WebhookServer server;
   private long timerId = -1;
   private boolean checking;
@@ -41,10 +49,35 @@ public final class WebhookVerticle extends VerticleBase {
    */
   public WebhookVerticle(
       WebhookOptions options, CertificateManager certificates, WebhookRegistrar registrar, WebhookMetrics metrics) {
+    this(options, certificates, registrar, metrics, new AdmissionHandler(ClusterView.NONE), null, () -> {});
+  }
+
+  /**
+   * Creates the verticle with cluster-aware decisions and leadership.
+   *
+   * @param options the settings
+   * @param certificates the Secret keeper
+   * @param registrar the registrar, or null when nothing is registered
+   * @param metrics the meters
+   * @param admission the decisions for every checked kind
+   * @param leader the Lease election, or null when this replica always renews
+   * @param afterStart run on the verticle's context once serving (starts informers, the election and the audit)
+   */
+  public WebhookVerticle(
+      WebhookOptions options,
+      CertificateManager certificates,
+      WebhookRegistrar registrar,
+      WebhookMetrics metrics,
+      AdmissionHandler admission,
+      WebhookLeader leader,
+      Runnable afterStart) {
     this.options = options;
     this.certificates = certificates;
     this.registrar = registrar;
     this.metrics = metrics;
+    this.admission = admission;
+    this.leader = leader;
+    this.afterStart = afterStart;
   }
 
   @Override
@@ -52,11 +85,18 @@ public final class WebhookVerticle extends VerticleBase {
     server =
         new WebhookServer(
             vertx,
-            AdmissionRouter.create(vertx, metrics, options.mutate(), options.bodyLimit(), () -> server.ready()),
+            AdmissionRouter.create(
+                vertx, metrics, admission, options.mutate(), options.bodyLimit(), () -> server.ready()),
             options.host(),
             options.port());
-    return certificates
-        .ensure()
+    return vertx
+        .executeBlocking(
+            () -> {
+              admission.warmUp();
+              return null;
+            },
+            false)
+        .compose(v -> certificates.ensure())
         .compose(
             ensured ->
                 server
@@ -65,9 +105,10 @@ public final class WebhookVerticle extends VerticleBase {
                     .map(port -> ensured.bundle()))
         .compose(bundle -> register(trust(bundle)))
         .onSuccess(
-            v ->
-                timerId =
-                    vertx.setPeriodic(options.certCheckInterval().toMillis(), id -> checkCertificates()));
+            v -> {
+              timerId = vertx.setPeriodic(options.certCheckInterval().toMillis(), id -> checkCertificates());
+              afterStart.run();
+            });
   }
 
   @Override
@@ -83,8 +124,17 @@ public final class WebhookVerticle extends VerticleBase {
       return;
     }
     checking = true;
-    certificates
-        .ensure()
+    Future<CertificateManager.Ensured> check =
+        leader == null || leader.isLeader()
+            ? certificates.ensure()
+            : certificates
+                .current()
+                .compose(
+                    stored ->
+                        stored.isPresent()
+                            ? Future.succeededFuture(new CertificateManager.Ensured(stored.get(), false))
+                            : certificates.ensure());
+    check
         .compose(
             ensured -> {
               CertBundle bundle = ensured.bundle();

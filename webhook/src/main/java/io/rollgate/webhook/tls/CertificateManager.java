@@ -87,6 +87,28 @@ public final class CertificateManager {
     return vertx.executeBlocking(this::ensureBlocking, false);
   }
 
+  /**
+   * Reads the Secret without writing it: what a replica that does not renew (not the Lease holder) uses to pick up the
+   * certificate another replica wrote.
+   *
+   * @return a Future completed with the stored bundle when it is usable now (valid, with every SAN), even inside the
+   *     renewal window; empty when it is missing, unreadable or expired (the caller then repairs it with
+   *     {@link #ensure()}); failed with the {@link KubernetesClientException} when the read is refused
+   */
+  public Future<Optional<CertBundle>> current() {
+    return vertx.executeBlocking(
+        () -> {
+          Secret secret = client.secrets().inNamespace(settings.namespace()).withName(settings.secretName()).get();
+          CertBundle stored = secret == null ? null : decode(secret);
+          if (stored == null || issuer.problem(stored, settings.sans(), Duration.ZERO).isPresent()) {
+            return Optional.<CertBundle>empty();
+          }
+          last = stored;
+          return Optional.of(stored);
+        },
+        false);
+  }
+
   private Ensured ensureBlocking() {
     Secret secret = client.secrets().inNamespace(settings.namespace()).withName(settings.secretName()).get();
     CertBundle stored = secret == null ? null : decode(secret);

@@ -1,0 +1,77 @@
+package io.rollgate.webhook;
+
+import io.rollgate.api.policy.RolloutPolicy;
+import io.rollgate.plugin.PluginRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What admission decisions may look up in the cluster, read from informer caches (never from the API server while a
+ * request waits): the plugin registry, the RolloutPolicies, and namespace labels.
+ */
+public interface ClusterView {
+
+  /**
+   * The plugin registry as last seen.
+   *
+   * @param registry the registry, or null when it cannot be read (not synced yet, forbidden) or the ConfigMap is
+   *     absent
+   * @param where {@code <namespace>/argo-rollouts-config}, for messages
+   * @param state {@code present}, {@code absent} or {@code unreadable}
+   */
+  record Plugins(PluginRegistry registry, String where, String state) {}
+
+  /** A view with no informers: no registry known, no policy, no namespace labels (unit tests, benchmarks). */
+  ClusterView NONE =
+      new ClusterView() {
+        @Override
+        public Plugins plugins() {
+          return new Plugins(null, PluginRegistry.CONFIG_MAP_NAME, "unreadable");
+        }
+
+        @Override
+        public List<RolloutPolicy> policies() {
+          return List.of();
+        }
+
+        @Override
+        public boolean policiesKnown() {
+          return true;
+        }
+
+        @Override
+        public Optional<Map<String, String>> namespaceLabels(String namespace) {
+          return Optional.of(Map.of());
+        }
+      };
+
+  /**
+   * The plugin registry.
+   *
+   * @return the registry state
+   */
+  Plugins plugins();
+
+  /**
+   * Every RolloutPolicy.
+   *
+   * @return the policies in the cache
+   */
+  List<RolloutPolicy> policies();
+
+  /**
+   * Whether {@link #policies()} is complete (the informer has synced).
+   *
+   * @return true once the policies are known
+   */
+  boolean policiesKnown();
+
+  /**
+   * The labels of a namespace.
+   *
+   * @param namespace the namespace's name
+   * @return its labels, or empty when the namespace is not (yet) in the cache
+   */
+  Optional<Map<String, String>> namespaceLabels(String namespace);
+}

@@ -1,0 +1,151 @@
+package io.rollgate.webhook;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.policy.RolloutPolicy;
+import io.rollgate.plugin.PluginRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The informers behind {@link ClusterView}: the plugin registry ConfigMap ({@code argo-rollouts-config} in one
+ * namespace, watched by name), every {@code RolloutPolicy}, and every Namespace (for policy namespace selectors).
+ *
+ * <p>Starting never blocks and never fails the webhook: an informer that cannot list (RBAC, CRD missing) keeps
+ * retrying in the background, and until it has synced the view reports the data as unknown (plugin references become
+ * warnings, policies are not enforced and a warning says so).
+ */
+public final class ClusterWatch implements ClusterView, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterWatch.class);
+
+  private final KubernetesClient client;
+  private final String pluginNamespace;
+  private final Runnable onPolicyChange;
+  private SharedIndexInformer<ConfigMap> configMaps;
+  private SharedIndexInformer<RolloutPolicy> policies;
+  private SharedIndexInformer<Namespace> namespaces;
+  private volatile PluginCache pluginCache;
+
+  private record PluginCache(String resourceVersion, PluginRegistry registry) {}
+
+  /**
+   * Creates the watch (not started).
+   *
+   * @param client the Kubernetes client
+   * @param pluginNamespace the namespace of {@code argo-rollouts-config} (the controller's namespace)
+   * @param onPolicyChange called (on an informer thread) when a RolloutPolicy's spec or a Namespace's labels change
+   */
+  public ClusterWatch(KubernetesClient client, String pluginNamespace, Runnable onPolicyChange) {
+    this.client = client;
+    this.pluginNamespace = pluginNamespace;
+    this.onPolicyChange = onPolicyChange;
+  }
+
+  /** Starts the informers in the background; returns at once. */
+  public void start() {
+    configMaps =
+        client.configMaps().inNamespace(pluginNamespace).withName(PluginRegistry.CONFIG_MAP_NAME).runnableInformer(0);
+    policies = client.resources(RolloutPolicy.class).runnableInformer(0);
+    policies.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(RolloutPolicy p) {
+            onPolicyChange.run();
+          }
+
+          @Override
+          public void onUpdate(RolloutPolicy before, RolloutPolicy after) {
+            if (!java.util.Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
+              onPolicyChange.run();
+            }
+          }
+
+          @Override
+          public void onDelete(RolloutPolicy p, boolean unknown) {}
+        });
+    namespaces = client.namespaces().runnableInformer(0);
+    namespaces.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Namespace n) {}
+
+          @Override
+          public void onUpdate(Namespace before, Namespace after) {
+            if (!java.util.Objects.equals(before.getMetadata().getLabels(), after.getMetadata().getLabels())) {
+              onPolicyChange.run();
+            }
+          }
+
+          @Override
+          public void onDelete(Namespace n, boolean unknown) {}
+        });
+    for (SharedIndexInformer<?> i : List.of(configMaps, policies, namespaces)) {
+      i.start()
+          .whenComplete(
+              (v, err) -> {
+                if (err != null) {
+                  LOG.warn("informer for {} not started yet: {}", i.getApiTypeClass().getSimpleName(), err.toString());
+                }
+              });
+    }
+  }
+
+  @Override
+  public Plugins plugins() {
+    String where = pluginNamespace + "/" + PluginRegistry.CONFIG_MAP_NAME;
+    if (configMaps == null || !configMaps.hasSynced() || !configMaps.isWatching()) {
+      return new Plugins(null, where, "unreadable");
+    }
+    List<ConfigMap> items = configMaps.getStore().list();
+    if (items.isEmpty()) {
+      return new Plugins(null, where, "absent");
+    }
+    ConfigMap cm = items.get(0);
+    PluginCache cache = pluginCache;
+    String rv = cm.getMetadata().getResourceVersion();
+    if (cache == null || !cache.resourceVersion().equals(rv)) {
+      cache = new PluginCache(rv, PluginRegistry.fromConfigMapData(cm.getData()));
+      pluginCache = cache;
+    }
+    return new Plugins(cache.registry(), where, "present");
+  }
+
+  @Override
+  public List<RolloutPolicy> policies() {
+    return policies == null || !policies.hasSynced() ? List.of() : policies.getStore().list();
+  }
+
+  @Override
+  public boolean policiesKnown() {
+    return policies != null && policies.hasSynced();
+  }
+
+  @Override
+  public Optional<Map<String, String>> namespaceLabels(String namespace) {
+    if (namespaces == null || !namespaces.hasSynced()) {
+      return Optional.empty();
+    }
+    Namespace n = namespaces.getStore().getByKey(namespace);
+    if (n == null) {
+      return Optional.empty();
+    }
+    Map<String, String> labels = n.getMetadata().getLabels();
+    return Optional.of(labels == null ? Map.of() : labels);
+  }
+
+  @Override
+  public void close() {
+    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {configMaps, policies, namespaces}) {
+      if (i != null) {
+        i.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package io.rollgate.webhook;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rollgate.api.ModelJson;
+import io.rollgate.api.policy.RolloutPolicy;
+import io.rollgate.plugin.PluginRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class AdmissionHandlerTest {
+
+  /** A view with a fixed registry, policies and namespace labels. */
+  static final class FixedView implements ClusterView {
+    PluginRegistry registry;
+    String state = "present";
+    final List<RolloutPolicy> policies = new ArrayList<>();
+    final Map<String, Map<String, String>> namespaces = Map.of("shop", Map.of("env", "prod"));
+
+    @Override
+    public Plugins plugins() {
+      return new Plugins(registry, "argo-rollouts/argo-rollouts-config", state);
+    }
+
+    @Override
+    public List<RolloutPolicy> policies() {
+      return policies;
+    }
+
+    @Override
+    public boolean policiesKnown() {
+      return true;
+    }
+
+    @Override
+    public Optional<Map<String, String>> namespaceLabels(String namespace) {
+      return Optional.ofNullable(namespaces.get(namespace));
+    }
+  }
+
+  static RolloutPolicy policy(String action) throws Exception {
+    return ModelJson.mapper()
+        .readValue(
+            "{\"metadata\":{\"name\":\"prod\"},\"spec\":{\"enforcementAction\":\"" + action + "\","
+                + "\"namespaceSelector\":{\"matchLabels\":{\"env\":\"prod\"}},\"rules\":{\"maxReplicas\":2}}}",
+            RolloutPolicy.class);
+  }
+
+  static ObjectNode rolloutWith(String stepsJson, int replicas) throws Exception {
+    ObjectNode r = Reviews.validRollout();
+    ObjectNode spec = (ObjectNode) r.get("spec");
+    spec.put("replicas", replicas);
+    ((ObjectNode) spec.get("strategy").get("canary")).set("steps", AdmissionReviews.mapper().readTree(stepsJson));
+    return r;
+  }
+
+  static JsonNode response(AdmissionDecision d) {
+    return d.review().get("response");
+  }
+
+  @Test
+  void policyActionsDecideDenyWarnOrAudit() throws Exception {
+    FixedView view = new FixedView();
+    view.registry = PluginRegistry.EMPTY;
+    AdmissionHandler handler = new AdmissionHandler(view);
+    AdmissionRequest big = Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"setWeight\":10}]", 5)));
+    view.policies.add(policy("deny"));
+    AdmissionDecision denied = handler.validate(big);
+    assertEquals("denied", denied.verdict());
+    assertTrue(
+        response(denied).get("status").get("message").asText()
+            .contains("spec.replicas: Invalid value: 5: exceeds maxReplicas 2 (RolloutPolicy \"prod\")"),
+        denied.review().toString());
+    // An update keeping a violation the stored object already had is admitted with a warning; a new one is refused.
+    ObjectNode update = Reviews.review("UPDATE", rolloutWith("[{\"setWeight\":10}]", 5));
+    ((ObjectNode) update.get("request")).set("oldObject", rolloutWith("[{\"setWeight\":10}]", 5));
+    AdmissionDecision kept = handler.validate(Reviews.parse(update));
+    assertEquals("warned", kept.verdict(), kept.review().toString());
+    assertTrue(response(kept).get("warnings").get(0).asText().endsWith("already breaks this rule"));
+    ((ObjectNode) update.get("request")).set("oldObject", rolloutWith("[{\"setWeight\":10}]", 2));
+    assertEquals("denied", handler.validate(Reviews.parse(update)).verdict());
+    view.policies.set(0, policy("warn"));
+    AdmissionDecision warned = handler.validate(big);
+    assertEquals("warned", warned.verdict());
+    assertEquals(
+        "spec.replicas: Invalid value: 5: exceeds maxReplicas 2 (RolloutPolicy \"prod\")",
+        response(warned).get("warnings").get(0).asText());
+    view.policies.set(0, policy("audit"));
+    assertEquals("allowed", handler.validate(big).verdict());
+  }
+
+  @Test
+  void pluginStepsNeedARegisteredPlugin_andAnAbsentRegistryOnlyWarns() throws Exception {
+    FixedView view = new FixedView();
+    view.registry =
+        PluginRegistry.fromConfigMapData(Map.of("stepPlugins", "- {name: acme/step, location: 'file://s'}"));
+    AdmissionHandler handler = new AdmissionHandler(view);
+    AdmissionRequest unknown =
+        Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"plugin\":{\"name\":\"acme/other\"}}]", 1)));
+    assertEquals("denied", handler.validate(unknown).verdict());
+    AdmissionRequest known =
+        Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"plugin\":{\"name\":\"acme/step\"}}]", 1)));
+    assertEquals("allowed", handler.validate(known).verdict());
+    view.registry = null;
+    view.state = "absent";
+    AdmissionDecision d = handler.validate(unknown);
+    assertEquals("warned", d.verdict());
+    assertTrue(
+        response(d).get("warnings").get(0).asText().contains("argo-rollouts/argo-rollouts-config (does not exist)"),
+        d.review().toString());
+  }
+
+  @Test
+  void onlyThePluginRegistryConfigMapIsChecked() throws Exception {
+    AdmissionHandler handler = new AdmissionHandler(ClusterView.NONE);
+    ObjectNode cm = AdmissionReviews.mapper().createObjectNode();
+    cm.putObject("metadata").put("name", "argo-rollouts-config");
+    cm.putObject("data").put("stepPlugins", "- name: bad\n  location: ftp://x\n");
+    ObjectNode review = Reviews.review("UPDATE", cm);
+    ObjectNode kind = (ObjectNode) review.get("request").get("kind");
+    kind.put("group", "");
+    kind.put("version", "v1");
+    kind.put("kind", "ConfigMap");
+    ((ObjectNode) review.get("request")).put("name", "argo-rollouts-config");
+    AdmissionDecision d = handler.validate(Reviews.parse(review));
+    assertEquals("denied", d.verdict());
+    assertEquals(2, d.causes());
+    ((ObjectNode) review.get("request")).put("name", "something-else");
+    ((ObjectNode) cm.get("metadata")).put("name", "something-else");
+    assertEquals("ignored", handler.validate(Reviews.parse(review)).verdict());
+  }
+
+  @Test
+  void warmUpDecidesWithoutTheCluster() {
+    new AdmissionHandler(ClusterView.NONE).warmUp();
+  }
+}

@@ -1,0 +1,218 @@
+package io.rollgate.webhook.bench;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Load harness for the admission webhook (a benchmark, not a test): sends realistic {@code /validate}
+ * AdmissionReviews for a small and a large Rollout over HTTPS to a running webhook, from this separate process, with
+ * 1, 16 and 64 concurrent connections, each connection sending its next review as soon as the previous answer
+ * arrives (closed loop), and prints reviews per second and the p50/p99/p99.9 latency.
+ *
+ * <p>Run: {@code java -cp webhook/target/test-classes:webhook/target/rollgate-webhook.jar
+ * io.rollgate.webhook.bench.AdmissionLoad https://127.0.0.1:9443/validate [seconds per run] [warm-up seconds]}.
+ * {@code bin/webhook-bench} starts a webhook on the local control plane and runs this.
+ */
+public final class AdmissionLoad {
+
+  private static final int[] CONNECTIONS = {1, 16, 64};
+  /** Room for 4 million latency samples (32 MiB), more than any run at the target rate needs. */
+  private static final long[] SAMPLES = new long[1 << 22];
+
+  private AdmissionLoad() {}
+
+  /**
+   * Runs the benchmark and prints one line per (Rollout size, connection count).
+   *
+   * @param args the {@code /validate} URL, then optionally seconds per run (default 15) and warm-up seconds (5)
+   * @throws Exception when the webhook cannot be reached
+   */
+  public static void main(String[] args) throws Exception {
+    try {
+      benchmark(args);
+    } finally {
+      System.exit(0);
+    }
+  }
+
+  private static void benchmark(String[] args) throws Exception {
+    String url = args.length > 0 ? args[0] : "https://127.0.0.1:9443/validate";
+    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
+    int warmUp = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    java.net.URI uri = java.net.URI.create(url);
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    HttpClient client =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setSsl(true)
+                .setTrustAll(true)
+                .setVerifyHost(false)
+                .setKeepAlive(true)
+                .setDefaultHost(uri.getHost())
+                .setDefaultPort(uri.getPort()),
+            new PoolOptions().setHttp1MaxSize(64));
+    byte[] small = reviewFor(smallRollout()).getBytes(StandardCharsets.UTF_8);
+    byte[] large = reviewFor(largeRollout()).getBytes(StandardCharsets.UTF_8);
+    System.out.printf("webhook %s; small review %d bytes, large review %d bytes; %ds per run after %ds warm-up%n",
+        url, small.length, large.length, seconds, warmUp);
+    System.out.printf("%-6s %5s %10s %9s %9s %9s %9s%n", "size", "conns", "reviews/s", "p50 ms", "p99 ms",
+        "p99.9 ms", "errors");
+    run(client, uri.getPath(), large, 16, warmUp, false, "warm");
+    for (String size : new String[] {"small", "large"}) {
+      byte[] body = size.equals("small") ? small : large;
+      for (int c : CONNECTIONS) {
+        run(client, uri.getPath(), body, c, 2, false, size);
+        run(client, uri.getPath(), body, c, seconds, true, size);
+      }
+    }
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private static void run(
+      HttpClient client, String path, byte[] body, int connections, int seconds, boolean print, String label)
+      throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    AtomicLong errors = new AtomicLong();
+    // Every callback runs on the harness's single event loop: one shared sample array needs no locking.
+    long[] lat = SAMPLES;
+    int[] counts = new int[1];
+    CountDownLatch done = new CountDownLatch(connections);
+    Buffer payload = Buffer.buffer(body);
+    long start = System.nanoTime();
+    for (int i = 0; i < connections; i++) {
+      loop(client, path, payload, end, lat, counts, 0, errors, done);
+    }
+    if (!done.await(seconds + 60L, TimeUnit.SECONDS)) {
+      System.out.println("run did not finish in time");
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    if (!print) {
+      return;
+    }
+    int total = Math.min(counts[0], lat.length);
+    long[] all = Arrays.copyOf(lat, total);
+    Arrays.sort(all);
+    System.out.printf("%-6s %5d %10.0f %9.3f %9.3f %9.3f %9d%n", label, connections, total / elapsed,
+        pct(all, 0.50), pct(all, 0.99), pct(all, 0.999), errors.get());
+  }
+
+  private static void loop(
+      HttpClient client,
+      String path,
+      Buffer payload,
+      long end,
+      long[] lat,
+      int[] counts,
+      int slot,
+      AtomicLong errors,
+      CountDownLatch done) {
+    if (System.nanoTime() >= end) {
+      done.countDown();
+      return;
+    }
+    long t0 = System.nanoTime();
+    Future<Buffer> f =
+        client
+            .request(new RequestOptions().setMethod(HttpMethod.POST).setURI(path)
+                .putHeader("Content-Type", "application/json"))
+            .compose(req -> req.send(payload))
+            .compose(resp -> resp.statusCode() == 200 ? resp.body() : Future.failedFuture("HTTP " + resp.statusCode()));
+    f.onComplete(
+        ar -> {
+          long t = System.nanoTime() - t0;
+          if (ar.succeeded() && counts[slot] < lat.length) {
+            lat[counts[slot]++] = t;
+          } else if (ar.failed()) {
+            errors.incrementAndGet();
+          }
+          loop(client, path, payload, end, lat, counts, slot, errors, done);
+        });
+  }
+
+  private static double pct(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int i = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
+    return sorted[Math.max(0, i)] / 1e6;
+  }
+
+  static String reviewFor(String rollout) {
+    return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{"
+        + "\"uid\":\"5f1c7f5e-4a8a-4e0f-9b7c-1d2e3f4a5b6c\","
+        + "\"kind\":{\"group\":\"argoproj.io\",\"version\":\"v1alpha1\",\"kind\":\"Rollout\"},"
+        + "\"resource\":{\"group\":\"argoproj.io\",\"version\":\"v1alpha1\",\"resource\":\"rollouts\"},"
+        + "\"requestKind\":{\"group\":\"argoproj.io\",\"version\":\"v1alpha1\",\"kind\":\"Rollout\"},"
+        + "\"name\":\"web\",\"namespace\":\"shop\",\"operation\":\"CREATE\","
+        + "\"userInfo\":{\"username\":\"kubernetes-admin\",\"groups\":[\"system:masters\",\"system:authenticated\"]},"
+        + "\"object\":" + rollout + ",\"oldObject\":null,\"dryRun\":false,"
+        + "\"options\":{\"apiVersion\":\"meta.k8s.io/v1\",\"kind\":\"CreateOptions\"}}}";
+  }
+
+  /** A typical small canary Rollout (about 1 KB). */
+  static String smallRollout() {
+    return "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"web\","
+        + "\"namespace\":\"shop\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"replicas\":5,\"revisionHistoryLimit\":3,"
+        + "\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},"
+        + "\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"nginx:1.27\",\"ports\":[{\"name\":\"http\","
+        + "\"containerPort\":8080}],\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"},"
+        + "\"limits\":{\"cpu\":\"500m\",\"memory\":\"256Mi\"}}}]}},\"strategy\":{\"canary\":{\"maxSurge\":\"25%\","
+        + "\"maxUnavailable\":0,\"steps\":[{\"setWeight\":20},{\"pause\":{\"duration\":\"1m\"}},{\"setWeight\":50},"
+        + "{\"pause\":{\"duration\":\"1m\"}},{\"setWeight\":80},{\"pause\":{}}]}}}}";
+  }
+
+  /**
+   * A large Rollout (about 60 KB): 8 containers with env, ports, probes and resources, 40 steps, many labels and
+   * annotations, as generated by Helm charts with sidecars.
+   */
+  static String largeRollout() {
+    StringBuilder containers = new StringBuilder();
+    for (int c = 0; c < 8; c++) {
+      if (c > 0) {
+        containers.append(',');
+      }
+      StringBuilder env = new StringBuilder();
+      for (int e = 0; e < 40; e++) {
+        env.append(e == 0 ? "" : ",").append("{\"name\":\"VAR_").append(e).append("\",\"value\":\"value-")
+            .append(e).append("-").append("x".repeat(40)).append("\"}");
+      }
+      containers.append("{\"name\":\"c").append(c).append("\",\"image\":\"registry.example.com/team/app-").append(c)
+          .append(":1.2.3\",\"env\":[").append(env).append("],\"ports\":[{\"name\":\"http-").append(c)
+          .append("\",\"containerPort\":").append(8080 + c).append("},{\"name\":\"metrics-").append(c)
+          .append("\",\"containerPort\":").append(9090 + c).append("}],\"resources\":{\"requests\":{\"cpu\":\"250m\","
+              + "\"memory\":\"256Mi\",\"ephemeral-storage\":\"1Gi\"},\"limits\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}},"
+              + "\"readinessProbe\":{\"httpGet\":{\"path\":\"/ready\",\"port\":").append(8080 + c)
+          .append("},\"periodSeconds\":5},\"livenessProbe\":{\"tcpSocket\":{\"port\":").append(8080 + c)
+          .append("}}}");
+    }
+    StringBuilder steps = new StringBuilder();
+    for (int s = 0; s < 40; s++) {
+      steps.append(s == 0 ? "" : ",").append(s % 2 == 0 ? "{\"setWeight\":" + (1 + s * 2) + "}" : "{\"pause\":{\"duration\":\"30s\"}}");
+    }
+    StringBuilder labels = new StringBuilder("\"app\":\"web\"");
+    StringBuilder annotations = new StringBuilder();
+    for (int i = 0; i < 60; i++) {
+      labels.append(",\"example.com/label-").append(i).append("\":\"v").append(i).append("\"");
+      annotations.append(i == 0 ? "" : ",").append("\"example.com/annotation-").append(i).append("\":\"")
+          .append("a".repeat(100)).append("\"");
+    }
+    return "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"web\","
+        + "\"namespace\":\"shop\",\"labels\":{" + labels + "},\"annotations\":{" + annotations + "}},"
+        + "\"spec\":{\"replicas\":20,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{\"metadata\":"
+        + "{\"labels\":{" + labels + "},\"annotations\":{" + annotations + "}},\"spec\":{\"containers\":["
+        + containers + "]}},\"strategy\":{\"canary\":{\"canaryService\":\"web-canary\",\"stableService\":\"web-stable\","
+        + "\"trafficRouting\":{\"nginx\":{\"stableIngress\":\"web\"}},\"steps\":[" + steps + "]}}}}";
+  }
+}

@@ -1,0 +1,42 @@
+package io.rollgate.webhook.bench;
+
+import io.rollgate.webhook.AdmissionHandler;
+import io.rollgate.webhook.AdmissionReviews;
+import io.rollgate.webhook.ClusterView;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * CPU cost of one {@code /validate} decision in process, without HTTP and TLS (a benchmark, not a test): parses the
+ * AdmissionReview, decides and renders the answer, in a loop, and prints microseconds per review for the small and the
+ * large Rollout of {@link AdmissionLoad}. Separates the handler's own cost from the server's.
+ */
+public final class DecisionCost {
+
+  private DecisionCost() {}
+
+  /**
+   * Runs the loop.
+   *
+   * @param args optionally the seconds per size (default 10)
+   * @throws Exception never in practice
+   */
+  public static void main(String[] args) throws Exception {
+    int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    AdmissionHandler handler = new AdmissionHandler(ClusterView.NONE);
+    for (String size : new String[] {"small", "large", "small", "large"}) {
+      byte[] body =
+          AdmissionLoad.reviewFor(size.equals("small") ? AdmissionLoad.smallRollout() : AdmissionLoad.largeRollout())
+              .getBytes(StandardCharsets.UTF_8);
+      long end = System.nanoTime() + seconds * 1_000_000_000L / 2;
+      long n = 0;
+      long start = System.nanoTime();
+      long sink = 0;
+      while (System.nanoTime() < end) {
+        sink += handler.validate(AdmissionReviews.parse(body)).review().toString().length();
+        n++;
+      }
+      double micros = (System.nanoTime() - start) / 1e3 / n;
+      System.out.printf("%-6s %8.1f us/review (%d reviews, %d)%n", size, micros, n, sink % 7);
+    }
+  }
+}
