@@ -1,7 +1,7 @@
 package io.rollgate.webhook;
 
 import io.rollgate.webhook.tls.CertBundle;
-import io.rollgate.webhook.tls.CertificateManager;
+import io.rollgate.webhook.tls.CertificateSource;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.util.LinkedHashSet;
@@ -23,8 +23,8 @@ public final class WebhookVerticle extends VerticleBase {
   private static final long CA_PROPAGATION_MILLIS = 2000;
 
   private final WebhookOptions options;
-  private final CertificateManager certificates;
-  private final WebhookRegistrar registrar;
+  private final CertificateSource certificates;
+  private final CaBundlePublisher registrar;
   private final WebhookMetrics metrics;
   private WebhookServer server;
   private long timerId = -1;
@@ -35,12 +35,12 @@ public final class WebhookVerticle extends VerticleBase {
    * Creates the verticle.
    *
    * @param options the settings
-   * @param certificates the Secret keeper
-   * @param registrar the registrar, or null when nothing is registered
+   * @param certificates where the serving certificate comes from (generated in a Secret, or provided)
+   * @param registrar what publishes the CA bundle (registers or patches the webhook configurations), or null
    * @param metrics the meters
    */
   public WebhookVerticle(
-      WebhookOptions options, CertificateManager certificates, WebhookRegistrar registrar, WebhookMetrics metrics) {
+      WebhookOptions options, CertificateSource certificates, CaBundlePublisher registrar, WebhookMetrics metrics) {
     this.options = options;
     this.certificates = certificates;
     this.registrar = registrar;
@@ -89,8 +89,12 @@ public final class WebhookVerticle extends VerticleBase {
             ensured -> {
               CertBundle bundle = ensured.bundle();
               if (bundle.equals(server.loaded())) {
-                // Same certificate; re-register when the Secret was rewritten (it was deleted or damaged).
-                return ensured.written() ? register(trust(bundle)) : Future.succeededFuture();
+                // Same certificate; re-register when the Secret was rewritten (it was deleted or damaged), else let
+                // the publisher repair a caBundle changed behind its back.
+                if (ensured.written()) {
+                  return register(trust(bundle));
+                }
+                return registrar == null ? Future.succeededFuture() : registrar.refresh(trust(bundle));
               }
               LOG.info("certificate changed in the Secret: trusting the new CA, then switching the server to it");
               boolean newCa = !trustedCas.contains(bundle.caCrt());
@@ -126,6 +130,6 @@ public final class WebhookVerticle extends VerticleBase {
   }
 
   private Future<Void> register(String caBundle) {
-    return registrar == null ? Future.succeededFuture() : registrar.register(caBundle);
+    return registrar == null ? Future.succeededFuture() : registrar.publish(caBundle);
   }
 }
