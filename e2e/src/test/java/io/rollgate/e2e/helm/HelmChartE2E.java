@@ -259,9 +259,9 @@ class HelmChartE2E {
     assertFalse(live.isEmpty());
     assertEquals(List.of(), ChartManifests.wildcards(live));
 
-    controllerKubeconfig = ServiceAccountKubeconfig.write(client, cluster.kubeconfig(), ns, FULLNAME + "-controller",
+    controllerKubeconfig = ServiceAccountKubeconfig.write(cluster, ns, FULLNAME + "-controller",
         Path.of("target", "helm", "controller.kubeconfig"));
-    webhookKubeconfig = ServiceAccountKubeconfig.write(client, cluster.kubeconfig(), ns, WEBHOOK,
+    webhookKubeconfig = ServiceAccountKubeconfig.write(cluster, ns, WEBHOOK,
         Path.of("target", "helm", "webhook.kubeconfig"));
 
     // The webhook, as the chart's pod runs it in self mode, with the webhook ServiceAccount's token.

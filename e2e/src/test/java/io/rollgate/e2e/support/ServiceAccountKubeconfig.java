@@ -1,94 +1,56 @@
 package io.rollgate.e2e.support;
 
-import io.fabric8.kubernetes.api.model.Cluster;
-import io.fabric8.kubernetes.api.model.Config;
-import io.fabric8.kubernetes.api.model.ConfigBuilder;
-import io.fabric8.kubernetes.api.model.NamedCluster;
-import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 
 /**
- * A kubeconfig that authenticates as a ServiceAccount: a token from the TokenRequest API (as the kubelet gets one for
- * a pod) and the admin kubeconfig's cluster entry (server URL and CA). Processes started with it have exactly the
- * permissions the ServiceAccount's RBAC grants.
+ * Writes a kubeconfig that authenticates as a ServiceAccount, with a token obtained through the TokenRequest API, so a
+ * controller or webhook process can be run with exactly the permissions that ServiceAccount's RBAC grants.
  */
 public final class ServiceAccountKubeconfig {
 
   private ServiceAccountKubeconfig() {}
 
   /**
-   * Requests a token for a ServiceAccount and writes a kubeconfig using it.
+   * Requests a token for a ServiceAccount and writes a kubeconfig for it.
    *
-   * @param client an admin client (creates the TokenRequest)
-   * @param adminKubeconfig the admin kubeconfig, whose current context's cluster is copied
-   * @param namespace the ServiceAccount's namespace
-   * @param serviceAccount the ServiceAccount's name
-   * @param out where to write the kubeconfig
-   * @return {@code out}
+   * @param cluster the cluster (its admin client requests the token; its server and CA are reused)
+   * @param namespace the ServiceAccount's namespace, also written as the context's default namespace
+   * @param serviceAccount the ServiceAccount's name (it must exist)
+   * @param file where to write the kubeconfig
+   * @return {@code file}
    */
-  public static Path write(
-      KubernetesClient client, Path adminKubeconfig, String namespace, String serviceAccount, Path out) {
+  public static Path write(TestCluster cluster, String namespace, String serviceAccount, Path file) {
     TokenRequest request =
-        new TokenRequestBuilder().withNewSpec().withExpirationSeconds(2L * 3600).endSpec().build();
+        new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build();
     String token =
-        client.serviceAccounts().inNamespace(namespace).withName(serviceAccount).tokenRequest(request).getStatus()
-            .getToken();
+        cluster.client().serviceAccounts().inNamespace(namespace).withName(serviceAccount).tokenRequest(request)
+            .getStatus().getToken();
+    Config admin = cluster.client().getConfiguration();
+    String ca = admin.getCaCertData();
     try {
-      Config admin = Serialization.unmarshal(Files.readString(adminKubeconfig), Config.class);
-      String contextName = admin.getCurrentContext();
-      NamedContext ctx =
-          admin.getContexts().stream()
-              .filter(c -> c.getName().equals(contextName))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("no current context in " + adminKubeconfig));
-      NamedCluster named =
-          admin.getClusters().stream()
-              .filter(c -> c.getName().equals(ctx.getContext().getCluster()))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("no cluster " + ctx.getContext().getCluster()));
-      Cluster cluster = named.getCluster();
-      if (cluster.getCertificateAuthority() != null && cluster.getCertificateAuthorityData() == null) {
-        Path ca = adminKubeconfig.toAbsolutePath().getParent().resolve(cluster.getCertificateAuthority());
-        cluster.setCertificateAuthorityData(Base64.getEncoder().encodeToString(Files.readAllBytes(ca)));
-        cluster.setCertificateAuthority(null);
+      if ((ca == null || ca.isEmpty()) && admin.getCaCertFile() != null) {
+        ca = Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(admin.getCaCertFile())));
       }
-      String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
-      Config config =
-          new ConfigBuilder()
-              .withApiVersion("v1")
-              .withKind("Config")
-              .addNewCluster()
-              .withName("cluster")
-              .withCluster(cluster)
-              .endCluster()
-              .addNewUser()
-              .withName(user)
-              .withNewUser()
-              .withToken(token)
-              .endUser()
-              .endUser()
-              .addNewContext()
-              .withName(user)
-              .withNewContext()
-              .withCluster("cluster")
-              .withUser(user)
-              .withNamespace(namespace)
-              .endContext()
-              .endContext()
-              .withCurrentContext(user)
-              .build();
-      Files.createDirectories(out.toAbsolutePath().getParent());
-      Files.writeString(out, Serialization.asYaml(config));
-      return out;
+      String caLine =
+          ca == null || ca.isEmpty() ? "    insecure-skip-tls-verify: true\n" : "    certificate-authority-data: " + ca + "\n";
+      String yaml =
+          "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + admin.getMasterUrl() + "\n"
+              + caLine
+              + "users:\n- name: u\n  user:\n    token: " + token + "\n"
+              + "contexts:\n- name: ctx\n  context:\n    cluster: c\n    user: u\n    namespace: " + namespace + "\n"
+              + "current-context: ctx\n";
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Files.writeString(file, yaml);
+      return file;
     } catch (IOException e) {
-      throw new IllegalStateException("cannot write kubeconfig " + out, e);
+      throw new UncheckedIOException(e);
     }
   }
 }
