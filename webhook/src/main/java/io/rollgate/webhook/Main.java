@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.rollgate.webhook.tls.CertificateIssuer;
 import io.rollgate.webhook.policy.PolicyAuditor;
 import io.rollgate.webhook.tls.CertificateManager;
+import io.rollgate.webhook.tls.CertificateSource;
+import io.rollgate.webhook.tls.ProvidedCertificates;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.URI;
@@ -130,6 +132,28 @@ public final class Main implements Callable<Integer> {
   long certCheckSeconds;
 
   @Option(
+      names = "--cert-source",
+      defaultValue = "generate",
+      description =
+          "Where the serving certificate comes from: generate (own CA, kept and rotated in --secret-name), files "
+              + "(tls.crt, tls.key, ca.crt in --cert-dir, e.g. a mounted cert-manager Secret; reloaded when they "
+              + "change) or secret (read --secret-name, never written) (default: ${DEFAULT-VALUE}).")
+  String certSource;
+
+  @Option(
+      names = "--cert-dir",
+      defaultValue = "/etc/rollgate/tls",
+      description = "Directory holding tls.crt, tls.key and ca.crt for --cert-source=files (default: ${DEFAULT-VALUE}).")
+  String certDir;
+
+  @Option(
+      names = "--patch-ca-bundle",
+      description =
+          "Patch our CA into caBundle of the existing webhook configurations named by --validating-webhook-name and "
+              + "--mutating-webhook-name (as installed by the Helm chart) instead of registering them.")
+  boolean patchCaBundle;
+
+  @Option(
       names = "--register-url",
       description = "Create or update the webhook configurations pointing at this https base URL.")
   String registerUrl;
@@ -186,20 +210,31 @@ public final class Main implements Callable<Integer> {
     WebhookOptions options = options();
     Vertx vertx = Vertx.vertx();
     KubernetesClient client = buildClient(vertx);
-    CertificateManager certificates =
-        new CertificateManager(
-            vertx,
-            client,
-            new CertificateIssuer(Clock.systemUTC()),
-            new CertificateManager.Settings(
-                options.secretNamespace(),
-                options.secretName(),
-                options.sans(),
-                options.caValidity(),
-                options.certValidity(),
-                options.renewBefore()));
-    WebhookRegistrar registrar =
-        options.registerUrl() == null
+    CertificateIssuer issuer = new CertificateIssuer(Clock.systemUTC());
+    CertificateSource certificates =
+        switch (certSource) {
+          case "files" -> ProvidedCertificates.fromDirectory(vertx, issuer, options.sans(), Path.of(certDir));
+          case "secret" ->
+              ProvidedCertificates.fromSecret(
+                  vertx, issuer, options.sans(), client, options.secretNamespace(), options.secretName());
+          default ->
+              new CertificateManager(
+                  vertx,
+                  client,
+                  issuer,
+                  new CertificateManager.Settings(
+                      options.secretNamespace(),
+                      options.secretName(),
+                      options.sans(),
+                      options.caValidity(),
+                      options.certValidity(),
+                      options.renewBefore()));
+        };
+    CaBundlePublisher registrar =
+        patchCaBundle
+            ? new CaBundlePatcher(
+                vertx, client, options.validatingName(), options.mutate() ? options.mutatingName() : null)
+            : options.registerUrl() == null
             ? null
             : new WebhookRegistrar(
                 vertx,
@@ -211,10 +246,11 @@ public final class Main implements Callable<Integer> {
                     options.namespaceSelector(),
                     options.mutate()));
     LOG.info(
-        "starting rollgate-webhook server={} secret={}/{} sans={} mutate={}",
+        "starting rollgate-webhook server={} certs={} sans={} mutate={}",
         client.getMasterUrl(),
-        options.secretNamespace(),
-        options.secretName(),
+        certificates instanceof ProvidedCertificates p
+            ? p.where()
+            : "generated in Secret " + options.secretNamespace() + "/" + options.secretName(),
         options.sans(),
         options.mutate());
     PolicyAuditor[] auditor = new PolicyAuditor[1];
@@ -304,6 +340,18 @@ public final class Main implements Callable<Integer> {
     }
     if (renewBefore.compareTo(certValidity) >= 0) {
       throw new CommandLine.ParameterException(cmd, "--cert-renew-before must be shorter than --cert-validity");
+    }
+    if (!List.of("generate", "files", "secret").contains(certSource)) {
+      throw new CommandLine.ParameterException(
+          cmd, "--cert-source must be generate, files or secret, got " + certSource);
+    }
+    if (patchCaBundle && registerUrl != null) {
+      throw new CommandLine.ParameterException(
+          cmd, "--patch-ca-bundle and --register-url exclude each other: patch configurations installed by the chart, "
+              + "or register our own");
+    }
+    if ("files".equals(certSource) && !Files.isDirectory(Path.of(certDir))) {
+      throw new CommandLine.ParameterException(cmd, "--cert-dir: " + certDir + " is not a directory");
     }
     if (bodyLimit < 1024) {
       throw new CommandLine.ParameterException(cmd, "--max-request-bytes must be at least 1024");

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>All: {@code sideEffects: None}; namespaces {@code kube-system} and those labelled
  * {@code rollgate.io/webhook=disabled} excluded (namespaced kinds), plus an optional required label.
  */
-public final class WebhookRegistrar {
+public final class WebhookRegistrar implements CaBundlePublisher {
 
   /** Namespace label that opts a namespace out of the webhook ({@code rollgate.io/webhook=disabled}). */
   public static final String OPT_OUT_LABEL = "rollgate.io/webhook";
@@ -116,6 +116,17 @@ public final class WebhookRegistrar {
           return null;
         },
         false);
+  }
+
+  /**
+   * Same as {@link #register}: applies both configurations with this CA bundle.
+   *
+   * @param caBundlePem the PEM CA certificate(s)
+   * @return as {@link #register}
+   */
+  @Override
+  public Future<Void> publish(String caBundlePem) {
+    return register(caBundlePem);
   }
 
   /**

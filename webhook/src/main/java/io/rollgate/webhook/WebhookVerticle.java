@@ -2,6 +2,7 @@ package io.rollgate.webhook;
 
 import io.rollgate.webhook.tls.CertBundle;
 import io.rollgate.webhook.tls.CertificateManager;
+import io.rollgate.webhook.tls.CertificateSource;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.util.LinkedHashSet;
@@ -28,8 +29,8 @@ public final class WebhookVerticle extends VerticleBase {
   private static final long CA_PROPAGATION_MILLIS = 2000;
 
   private final WebhookOptions options;
-  private final CertificateManager certificates;
-  private final WebhookRegistrar registrar;
+  private final CertificateSource certificates;
+  private final CaBundlePublisher registrar;
   private final WebhookMetrics metrics;
   private final AdmissionHandler admission;
   private final WebhookLeader leader;
@@ -43,12 +44,12 @@ public final class WebhookVerticle extends VerticleBase {
    * Creates the verticle.
    *
    * @param options the settings
-   * @param certificates the Secret keeper
-   * @param registrar the registrar, or null when nothing is registered
+   * @param certificates where the serving certificate comes from (generated in a Secret, or provided)
+   * @param registrar what publishes the CA bundle (registers or patches the webhook configurations), or null
    * @param metrics the meters
    */
   public WebhookVerticle(
-      WebhookOptions options, CertificateManager certificates, WebhookRegistrar registrar, WebhookMetrics metrics) {
+      WebhookOptions options, CertificateSource certificates, CaBundlePublisher registrar, WebhookMetrics metrics) {
     this(options, certificates, registrar, metrics, new AdmissionHandler(ClusterView.NONE), null, () -> {});
   }
 
@@ -56,8 +57,8 @@ public final class WebhookVerticle extends VerticleBase {
    * Creates the verticle with cluster-aware decisions and leadership.
    *
    * @param options the settings
-   * @param certificates the Secret keeper
-   * @param registrar the registrar, or null when nothing is registered
+   * @param certificates where the serving certificate comes from (generated in a Secret, or provided)
+   * @param registrar what publishes the CA bundle (registers or patches the webhook configurations), or null
    * @param metrics the meters
    * @param admission the decisions for every checked kind
    * @param leader the Lease election, or null when this replica always renews
@@ -65,8 +66,8 @@ public final class WebhookVerticle extends VerticleBase {
    */
   public WebhookVerticle(
       WebhookOptions options,
-      CertificateManager certificates,
-      WebhookRegistrar registrar,
+      CertificateSource certificates,
+      CaBundlePublisher registrar,
       WebhookMetrics metrics,
       AdmissionHandler admission,
       WebhookLeader leader,
@@ -125,9 +126,9 @@ public final class WebhookVerticle extends VerticleBase {
     }
     checking = true;
     Future<CertificateManager.Ensured> check =
-        leader == null || leader.isLeader()
+        leader == null || leader.isLeader() || !(certificates instanceof CertificateManager generated)
             ? certificates.ensure()
-            : certificates
+            : generated
                 .current()
                 .compose(
                     stored ->
@@ -139,8 +140,12 @@ public final class WebhookVerticle extends VerticleBase {
             ensured -> {
               CertBundle bundle = ensured.bundle();
               if (bundle.equals(server.loaded())) {
-                // Same certificate; re-register when the Secret was rewritten (it was deleted or damaged).
-                return ensured.written() ? register(trust(bundle)) : Future.succeededFuture();
+                // Same certificate; re-register when the Secret was rewritten (it was deleted or damaged), else let
+                // the publisher repair a caBundle changed behind its back.
+                if (ensured.written()) {
+                  return register(trust(bundle));
+                }
+                return registrar == null ? Future.succeededFuture() : registrar.refresh(trust(bundle));
               }
               LOG.info("certificate changed in the Secret: trusting the new CA, then switching the server to it");
               boolean newCa = !trustedCas.contains(bundle.caCrt());
@@ -176,6 +181,6 @@ public final class WebhookVerticle extends VerticleBase {
   }
 
   private Future<Void> register(String caBundle) {
-    return registrar == null ? Future.succeededFuture() : registrar.register(caBundle);
+    return registrar == null ? Future.succeededFuture() : registrar.publish(caBundle);
   }
 }

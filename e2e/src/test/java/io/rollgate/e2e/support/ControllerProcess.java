@@ -51,13 +51,36 @@ public final class ControllerProcess implements AutoCloseable {
   /**
    * Starts a controller.
    *
+   * <p>The controller authenticates with the test cluster's kubeconfig unless the system property
+   * {@code rollgate.controller.kubeconfig} (or the environment variable {@code ROLLGATE_CONTROLLER_KUBECONFIG}) names
+   * another one, for example a ServiceAccount token's kubeconfig, so that the scenarios prove the chart's RBAC
+   * sufficient while the test itself keeps admin credentials.
+   *
    * @param cluster the cluster
    * @param name a name for the log file ({@code target/controller-<name>.log})
    * @param extraArgs additional flags
    * @return the running process
    */
   public static ControllerProcess start(TestCluster cluster, String name, String... extraArgs) {
-    return start(cluster.kubeconfig(), name, extraArgs);
+    return start(kubeconfigFor("rollgate.controller.kubeconfig", "ROLLGATE_CONTROLLER_KUBECONFIG", cluster), name,
+        extraArgs);
+  }
+
+  /**
+   * The kubeconfig a process started for the tests should use: the one named by the system property or environment
+   * variable, else the test cluster's.
+   *
+   * @param property the system property
+   * @param env the environment variable
+   * @param cluster the test cluster
+   * @return the kubeconfig path
+   */
+  static Path kubeconfigFor(String property, String env, TestCluster cluster) {
+    String p = System.getProperty(property);
+    if (p == null || p.isBlank()) {
+      p = System.getenv(env);
+    }
+    return p == null || p.isBlank() ? cluster.kubeconfig() : Path.of(p);
   }
 
   /**

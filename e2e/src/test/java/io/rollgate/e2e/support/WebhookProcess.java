@@ -26,6 +26,10 @@ public final class WebhookProcess implements AutoCloseable {
   /**
    * Starts a webhook.
    *
+   * <p>It authenticates with the test cluster's kubeconfig unless the system property
+   * {@code rollgate.webhook.kubeconfig} (or the environment variable {@code ROLLGATE_WEBHOOK_KUBECONFIG}) names
+   * another one, for example a ServiceAccount token's kubeconfig.
+   *
    * @param cluster the cluster
    * @param name a name for the log file ({@code target/webhook-<name>.log})
    * @param args the webhook's flags (besides {@code --kubeconfig})
@@ -42,7 +46,9 @@ public final class WebhookProcess implements AutoCloseable {
     cmd.add("-jar");
     cmd.add(jar);
     cmd.add("--kubeconfig");
-    cmd.add(cluster.kubeconfig().toString());
+    cmd.add(
+        ControllerProcess.kubeconfigFor("rollgate.webhook.kubeconfig", "ROLLGATE_WEBHOOK_KUBECONFIG", cluster)
+            .toString());
     cmd.addAll(List.of(args));
     WebhookProcess p = new WebhookProcess(cmd, Path.of("target", "webhook-" + name + ".log"));
     p.startProcess();

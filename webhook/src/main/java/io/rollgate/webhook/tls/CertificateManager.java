@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * {@code resourceVersion}, so of several replicas exactly one writes and the others read the winner's bundle on their
  * next check. All Secret I/O and crypto runs on a worker via {@code executeBlocking}.
  */
-public final class CertificateManager {
+public final class CertificateManager implements CertificateSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(CertificateManager.class);
 
@@ -83,6 +83,7 @@ public final class CertificateManager {
    * @return a Future completed with the bundle in the Secret and whether it was written; failed with the
    *     {@link KubernetesClientException} when the API server refuses the read or write (retry on the next check)
    */
+  @Override
   public Future<Ensured> ensure() {
     return vertx.executeBlocking(this::ensureBlocking, false);
   }
