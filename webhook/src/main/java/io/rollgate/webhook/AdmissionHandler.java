@@ -154,7 +154,13 @@ public final class AdmissionHandler {
             + "\"kind\":{\"group\":\"rollgate.io\",\"version\":\"v1alpha1\",\"kind\":\"RolloutPolicy\"},"
             + "\"operation\":\"CREATE\",\"name\":\"warm-up\",\"object\":{\"metadata\":{\"name\":\"warm-up\"},"
             + "\"spec\":{\"rules\":{\"maxReplicas\":1}}}}}";
-    for (String body : new String[] {rollout, policy}) {
+    String template =
+        "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"warm-up\","
+            + "\"kind\":{\"group\":\"argoproj.io\",\"version\":\"v1alpha1\",\"kind\":\"AnalysisTemplate\"},"
+            + "\"operation\":\"CREATE\",\"name\":\"warm-up\",\"object\":{\"metadata\":{\"name\":\"warm-up\"},"
+            + "\"spec\":{\"metrics\":[{\"name\":\"m\",\"successCondition\":\"result[0] > 1\","
+            + "\"provider\":{\"prometheus\":{\"query\":\"up\"}}}]}}}}";
+    for (String body : new String[] {rollout, policy, template}) {
       try {
         AdmissionRequest request = AdmissionReviews.parse(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         validate(request).review().toString();
