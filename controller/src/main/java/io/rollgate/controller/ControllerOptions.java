@@ -20,6 +20,8 @@ import java.time.Duration;
  * @param leaderElection the Lease settings, or null when {@code --leader-elect=false}
  * @param drainTimeout how long a graceful stop waits for the reconciles in flight
  * @param analysisThreads concurrent AnalysisRun reconciles ({@code --analysis-threads}, default 30)
+ * @param namespaced {@code --namespaced}: only namespaced RBAC is assumed, so cluster-scoped kinds
+ *     (ClusterAnalysisTemplates) are not watched
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -35,4 +37,5 @@ public record ControllerOptions(
     int healthzPort,
     LeaderElection.Settings leaderElection,
     Duration drainTimeout,
-    int analysisThreads) {}
+    int analysisThreads,
+    boolean namespaced) {}

@@ -128,7 +128,10 @@ public final class RolloutController {
             ? client.resources(AnalysisTemplate.class).inAnyNamespace()
             : client.resources(AnalysisTemplate.class).inNamespace(options.namespace());
     templateInformer = templateOp.runnableInformer(resyncMillis);
-    clusterTemplateInformer = client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis);
+    // With --namespaced only a Role is assumed: cluster-scoped ClusterAnalysisTemplates are not watched, and a Rollout
+    // naming one gets the not-found InvalidSpec.
+    clusterTemplateInformer =
+        options.namespaced() ? null : client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis);
     RolloutCache cache =
         new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
             .withDeployments(deploymentInformer)
@@ -261,9 +264,11 @@ public final class RolloutController {
     watchForLoss(runInformer, "analysisruns");
     Future<Void> templatesSynced = Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
     watchForLoss(templateInformer, "analysistemplates");
-    Future<Void> clusterTemplatesSynced =
-        Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
+    Future<Void> clusterTemplatesSynced = Future.succeededFuture();
+    if (clusterTemplateInformer != null) {
+      clusterTemplatesSynced = Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
+      watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
+    }
     return Future.all(
             List.of(rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced))
         .onSuccess(

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --namespaced}: with credentials limited to one namespace by a Role (no ClusterRole at all), the controller
- * watches the kubeconfig context's namespace and rolls out there; without the flag the same credentials cannot list
+ * {@code --namespaced}: with credentials limited to one namespace by a Role (no ClusterRole at all, so no access to
+ * cluster-scoped ClusterAnalysisTemplates), the controller watches the kubeconfig context's namespace and rolls out
+ * there; without the flag the same credentials cannot list
  * cluster-wide and the controller never becomes ready.
  */
 class NamespacedE2E {
@@ -70,7 +71,8 @@ class NamespacedE2E {
         rule("", List.of("pods"), "get", "list", "patch"),
         rule("", List.of("pods/eviction"), "create"),
         rule("", List.of("events"), "create", "patch"),
-        rule("argoproj.io", List.of("analysisruns"), "get", "list", "watch", "update", "patch", "delete"),
+        rule("argoproj.io", List.of("analysisruns"), "get", "list", "watch", "create", "update", "patch", "delete"),
+        rule("argoproj.io", List.of("analysistemplates"), "get", "list", "watch"),
         rule("batch", List.of("jobs"), "get", "list", "watch", "create", "delete"),
         rule("", List.of("secrets"), "get"));
   }

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.rollgate.api.Rollout;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.Rollouts;
@@ -16,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -81,11 +85,24 @@ class RestartAtE2E {
     Set<String> before = pods(name).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
     assertEquals(3, before.size());
 
+    // Every status version is seen through a watch: the restart can finish between two polls.
+    AtomicBoolean sawRestarting = new AtomicBoolean();
+    Watch watch =
+        cluster.client().resources(Rollout.class).inNamespace(ns).withName(name).watch(new Watcher<Rollout>() {
+          @Override
+          public void eventReceived(Action action, Rollout r) {
+            if (r.getStatus() != null && "rollout is restarting".equals(r.getStatus().getMessage())) {
+              sawRestarting.set(true);
+            }
+          }
+
+          @Override
+          public void onClose(WatcherException cause) {}
+        });
     String restartAt = DateTimeFormatter.ISO_INSTANT.format(Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS));
     rollouts.mergePatch(name, "{\"spec\":{\"restartAt\":\"" + restartAt + "\"}}");
 
     List<String> violations = new ArrayList<>();
-    boolean[] sawRestarting = new boolean[1];
     Awaitility.await("all pods replaced, restartedAt set, Healthy")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(200))
@@ -98,9 +115,6 @@ class RestartAtE2E {
                 violations.add(ready + " ready pods at " + Instant.now());
               }
               Rollout r = rollouts.get(name);
-              if (r.getStatus() != null && "rollout is restarting".equals(r.getStatus().getMessage())) {
-                sawRestarting[0] = true;
-              }
               Set<String> live =
                   pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
               return live.size() == 3
@@ -110,7 +124,8 @@ class RestartAtE2E {
                   && healthy(r);
             });
     assertTrue(violations.isEmpty(), "availability dropped below R-1: " + violations);
-    assertTrue(sawRestarting[0], "phase message 'rollout is restarting' observed while restarting");
+    watch.close();
+    assertTrue(sawRestarting.get(), "phase message 'rollout is restarting' observed while restarting");
     assertEquals(1, rollouts.replicaSets(name).size(), "restart creates no ReplicaSet");
   }
 
