@@ -225,6 +225,14 @@ class HelmChartE2E {
     }
   }
 
+  /** Whether the Lease has a holder that renewed it after acquiring it (so renewal, not only creation, is allowed). */
+  static boolean renewedByItsHolder(String lease) {
+    Lease l = client.leases().inNamespace(ns).withName(lease).get();
+    return l != null && l.getSpec().getHolderIdentity() != null && !l.getSpec().getHolderIdentity().isEmpty()
+        && l.getSpec().getAcquireTime() != null && l.getSpec().getRenewTime() != null
+        && l.getSpec().getRenewTime().isAfter(l.getSpec().getAcquireTime());
+  }
+
   static List<String> kinds(String yaml) {
     return ChartManifests.parse(yaml).stream().map(HasMetadata::getKind).toList();
   }
@@ -348,13 +356,10 @@ class HelmChartE2E {
         .pollInterval(Duration.ofMillis(500))
         .until(() -> httpsGet("/readyz").startsWith("200"));
     // Leader election with the webhook ServiceAccount: its Role covers the Lease the chart names.
-    Awaitility.await("webhook with the chart's ServiceAccount holds its Lease")
+    Awaitility.await("webhook with the chart's ServiceAccount holds and renews its Lease")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> {
-          Lease l = client.leases().inNamespace(ns).withName(WEBHOOK_LEASE).get();
-          return l != null && l.getSpec().getHolderIdentity() != null && !l.getSpec().getHolderIdentity().isEmpty();
-        });
+        .until(() -> renewedByItsHolder(WEBHOOK_LEASE));
 
     // Leader election with the controller ServiceAccount: the Lease Role is enough to lead.
     try (ControllerProcess leader = ControllerProcess.start(controllerKubeconfig, "helm-leader", "--leader-elect=true",
@@ -367,7 +372,10 @@ class HelmChartE2E {
           .until(() -> http.send(HttpRequest.newBuilder(
                   URI.create("http://127.0.0.1:" + leader.healthzPort() + "/readyz")).build(),
               HttpResponse.BodyHandlers.ofString()).body().contains("role=leader"));
-      assertNotNull(client.leases().inNamespace(ns).withName("argo-rollouts-controller-lock").get());
+      Awaitility.await("the controller renews its Lease with the chart's ServiceAccount")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> renewedByItsHolder("argo-rollouts-controller-lock"));
     }
   }
 
