@@ -20,6 +20,9 @@ import java.time.Duration;
  * @param leaderElection the Lease settings, or null when {@code --leader-elect=false}
  * @param drainTimeout how long a graceful stop waits for the reconciles in flight
  * @param analysisThreads concurrent AnalysisRun reconciles ({@code --analysis-threads}, default 30)
+ * @param clusterTemplates whether ClusterAnalysisTemplates (cluster-scoped) are watched; false with
+ *     {@code --namespaced}, whose namespaced RBAC cannot read a cluster-scoped kind (references to one then report it
+ *     as not found)
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -35,4 +38,5 @@ public record ControllerOptions(
     int healthzPort,
     LeaderElection.Settings leaderElection,
     Duration drainTimeout,
-    int analysisThreads) {}
+    int analysisThreads,
+    boolean clusterTemplates) {}

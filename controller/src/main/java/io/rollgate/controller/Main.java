@@ -233,7 +233,8 @@ public final class Main implements Callable<Integer> {
             healthzPort,
             election,
             DRAIN_TIMEOUT,
-            analysisThreads);
+            analysisThreads,
+            !namespaced);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",

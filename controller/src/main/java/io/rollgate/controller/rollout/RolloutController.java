@@ -128,7 +128,11 @@ public final class RolloutController {
             ? client.resources(AnalysisTemplate.class).inAnyNamespace()
             : client.resources(AnalysisTemplate.class).inNamespace(options.namespace());
     templateInformer = templateOp.runnableInformer(resyncMillis);
-    clusterTemplateInformer = client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis);
+    // With --namespaced only a Role is granted: a cluster-scoped kind cannot be read, so it is not watched.
+    clusterTemplateInformer =
+        options.clusterTemplates()
+            ? client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis)
+            : null;
     RolloutCache cache =
         new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
             .withDeployments(deploymentInformer)
@@ -261,9 +265,11 @@ public final class RolloutController {
     watchForLoss(runInformer, "analysisruns");
     Future<Void> templatesSynced = Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
     watchForLoss(templateInformer, "analysistemplates");
-    Future<Void> clusterTemplatesSynced =
-        Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
+    Future<Void> clusterTemplatesSynced = Future.succeededFuture();
+    if (clusterTemplateInformer != null) {
+      clusterTemplatesSynced = Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
+      watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
+    }
     return Future.all(
             List.of(rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced))
         .onSuccess(

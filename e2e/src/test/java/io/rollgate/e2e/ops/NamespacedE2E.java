@@ -59,7 +59,8 @@ class NamespacedE2E {
 
   /**
    * What the controller reads and writes in its namespace for a canary without traffic routing, plus what its
-   * AnalysisRun controller needs to start (AnalysisRuns; Jobs and Secrets for the Job provider and Secret arguments).
+   * analysis informers need to start (AnalysisRuns, AnalysisTemplates; no ClusterAnalysisTemplates, which a Role
+   * cannot grant; Jobs and Secrets for the Job provider and Secret arguments).
    */
   static List<PolicyRule> controllerRules() {
     return List.of(
@@ -71,6 +72,7 @@ class NamespacedE2E {
         rule("", List.of("pods/eviction"), "create"),
         rule("", List.of("events"), "create", "patch"),
         rule("argoproj.io", List.of("analysisruns"), "get", "list", "watch", "update", "patch", "delete"),
+        rule("argoproj.io", List.of("analysistemplates"), "list", "watch"),
         rule("batch", List.of("jobs"), "get", "list", "watch", "create", "delete"),
         rule("", List.of("secrets"), "get"));
   }
