@@ -91,3 +91,8 @@ argo-rollouts-controller-lock
 {{- printf "%s:%s" .image.repository $tag -}}
 {{- end -}}
 {{- end -}}
+
+{{/* The Lease the webhook replicas elect their leader with, in the release namespace. */}}
+{{- define "rollgate.webhook.leaseName" -}}
+{{- printf "%s-leader" (include "rollgate.webhook.name" .) -}}
+{{- end -}}

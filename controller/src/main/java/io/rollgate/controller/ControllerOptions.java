@@ -20,8 +20,9 @@ import java.time.Duration;
  * @param leaderElection the Lease settings, or null when {@code --leader-elect=false}
  * @param drainTimeout how long a graceful stop waits for the reconciles in flight
  * @param analysisThreads concurrent AnalysisRun reconciles ({@code --analysis-threads}, default 30)
- * @param namespaced {@code --namespaced}: only namespaced RBAC is assumed, so cluster-scoped kinds
- *     (ClusterAnalysisTemplates) are not watched
+ * @param clusterTemplates whether ClusterAnalysisTemplates (cluster-scoped) are watched; false with
+ *     {@code --namespaced}, whose namespaced RBAC cannot read a cluster-scoped kind (references to one then report it
+ *     as not found)
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -38,4 +39,4 @@ public record ControllerOptions(
     LeaderElection.Settings leaderElection,
     Duration drainTimeout,
     int analysisThreads,
-    boolean namespaced) {}
+    boolean clusterTemplates) {}

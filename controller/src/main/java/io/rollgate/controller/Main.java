@@ -234,7 +234,7 @@ public final class Main implements Callable<Integer> {
             election,
             DRAIN_TIMEOUT,
             analysisThreads,
-            namespaced);
+            !namespaced);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",

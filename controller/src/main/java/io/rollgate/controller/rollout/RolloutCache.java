@@ -138,7 +138,8 @@ public final class RolloutCache {
    *
    * @param runs the AnalysisRun informer
    * @param templates the AnalysisTemplate informer
-   * @param clusterTemplates the ClusterAnalysisTemplate informer
+   * @param clusterTemplates the ClusterAnalysisTemplate informer, or null when they are not watched
+   *     ({@code --namespaced})
    * @return this cache
    */
   public RolloutCache withAnalysis(

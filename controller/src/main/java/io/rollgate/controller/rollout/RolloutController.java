@@ -128,10 +128,11 @@ public final class RolloutController {
             ? client.resources(AnalysisTemplate.class).inAnyNamespace()
             : client.resources(AnalysisTemplate.class).inNamespace(options.namespace());
     templateInformer = templateOp.runnableInformer(resyncMillis);
-    // With --namespaced only a Role is assumed: cluster-scoped ClusterAnalysisTemplates are not watched, and a Rollout
-    // naming one gets the not-found InvalidSpec.
+    // With --namespaced only a Role is granted: a cluster-scoped kind cannot be read, so it is not watched.
     clusterTemplateInformer =
-        options.namespaced() ? null : client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis);
+        options.clusterTemplates()
+            ? client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis)
+            : null;
     RolloutCache cache =
         new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
             .withDeployments(deploymentInformer)

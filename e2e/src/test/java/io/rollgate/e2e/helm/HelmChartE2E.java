@@ -16,6 +16,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.Helm;
 import io.rollgate.e2e.support.Rollouts;
@@ -70,6 +73,7 @@ class HelmChartE2E {
   static final String FULLNAME = "rg-rollgate";
   static final String WEBHOOK = FULLNAME + "-webhook";
   static final String SECRET = FULLNAME + "-webhook-certs";
+  static final String WEBHOOK_LEASE = WEBHOOK + "-leader";
   static final Duration TIMEOUT = Duration.ofSeconds(90);
 
   /** Value sets rendered and dry-run: each certificate mode, namespaced mode, and every optional object on. */
@@ -166,6 +170,67 @@ class HelmChartE2E {
     assertTrue(wrongMode.stderr().contains("/certs/mode"), wrongMode.stderr());
     Helm.Result typo = helm.run("template", RELEASE, Helm.chartDir().toString(), "--set", "webhok.replicas=1");
     assertNotEquals(0, typo.exitCode());
+  }
+
+  /**
+   * The chart's webhook entries are the ones the webhook registers itself with {@code --register-url}: one per kind,
+   * the ConfigMap entry narrowed to {@code argo-rollouts-config} with {@code Ignore}, mutation of Rollouts only.
+   */
+  @Test
+  @Order(1)
+  void webhookConfigurationsCoverEveryKindTheWebhookChecks() {
+    for (String variant : VARIANTS.keySet()) {
+      List<GenericKubernetesResource> objects = ChartManifests.parse(template(variant));
+      GenericKubernetesResource v = objects.stream()
+          .filter(o -> o.getKind().equals("ValidatingWebhookConfiguration")).findFirst().orElseThrow();
+      List<ValidatingWebhook> hooks = client.getKubernetesSerialization()
+          .convertValue(v, ValidatingWebhookConfiguration.class).getWebhooks();
+      Map<String, ValidatingWebhook> byName = hooks.stream()
+          .collect(Collectors.toMap(ValidatingWebhook::getName, h -> h));
+      assertEquals(List.of("validate.rollouts.rollgate.io", "validate.rolloutpolicies.rollgate.io",
+          "validate.analysistemplates.rollgate.io", "validate.plugin-config.rollgate.io"),
+          hooks.stream().map(ValidatingWebhook::getName).toList(), variant);
+      assertEquals(List.of("rollouts"), byName.get("validate.rollouts.rollgate.io").getRules().get(0).getResources());
+      ValidatingWebhook policies = byName.get("validate.rolloutpolicies.rollgate.io");
+      assertEquals(List.of("rollgate.io"), policies.getRules().get(0).getApiGroups());
+      assertEquals(List.of("rolloutpolicies"), policies.getRules().get(0).getResources());
+      assertEquals("Cluster", policies.getRules().get(0).getScope());
+      assertEquals(List.of(List.of("analysistemplates"), List.of("clusteranalysistemplates")),
+          byName.get("validate.analysistemplates.rollgate.io").getRules().stream()
+              .map(r -> r.getResources()).toList());
+      ValidatingWebhook cm = byName.get("validate.plugin-config.rollgate.io");
+      assertEquals(List.of("configmaps"), cm.getRules().get(0).getResources());
+      assertEquals("object.metadata.name == 'argo-rollouts-config'", cm.getMatchConditions().get(0).getExpression());
+      assertEquals("Ignore", cm.getFailurePolicy());
+      assertEquals(5, cm.getTimeoutSeconds());
+      for (ValidatingWebhook h : hooks) {
+        assertEquals("None", h.getSideEffects(), h.getName());
+        assertEquals(List.of("v1"), h.getAdmissionReviewVersions(), h.getName());
+        assertEquals(List.of("CREATE", "UPDATE"), h.getRules().get(0).getOperations(), h.getName());
+        if (h != cm) {
+          assertEquals("Fail", h.getFailurePolicy(), h.getName());
+          assertEquals(10, h.getTimeoutSeconds(), h.getName());
+        }
+      }
+      // The plugin registry lives in the release namespace: the ConfigMap entry must not exclude it.
+      assertTrue(cm.getNamespaceSelector().getMatchExpressions().stream()
+          .noneMatch(e -> e.getValues().contains(ns)), variant);
+      List<String> mutating = objects.stream().filter(o -> o.getKind().equals("MutatingWebhookConfiguration"))
+          .map(o -> client.getKubernetesSerialization().convertValue(o, MutatingWebhookConfiguration.class))
+          .flatMap(m -> m.getWebhooks().stream())
+          .map(w -> w.getName() + ":" + w.getRules().get(0).getResources())
+          .toList();
+      assertEquals(variant.equals("everything") ? List.of() : List.of("mutate.rollouts.rollgate.io:[rollouts]"),
+          mutating, variant);
+    }
+  }
+
+  /** Whether the Lease has a holder that renewed it after acquiring it (so renewal, not only creation, is allowed). */
+  static boolean renewedByItsHolder(String lease) {
+    Lease l = client.leases().inNamespace(ns).withName(lease).get();
+    return l != null && l.getSpec().getHolderIdentity() != null && !l.getSpec().getHolderIdentity().isEmpty()
+        && l.getSpec().getAcquireTime() != null && l.getSpec().getRenewTime() != null
+        && l.getSpec().getRenewTime().isAfter(l.getSpec().getAcquireTime());
   }
 
   static List<String> kinds(String yaml) {
@@ -277,6 +342,8 @@ class HelmChartE2E {
             "--validating-webhook-name", WEBHOOK,
             "--mutating-webhook-name", WEBHOOK,
             "--cert-source", "generate",
+            "--leader-election-lease-name", WEBHOOK_LEASE,
+            "--plugin-config-namespace", ns,
             "--patch-ca-bundle",
             "--tls-san", "127.0.0.1",
             "--cert-check-interval", "2");
@@ -288,6 +355,11 @@ class HelmChartE2E {
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(500))
         .until(() -> httpsGet("/readyz").startsWith("200"));
+    // Leader election with the webhook ServiceAccount: its Role covers the Lease the chart names.
+    Awaitility.await("webhook with the chart's ServiceAccount holds and renews its Lease")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> renewedByItsHolder(WEBHOOK_LEASE));
 
     // Leader election with the controller ServiceAccount: the Lease Role is enough to lead.
     try (ControllerProcess leader = ControllerProcess.start(controllerKubeconfig, "helm-leader", "--leader-elect=true",
@@ -300,7 +372,10 @@ class HelmChartE2E {
           .until(() -> http.send(HttpRequest.newBuilder(
                   URI.create("http://127.0.0.1:" + leader.healthzPort() + "/readyz")).build(),
               HttpResponse.BodyHandlers.ofString()).body().contains("role=leader"));
-      assertNotNull(client.leases().inNamespace(ns).withName("argo-rollouts-controller-lock").get());
+      Awaitility.await("the controller renews its Lease with the chart's ServiceAccount")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> renewedByItsHolder("argo-rollouts-controller-lock"));
     }
   }
 
@@ -351,6 +426,24 @@ class HelmChartE2E {
       assertTrue(summary.getTestsSucceededCount() >= 5, "scenarios run: " + summary.getTestsSucceededCount());
     } finally {
       System.clearProperty("rollgate.controller.kubeconfig");
+    }
+    // The webhook's RolloutPolicy audit, as the Lease holder with the chart's webhook ServiceAccount: it lists
+    // RolloutPolicies, Namespaces and Rollouts and writes the policy status.
+    String policyName = ns + "-audit";
+    client.resources(RolloutPolicy.class).resource(client.getKubernetesSerialization().unmarshal(
+        "apiVersion: rollgate.io/v1alpha1\nkind: RolloutPolicy\nmetadata:\n  name: " + policyName + "\n"
+            + "spec:\n  enforcementAction: audit\n"
+            + "  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: " + ns + "}}\n"
+            + "  rules: {maxReplicas: 100}\n", RolloutPolicy.class)).create();
+    try {
+      RolloutPolicy audited = Awaitility.await("the webhook's audit writes the RolloutPolicy status")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> client.resources(RolloutPolicy.class).withName(policyName).get(),
+              p -> p.getStatus() != null && p.getStatus().getLastAuditTime() != null);
+      assertEquals(0, audited.getStatus().getTotalViolations(), String.valueOf(audited.getStatus()));
+    } finally {
+      client.resources(RolloutPolicy.class).withName(policyName).delete();
     }
     if (reachable) {
       String metrics = httpsGet("/metrics");
@@ -414,8 +507,10 @@ class HelmChartE2E {
     String base = "https://127.0.0.1:" + webhookPort;
     for (String kind : List.of("validating", "mutating")) {
       String path = kind.equals("validating") ? "/validate" : "/mutate";
-      String patch = "[{\"op\":\"remove\",\"path\":\"/webhooks/0/clientConfig/service\"},"
-          + "{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/url\",\"value\":\"" + base + path + "\"}]";
+      int entries = kind.equals("validating") ? validating().getWebhooks().size() : mutating().getWebhooks().size();
+      String patch = entryPatches(entries, i -> "{\"op\":\"remove\",\"path\":\"/webhooks/" + i
+          + "/clientConfig/service\"},{\"op\":\"add\",\"path\":\"/webhooks/" + i
+          + "/clientConfig/url\",\"value\":\"" + base + path + "\"}");
       if (kind.equals("validating")) {
         client.admissionRegistration().v1().validatingWebhookConfigurations().withName(WEBHOOK)
             .patch(PatchContext.of(PatchType.JSON), patch);
@@ -452,15 +547,25 @@ class HelmChartE2E {
       }
       System.out.println("[helm] the API server cannot reach a webhook on 127.0.0.1 (" + outcome[0]
           + "); setting failurePolicy Ignore, admission is not part of this run");
-      String ignore = "[{\"op\":\"replace\",\"path\":\"/webhooks/0/failurePolicy\",\"value\":\"Ignore\"}]";
+      java.util.function.IntFunction<String> ignore =
+          i -> "{\"op\":\"replace\",\"path\":\"/webhooks/" + i + "/failurePolicy\",\"value\":\"Ignore\"}";
       client.admissionRegistration().v1().validatingWebhookConfigurations().withName(WEBHOOK)
-          .patch(PatchContext.of(PatchType.JSON), ignore);
+          .patch(PatchContext.of(PatchType.JSON), entryPatches(validating().getWebhooks().size(), ignore));
       client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(WEBHOOK)
-          .patch(PatchContext.of(PatchType.JSON), ignore);
+          .patch(PatchContext.of(PatchType.JSON), entryPatches(mutating().getWebhooks().size(), ignore));
       return false;
     } finally {
       cluster.deleteNamespace(probeNs);
     }
+  }
+
+  /** A JSON patch of the operations for each webhook entry {@code 0..entries-1}. */
+  static String entryPatches(int entries, java.util.function.IntFunction<String> ops) {
+    List<String> all = new ArrayList<>();
+    for (int i = 0; i < entries; i++) {
+      all.add(ops.apply(i));
+    }
+    return "[" + String.join(",", all) + "]";
   }
 
   /** GET on the local webhook over HTTPS (the certificate is checked by the API server; here only the answer). */

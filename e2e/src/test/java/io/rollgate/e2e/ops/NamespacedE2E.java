@@ -25,9 +25,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --namespaced}: with credentials limited to one namespace by a Role (no ClusterRole at all, so no access to
- * cluster-scoped ClusterAnalysisTemplates), the controller watches the kubeconfig context's namespace and rolls out
- * there; without the flag the same credentials cannot list
+ * {@code --namespaced}: with credentials limited to one namespace by a Role (no ClusterRole at all), the controller
+ * watches the kubeconfig context's namespace and rolls out there; without the flag the same credentials cannot list
  * cluster-wide and the controller never becomes ready.
  */
 class NamespacedE2E {
@@ -60,7 +59,8 @@ class NamespacedE2E {
 
   /**
    * What the controller reads and writes in its namespace for a canary without traffic routing, plus what its
-   * AnalysisRun controller needs to start (AnalysisRuns; Jobs and Secrets for the Job provider and Secret arguments).
+   * analysis informers need to start (AnalysisRuns, AnalysisTemplates; no ClusterAnalysisTemplates, which a Role
+   * cannot grant; Jobs and Secrets for the Job provider and Secret arguments).
    */
   static List<PolicyRule> controllerRules() {
     return List.of(
@@ -71,8 +71,8 @@ class NamespacedE2E {
         rule("", List.of("pods"), "get", "list", "patch"),
         rule("", List.of("pods/eviction"), "create"),
         rule("", List.of("events"), "create", "patch"),
-        rule("argoproj.io", List.of("analysisruns"), "get", "list", "watch", "create", "update", "patch", "delete"),
-        rule("argoproj.io", List.of("analysistemplates"), "get", "list", "watch"),
+        rule("argoproj.io", List.of("analysisruns"), "get", "list", "watch", "update", "patch", "delete"),
+        rule("argoproj.io", List.of("analysistemplates"), "list", "watch"),
         rule("batch", List.of("jobs"), "get", "list", "watch", "create", "delete"),
         rule("", List.of("secrets"), "get"));
   }
