@@ -67,9 +67,11 @@ class AnalysisThroughputBenchmark {
     AtomicLong answered = new AtomicLong();
     HttpServer server = okServer(answered);
     String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/ok";
+    // a log file of its own (named after the fresh namespace): the log is appended to, and a synced line left by an
+    // earlier run must not count
     try (ControllerProcess controller =
         ControllerProcess.start(
-            cluster, "anbench", "--namespace", ns, "--qps", "500", "--burst", "1000", "--analysis-threads", "30")) {
+            cluster, ns, "--namespace", ns, "--qps", "500", "--burst", "1000", "--analysis-threads", "30")) {
       ControllerLog.of(controller).awaitLine(0, ControllerLog.SYNCED, LONG);
       Sample idle = sample(controller);
       System.out.printf("anbench: controller synced; cpu %.1f s, heap after GC %.1f MiB, RSS %.1f MiB%n",
@@ -269,9 +271,7 @@ class AnalysisThroughputBenchmark {
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .start()
         .waitFor();
-    String text = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    String text = metrics(controller);
     double heap = 0;
     for (String line : text.split("\n")) {
       if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
@@ -285,6 +285,26 @@ class AnalysisThroughputBenchmark {
       }
     }
     return new Sample(cpu, heap / (1024 * 1024), rssKib / 1024);
+  }
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** The controller's /metrics exposition, waiting while its metrics port does not answer yet (a loaded machine). */
+  static String metrics(ControllerProcess controller) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics"))
+            .timeout(Duration.ofSeconds(30)).build();
+    String[] text = new String[1];
+    Awaitility.await("controller /metrics")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions()
+        .until(() -> {
+          HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+          text[0] = r.body();
+          return r.statusCode() == 200 && text[0].contains("jvm_memory_used_bytes{");
+        });
+    return text[0];
   }
 
   private static long ticks;
