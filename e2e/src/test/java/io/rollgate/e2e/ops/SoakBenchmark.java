@@ -59,6 +59,8 @@ class SoakBenchmark {
     }
     System.out.printf("soak: created %d Rollouts in %.1f s%n", N, secondsSince(t0));
 
+    // The log is appended across runs and the sync time is read from it: start from an empty file.
+    Files.deleteIfExists(Path.of("target", "controller-soak.log"));
     try (ControllerProcess controller =
         ControllerProcess.start(
             cluster, "soak", "--namespace", ns, "--qps", QPS, "--burst", BURST)) {
