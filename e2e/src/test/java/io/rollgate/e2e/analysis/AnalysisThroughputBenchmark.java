@@ -8,19 +8,14 @@ import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Measurement;
 import io.rollgate.api.MetricResult;
 import io.rollgate.e2e.support.ControllerLog;
+import io.rollgate.e2e.support.ControllerFootprint;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.TestCluster;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -73,9 +68,9 @@ class AnalysisThroughputBenchmark {
         ControllerProcess.start(
             cluster, ns, "--namespace", ns, "--qps", "500", "--burst", "1000", "--analysis-threads", "30")) {
       ControllerLog.of(controller).awaitLine(0, ControllerLog.SYNCED, LONG);
-      Sample idle = sample(controller);
+      ControllerFootprint idle = ControllerFootprint.sample(controller);
       System.out.printf("anbench: controller synced; cpu %.1f s, heap after GC %.1f MiB, RSS %.1f MiB%n",
-          idle.cpuSeconds, idle.heapMib, idle.rssMib);
+          idle.cpuSeconds(), idle.heapMib(), idle.rssMib());
 
       long t0 = System.nanoTime();
       List<Future<?>> created = new ArrayList<>();
@@ -96,7 +91,7 @@ class AnalysisThroughputBenchmark {
       System.out.printf("anbench: created %d AnalysisRuns in %.1f s, all Running %.1f s after the first create%n",
           N, createSeconds, secondsSince(t0));
 
-      Sample start = sample(controller);
+      ControllerFootprint start = ControllerFootprint.sample(controller);
       long count0 = totalMeasurements(client, ns);
       long answered0 = answered.get();
       long w0 = System.nanoTime();
@@ -104,14 +99,14 @@ class AnalysisThroughputBenchmark {
       while (System.nanoTime() < windowEnd) {
         Thread.sleep(Math.min(60_000, Math.max(1, (windowEnd - System.nanoTime()) / 1_000_000)));
         if (System.nanoTime() < windowEnd - 1_000_000_000L) {
-          Sample s = sample(controller);
+          ControllerFootprint s = ControllerFootprint.sample(controller);
           System.out.printf("anbench: t=%.0f s: cpu %.1f s, heap after GC %.1f MiB, RSS %.1f MiB%n",
-              secondsSince(w0), s.cpuSeconds - start.cpuSeconds, s.heapMib, s.rssMib);
+              secondsSince(w0), s.cpuSeconds() - start.cpuSeconds(), s.heapMib(), s.rssMib());
         }
       }
       double window = secondsSince(w0);
       long requests = answered.get() - answered0;
-      Sample end = sample(controller);
+      ControllerFootprint end = ControllerFootprint.sample(controller);
       List<AnalysisRun> runs = client.resources(AnalysisRun.class).inNamespace(ns).list().getItems();
       long count1 = runs.stream().mapToLong(AnalysisThroughputBenchmark::measurementCount).sum();
       Lateness lateness = lateness(runs);
@@ -129,8 +124,8 @@ class AnalysisThroughputBenchmark {
           lateness.samples, lateness.p50, lateness.p99, lateness.max, notRunning);
       System.out.printf("anbench: controller cpu %.1f s over the window (%.2f cores), %.1f s in total; heap after GC"
               + " %.1f MiB (idle %.1f), RSS %.1f MiB (idle %.1f)%n",
-          end.cpuSeconds - start.cpuSeconds, (end.cpuSeconds - start.cpuSeconds) / window, end.cpuSeconds,
-          end.heapMib, idle.heapMib, end.rssMib, idle.rssMib);
+          end.cpuSeconds() - start.cpuSeconds(), (end.cpuSeconds() - start.cpuSeconds()) / window, end.cpuSeconds(),
+          end.heapMib(), idle.heapMib(), end.rssMib(), idle.rssMib());
 
       List<Future<?>> terminated = new ArrayList<>();
       for (int i = 0; i < N; i++) {
@@ -251,79 +246,6 @@ class AnalysisThroughputBenchmark {
 
   static Instant parse(String text) {
     return text == null || text.isEmpty() ? null : DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(text, Instant::from);
-  }
-
-  record Sample(double cpuSeconds, double heapMib, double rssMib) {}
-
-  /**
-   * Process CPU seconds (user + system from /proc/PID/stat), heap used after a full GC (jcmd GC.run, then the
-   * controller's jvm_memory_used_bytes) and RSS of the controller.
-   */
-  static Sample sample(ControllerProcess controller) throws IOException, InterruptedException {
-    String pid = Long.toString(controller.pid());
-    String stat = Files.readString(Path.of("/proc", pid, "stat"));
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    // fields[0] is field 3 (state); utime and stime are fields 14 and 15, in clock ticks
-    double cpu = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) clockTicks();
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    new ProcessBuilder(jcmd.toString(), pid, "GC.run")
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start()
-        .waitFor();
-    String text = metrics(controller);
-    double heap = 0;
-    for (String line : text.split("\n")) {
-      if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
-        heap += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    double rssKib = 0;
-    for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
-      if (line.startsWith("VmRSS:")) {
-        rssKib = Double.parseDouble(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    return new Sample(cpu, heap / (1024 * 1024), rssKib / 1024);
-  }
-
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-  /** The controller's /metrics exposition, waiting while its metrics port does not answer yet (a loaded machine). */
-  static String metrics(ControllerProcess controller) {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics"))
-            .timeout(Duration.ofSeconds(30)).build();
-    String[] text = new String[1];
-    Awaitility.await("controller /metrics")
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofSeconds(1))
-        .ignoreExceptions()
-        .until(() -> {
-          HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-          text[0] = r.body();
-          return r.statusCode() == 200 && text[0].contains("jvm_memory_used_bytes{");
-        });
-    return text[0];
-  }
-
-  private static long ticks;
-
-  /** Clock ticks per second ({@code getconf CLK_TCK}, 100 when it cannot be read). */
-  static synchronized long clockTicks() {
-    if (ticks == 0) {
-      ticks = 100;
-      try {
-        Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (p.waitFor() == 0 && out.matches("[0-9]+")) {
-          ticks = Long.parseLong(out);
-        }
-      } catch (IOException | InterruptedException e) {
-        // keep the Linux default
-      }
-    }
-    return ticks;
   }
 
   static double secondsSince(long nanos) {

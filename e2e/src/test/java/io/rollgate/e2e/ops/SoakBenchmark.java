@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rollgate.api.Rollout;
 import io.rollgate.e2e.support.ControllerLog;
+import io.rollgate.e2e.support.ControllerFootprint;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.TestCluster;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,10 +69,10 @@ class SoakBenchmark {
       double synced = secondsSince(start);
       awaitAll(client, ns, "all Healthy on v1", r -> healthyOn(r, "v1"));
       double healthy = secondsSince(start);
-      Sample base = sample(controller);
+      ControllerFootprint base = ControllerFootprint.sample(controller);
       System.out.printf(
           "soak: N=%d informers synced %.1f s, all Healthy %.1f s after start; heap %.1f MiB, RSS %.1f MiB%n",
-          N, synced, healthy, base.heapMib, base.rssMib);
+          N, synced, healthy, base.heapMib(), base.rssMib());
 
       Map<String, Double> before = requests(controller);
       long u0 = System.nanoTime();
@@ -89,11 +89,11 @@ class SoakBenchmark {
       Map<String, Double> spent = delta(before, requests(controller));
       double perUpdate = spent.get("total") / N;
       spent.forEach((labels, count) -> System.out.printf("soak:   requests %s: %.0f%n", labels, count));
-      Sample afterUpdate = sample(controller);
+      ControllerFootprint afterUpdate = ControllerFootprint.sample(controller);
       System.out.printf(
           "soak: N=%d updated once: all Healthy on v2 after %.1f s, %.1f API requests per Rollout update; heap %.1f"
               + " MiB, RSS %.1f MiB%n",
-          N, updated, perUpdate, afterUpdate.heapMib, afterUpdate.rssMib);
+          N, updated, perUpdate, afterUpdate.heapMib(), afterUpdate.rssMib());
 
       Random random = new Random(42);
       int perTick = Math.max(1, N * CHURN_PERCENT / 100);
@@ -108,48 +108,22 @@ class SoakBenchmark {
         }
         Thread.sleep(10_000);
         if (System.nanoTime() - lastPrint >= Duration.ofMinutes(1).toNanos()) {
-          Sample s = sample(controller);
+          ControllerFootprint s = ControllerFootprint.sample(controller);
           System.out.printf(
-              "soak: churn t=%.0f s: heap after GC %.1f MiB, RSS %.1f MiB%n", secondsSince(u0) - updated, s.heapMib,
-              s.rssMib);
+              "soak: churn t=%.0f s: heap after GC %.1f MiB, RSS %.1f MiB%n", secondsSince(u0) - updated, s.heapMib(),
+              s.rssMib());
           lastPrint = System.nanoTime();
         }
       }
-      Sample end = sample(controller);
+      ControllerFootprint end = ControllerFootprint.sample(controller);
       System.out.printf(
           "soak: after %d min of churn (%d updates per 10 s): heap after GC %.1f MiB (start %.1f), RSS %.1f MiB"
               + " (start %.1f)%n",
-          CHURN_MINUTES, perTick, end.heapMib, base.heapMib, end.rssMib, base.rssMib);
+          CHURN_MINUTES, perTick, end.heapMib(), base.heapMib(), end.rssMib(), base.rssMib());
     } finally {
       pool.shutdownNow();
       cluster.deleteNamespace(ns);
     }
-  }
-
-  record Sample(double heapMib, double rssMib) {}
-
-  /** Heap used after a full GC (jcmd GC.run, then the controller's jvm_memory_used_bytes) and the process RSS. */
-  static Sample sample(ControllerProcess controller) throws IOException, InterruptedException {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    new ProcessBuilder(jcmd.toString(), Long.toString(controller.pid()), "GC.run")
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start()
-        .waitFor();
-    String text = OpsHttp.get(controller.metricsPort(), "/metrics").body();
-    double heap = 0;
-    for (String line : text.split("\n")) {
-      if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
-        heap += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    double rssKib = 0;
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(controller.pid()), "status"))) {
-      if (line.startsWith("VmRSS:")) {
-        rssKib = Double.parseDouble(line.replaceAll("[^0-9]", ""));
-      }
-    }
-    return new Sample(heap / (1024 * 1024), rssKib / 1024);
   }
 
   /** controller_clientset_k8s_request_total by label set ({kind, verb, status_code}). */
