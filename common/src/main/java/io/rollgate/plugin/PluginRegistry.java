@@ -57,9 +57,11 @@ public record PluginRegistry(Map<PluginKind, List<PluginEntry>> plugins) {
               new PluginEntry(
                   name.asText(),
                   item.path("location").asText(null),
+                  item.path("endpoint").asText(null),
                   item.path("sha256").asText(null),
                   List.copyOf(args),
-                  item.path("disabled").asBoolean(false)));
+                  item.path("disabled").asBoolean(false),
+                  item.path("configSchema").isObject() ? item.get("configSchema") : null));
         }
       }
       plugins.put(kind, List.copyOf(entries));
