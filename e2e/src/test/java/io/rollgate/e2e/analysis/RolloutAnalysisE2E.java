@@ -53,7 +53,7 @@ class RolloutAnalysisE2E {
     rollouts = new Rollouts(cluster.client(), ns);
     fixtures = new AnalysisFixtures(cluster.client(), ns);
     fixtures.createTemplates();
-    controller = ControllerProcess.start(cluster, "analysis", "--namespace", ns);
+    controller = ControllerProcess.start(cluster, "rollout-analysis", "--namespace", ns);
   }
 
   @AfterAll

@@ -11,8 +11,6 @@ import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.Rollouts;
 import io.rollgate.e2e.support.TestCluster;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
@@ -38,9 +36,6 @@ class LeaderElectionE2E {
 
   @BeforeAll
   static void setUp() throws Exception {
-    // The logs are appended across runs, and this test reads who became leader from them: start from empty files.
-    Files.deleteIfExists(Path.of("target", "controller-ops-leader-1.log"));
-    Files.deleteIfExists(Path.of("target", "controller-ops-leader-2.log"));
     cluster = TestCluster.get();
     ns = cluster.createNamespace("ops-leader");
     rollouts = new Rollouts(cluster.client(), ns);

@@ -9,8 +9,6 @@ import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.Rollouts;
 import io.rollgate.e2e.support.TestCluster;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -45,8 +43,6 @@ class LeaseTakenAwayE2E {
 
   @BeforeAll
   static void setUp() throws Exception {
-    Files.deleteIfExists(Path.of("target", "controller-ops-lease-1.log"));
-    Files.deleteIfExists(Path.of("target", "controller-ops-lease-2.log"));
     cluster = TestCluster.get();
     ns = cluster.createNamespace("ops-lease");
     rollouts = new Rollouts(cluster.client(), ns);

@@ -7,8 +7,6 @@ import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerFootprint;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.TestCluster;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,8 +57,6 @@ class SoakBenchmark {
     }
     System.out.printf("soak: created %d Rollouts in %.1f s%n", N, secondsSince(t0));
 
-    // The log is appended across runs and the sync time is read from it: start from an empty file.
-    Files.deleteIfExists(Path.of("target", "controller-soak.log"));
     try (ControllerProcess controller =
         ControllerProcess.start(
             cluster, "soak", "--namespace", ns, "--qps", QPS, "--burst", BURST)) {

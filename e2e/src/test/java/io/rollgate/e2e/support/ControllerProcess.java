@@ -120,17 +120,22 @@ public final class ControllerProcess implements AutoCloseable {
     cmd.addAll(extra);
     ControllerProcess p =
         new ControllerProcess(cmd, Path.of("target", "controller-" + name + ".log"), metricsPort, healthzPort);
-    p.startProcess();
+    p.startProcess(false);
     return p;
   }
 
-  private void startProcess() {
+  /**
+   * Starts the process; its output goes to the log, from an empty file on the first start and after the earlier
+   * lines on a restart (so a test reads one history per controller, never an earlier run's lines).
+   */
+  private void startProcess(boolean append) {
     try {
       Files.createDirectories(log.getParent());
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .redirectOutput(
+                  append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()))
               .start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot start controller", e);
@@ -181,7 +186,7 @@ public final class ControllerProcess implements AutoCloseable {
   /** Starts the process again with the same flags (after {@link #kill()}). */
   public void restart() {
     kill();
-    startProcess();
+    startProcess(true);
   }
 
   /** Whether the process is running. */

@@ -51,7 +51,7 @@ public final class WebhookProcess implements AutoCloseable {
             .toString());
     cmd.addAll(List.of(args));
     WebhookProcess p = new WebhookProcess(cmd, Path.of("target", "webhook-" + name + ".log"));
-    p.startProcess();
+    p.startProcess(false);
     return p;
   }
 
@@ -69,13 +69,15 @@ public final class WebhookProcess implements AutoCloseable {
     }
   }
 
-  private void startProcess() {
+  /** Starts the process; its log starts empty on the first start and keeps the earlier lines on a restart. */
+  private void startProcess(boolean append) {
     try {
       Files.createDirectories(log.getParent());
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .redirectOutput(
+                  append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()))
               .start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot start webhook", e);
@@ -85,7 +87,7 @@ public final class WebhookProcess implements AutoCloseable {
   /** Starts the process again with the same flags (after {@link #close()}). */
   public void restart() {
     close();
-    startProcess();
+    startProcess(true);
   }
 
   /** Whether the process is running. */
