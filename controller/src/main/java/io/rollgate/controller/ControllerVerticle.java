@@ -89,7 +89,9 @@ public final class ControllerVerticle extends VerticleBase {
     rollouts = new RolloutController(vertx, api, events, options, clock);
     analysisRuns =
         new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
-    Future<Void> cachesSynced = Future.all(rollouts.start(), analysisRuns.start()).mapEmpty();
+    Future<Void> rolloutCachesSynced = rollouts.start();
+    Future<Void> cachesSynced =
+        analysisRuns.start(rollouts.analysisRunInformer(), rolloutCachesSynced).mapEmpty();
     // Same context as the queues and no yield since they were created: no run can have been dispatched yet.
     WorkQueue queue = rollouts.queue();
     WorkQueue analysisQueue = analysisRuns.queue();
@@ -101,7 +103,6 @@ public final class ControllerVerticle extends VerticleBase {
     metrics.watchRollouts(rollouts::cachedRollouts);
     metrics.watchAnalysisRuns(rollouts::cachedAnalysisRuns);
     rollouts.lost().onFailure(fatal::tryFail);
-    analysisRuns.lost().onFailure(fatal::tryFail);
     election =
         options.leaderElection() == null
             ? LeaderElection.disabled(context)

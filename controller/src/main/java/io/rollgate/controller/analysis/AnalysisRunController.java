@@ -1,17 +1,14 @@
 package io.rollgate.controller.analysis;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.rollgate.api.AnalysisRun;
-import io.rollgate.api.Labels;
 import io.rollgate.controller.ControllerOptions;
 import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for AnalysisRuns: an informer on AnalysisRuns feeds {@code namespace/name} keys into a {@link WorkQueue} in
- * front of the {@link AnalysisRunReconciler} ({@code --analysis-threads} concurrent runs). Like the Rollout informer,
- * it honours the controller instance id label.
+ * Wiring for AnalysisRuns: the process's AnalysisRun informer (owned by the Rollout controller, which watches the same
+ * objects, and honouring the controller instance id label) feeds {@code namespace/name} keys into a {@link WorkQueue}
+ * in front of the {@link AnalysisRunReconciler} ({@code --analysis-threads} concurrent runs).
  */
 public final class AnalysisRunController {
 
@@ -37,13 +34,11 @@ public final class AnalysisRunController {
   private final MetricProviders providers;
   private final ControllerOptions options;
   private final Clock clock;
-  private final Promise<Void> lost = Promise.promise();
   private SharedIndexInformer<AnalysisRun> informer;
   private WorkQueue queue;
-  private volatile boolean stopping;
 
   /**
-   * Creates the controller (nothing runs until {@link #start()}).
+   * Creates the controller (nothing runs until {@link #start}).
    *
    * @param vertx the Vert.x instance
    * @param api the API facade
@@ -68,22 +63,16 @@ public final class AnalysisRunController {
   }
 
   /**
-   * Starts the informer and the queue.
+   * Starts the queue on the process's AnalysisRun informer. The informer is shared with the Rollout controller (one
+   * watch on AnalysisRuns per process), which creates, starts and stops it; this controller only adds its handler.
    *
+   * @param runs the AnalysisRun informer, created with this process's namespace and instance-id selector
+   * @param runsSynced completes once that informer's cache is synced
    * @return a Future completing once the cache is synced, failing when the informer cannot list (for example the
    *     AnalysisRun CRD is not installed)
    */
-  public Future<Void> start() {
-    KubernetesClient client = api.client();
-    String instanceSelector =
-        options.instanceId() == null || options.instanceId().isEmpty()
-            ? "!" + Labels.CONTROLLER_INSTANCE_ID
-            : Labels.CONTROLLER_INSTANCE_ID + "=" + options.instanceId();
-    var op =
-        options.namespace() == null
-            ? client.resources(AnalysisRun.class).inAnyNamespace()
-            : client.resources(AnalysisRun.class).inNamespace(options.namespace());
-    informer = op.withLabelSelector(instanceSelector).runnableInformer(options.resync().toMillis());
+  public Future<Void> start(SharedIndexInformer<AnalysisRun> runs, Future<Void> runsSynced) {
+    informer = runs;
     AnalysisRunCache cache = new AnalysisRunCache(informer, clock);
     AnalysisRunReconciler reconciler =
         new AnalysisRunReconciler(cache, api, events, providers, clock, MEASUREMENT_TIMEOUT);
@@ -116,33 +105,12 @@ public final class AnalysisRunController {
             cache.forget(run.getMetadata().getNamespace(), run.getMetadata().getName());
           }
         });
-    informer
-        .stopped()
-        .whenComplete(
-            (v, err) -> {
-              if (!stopping) {
-                lost.tryFail(
-                    new IllegalStateException(
-                        "informer for analysisruns stopped: " + (err == null ? "no error given" : err.getMessage()),
-                        err));
-              }
-            });
-    return Future.fromCompletionStage(informer.start(), vertx.getOrCreateContext())
-        .onSuccess(v -> LOG.info("informer synced analysisruns={}", informer.getStore().list().size()))
-        .mapEmpty();
+    return runsSynced.onSuccess(
+        v -> LOG.info("informer synced analysisruns={}", informer.getStore().list().size()));
   }
 
   /**
-   * Fails when the informer stopped on its own.
-   *
-   * @return a Future failing with the informer's error; never completes successfully
-   */
-  public Future<Void> lost() {
-    return lost.future();
-  }
-
-  /**
-   * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start()}.
+   * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start}.
    *
    * @return the queue
    */
@@ -151,15 +119,11 @@ public final class AnalysisRunController {
   }
 
   /**
-   * Stops the informer and drains the queue.
+   * Drains the queue (the informer is stopped by its owner, the Rollout controller).
    *
    * @return a Future completing when no reconcile is in flight
    */
   public Future<Void> stop() {
-    stopping = true;
-    if (informer != null) {
-      informer.stop();
-    }
     return queue == null ? Future.succeededFuture() : queue.shutdown();
   }
 

@@ -390,6 +390,16 @@ public final class RolloutController {
   }
 
   /**
+   * Returns the process's AnalysisRun informer, shared with the AnalysisRun controller (one watch per process). It is
+   * created by {@link #start()} with the namespace and instance-id selector, and stopped by {@link #stop()}.
+   *
+   * @return the informer; null before {@link #start()}
+   */
+  public SharedIndexInformer<AnalysisRun> analysisRunInformer() {
+    return runInformer;
+  }
+
+  /**
    * Returns the AnalysisRuns in the informer cache (a snapshot), for the per-run metrics.
    *
    * @return the cached AnalysisRuns; empty before {@link #start()}
