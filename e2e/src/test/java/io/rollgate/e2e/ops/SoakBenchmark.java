@@ -44,6 +44,7 @@ class SoakBenchmark {
     TestCluster cluster = TestCluster.get();
     String ns = cluster.createNamespace("soak");
     var client = cluster.client();
+    requirePodRoom(client);
     ExecutorService pool = Executors.newFixedThreadPool(16);
     long t0 = System.nanoTime();
     List<Future<?>> created = new ArrayList<>();
@@ -119,6 +120,28 @@ class SoakBenchmark {
     } finally {
       pool.shutdownNow();
       cluster.deleteNamespace(ns);
+    }
+  }
+
+  /**
+   * Fails at once, with the figures, when the cluster's schedulable nodes cannot take every Rollout's pod and a surge
+   * pod each (otherwise Rollouts wait for a node until their progress deadline and the benchmark measures the
+   * scheduler).
+   */
+  static void requirePodRoom(io.fabric8.kubernetes.client.KubernetesClient client) {
+    long room = 0;
+    for (var node : client.nodes().list().getItems()) {
+      if (Boolean.TRUE.equals(node.getSpec().getUnschedulable()) || node.getStatus().getAllocatable() == null) {
+        continue;
+      }
+      var pods = node.getStatus().getAllocatable().get("pods");
+      room += pods == null ? 0 : pods.getNumericalAmount().longValue();
+    }
+    long used = client.pods().inAnyNamespace().list().getItems().size();
+    if (room - used < 2L * N) {
+      throw new IllegalStateException(
+          "soak: the nodes take " + room + " pods, " + used + " exist; " + N + " Rollouts need room for " + 2 * N
+              + " (one pod and one surge pod each): add nodes or raise their pods capacity");
     }
   }
 
