@@ -230,6 +230,12 @@ final class ExecutablePlugin implements PluginInstance {
     Future.fromCompletionStage(p.onExit(), context)
         .onSuccess(
             exited -> {
+              try {
+                // The plugin's stdin pipe: closing it releases the descriptor (the SDK exits when it closes).
+                exited.getOutputStream().close();
+              } catch (IOException e) {
+                LOG.debug("plugin {} stdin close: {}", entry.name(), e.toString());
+              }
               String why = "exited with code " + exited.exitValue();
               firstLine.tryFail(new IllegalStateException(why + " before its handshake line"));
               if (running != null && running.process() == exited) {

@@ -89,7 +89,10 @@ class PluginRouterE2E {
             "--plugin-dir",
             work.resolve("plugin-bin").toString(),
             "--plugin-call-timeout",
-            String.valueOf(CALL_TIMEOUT_SECONDS));
+            String.valueOf(CALL_TIMEOUT_SECONDS),
+            // A JVM plugin on a busy shared machine can take longer than the default 10 s to start.
+            "--plugin-handshake-timeout",
+            "60");
   }
 
   @AfterAll
