@@ -457,6 +457,27 @@ class PluginRouterE2E {
     awaitPausedAt("slow", 3, 50);
   }
 
+  @Test
+  void pluginProcessesDoNotOutliveAKilledController() {
+    String plugin = "e2e/orphan";
+    register(plugin, fileEntry(plugin, ""));
+    createRollout("orphan", plugin);
+    awaitHealthy("orphan");
+    setImage("orphan", "registry.example/app:v2");
+    awaitPausedAt("orphan", 1, 20);
+    long pid = pids(plugin).get(0);
+    assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "plugin process runs");
+
+    controller.kill();
+    await("plugin process " + pid + " to exit after the controller was killed with SIGKILL",
+        () -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), alive -> !alive);
+
+    controller.restart();
+    rollouts.promote("orphan");
+    awaitPausedAt("orphan", 3, 50);
+    assertEquals(2, pids(plugin).size(), "the restarted controller started its own plugin process: " + callsOf(plugin));
+  }
+
   /** Keeps the namespace of a failed run for inspection. */
   static final class FailureTracker implements TestWatcher {
     @Override
