@@ -24,6 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Step plugin calls through the host: status round trip, phases, plugin errors, registration lookups. */
+// Plugin processes are JVMs: on a busy machine a start takes far longer than the default 30 s budget.
+@io.vertx.junit5.Timeout(value = 3, timeUnit = java.util.concurrent.TimeUnit.MINUTES)
 @ExtendWith(VertxExtension.class)
 class StepPluginCallsTest {
 
