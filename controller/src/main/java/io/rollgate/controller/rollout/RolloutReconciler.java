@@ -25,6 +25,7 @@ import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
 import io.rollgate.controller.kube.MergePatch;
+import io.rollgate.controller.plugin.StepPlugins;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.status.Conditions;
@@ -88,6 +89,20 @@ public final class RolloutReconciler implements Reconciler {
    * @param clock the clock (all time decisions use it)
    */
   public RolloutReconciler(RolloutCache cache, KubeApi api, EventRecorder events, Clock clock) {
+    this(cache, api, events, clock, NoStepPlugins.INSTANCE);
+  }
+
+  /**
+   * Creates the reconciler with the step plugins canary {@code plugin} steps call (argo-spec.md section 10).
+   *
+   * @param cache the informer caches
+   * @param api the API facade
+   * @param events the event recorder
+   * @param clock the clock (all time decisions use it)
+   * @param stepPlugins how step plugins are reached
+   */
+  public RolloutReconciler(
+      RolloutCache cache, KubeApi api, EventRecorder events, Clock clock, StepPlugins stepPlugins) {
     this.cache = cache;
     this.api = api;
     this.events = events;
@@ -98,7 +113,10 @@ public final class RolloutReconciler implements Reconciler {
     this.services = new Services(cache, api, events);
     this.canary =
         new CanaryReconciler(
-            this, services, new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION));
+            this,
+            services,
+            new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION),
+            new CanaryStepPlugins(stepPlugins, StepConfigSchemas::check));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
   }
