@@ -25,7 +25,6 @@ import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
 import io.rollgate.controller.kube.MergePatch;
-import io.rollgate.controller.plugin.StepPlugins;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.status.Conditions;
@@ -79,6 +78,7 @@ public final class RolloutReconciler implements Reconciler {
   private final EphemeralMetadata ephemeral;
   private final PodRestarts restarts;
   private final RolloutAnalysisRuns analysis;
+  private final io.rollgate.controller.plugin.StepPlugins stepPlugins;
 
   /**
    * Creates the reconciler.
@@ -89,20 +89,27 @@ public final class RolloutReconciler implements Reconciler {
    * @param clock the clock (all time decisions use it)
    */
   public RolloutReconciler(RolloutCache cache, KubeApi api, EventRecorder events, Clock clock) {
-    this(cache, api, events, clock, NoStepPlugins.INSTANCE);
+    this(cache, api, events, clock, null, null);
   }
 
   /**
-   * Creates the reconciler with the step plugins canary {@code plugin} steps call (argo-spec.md section 10).
+   * Creates the reconciler with the plugin host's hooks.
    *
    * @param cache the informer caches
    * @param api the API facade
    * @param events the event recorder
    * @param clock the clock (all time decisions use it)
-   * @param stepPlugins how step plugins are reached
+   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins are off
+   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when plugins are off
    */
   public RolloutReconciler(
-      RolloutCache cache, KubeApi api, EventRecorder events, Clock clock, StepPlugins stepPlugins) {
+      RolloutCache cache,
+      KubeApi api,
+      EventRecorder events,
+      Clock clock,
+      io.rollgate.controller.plugin.StepPlugins stepPlugins,
+      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters) {
+    this.stepPlugins = stepPlugins;
     this.cache = cache;
     this.api = api;
     this.events = events;
@@ -115,10 +122,20 @@ public final class RolloutReconciler implements Reconciler {
         new CanaryReconciler(
             this,
             services,
-            new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION),
-            new CanaryStepPlugins(stepPlugins, StepConfigSchemas::check));
+            new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, pluginRouters),
+            new CanaryStepPlugins(
+                stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins, StepConfigSchemas::check));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
+  }
+
+  /**
+   * How canary {@code plugin} steps reach their plugins.
+   *
+   * @return the step plugins, or null when the controller runs without a plugin host
+   */
+  io.rollgate.controller.plugin.StepPlugins stepPlugins() {
+    return stepPlugins;
   }
 
   @Override
