@@ -216,6 +216,8 @@ final class CanaryStepPlugins {
                 }
                 if (StepPhase.Running.name().equals(next.getPhase())) {
                   next.setBackoff(GoDurations.format(runningBackoff(result.requeueAfterSeconds())));
+                } else if (StepPhase.Error.name().equals(next.getPhase())) {
+                  next.setBackoff(GoDurations.format(DEFAULT_BACKOFF)); // retried like a plugin error
                 }
               }
               finishRun(pass, next, oldPhase, index, name);
@@ -236,7 +238,8 @@ final class CanaryStepPlugins {
       transition(pass, phase, "Step plugin " + name + " (step " + (index + 1) + ") transitioned to " + phase);
     }
     if (StepPhase.Running.name().equals(phase) || StepPhase.Error.name().equals(phase)) {
-      Duration backoff = GoDurations.parse(next.getBackoff()).orElse(DEFAULT_BACKOFF);
+      Duration backoff =
+          next.getBackoff() == null ? DEFAULT_BACKOFF : GoDurations.parse(next.getBackoff()).orElse(DEFAULT_BACKOFF);
       pass.requeueAfter(backoff.plus(REQUEUE_SLACK));
     }
     if (StepPhase.Failed.name().equals(phase) && !pass.aborted()) {
