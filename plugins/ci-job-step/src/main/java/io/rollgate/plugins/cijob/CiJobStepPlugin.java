@@ -116,8 +116,13 @@ public final class CiJobStepPlugin implements StepPlugin {
               }
               LOG.info("started job {} ({}) for {}/{} step {}", id, config.job(),
                   rollout.getMetadata().getNamespace(), rollout.getMetadata().getName(), context.stepIndex() + 1);
-              return StepResult.running(
-                  "job " + id + " (" + config.job() + ") started", config.pollIntervalSeconds(), status(id, config));
+              String state = answer.path("state").asText("");
+              if (state.isEmpty() || "queued".equals(state) || "running".equals(state)) {
+                return StepResult.running(
+                    "job " + id + " (" + config.job() + ") started", config.pollIntervalSeconds(), status(id, config));
+              }
+              // The server may report a job that ended at once.
+              return result(config, id, state, answer.path("message").asText(""));
             });
   }
 
@@ -135,20 +140,25 @@ public final class CiJobStepPlugin implements StepPlugin {
               JsonNode answer = parse(resp);
               String state = answer == null ? "" : answer.path("state").asText("");
               String detail = answer == null ? "" : answer.path("message").asText("");
-              String what = "job " + id + " (" + config.job() + ") " + state + (detail.isEmpty() ? "" : ": " + detail);
-              switch (state) {
-                case "succeeded":
-                  return StepResult.successful(what, status(id, config));
-                case "failed":
-                case "cancelled":
-                  return StepResult.failed(what, status(id, config));
-                case "queued":
-                case "running":
-                  return StepResult.running(what, config.pollIntervalSeconds(), status(id, config));
-                default:
-                  return StepResult.error("CI server answered an unknown state \"" + state + "\" for job " + id);
-              }
+              return result(config, id, state, detail);
             });
+  }
+
+  /** The step result for a job state: succeeded, failed or cancelled end the step; queued and running poll again. */
+  private static StepResult result(CiJobConfig config, String id, String state, String detail) {
+    String what = "job " + id + " (" + config.job() + ") " + state + (detail.isEmpty() ? "" : ": " + detail);
+    switch (state) {
+      case "succeeded":
+        return StepResult.successful(what, status(id, config));
+      case "failed":
+      case "cancelled":
+        return StepResult.failed(what, status(id, config));
+      case "queued":
+      case "running":
+        return StepResult.running(what, config.pollIntervalSeconds(), status(id, config));
+      default:
+        return StepResult.error("CI server answered an unknown state \"" + state + "\" for job " + id);
+    }
   }
 
   private Future<StepResult> cancel(Rollout rollout, StepContext context, String why) {
