@@ -38,6 +38,7 @@ class StepPluginE2E {
   static final Duration TIMEOUT = Duration.ofSeconds(120);
   static final String CI_JOB = "example/ci-job";
   static final String CI_JOB_TOGGLE = "example/ci-job-toggle";
+  static final String CI_JOB_AUTH = "example/ci-job-auth";
   static final int CALL_TIMEOUT_SECONDS = 5;
 
   static TestCluster cluster;
@@ -94,7 +95,9 @@ class StepPluginE2E {
   static void writeRegistry(boolean toggleDisabled) {
     String yaml =
         "- name: " + CI_JOB + "\n  location: " + launcher + "\n"
-            + "- name: " + CI_JOB_TOGGLE + "\n  location: " + launcher + "\n  disabled: " + toggleDisabled + "\n";
+            + "- name: " + CI_JOB_TOGGLE + "\n  location: " + launcher + "\n  disabled: " + toggleDisabled + "\n"
+            + "- name: " + CI_JOB_AUTH + "\n  location: " + launcher + "\n"
+            + "  args: [\"--kubeconfig\", \"" + cluster.kubeconfig().toAbsolutePath() + "\"]\n";
     cluster.client().configMaps().inNamespace(ns).resource(
             new ConfigMapBuilder()
                 .withNewMetadata().withName("argo-rollouts-config").withNamespace(ns).endMetadata()
@@ -393,6 +396,34 @@ class StepPluginE2E {
     Rollout done = awaitHealthy("flaky", first.getStatus().getStableRS());
     assertEquals("Successful", status(done, 1, "Run").orElseThrow().getPhase());
     assertEquals(1, ci.jobs(key("flaky")).size());
+  }
+
+  @Test
+  void bearerTokenIsReadFromTheSecretNamedInTheConfig() {
+    cluster.client().secrets().inNamespace(ns).resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata().withName("ci-token").endMetadata()
+                .withStringData(Map.of("token", "s3cret-token\n"))
+                .build())
+        .create();
+    String step =
+        "{plugin: {name: " + CI_JOB_AUTH + ", config: {url: \"" + ci.url() + "\", job: auth-suite,"
+            + " tokenSecret: {name: ci-token}}}}";
+    Rollout first = createAndUpdate("auth", step);
+    awaitHealthy("auth", first.getStatus().getStableRS());
+    List<FakeCiServer.Job> jobs = ci.jobs(key("auth"));
+    assertEquals(1, jobs.size());
+    assertEquals("Bearer s3cret-token", jobs.get(0).authorization);
+    String log = readLog();
+    assertTrue(!log.contains("s3cret-token"), "the token never reaches the controller's log");
+  }
+
+  static String readLog() {
+    try {
+      return Files.readString(controller.log());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** Keeps the namespace of a failed run for inspection. */

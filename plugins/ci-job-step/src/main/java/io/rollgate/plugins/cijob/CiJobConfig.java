@@ -69,7 +69,7 @@ public record CiJobConfig(
     if (config == null || !config.isObject()) {
       throw new IllegalArgumentException("config: must be an object with url and job");
     }
-    String url = text(config, "url", true);
+    String url = text(config, "config.", "url", true);
     try {
       URI u = new URI(url);
       if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
@@ -78,7 +78,7 @@ public record CiJobConfig(
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException("config.url: not a URL: " + e.getMessage(), e);
     }
-    String job = text(config, "job", true);
+    String job = text(config, "config.", "job", true);
     if (job.isBlank()) {
       throw new IllegalArgumentException("config.job: must not be empty");
     }
@@ -104,8 +104,8 @@ public record CiJobConfig(
       if (!s.isObject()) {
         throw new IllegalArgumentException("config.tokenSecret: must be an object with name and key");
       }
-      secretName = text(s, "name", true);
-      String key = text(s, "key", false);
+      secretName = text(s, "config.tokenSecret.", "name", true);
+      String key = text(s, "config.tokenSecret.", "key", false);
       secretKey = key == null ? "token" : key;
     }
     long poll = seconds(config, "pollIntervalSeconds", DEFAULT_POLL_SECONDS, 11);
@@ -120,16 +120,16 @@ public record CiJobConfig(
         timeout);
   }
 
-  private static String text(JsonNode node, String field, boolean required) {
+  private static String text(JsonNode node, String prefix, String field, boolean required) {
     JsonNode v = node.get(field);
     if (v == null || v.isNull()) {
       if (required) {
-        throw new IllegalArgumentException("config." + field + ": required");
+        throw new IllegalArgumentException(prefix + field + ": required");
       }
       return null;
     }
     if (!v.isTextual()) {
-      throw new IllegalArgumentException("config." + field + ": must be a string");
+      throw new IllegalArgumentException(prefix + field + ": must be a string");
     }
     return v.asText();
   }
