@@ -153,6 +153,14 @@ class StepPluginE2E {
         r -> status(r, index, "Run").map(s -> phase.equals(s.getPhase())).orElse(false));
   }
 
+  /** Events are recorded after the status write that caused them: wait for one with this reason and message. */
+  static void awaitEvent(String name, String reason, String message) {
+    Awaitility.await(name + " event " + reason + ": " + message)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> rollouts.eventMessages(name, reason).contains(message));
+  }
+
   static String key(String name) {
     return ns + "/" + name;
   }
@@ -180,9 +188,7 @@ class StepPluginE2E {
     assertTrue(build.getMessage().contains("ordered-build") && build.getMessage().contains("succeeded"), build.getMessage());
     assertEquals(log.get(0).substring(log.get(0).lastIndexOf(' ') + 1), build.getStatus().path("jobId").asText());
     assertTrue(build.getStartedAt() != null && build.getFinishedAt() != null);
-    assertTrue(
-        rollouts.eventMessages("ordered", "RolloutStepCompleted").contains("Rollout step 2/3 completed (plugin: example/ci-job)"),
-        rollouts.eventMessages("ordered", "RolloutStepCompleted").toString());
+    awaitEvent("ordered", "RolloutStepCompleted", "Rollout step 2/3 completed (plugin: example/ci-job)");
   }
 
   @Test
@@ -205,13 +211,8 @@ class StepPluginE2E {
     assertEquals("RolloutAborted: Rollout aborted update to revision 2: " + expected, aborted.getStatus().getMessage());
     StepPluginStatus run = status(aborted, 1, "Run").orElseThrow();
     assertEquals("Failed", run.getPhase());
-    assertTrue(
-        rollouts.eventMessages("failing", "StepPluginTransition")
-            .contains("Step plugin example/ci-job (step 2) transitioned to Failed"),
-        rollouts.eventMessages("failing", "StepPluginTransition").toString());
-    assertTrue(
-        rollouts.eventMessages("failing", "RolloutAborted").contains("Rollout aborted update to revision 2: " + expected),
-        rollouts.eventMessages("failing", "RolloutAborted").toString());
+    awaitEvent("failing", "StepPluginTransition", "Step plugin example/ci-job (step 2) transitioned to Failed");
+    awaitEvent("failing", "RolloutAborted", "Rollout aborted update to revision 2: " + expected);
     // The failed step itself is not aborted again.
     rollouts.holdsFor("failing", "no Abort of the failed step", Duration.ofSeconds(5), r -> status(r, 1, "Abort").isEmpty());
     assertEquals(1, ci.log(key("failing")).size(), ci.log(key("failing")).toString());
@@ -245,12 +246,16 @@ class StepPluginE2E {
       assertEquals("Successful", abort.getPhase());
       assertTrue(abort.getMessage().contains("had already ended"), abort.getMessage());
     }
-    assertEquals(
+    // Events are written after the status and carry whole seconds: their set is asserted, the order is the CI log's.
+    List<String> abortEvents =
         List.of(
             "Step plugin example/ci-job (step 4) aborted (Successful)",
             "Step plugin example/ci-job (step 3) aborted (Successful)",
-            "Step plugin example/ci-job (step 2) aborted (Successful)"),
-        rollouts.eventMessages("undo", "StepPluginTransition").stream().filter(m -> m.contains("aborted")).toList());
+            "Step plugin example/ci-job (step 2) aborted (Successful)");
+    Awaitility.await("the three abort events")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> rollouts.eventMessages("undo", "StepPluginTransition").containsAll(abortEvents));
     rollouts.holdsFor("undo", "abort is never called again", Duration.ofSeconds(5),
         r -> statuses(r).stream().filter(s -> "Abort".equals(s.getOperation())).count() == 3);
     assertEquals(3, ci.log(key("undo")).stream().filter(l -> l.startsWith("cancel ")).count());
@@ -285,9 +290,7 @@ class StepPluginE2E {
         r -> ci.log(key("full")).stream().filter(l -> l.startsWith("cancel ")).count() == 1);
     assertEquals(1, ci.jobs(key("full")).size());
     assertTrue(ci.jobs(key("full")).get(0).cancelled, "the CI job was cancelled");
-    assertTrue(
-        rollouts.eventMessages("full", "StepPluginTransition")
-            .contains("Step plugin example/ci-job (step 2) terminated (Successful)"));
+    awaitEvent("full", "StepPluginTransition", "Step plugin example/ci-job (step 2) terminated (Successful)");
   }
 
   @Test
@@ -388,9 +391,7 @@ class StepPluginE2E {
     assertTrue(run.getMessage().startsWith("CI server answered 500"), run.getMessage());
     assertEquals("30s", run.getBackoff());
     assertTrue(run.getStatus().path("jobId").isTextual(), "the job id is kept through errors");
-    assertTrue(
-        rollouts.eventMessages("flaky", "StepPluginTransition")
-            .contains("Step plugin example/ci-job (step 2) transitioned to Error"));
+    awaitEvent("flaky", "StepPluginTransition", "Step plugin example/ci-job (step 2) transitioned to Error");
     s.failWith = 0;
     s.hold = false;
     Rollout done = awaitHealthy("flaky", first.getStatus().getStableRS());
