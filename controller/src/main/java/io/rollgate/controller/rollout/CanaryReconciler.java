@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>One pass, in order: keep revisions in sync; reset the steps when the template or the steps changed; pod restarts
  * ({@code spec.restartAt}; a pass that evicted pods ends there); ephemeral metadata (canaryMetadata / stableMetadata); clean up old
  * ReplicaSets beyond {@code revisionHistoryLimit}; scale at most one category of ReplicaSets (stable, then new, then
- * the others); pause-step bookkeeping; status sync (full promotion, abort, step advance, conditions, phase).
+ * the others); pause-step bookkeeping; plugin steps (run, abort, terminate; {@link CanaryStepPlugins}); status sync
+ * (full promotion, abort, step advance, conditions, phase).
  */
 final class CanaryReconciler {
 
@@ -39,12 +40,18 @@ final class CanaryReconciler {
   private final CanaryServices services;
   private final TrafficRouting traffic;
   private final TrafficRoutedScaling trafficScaling;
+  private final CanaryStepPlugins stepPlugins;
 
-  CanaryReconciler(RolloutReconciler base, Services services, io.rollgate.controller.traffic.TrafficRouters routers) {
+  CanaryReconciler(
+      RolloutReconciler base,
+      Services services,
+      io.rollgate.controller.traffic.TrafficRouters routers,
+      CanaryStepPlugins stepPlugins) {
     this.base = base;
     this.services = new CanaryServices(services, base.cache());
     this.traffic = new TrafficRouting(routers, this.services, base.events());
     this.trafficScaling = new TrafficRoutedScaling(base);
+    this.stepPlugins = stepPlugins;
   }
 
   Future<ReconcileOutcome> reconcile(RolloutPass pass) {
@@ -79,10 +86,14 @@ final class CanaryReconciler {
                     : scaleReplicaSets(pass, true))
         .compose(
             scaled -> {
-              if (!scaled) {
-                reconcilePauseStep(pass);
+              if (scaled) {
+                return syncStatus(pass, false);
               }
-              return syncStatus(pass, !scaled);
+              // argo-spec.md 5.1 items 11-12: a pause step ends the pass; otherwise plugin steps, then status sync.
+              if (reconcilePauseStep(pass)) {
+                return syncStatus(pass, true);
+              }
+              return stepPlugins.reconcile(pass).compose(v -> syncStatus(pass, true));
             });
   }
 
@@ -259,13 +270,18 @@ final class CanaryReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Pause step
 
-  private void reconcilePauseStep(RolloutPass pass) {
+  /**
+   * Pause-step bookkeeping (argo-spec.md 5.2).
+   *
+   * @return whether the current step is a pause step still being reconciled (the pass then skips plugin steps)
+   */
+  private boolean reconcilePauseStep(RolloutPass pass) {
     if (pass.aborted() || Boolean.TRUE.equals(pass.old.getPromoteFull())) {
-      return;
+      return false;
     }
     CanaryStep step = currentStep(pass);
     if (step == null || step.getPause() == null) {
-      return;
+      return false;
     }
     PauseCondition cond = pauseCondition(pass.old, PauseReason.CANARY_PAUSE_STEP);
     if (cond == null && !Boolean.TRUE.equals(pass.old.getControllerPause())) {
@@ -278,6 +294,7 @@ final class CanaryReconciler {
       Duration left = Duration.between(pass.now, start.plus(d.get()));
       pass.requeueAfter(left.isNegative() ? Duration.ZERO : left.plusMillis(500));
     }
+    return true;
   }
 
   private CanaryStep currentStep(RolloutPass pass) {
@@ -311,6 +328,14 @@ final class CanaryReconciler {
     s.setSelector(Selectors.format(pass.rollout.getSpec().getSelector()));
     if (Boolean.TRUE.equals(s.getPromoteFull()) && pass.podHash.equals(s.getStableRS())) {
       s.setPromoteFull(null);
+    }
+    if (pass.stepPluginStatuses != null) {
+      if (s.getCanary() == null && !pass.stepPluginStatuses.isEmpty()) {
+        s.setCanary(new io.rollgate.api.CanaryStatus());
+      }
+      if (s.getCanary() != null) {
+        s.getCanary().setStepPluginStatuses(pass.stepPluginStatuses.isEmpty() ? null : List.copyOf(pass.stepPluginStatuses));
+      }
     }
     if (pass.trafficReconciled || !TrafficRouted.enabled(pass)) {
       // argo-spec.md 5.6: the weights the traffic step decided; none without a router.
@@ -400,7 +425,7 @@ final class CanaryReconciler {
       return;
     }
     CanaryStep step = steps.get(index);
-    if (!stepCompleted(pass, step)) {
+    if (!stepCompleted(pass, index, step)) {
       return;
     }
     int next = index + 1;
@@ -413,7 +438,7 @@ final class CanaryReconciler {
     pass.event("RolloutStepCompleted", "Rollout step " + next + "/" + steps.size() + " completed (" + stepString(step) + ")");
   }
 
-  private boolean stepCompleted(RolloutPass pass, CanaryStep step) {
+  private boolean stepCompleted(RolloutPass pass, int index, CanaryStep step) {
     if (step.getSetWeight() != null && TrafficRouted.enabled(pass)) {
       return TrafficRouted.atDesiredReplicaCounts(pass)
           && !(pass.trafficWeights != null && Boolean.FALSE.equals(pass.trafficWeights.getVerified()));
@@ -444,7 +469,10 @@ final class CanaryReconciler {
     if (step.getAnalysis() != null) {
       return RolloutAnalysisRuns.stepSucceeded(pass);
     }
-    // experiment and plugin steps wait here until they are promoted past.
+    if (step.getPlugin() != null) {
+      return CanaryStepPlugins.completed(pass, index, step.getPlugin());
+    }
+    // experiment steps wait here until they are promoted past.
     return false;
   }
 

@@ -77,6 +77,14 @@ final class RolloutPass {
   /** The {@code status.canary.weights} decided by the traffic step (null: none). */
   io.rollgate.api.TrafficWeights trafficWeights;
 
+  /**
+   * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass (argo-spec.md 10.3);
+   * null when it did not run, so the stored list is carried over.
+   */
+  List<io.rollgate.api.StepPluginStatus> stepPluginStatuses;
+  /** Whether a step-plugin call met a handled error this pass (the plugin step then does not complete). */
+  boolean stepPluginError;
+
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
   io.fabric8.kubernetes.api.model.HasMetadata workload;
   /** Its {@code metadata.generation} (decimal), stamped into the Rollout; null without a workloadRef. */

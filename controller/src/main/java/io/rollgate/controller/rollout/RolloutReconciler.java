@@ -122,7 +122,9 @@ public final class RolloutReconciler implements Reconciler {
         new CanaryReconciler(
             this,
             services,
-            new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, pluginRouters));
+            new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, pluginRouters),
+            new CanaryStepPlugins(
+                stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins, StepConfigSchemas::check));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
   }
