@@ -23,6 +23,7 @@ import java.time.Duration;
  * @param clusterTemplates whether ClusterAnalysisTemplates (cluster-scoped) are watched; false with
  *     {@code --namespaced}, whose namespaced RBAC cannot read a cluster-scoped kind (references to one then report it
  *     as not found)
+ * @param experimentThreads concurrent Experiment reconciles ({@code --experiment-threads}, default 10)
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -39,4 +40,5 @@ public record ControllerOptions(
     LeaderElection.Settings leaderElection,
     Duration drainTimeout,
     int analysisThreads,
-    boolean clusterTemplates) {}
+    boolean clusterTemplates,
+    int experimentThreads) {}

@@ -82,6 +82,12 @@ public final class Main implements Callable<Integer> {
   int analysisThreads;
 
   @Option(
+      names = "--experiment-threads",
+      defaultValue = "10",
+      description = "Number of Experiments reconciled concurrently (default: ${DEFAULT-VALUE}).")
+  int experimentThreads;
+
+  @Option(
       names = "--rollout-resync",
       defaultValue = "900",
       description = "Informer resync period, in seconds (default: ${DEFAULT-VALUE}).")
@@ -199,6 +205,10 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--analysis-threads must be at least 1, got " + analysisThreads);
     }
+    if (experimentThreads < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--experiment-threads must be at least 1, got " + experimentThreads);
+    }
     if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--kubeconfig: cannot read " + kubeconfig);
@@ -234,7 +244,8 @@ public final class Main implements Callable<Integer> {
             election,
             DRAIN_TIMEOUT,
             analysisThreads,
-            !namespaced);
+            !namespaced,
+            experimentThreads);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",
