@@ -55,6 +55,7 @@ public final class RolloutController {
   private SharedIndexInformer<AnalysisRun> runInformer;
   private SharedIndexInformer<AnalysisTemplate> templateInformer;
   private SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplateInformer;
+  private SharedIndexInformer<io.rollgate.api.Experiment> experimentInformer;
   private WorkQueue queue;
   private volatile boolean stopping;
   private final io.vertx.core.Promise<Void> lost = io.vertx.core.Promise.promise();
@@ -133,10 +134,12 @@ public final class RolloutController {
         options.clusterTemplates()
             ? client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis)
             : null;
+    experimentInformer = RolloutExperiments.informer(client, options, instanceSelector, resyncMillis);
     RolloutCache cache =
         new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
             .withDeployments(deploymentInformer)
-            .withAnalysis(runInformer, templateInformer, clusterTemplateInformer);
+            .withAnalysis(runInformer, templateInformer, clusterTemplateInformer)
+            .withExperiments(experimentInformer);
     RolloutReconciler reconciler = new RolloutReconciler(cache, api, events, clock);
     queue =
         new WorkQueue(
@@ -261,6 +264,10 @@ public final class RolloutController {
     Future<Void> deploymentsSynced =
         Future.fromCompletionStage(deploymentInformer.start(), vertx.getOrCreateContext());
     watchForLoss(deploymentInformer, "deployments");
+    // An Experiment's phase change drives its Rollout's experiment step (argo-spec.md 12.2).
+    experimentInformer.addEventHandler(RolloutExperiments.ownerHandler(cache, key -> queue.add(key, "watch")));
+    Future<Void> experimentsSynced = Future.fromCompletionStage(experimentInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(experimentInformer, "experiments");
     Future<Void> runsSynced = Future.fromCompletionStage(runInformer.start(), vertx.getOrCreateContext());
     watchForLoss(runInformer, "analysisruns");
     Future<Void> templatesSynced = Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
@@ -271,7 +278,9 @@ public final class RolloutController {
       watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
     }
     return Future.all(
-            List.of(rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced))
+            List.of(
+                rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced,
+                experimentsSynced))
         .onSuccess(
             v ->
                 LOG.info(
@@ -325,7 +334,7 @@ public final class RolloutController {
     if (deploymentInformer != null) {
       deploymentInformer.stop();
     }
-    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {runInformer, templateInformer, clusterTemplateInformer}) {
+    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {runInformer, templateInformer, clusterTemplateInformer, experimentInformer}) {
       if (i != null) {
         i.stop();
       }

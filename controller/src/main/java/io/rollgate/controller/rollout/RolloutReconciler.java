@@ -78,6 +78,7 @@ public final class RolloutReconciler implements Reconciler {
   private final EphemeralMetadata ephemeral;
   private final PodRestarts restarts;
   private final RolloutAnalysisRuns analysis;
+  private final RolloutExperiments experiments;
 
   /**
    * Creates the reconciler.
@@ -95,6 +96,7 @@ public final class RolloutReconciler implements Reconciler {
     this.ephemeral = new EphemeralMetadata(api, cache);
     this.restarts = new PodRestarts(api);
     this.analysis = new RolloutAnalysisRuns(cache, api);
+    this.experiments = new RolloutExperiments(cache, api);
     this.services = new Services(cache, api, events);
     this.canary =
         new CanaryReconciler(
@@ -700,6 +702,10 @@ public final class RolloutReconciler implements Reconciler {
 
   RolloutAnalysisRuns analysis() {
     return analysis;
+  }
+
+  RolloutExperiments experiments() {
+    return experiments;
   }
 
   PodRestarts restarts() {

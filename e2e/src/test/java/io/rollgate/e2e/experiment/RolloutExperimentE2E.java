@@ -1,0 +1,146 @@
+package io.rollgate.e2e.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.AnalysisRun;
+import io.rollgate.api.Experiment;
+import io.rollgate.api.ExperimentTemplate;
+import io.rollgate.api.Rollout;
+import io.rollgate.api.RolloutCondition;
+import io.rollgate.e2e.support.ControllerProcess;
+import io.rollgate.e2e.support.Rollouts;
+import io.rollgate.e2e.support.TestCluster;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The canary {@code experiment} step (argo-spec.md 12.2) on a real API server: the Rollout creates the step's
+ * Experiment from its canary and stable pod templates, completes the step when the Experiment succeeds, and aborts
+ * when the Experiment's analysis fails.
+ */
+class RolloutExperimentE2E {
+
+  static final Duration TIMEOUT = Duration.ofSeconds(150);
+
+  static TestCluster cluster;
+  static String ns;
+  static Rollouts rollouts;
+  static Experiments experiments;
+  static ControllerProcess controller;
+  static boolean keep;
+
+  @BeforeAll
+  static void setUp() {
+    cluster = TestCluster.get();
+    ns = cluster.createNamespace("rollout-experiment");
+    rollouts = new Rollouts(cluster.client(), ns);
+    experiments = new Experiments(cluster.client(), ns);
+    experiments.createTemplates();
+    controller = ControllerProcess.start(cluster, "rollout-experiment", "--namespace", ns);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (controller != null) {
+      controller.close();
+    }
+    if (ns != null && !keep) {
+      cluster.deleteNamespace(ns);
+    }
+  }
+
+  static Rollout createHealthy(String name, String template) {
+    rollouts.create("experiment/rollout.yaml", Map.of("NAME", name, "TEMPLATE", template));
+    return rollouts.await(name, name + " Healthy", TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()) && r.getStatus().getStableRS() != null);
+  }
+
+  @Test
+  void experimentStepSucceeds_rolloutCompletes() {
+    keep = true;
+    Rollout first = createHealthy("ok", "pass");
+    String stable = first.getStatus().getStableRS();
+    rollouts.setImage("ok", "registry.example/app:v2");
+
+    Rollout atStep =
+        rollouts.await("ok", "ok runs its experiment step", TIMEOUT,
+            r -> r.getStatus() != null && r.getStatus().getCanary() != null && r.getStatus().getCanary().getCurrentExperiment() != null);
+    String hash = atStep.getStatus().getCurrentPodHash();
+    String name = "ok-" + hash + "-2-1";
+    assertEquals(name, atStep.getStatus().getCanary().getCurrentExperiment());
+    assertEquals(Integer.valueOf(1), atStep.getStatus().getCurrentStepIndex());
+
+    Experiment ex = experiments.await(name, "the step's Experiment runs", TIMEOUT,
+        e -> e.getStatus() != null && "Running".equals(e.getStatus().getPhase()));
+    assertEquals("Rollout", ex.getMetadata().getOwnerReferences().get(0).getKind());
+    assertEquals(atStep.getMetadata().getUid(), ex.getMetadata().getOwnerReferences().get(0).getUid());
+    assertEquals(hash, ex.getMetadata().getLabels().get("rollouts-pod-template-hash"));
+    assertEquals("payments", ex.getMetadata().getLabels().get("team"), "the Rollout's labels are copied");
+    assertEquals("2", ex.getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
+    assertEquals("5s", ex.getSpec().getDuration());
+    ExperimentTemplate preview = ex.getSpec().getTemplates().get(0);
+    ExperimentTemplate baseline = ex.getSpec().getTemplates().get(1);
+    assertEquals("registry.example/app:v2", preview.getTemplate().getSpec().getContainers().get(0).getImage(), "specRef: canary");
+    assertEquals("registry.example/app:v1", baseline.getTemplate().getSpec().getContainers().get(0).getImage(), "specRef: stable");
+    assertEquals(Map.of("app", "ok", "experiment-role", "preview"), preview.getSelector().getMatchLabels());
+    assertEquals("preview", preview.getTemplate().getMetadata().getLabels().get("experiment-role"));
+    assertTrue(baseline.getService() != null, "service requested");
+    ReplicaSet previewRs = experiments.replicaSet(name + "-preview");
+    assertNotNull(previewRs);
+    String previewHash = previewRs.getMetadata().getLabels().get("rollouts-pod-template-hash");
+    assertTrue(!hash.equals(previewHash) && !stable.equals(previewHash), "the experiment's pods carry their own hash");
+    AnalysisRun run = experiments.awaitRun(name + "-smoke", "the Experiment's analysis run", TIMEOUT, r -> true);
+    assertEquals(hash, run.getSpec().getArgs().stream().filter(a -> "hash".equals(a.getName())).findFirst().orElseThrow().getValue(),
+        "podTemplateHashValue: Latest resolved by the Rollout");
+    assertEquals("payments", run.getSpec().getArgs().stream().filter(a -> "team".equals(a.getName())).findFirst().orElseThrow().getValue());
+
+    Rollout done = rollouts.await("ok", "ok Healthy on the new revision", TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()) && hash.equals(r.getStatus().getStableRS()));
+    assertEquals("Successful", experiments.get(name).getStatus().getPhase());
+    assertTrue(rollouts.eventMessages("ok", "ExperimentCreated").contains("Created Experiment '" + name + "'"),
+        rollouts.eventMessages("ok", "ExperimentCreated").toString());
+    assertTrue(rollouts.eventMessages("ok", "RolloutStepCompleted").contains("Rollout step 2/3 completed (experiment)"),
+        rollouts.eventMessages("ok", "RolloutStepCompleted").toString());
+    assertEquals(1, experiments.ownedBy("ok").size(), "one Experiment for one experiment step");
+    experiments.await(name, "the Experiment's ReplicaSets are scaled down", TIMEOUT,
+        e -> experiments.replicaSet(name + "-preview").getSpec().getReplicas() == 0
+            && experiments.replicaSet(name + "-baseline").getSpec().getReplicas() == 0);
+    assertEquals(null, done.getStatus().getAbort());
+    keep = false;
+  }
+
+  @Test
+  void experimentAnalysisFails_rolloutAborts() {
+    keep = true;
+    Rollout first = createHealthy("bad", "fail");
+    String stable = first.getStatus().getStableRS();
+    rollouts.setImage("bad", "registry.example/app:v2");
+
+    Rollout aborted = rollouts.await("bad", "bad aborted", TIMEOUT,
+        r -> r.getStatus() != null && Boolean.TRUE.equals(r.getStatus().getAbort()) && "Degraded".equals(r.getStatus().getPhase()));
+    String hash = aborted.getStatus().getCurrentPodHash();
+    String name = "bad-" + hash + "-2-1";
+    Experiment ex = experiments.get(name);
+    assertEquals("Failed", ex.getStatus().getPhase());
+    RolloutCondition progressing =
+        aborted.getStatus().getConditions().stream().filter(c -> "Progressing".equals(c.getType())).findFirst().orElseThrow();
+    assertEquals("RolloutAborted", progressing.getReason());
+    assertEquals(
+        "Rollout aborted update to revision 2: Experiment analysis phase is failed: " + ex.getStatus().getMessage(),
+        progressing.getMessage());
+    assertEquals(stable, aborted.getStatus().getStableRS(), "stable unchanged");
+    rollouts.await("bad", "canary scaled down and stable back at full size", TIMEOUT,
+        r -> rollouts.specReplicas("bad", hash) == 0 && rollouts.specReplicas("bad", stable) == 2);
+    List<String> mirrored = rollouts.eventMessages("bad", "AnalysisRunFailed");
+    assertTrue(mirrored.stream().anyMatch(m -> m.contains("'" + name + "-smoke'")),
+        "the Experiment's AnalysisRunFailed is mirrored on the Rollout: " + mirrored);
+    keep = false;
+  }
+}
