@@ -211,6 +211,57 @@ final class RolloutExperiments {
     status.getCanary().setCurrentExperiment(name);
   }
 
+  /**
+   * The additional traffic destinations of the current experiment step (argo-spec.md 12.2): while the step's
+   * Experiment (as stored in {@code status.canary.currentExperiment}) is Running, one destination per template with a
+   * {@code weight} whose Service exists, with that weight (percent), the Service name and the template's pod-template
+   * hash. Empty when the Rollout is aborted, fully promoted or promoted with {@code promoteFull}.
+   *
+   * @param pass the pass
+   * @param cache where the Experiment is read
+   * @return the destinations, sorted by Service name; never null
+   */
+  static List<io.rollgate.api.WeightDestination> additionalDestinations(RolloutPass pass, RolloutCache cache) {
+    List<io.rollgate.api.WeightDestination> out = new ArrayList<>();
+    CanaryStatus c = pass.old.getCanary();
+    String name = c == null ? null : c.getCurrentExperiment();
+    if (name == null || pass.aborted() || Boolean.TRUE.equals(pass.old.getPromoteFull())
+        || pass.podHash == null || pass.podHash.equals(pass.old.getStableRS())) {
+      return out;
+    }
+    List<CanaryStep> steps = pass.steps();
+    Integer idx = pass.old.getCurrentStepIndex();
+    int index = idx == null ? 0 : idx;
+    if (index >= steps.size() || steps.get(index).getExperiment() == null) {
+      return out;
+    }
+    Experiment ex = null;
+    for (Experiment e : cache.ownedExperiments(pass.rollout)) {
+      if (name.equals(e.getMetadata().getName())) {
+        ex = e;
+      }
+    }
+    if (ex == null || !AnalysisPhase.RUNNING.equals(phase(ex)) || ex.getStatus().getTemplateStatuses() == null) {
+      return out;
+    }
+    for (RolloutExperimentTemplate t : list(steps.get(index).getExperiment().getTemplates())) {
+      if (t.getWeight() == null) {
+        continue;
+      }
+      for (io.rollgate.api.TemplateStatus ts : ex.getStatus().getTemplateStatuses()) {
+        if (t.getName().equals(ts.getName()) && ts.getServiceName() != null) {
+          io.rollgate.api.WeightDestination d = new io.rollgate.api.WeightDestination();
+          d.setWeight(t.getWeight());
+          d.setServiceName(ts.getServiceName());
+          d.setPodTemplateHash(ts.getPodTemplateHash());
+          out.add(d);
+        }
+      }
+    }
+    out.sort(Comparator.comparing(io.rollgate.api.WeightDestination::getServiceName));
+    return out;
+  }
+
   private static boolean hasExperimentStep(RolloutPass pass) {
     return pass.steps().stream().anyMatch(s -> s.getExperiment() != null);
   }

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Experiment;
@@ -11,11 +15,15 @@ import io.rollgate.api.ExperimentTemplate;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutCondition;
 import io.rollgate.e2e.support.ControllerProcess;
+import io.rollgate.e2e.support.RouterCrds;
 import io.rollgate.e2e.support.Rollouts;
 import io.rollgate.e2e.support.TestCluster;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,6 +51,7 @@ class RolloutExperimentE2E {
     rollouts = new Rollouts(cluster.client(), ns);
     experiments = new Experiments(cluster.client(), ns);
     experiments.createTemplates();
+    RouterCrds.ensure(cluster.client());
     controller = ControllerProcess.start(cluster, "rollout-experiment", "--namespace", ns);
   }
 
@@ -142,5 +151,60 @@ class RolloutExperimentE2E {
     assertTrue(mirrored.stream().anyMatch(m -> m.contains("'" + name + "-smoke'")),
         "the Experiment's AnalysisRunFailed is mirrored on the Rollout: " + mirrored);
     keep = false;
+  }
+
+  @Test
+  void weightedTemplate_isAnAdditionalIstioDestinationWhileTheExperimentRuns() {
+    keep = true;
+    String yaml = Experiments.read("experiment/istio.yaml").replace("${NAME}", "wt");
+    for (HasMetadata item : cluster.client().load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+      cluster.client().resource(item).inNamespace(ns).create();
+    }
+    rollouts.create("experiment/rollout-weighted.yaml", Map.of("NAME", "wt"));
+    rollouts.await("wt", "wt Healthy", TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()) && r.getStatus().getStableRS() != null);
+    rollouts.setImage("wt", "registry.example/app:v2");
+
+    Rollout atStep = rollouts.await("wt", "wt routes a share to the experiment", TIMEOUT,
+        r -> r.getStatus() != null && r.getStatus().getCanary() != null && r.getStatus().getCanary().getWeights() != null
+            && r.getStatus().getCanary().getWeights().getAdditional() != null);
+    String name = atStep.getStatus().getCanary().getCurrentExperiment();
+    var weights = atStep.getStatus().getCanary().getWeights();
+    assertEquals(20, weights.getCanary().getWeight());
+    assertEquals(70, weights.getStable().getWeight(), "stable gets 100 - canary - experiment");
+    assertEquals(10, weights.getAdditional().get(0).getWeight());
+    assertEquals(name + "-preview", weights.getAdditional().get(0).getServiceName());
+    JsonNode route = awaitRoute("the VirtualService has the experiment destination", r -> r.size() == 3);
+    assertEquals(70, weight(route, "wt-stable"));
+    assertEquals(20, weight(route, "wt-canary"));
+    assertEquals(10, weight(route, name + "-preview"));
+
+    rollouts.await("wt", "wt Healthy on the new revision", TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase())
+            && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash()));
+    JsonNode after = awaitRoute("the experiment destination is removed", r -> r.size() == 2);
+    assertEquals(100, weight(after, "wt-stable"));
+    assertEquals("Successful", experiments.get(name).getStatus().getPhase());
+    keep = false;
+  }
+
+  static JsonNode awaitRoute(String what, java.util.function.Predicate<JsonNode> condition) {
+    JsonNode[] last = new JsonNode[1];
+    Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
+      GenericKubernetesResource vs =
+          cluster.client().genericKubernetesResources("networking.istio.io/v1alpha3", "VirtualService").inNamespace(ns).withName("wt-vsvc").get();
+      last[0] = new ObjectMapper().valueToTree(vs).path("spec").path("http").path(0).path("route");
+      return condition.test(last[0]);
+    });
+    return last[0];
+  }
+
+  static int weight(JsonNode route, String host) {
+    for (JsonNode d : route) {
+      if (host.equals(d.path("destination").path("host").asText())) {
+        return d.path("weight").asInt();
+      }
+    }
+    throw new AssertionError("no destination " + host + " in " + route);
   }
 }
