@@ -372,7 +372,11 @@ final class RolloutExperiments {
     ExperimentSpec spec = new ExperimentSpec();
     spec.setDuration(step.getDuration());
     spec.setProgressDeadlineSeconds(rollout.getSpec().getProgressDeadlineSeconds());
-    spec.setDryRun(step.getDryRun() == null ? null : ModelJson.deepCopy(step.getDryRun()));
+    if (step.getDryRun() != null) {
+      List<io.rollgate.api.DryRun> dryRun = new ArrayList<>();
+      step.getDryRun().forEach(d -> dryRun.add(ModelJson.deepCopy(d)));
+      spec.setDryRun(dryRun);
+    }
     spec.setAnalysisRunMetadata(step.getAnalysisRunMetadata() == null ? null : ModelJson.deepCopy(step.getAnalysisRunMetadata()));
     spec.setScaleDownDelaySeconds(step.getScaleDownDelaySeconds());
     List<ExperimentTemplate> templates = new ArrayList<>();
