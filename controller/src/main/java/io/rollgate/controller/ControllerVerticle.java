@@ -92,7 +92,16 @@ public final class ControllerVerticle extends VerticleBase {
     analysisRuns =
         new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
     experiments = new ExperimentController(vertx, api, events, options, clock);
-    Future<Void> cachesSynced = Future.all(rollouts.start(), analysisRuns.start(), experiments.start()).mapEmpty();
+    Future<Void> rolloutsSynced = rollouts.start();
+    Future<Void> experimentsSynced =
+        experiments.start(
+            rollouts.experimentInformer(),
+            rollouts.replicaSetInformer(),
+            rollouts.analysisRunInformer(),
+            rollouts.analysisTemplateInformer(),
+            rollouts.clusterAnalysisTemplateInformer(),
+            rolloutsSynced);
+    Future<Void> cachesSynced = Future.all(rolloutsSynced, analysisRuns.start(), experimentsSynced).mapEmpty();
     // Same context as the queues and no yield since they were created: no run can have been dispatched yet.
     WorkQueue queue = rollouts.queue();
     WorkQueue analysisQueue = analysisRuns.queue();
@@ -111,7 +120,6 @@ public final class ControllerVerticle extends VerticleBase {
     metrics.watchAnalysisRuns(rollouts::cachedAnalysisRuns);
     rollouts.lost().onFailure(fatal::tryFail);
     analysisRuns.lost().onFailure(fatal::tryFail);
-    experiments.lost().onFailure(fatal::tryFail);
     election =
         options.leaderElection() == null
             ? LeaderElection.disabled(context)

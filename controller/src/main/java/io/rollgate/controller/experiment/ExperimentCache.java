@@ -25,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ExperimentCache {
 
-  static final String BY_OWNER = "experimentOwnerUid";
+  /** The controller-owner-uid index the shared informers carry. */
+  static final String BY_OWNER = io.rollgate.controller.rollout.RolloutCache.BY_OWNER;
   private static final long WRITE_OVERLAY_SECONDS = 60;
 
   private final SharedIndexInformer<Experiment> experiments;

@@ -3,37 +3,33 @@ package io.rollgate.controller.experiment;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisTemplate;
 import io.rollgate.api.ClusterAnalysisTemplate;
 import io.rollgate.api.Experiment;
-import io.rollgate.api.Labels;
 import io.rollgate.controller.ControllerOptions;
 import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.rollout.RolloutCache;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Experiments (argo-spec.md 12.1): informers on Experiments, on the ReplicaSets and AnalysisRuns they
- * control and on the analysis templates feed {@code namespace/name} keys into a {@link WorkQueue} in front of the
- * {@link ExperimentReconciler} ({@code --experiment-threads} concurrent reconciles). A ReplicaSet or AnalysisRun event
- * enqueues the Experiment that controls it. Like the Rollout and AnalysisRun informers, the Experiment and
- * AnalysisRun informers honour the controller instance id label, and with {@code --namespaced} every informer is
- * scoped to the one namespace (ClusterAnalysisTemplates are then not watched).
+ * Wiring for Experiments (argo-spec.md 12.1): the process's informers on Experiments, on ReplicaSets and AnalysisRuns
+ * (indexed by controller owner) and on the analysis templates, shared with the Rollout controller that owns them,
+ * feed {@code namespace/name} keys into a {@link WorkQueue} in front of the {@link ExperimentReconciler}
+ * ({@code --experiment-threads} concurrent reconciles). A ReplicaSet or AnalysisRun event enqueues the Experiment that
+ * controls it. The Experiment and AnalysisRun informers honour the controller instance id label, and with
+ * {@code --namespaced} every informer is scoped to the one namespace (ClusterAnalysisTemplates are then not watched).
  */
 public final class ExperimentController {
 
@@ -44,11 +40,8 @@ public final class ExperimentController {
   private final EventRecorder events;
   private final ControllerOptions options;
   private final Clock clock;
-  private final Promise<Void> lost = Promise.promise();
-  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private SharedIndexInformer<Experiment> experimentInformer;
   private WorkQueue queue;
-  private volatile boolean stopping;
 
   /**
    * Creates the controller (nothing runs until {@link #start()}).
@@ -68,40 +61,26 @@ public final class ExperimentController {
   }
 
   /**
-   * Starts the informers and the queue.
+   * Starts the queue on the process's shared informers. The informers are created, started and stopped by the
+   * Rollout controller (one watch per kind and process); this controller only adds its handlers. Each informer must
+   * carry the {@link RolloutCache#BY_OWNER} index (controller owner uid) except the template informers.
    *
-   * @return a Future completing once every cache is synced, failing when an informer cannot list (for example the
-   *     Experiment CRD is not installed or RBAC does not allow it)
+   * @param experimentInformer Experiments (namespace scope and instance-id selector of the process)
+   * @param rsInformer ReplicaSets with a {@code rollouts-pod-template-hash} label
+   * @param runInformer AnalysisRuns (instance-id selector)
+   * @param templateInformer AnalysisTemplates
+   * @param clusterTemplateInformer ClusterAnalysisTemplates, or null when not watched ({@code --namespaced})
+   * @param synced completes once those informers' caches are synced
+   * @return a Future completing once the caches are synced, failing when an informer could not list
    */
-  public Future<Void> start() {
-    KubernetesClient client = api.client();
-    long resync = options.resync().toMillis();
-    String instanceSelector =
-        options.instanceId() == null || options.instanceId().isEmpty()
-            ? "!" + Labels.CONTROLLER_INSTANCE_ID
-            : Labels.CONTROLLER_INSTANCE_ID + "=" + options.instanceId();
-    String ns = options.namespace();
-    experimentInformer =
-        (ns == null ? client.resources(Experiment.class).inAnyNamespace() : client.resources(Experiment.class).inNamespace(ns))
-            .withLabelSelector(instanceSelector)
-            .runnableInformer(resync);
-    SharedIndexInformer<ReplicaSet> rsInformer =
-        (ns == null ? client.apps().replicaSets().inAnyNamespace() : client.apps().replicaSets().inNamespace(ns))
-            .withLabelSelector(Labels.POD_TEMPLATE_HASH)
-            .withIndexers(Map.of(ExperimentCache.BY_OWNER, ExperimentCache::experimentOwnerUid))
-            .runnableInformer(resync);
-    SharedIndexInformer<AnalysisRun> runInformer =
-        (ns == null ? client.resources(AnalysisRun.class).inAnyNamespace() : client.resources(AnalysisRun.class).inNamespace(ns))
-            .withLabelSelector(instanceSelector)
-            .withIndexers(Map.of(ExperimentCache.BY_OWNER, ExperimentCache::experimentOwnerUid))
-            .runnableInformer(resync);
-    SharedIndexInformer<AnalysisTemplate> templateInformer =
-        (ns == null
-                ? client.resources(AnalysisTemplate.class).inAnyNamespace()
-                : client.resources(AnalysisTemplate.class).inNamespace(ns))
-            .runnableInformer(resync);
-    SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplateInformer =
-        options.clusterTemplates() ? client.resources(ClusterAnalysisTemplate.class).runnableInformer(resync) : null;
+  public Future<Void> start(
+      SharedIndexInformer<Experiment> experimentInformer,
+      SharedIndexInformer<ReplicaSet> rsInformer,
+      SharedIndexInformer<AnalysisRun> runInformer,
+      SharedIndexInformer<AnalysisTemplate> templateInformer,
+      SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplateInformer,
+      Future<Void> synced) {
+    this.experimentInformer = experimentInformer;
     ExperimentCache cache =
         new ExperimentCache(experimentInformer, rsInformer, runInformer, templateInformer, clusterTemplateInformer, clock);
     ExperimentReconciler reconciler = new ExperimentReconciler(cache, api, events, clock);
@@ -136,17 +115,8 @@ public final class ExperimentController {
         });
     rsInformer.addEventHandler(ownerHandler(cache, "ReplicaSet"));
     runInformer.addEventHandler(ownerHandler(cache, "AnalysisRun"));
-    List<Future<Void>> synced = new ArrayList<>();
-    synced.add(start(experimentInformer, "experiments"));
-    synced.add(start(rsInformer, "replicasets"));
-    synced.add(start(runInformer, "analysisruns"));
-    synced.add(start(templateInformer, "analysistemplates"));
-    if (clusterTemplateInformer != null) {
-      synced.add(start(clusterTemplateInformer, "clusteranalysistemplates"));
-    }
-    return Future.all(synced)
-        .onSuccess(v -> LOG.info("informer synced experiments={}", experimentInformer.getStore().list().size()))
-        .mapEmpty();
+    return synced
+        .onSuccess(v -> LOG.info("informer synced experiments={}", experimentInformer.getStore().list().size()));
   }
 
   private <T extends HasMetadata> ResourceEventHandler<T> ownerHandler(ExperimentCache cache, String kind) {
@@ -183,30 +153,6 @@ public final class ExperimentController {
     }
   }
 
-  private Future<Void> start(SharedIndexInformer<?> informer, String what) {
-    informers.add(informer);
-    informer
-        .stopped()
-        .whenComplete(
-            (v, err) -> {
-              if (!stopping) {
-                lost.tryFail(
-                    new IllegalStateException(
-                        "informer for " + what + " stopped: " + (err == null ? "no error given" : err.getMessage()), err));
-              }
-            });
-    return Future.fromCompletionStage(informer.start(), vertx.getOrCreateContext());
-  }
-
-  /**
-   * Fails when an informer stopped on its own (its watch could not be re-established).
-   *
-   * @return a Future failing with the informer's error; never completes successfully
-   */
-  public Future<Void> lost() {
-    return lost.future();
-  }
-
   /**
    * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start()}.
    *
@@ -226,13 +172,11 @@ public final class ExperimentController {
   }
 
   /**
-   * Stops the informers and drains the queue.
+   * Drains the queue (the informers are stopped by their owner, the Rollout controller).
    *
    * @return a Future completing when no reconcile is in flight
    */
   public Future<Void> stop() {
-    stopping = true;
-    informers.forEach(SharedIndexInformer::stop);
     return queue == null ? Future.succeededFuture() : queue.shutdown();
   }
 

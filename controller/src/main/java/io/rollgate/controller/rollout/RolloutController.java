@@ -407,6 +407,55 @@ public final class RolloutController {
     return runInformer == null ? java.util.List.of() : runInformer.getStore().list();
   }
 
+  /**
+   * Returns the Experiment informer (instance-id selector, indexed by {@link RolloutCache#BY_OWNER}), shared with the
+   * Experiment controller; null before {@link #start()}.
+   *
+   * @return the informer
+   */
+  public SharedIndexInformer<io.rollgate.api.Experiment> experimentInformer() {
+    return experimentInformer;
+  }
+
+  /**
+   * Returns the ReplicaSet informer ({@code rollouts-pod-template-hash} selector, indexed by
+   * {@link RolloutCache#BY_OWNER}), shared with the Experiment controller; null before {@link #start()}.
+   *
+   * @return the informer
+   */
+  public SharedIndexInformer<ReplicaSet> replicaSetInformer() {
+    return rsInformer;
+  }
+
+  /**
+   * Returns the AnalysisRun informer (instance-id selector, indexed by {@link RolloutCache#BY_OWNER}), shared with the
+   * Experiment controller; null before {@link #start()}.
+   *
+   * @return the informer
+   */
+  public SharedIndexInformer<AnalysisRun> analysisRunInformer() {
+    return runInformer;
+  }
+
+  /**
+   * Returns the AnalysisTemplate informer, shared with the Experiment controller; null before {@link #start()}.
+   *
+   * @return the informer
+   */
+  public SharedIndexInformer<AnalysisTemplate> analysisTemplateInformer() {
+    return templateInformer;
+  }
+
+  /**
+   * Returns the ClusterAnalysisTemplate informer, shared with the Experiment controller; null before
+   * {@link #start()} and with {@code --namespaced}.
+   *
+   * @return the informer, or null
+   */
+  public SharedIndexInformer<ClusterAnalysisTemplate> clusterAnalysisTemplateInformer() {
+    return clusterTemplateInformer;
+  }
+
   private static String key(HasMetadata obj) {
     return obj.getMetadata().getNamespace() + "/" + obj.getMetadata().getName();
   }

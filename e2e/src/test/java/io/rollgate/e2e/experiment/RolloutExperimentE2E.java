@@ -65,8 +65,9 @@ class RolloutExperimentE2E {
     }
   }
 
-  static Rollout createHealthy(String name, String template) {
-    rollouts.create("experiment/rollout.yaml", Map.of("NAME", name, "TEMPLATE", template));
+  /** A Rollout whose experiment step runs for {@code duration} (the analysis is not requiredForCompletion). */
+  static Rollout createHealthy(String name, String template, String duration) {
+    rollouts.create("experiment/rollout.yaml", Map.of("NAME", name, "TEMPLATE", template, "DURATION", duration));
     return rollouts.await(name, name + " Healthy", TIMEOUT,
         r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()) && r.getStatus().getStableRS() != null);
   }
@@ -74,7 +75,7 @@ class RolloutExperimentE2E {
   @Test
   void experimentStepSucceeds_rolloutCompletes() {
     keep = true;
-    Rollout first = createHealthy("ok", "pass");
+    Rollout first = createHealthy("ok", "pass", "5s");
     String stable = first.getStatus().getStableRS();
     rollouts.setImage("ok", "registry.example/app:v2");
 
@@ -128,7 +129,8 @@ class RolloutExperimentE2E {
   @Test
   void experimentAnalysisFails_rolloutAborts() {
     keep = true;
-    Rollout first = createHealthy("bad", "fail");
+    // A long duration: the failing analysis, not the end of the duration, decides the phase.
+    Rollout first = createHealthy("bad", "fail", "10m");
     String stable = first.getStatus().getStableRS();
     rollouts.setImage("bad", "registry.example/app:v2");
 
@@ -182,8 +184,8 @@ class RolloutExperimentE2E {
     rollouts.await("wt", "wt Healthy on the new revision", TIMEOUT,
         r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase())
             && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash()));
-    JsonNode after = awaitRoute("the experiment destination is removed", r -> r.size() == 2);
-    assertEquals(100, weight(after, "wt-stable"));
+    awaitRoute("the experiment destination is removed and the stable takes all traffic",
+        r -> r.size() == 2 && weight(r, "wt-stable") == 100);
     assertEquals("Successful", experiments.get(name).getStatus().getPhase());
     keep = false;
   }
