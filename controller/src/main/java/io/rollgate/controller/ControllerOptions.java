@@ -30,6 +30,7 @@ import java.time.Duration;
  *     ({@code --plugin-handshake-timeout}, default 10 s)
  * @param pluginNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config} (the
  *     controller's namespace, argo-spec §10.1)
+ * @param experimentThreads concurrent Experiment reconciles ({@code --experiment-threads}, default 10)
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -50,4 +51,5 @@ public record ControllerOptions(
     Path pluginDir,
     Duration pluginCallTimeout,
     Duration pluginHandshakeTimeout,
-    String pluginNamespace) {}
+    String pluginNamespace,
+    int experimentThreads) {}

@@ -7,6 +7,7 @@ import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.experiment.ExperimentController;
 import io.rollgate.controller.health.HealthServer;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.TokenBucket;
@@ -49,6 +50,7 @@ public final class ControllerVerticle extends VerticleBase {
   private KubeApi api;
   private RolloutController rollouts;
   private AnalysisRunController analysisRuns;
+  private ExperimentController experiments;
   private LeaderElection election;
   private MetricsServer metricsServer;
   private HealthServer healthServer;
@@ -105,18 +107,34 @@ public final class ControllerVerticle extends VerticleBase {
     rollouts = new RolloutController(vertx, api, events, options, clock, plugins);
     analysisRuns =
         new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
-    Future<Void> rolloutCachesSynced = rollouts.start();
+    experiments = new ExperimentController(vertx, api, events, options, clock);
+    Future<Void> rolloutsSynced = rollouts.start();
+    Future<Void> experimentsSynced =
+        experiments.start(
+            rollouts.experimentInformer(),
+            rollouts.replicaSetInformer(),
+            rollouts.analysisRunInformer(),
+            rollouts.analysisTemplateInformer(),
+            rollouts.clusterAnalysisTemplateInformer(),
+            rolloutsSynced);
     Future<Void> cachesSynced =
-        Future.all(analysisRuns.start(rollouts.analysisRunInformer(), rolloutCachesSynced), pluginsRead)
+        Future.all(
+                analysisRuns.start(rollouts.analysisRunInformer(), rolloutsSynced), experimentsSynced, pluginsRead)
             .mapEmpty();
     // Same context as the queues and no yield since they were created: no run can have been dispatched yet.
     WorkQueue queue = rollouts.queue();
     WorkQueue analysisQueue = analysisRuns.queue();
+    WorkQueue experimentQueue = experiments.queue();
     queue.hold();
     analysisQueue.hold();
+    experimentQueue.hold();
     queue.observe((ctx, nanos, failed) -> metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
     metrics.workQueue("Rollout", queue::depth, queue::inFlight);
     metrics.workQueue("AnalysisRun", analysisQueue::depth, analysisQueue::inFlight);
+    experimentQueue.observe(
+        (ctx, nanos, failed) -> metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
+    metrics.workQueue("Experiment", experimentQueue::depth, experimentQueue::inFlight);
+    metrics.watchExperiments(experiments::cachedExperiments);
     metrics.watchRollouts(rollouts::cachedRollouts);
     metrics.watchAnalysisRuns(rollouts::cachedAnalysisRuns);
     rollouts.lost().onFailure(fatal::tryFail);
@@ -143,6 +161,7 @@ public final class ControllerVerticle extends VerticleBase {
               LOG.info("leading: reconciles started");
               queue.resume();
               analysisQueue.resume();
+              experimentQueue.resume();
             });
     sweepTimer = vertx.setPeriodic(SWEEP_MILLIS, t -> vertx.executeBlocking(metrics::sweep, false));
     return cachesSynced.onSuccess(v -> synced = true);
@@ -171,6 +190,9 @@ public final class ControllerVerticle extends VerticleBase {
     rollouts.queue().hold();
     if (analysisRuns != null && analysisRuns.queue() != null) {
       analysisRuns.queue().hold();
+    }
+    if (experiments != null && experiments.queue() != null) {
+      experiments.queue().hold();
     }
     metrics.leader(false);
     fatal.tryFail(err);
@@ -203,7 +225,10 @@ public final class ControllerVerticle extends VerticleBase {
     Future<Void> drained =
         rollouts == null
             ? Future.succeededFuture()
-            : Future.join(rollouts.stop(), analysisRuns == null ? Future.succeededFuture() : analysisRuns.stop())
+            : Future.join(
+                    rollouts.stop(),
+                    analysisRuns == null ? Future.succeededFuture() : analysisRuns.stop(),
+                    experiments == null ? Future.succeededFuture() : experiments.stop())
                 .<Void>mapEmpty()
                 .timeout(options.drainTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .onSuccess(v -> LOG.info("shutdown: reconciles drained"))

@@ -82,6 +82,12 @@ public final class Main implements Callable<Integer> {
   int analysisThreads;
 
   @Option(
+      names = "--experiment-threads",
+      defaultValue = "10",
+      description = "Number of Experiments reconciled concurrently (default: ${DEFAULT-VALUE}).")
+  int experimentThreads;
+
+  @Option(
       names = "--rollout-resync",
       defaultValue = "900",
       description = "Informer resync period, in seconds (default: ${DEFAULT-VALUE}).")
@@ -225,6 +231,10 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--analysis-threads must be at least 1, got " + analysisThreads);
     }
+    if (experimentThreads < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--experiment-threads must be at least 1, got " + experimentThreads);
+    }
     if (pluginHandshakeTimeoutSeconds < 1) {
       throw new CommandLine.ParameterException(
           new CommandLine(this),
@@ -274,7 +284,9 @@ public final class Main implements Callable<Integer> {
             plugins,
             Duration.ofSeconds(pluginCallTimeoutSeconds),
             Duration.ofSeconds(pluginHandshakeTimeoutSeconds),
-            pluginNamespace(client, watched));
+            pluginNamespace(client, watched),
+
+            experimentThreads);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",

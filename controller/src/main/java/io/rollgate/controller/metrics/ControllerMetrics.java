@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rollgate.api.AnalysisRun;
+import io.rollgate.api.Experiment;
 import io.rollgate.api.Rollout;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +51,8 @@ public final class ControllerMetrics implements AutoCloseable {
   private final AtomicInteger leader = new AtomicInteger();
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final RolloutStats perRollout = new RolloutStats();
+  private final RolloutStats perExperiment = RolloutStats.experiments();
+  private volatile Supplier<? extends Collection<Experiment>> experiments;
   private volatile Supplier<? extends Collection<Rollout>> rollouts;
   private volatile Supplier<? extends Collection<AnalysisRun>> analysisRuns;
 
@@ -110,6 +113,17 @@ public final class ControllerMetrics implements AutoCloseable {
   }
 
   /**
+   * Sets the source of the per-Experiment series ({@code experiment_info}, {@code experiment_phase}) and of the
+   * sweep that drops the {@code experiment_reconcile} series of deleted Experiments: the Experiments in the informer
+   * cache.
+   *
+   * @param cache returns the cached Experiments; called at every scrape and sweep, from a worker thread
+   */
+  public void watchExperiments(Supplier<? extends Collection<Experiment>> cache) {
+    this.experiments = cache;
+  }
+
+  /**
    * Registers the gauges of one work queue: {@code rollgate_workqueue_depth{queue}} and
    * {@code rollgate_workqueue_in_flight{queue}}.
    *
@@ -149,6 +163,8 @@ public final class ControllerMetrics implements AutoCloseable {
         .record(nanos, TimeUnit.NANOSECONDS);
     if ("Rollout".equals(kind)) {
       perRollout.reconciled(namespace, name, nanos / 1e9, failed);
+    } else if ("Experiment".equals(kind)) {
+      perExperiment.reconciled(namespace, name, nanos / 1e9, failed);
     }
   }
 
@@ -229,21 +245,30 @@ public final class ControllerMetrics implements AutoCloseable {
   }
 
   /**
-   * Drops the per-Rollout series of Rollouts that are no longer in the cache. Does nothing until
-   * {@link #watchRollouts(Supplier)} was called.
+   * Drops the per-Rollout and per-Experiment series of objects that are no longer in the caches. Does nothing for a
+   * kind until {@link #watchRollouts(Supplier)} or {@link #watchExperiments(Supplier)} was called.
    *
-   * @return the number of Rollouts whose series were dropped
+   * @return the number of Rollouts and Experiments whose series were dropped
    */
   public int sweep() {
+    int dropped = 0;
     Supplier<? extends Collection<Rollout>> source = rollouts;
-    if (source == null) {
-      return 0;
+    if (source != null) {
+      Set<String> live = new HashSet<>();
+      for (Rollout r : source.get()) {
+        live.add(r.getMetadata().getNamespace() + "/" + r.getMetadata().getName());
+      }
+      dropped += perRollout.retainOnly(live);
     }
-    Set<String> live = new HashSet<>();
-    for (Rollout r : source.get()) {
-      live.add(r.getMetadata().getNamespace() + "/" + r.getMetadata().getName());
+    Supplier<? extends Collection<Experiment>> exps = experiments;
+    if (exps != null) {
+      Set<String> live = new HashSet<>();
+      for (Experiment e : exps.get()) {
+        live.add(e.getMetadata().getNamespace() + "/" + e.getMetadata().getName());
+      }
+      dropped += perExperiment.retainOnly(live);
     }
-    return perRollout.retainOnly(live);
+    return dropped;
   }
 
   /**
@@ -263,6 +288,9 @@ public final class ControllerMetrics implements AutoCloseable {
     perRollout.write(out);
     Supplier<? extends Collection<AnalysisRun>> runs = analysisRuns;
     AnalysisRunSeries.write(out, runs == null ? List.of() : runs.get());
+    Supplier<? extends Collection<Experiment>> exps = experiments;
+    ExperimentSeries.write(out, exps == null ? List.of() : exps.get());
+    perExperiment.write(out);
     RolloutSeries.constant(
         out, "argo_rollouts_controller_info", "Running Argo-rollouts version.", "version", version);
     return out.toString();

@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Argo's per-Rollout counters and histogram, keyed by {@code namespace/name}: {@code rollout_reconcile} (histogram,
  * seconds), {@code rollout_reconcile_error} (counter) and {@code rollout_events_total} (counter by type and reason).
+ * The same bookkeeping serves Experiments ({@link #experiments()}: {@code experiment_reconcile},
+ * {@code experiment_reconcile_error}, no event counter).
  *
  * <p>Kept here rather than as Micrometer meters for two reasons: a Micrometer {@code DistributionSummary} does not place
  * sub-second values in fractional service-level buckets (every sample lands in {@code le="1.0"}), and the exposition
@@ -19,6 +21,27 @@ final class RolloutStats {
   private static final double[] BUCKETS = ControllerMetrics.ROLLOUT_RECONCILE_BUCKETS;
 
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+  private final String prefix;
+  private final String reconcileHelp;
+  private final String errorHelp;
+  private final boolean withEvents;
+
+  RolloutStats() {
+    this("rollout", "Rollout reconciliation performance.", "Error occurring during the rollout.", true);
+  }
+
+  private RolloutStats(String prefix, String reconcileHelp, String errorHelp, boolean withEvents) {
+    this.prefix = prefix;
+    this.reconcileHelp = reconcileHelp;
+    this.errorHelp = errorHelp;
+    this.withEvents = withEvents;
+  }
+
+  /** The per-Experiment variant: {@code experiment_reconcile} and {@code experiment_reconcile_error}. */
+  static RolloutStats experiments() {
+    return new RolloutStats(
+        "experiment", "Experiments reconciliation performance.", "Error occurring during the experiment.", false);
+  }
 
   private static final class Entry {
     final String namespace;
@@ -73,10 +96,12 @@ final class RolloutStats {
   }
 
   void write(StringBuilder out) {
-    out.append("# HELP rollout_reconcile Rollout reconciliation performance.\n# TYPE rollout_reconcile histogram\n");
+    String reconcile = prefix + "_reconcile";
+    out.append("# HELP ").append(reconcile).append(' ').append(reconcileHelp).append('\n')
+        .append("# TYPE ").append(reconcile).append(" histogram\n");
     StringBuilder errors =
-        new StringBuilder("# HELP rollout_reconcile_error Error occurring during the rollout.\n")
-            .append("# TYPE rollout_reconcile_error counter\n");
+        new StringBuilder("# HELP ").append(reconcile).append("_error ").append(errorHelp).append('\n')
+            .append("# TYPE ").append(reconcile).append("_error counter\n");
     StringBuilder events =
         new StringBuilder("# HELP rollout_events_total Count of rollout events.\n")
             .append("# TYPE rollout_events_total counter\n");
@@ -85,13 +110,13 @@ final class RolloutStats {
         String labels = "namespace=\"" + RolloutSeries.escape(e.namespace) + "\",name=\"" + RolloutSeries.escape(e.name) + "\"";
         if (e.count > 0) {
           for (int i = 0; i < BUCKETS.length; i++) {
-            out.append("rollout_reconcile_bucket{").append(labels).append(",le=\"").append(format(BUCKETS[i]))
+            out.append(reconcile).append("_bucket{").append(labels).append(",le=\"").append(format(BUCKETS[i]))
                 .append("\"} ").append(e.buckets[i]).append('\n');
           }
-          out.append("rollout_reconcile_bucket{").append(labels).append(",le=\"+Inf\"} ").append(e.count).append('\n');
-          out.append("rollout_reconcile_sum{").append(labels).append("} ").append(e.sum).append('\n');
-          out.append("rollout_reconcile_count{").append(labels).append("} ").append(e.count).append('\n');
-          errors.append("rollout_reconcile_error{").append(labels).append("} ").append(e.errors).append('\n');
+          out.append(reconcile).append("_bucket{").append(labels).append(",le=\"+Inf\"} ").append(e.count).append('\n');
+          out.append(reconcile).append("_sum{").append(labels).append("} ").append(e.sum).append('\n');
+          out.append(reconcile).append("_count{").append(labels).append("} ").append(e.count).append('\n');
+          errors.append(reconcile).append("_error{").append(labels).append("} ").append(e.errors).append('\n');
         }
         for (Map.Entry<String, Long> ev : e.events.entrySet()) {
           int sep = ev.getKey().indexOf('\u0000');
@@ -102,7 +127,10 @@ final class RolloutStats {
         }
       }
     }
-    out.append(errors).append(events);
+    out.append(errors);
+    if (withEvents) {
+      out.append(events);
+    }
   }
 
   private static String format(double bound) {

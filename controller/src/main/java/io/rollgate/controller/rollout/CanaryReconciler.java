@@ -78,10 +78,12 @@ final class CanaryReconciler {
         .compose(v -> services.reconcile(pass))
         .compose(v -> traffic.reconcile(pass))
         .compose(v -> base.analysis().reconcileCanary(pass))
+        .compose(v -> base.experiments().reconcile(pass))
         .compose(
             v ->
                 // argo-spec.md 5.1 item 9: an inconclusive run paused the rollout; straight to status sync.
                 pass.addPause.contains(PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
+                        || pass.addPause.contains(PauseReason.INCONCLUSIVE_EXPERIMENT)
                     ? Future.succeededFuture(true)
                     : scaleReplicaSets(pass, true))
         .compose(
@@ -353,6 +355,7 @@ final class CanaryReconciler {
   private Future<ReconcileOutcome> syncStatus(RolloutPass pass, boolean mayAdvance) {
     RolloutStatus status = baseStatus(pass);
     RolloutAnalysisRuns.applyCanaryStatus(pass, status);
+    RolloutExperiments.applyCanaryStatus(pass, status);
     List<CanaryStep> steps = pass.steps();
     boolean paused = Boolean.TRUE.equals(pass.rollout.getSpec().getPaused());
     // Nothing to abort once the new ReplicaSet is the stable one.
@@ -472,7 +475,9 @@ final class CanaryReconciler {
     if (step.getPlugin() != null) {
       return CanaryStepPlugins.completed(pass, index, step.getPlugin());
     }
-    // experiment steps wait here until they are promoted past.
+    if (step.getExperiment() != null) {
+      return RolloutExperiments.stepSucceeded(pass);
+    }
     return false;
   }
 

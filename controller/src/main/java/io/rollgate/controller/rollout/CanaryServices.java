@@ -27,6 +27,10 @@ final class CanaryServices {
   private final Services services;
   private final RolloutCache cache;
 
+  RolloutCache cache() {
+    return cache;
+  }
+
   CanaryServices(Services services, RolloutCache cache) {
     this.services = services;
     this.cache = cache;

@@ -40,6 +40,7 @@ public final class RolloutCache {
   private final SharedIndexInformer<Service> services;
   private volatile SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment> deployments;
   private volatile SharedIndexInformer<AnalysisRun> analysisRuns;
+  private volatile SharedIndexInformer<io.rollgate.api.Experiment> experiments;
   private volatile SharedIndexInformer<AnalysisTemplate> analysisTemplates;
   private volatile SharedIndexInformer<ClusterAnalysisTemplate> clusterAnalysisTemplates;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
@@ -150,6 +151,53 @@ public final class RolloutCache {
     this.analysisTemplates = templates;
     this.clusterAnalysisTemplates = clusterTemplates;
     return this;
+  }
+
+  /**
+   * Adds the Experiment informer (indexed by {@link #BY_OWNER}) that serves the canary {@code experiment} step
+   * (argo-spec.md 12.2).
+   *
+   * @param informer the Experiment informer
+   * @return this cache
+   */
+  public RolloutCache withExperiments(SharedIndexInformer<io.rollgate.api.Experiment> informer) {
+    this.experiments = informer;
+    return this;
+  }
+
+  /**
+   * Returns the Experiments the Rollout controls (freshest copies, including ones just created and not yet seen by
+   * the informer).
+   *
+   * @param rollout the Rollout
+   * @return the Experiments; empty without an Experiment informer
+   */
+  public List<io.rollgate.api.Experiment> ownedExperiments(Rollout rollout) {
+    var informer = experiments;
+    if (informer == null) {
+      return List.of();
+    }
+    String uid = rollout.getMetadata().getUid();
+    String ns = rollout.getMetadata().getNamespace();
+    List<io.rollgate.api.Experiment> result = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (io.rollgate.api.Experiment ex : informer.getIndexer().byIndex(BY_OWNER, uid)) {
+      io.rollgate.api.Experiment fresh = freshest("Experiment", ex, ex.getMetadata().getNamespace(), ex.getMetadata().getName());
+      if (fresh != null && ns.equals(fresh.getMetadata().getNamespace())) {
+        result.add(fresh);
+        seen.add(fresh.getMetadata().getName());
+      }
+    }
+    for (Written w : written.values()) {
+      if (w.obj() instanceof io.rollgate.api.Experiment ex
+          && ns.equals(ex.getMetadata().getNamespace())
+          && !seen.contains(ex.getMetadata().getName())
+          && controllerOwnerUidOf(ex).contains(uid)
+          && !expired(w)) {
+        result.add(ex);
+      }
+    }
+    return result;
   }
 
   /**

@@ -56,6 +56,7 @@ public final class RolloutController {
   private SharedIndexInformer<AnalysisRun> runInformer;
   private SharedIndexInformer<AnalysisTemplate> templateInformer;
   private SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplateInformer;
+  private SharedIndexInformer<io.rollgate.api.Experiment> experimentInformer;
   private WorkQueue queue;
   private volatile boolean stopping;
   private final io.vertx.core.Promise<Void> lost = io.vertx.core.Promise.promise();
@@ -155,10 +156,12 @@ public final class RolloutController {
         options.clusterTemplates()
             ? client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis)
             : null;
+    experimentInformer = RolloutExperiments.informer(client, options, instanceSelector, resyncMillis);
     RolloutCache cache =
         new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
             .withDeployments(deploymentInformer)
-            .withAnalysis(runInformer, templateInformer, clusterTemplateInformer);
+            .withAnalysis(runInformer, templateInformer, clusterTemplateInformer)
+            .withExperiments(experimentInformer);
     RolloutReconciler reconciler =
         plugins == null
             ? new RolloutReconciler(cache, api, events, clock)
@@ -286,6 +289,10 @@ public final class RolloutController {
     Future<Void> deploymentsSynced =
         Future.fromCompletionStage(deploymentInformer.start(), vertx.getOrCreateContext());
     watchForLoss(deploymentInformer, "deployments");
+    // An Experiment's phase change drives its Rollout's experiment step (argo-spec.md 12.2).
+    experimentInformer.addEventHandler(RolloutExperiments.ownerHandler(cache, key -> queue.add(key, "watch")));
+    Future<Void> experimentsSynced = Future.fromCompletionStage(experimentInformer.start(), vertx.getOrCreateContext());
+    watchForLoss(experimentInformer, "experiments");
     Future<Void> runsSynced = Future.fromCompletionStage(runInformer.start(), vertx.getOrCreateContext());
     watchForLoss(runInformer, "analysisruns");
     Future<Void> templatesSynced = Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
@@ -296,7 +303,9 @@ public final class RolloutController {
       watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
     }
     return Future.all(
-            List.of(rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced))
+            List.of(
+                rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced,
+                experimentsSynced))
         .onSuccess(
             v ->
                 LOG.info(
@@ -350,7 +359,7 @@ public final class RolloutController {
     if (deploymentInformer != null) {
       deploymentInformer.stop();
     }
-    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {runInformer, templateInformer, clusterTemplateInformer}) {
+    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {runInformer, templateInformer, clusterTemplateInformer, experimentInformer}) {
       if (i != null) {
         i.stop();
       }
@@ -415,8 +424,9 @@ public final class RolloutController {
   }
 
   /**
-   * Returns the process's AnalysisRun informer, shared with the AnalysisRun controller (one watch per process). It is
-   * created by {@link #start()} with the namespace and instance-id selector, and stopped by {@link #stop()}.
+   * Returns the process's AnalysisRun informer (instance-id selector, indexed by {@link RolloutCache#BY_OWNER}), shared
+   * with the AnalysisRun and Experiment controllers (one watch per process). It is created by {@link #start()} and
+   * stopped by {@link #stop()}.
    *
    * @return the informer; null before {@link #start()}
    */
@@ -431,6 +441,45 @@ public final class RolloutController {
    */
   public java.util.List<AnalysisRun> cachedAnalysisRuns() {
     return runInformer == null ? java.util.List.of() : runInformer.getStore().list();
+  }
+
+  /**
+   * Returns the Experiment informer (instance-id selector, indexed by {@link RolloutCache#BY_OWNER}), shared with the
+   * Experiment controller; null before {@link #start()}.
+   *
+   * @return the informer
+   */
+  public SharedIndexInformer<io.rollgate.api.Experiment> experimentInformer() {
+    return experimentInformer;
+  }
+
+  /**
+   * Returns the ReplicaSet informer ({@code rollouts-pod-template-hash} selector, indexed by
+   * {@link RolloutCache#BY_OWNER}), shared with the Experiment controller; null before {@link #start()}.
+   *
+   * @return the informer
+   */
+  public SharedIndexInformer<ReplicaSet> replicaSetInformer() {
+    return rsInformer;
+  }
+
+  /**
+   * Returns the AnalysisTemplate informer, shared with the Experiment controller; null before {@link #start()}.
+   *
+   * @return the informer
+   */
+  public SharedIndexInformer<AnalysisTemplate> analysisTemplateInformer() {
+    return templateInformer;
+  }
+
+  /**
+   * Returns the ClusterAnalysisTemplate informer, shared with the Experiment controller; null before
+   * {@link #start()} and with {@code --namespaced}.
+   *
+   * @return the informer, or null
+   */
+  public SharedIndexInformer<ClusterAnalysisTemplate> clusterAnalysisTemplateInformer() {
+    return clusterTemplateInformer;
   }
 
   private static String key(HasMetadata obj) {

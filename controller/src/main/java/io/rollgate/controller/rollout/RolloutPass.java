@@ -72,6 +72,8 @@ final class RolloutPass {
 
   /** The AnalysisRuns this pass settled on (argo-spec.md 9.8). */
   final RolloutAnalysisRuns.State analysis = new RolloutAnalysisRuns.State();
+  /** The Experiment of the current experiment step this pass settled on (argo-spec.md 12.2). */
+  final RolloutExperiments.State experiments = new RolloutExperiments.State();
   /** Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code status.canary.weights}. */
   boolean trafficReconciled;
   /** The {@code status.canary.weights} decided by the traffic step (null: none). */

@@ -79,6 +79,7 @@ public final class RolloutReconciler implements Reconciler {
   private final PodRestarts restarts;
   private final RolloutAnalysisRuns analysis;
   private final io.rollgate.controller.plugin.StepPlugins stepPlugins;
+  private final RolloutExperiments experiments;
 
   /**
    * Creates the reconciler.
@@ -117,6 +118,7 @@ public final class RolloutReconciler implements Reconciler {
     this.ephemeral = new EphemeralMetadata(api, cache);
     this.restarts = new PodRestarts(api);
     this.analysis = new RolloutAnalysisRuns(cache, api);
+    this.experiments = new RolloutExperiments(cache, api);
     this.services = new Services(cache, api, events);
     this.canary =
         new CanaryReconciler(
@@ -735,6 +737,10 @@ public final class RolloutReconciler implements Reconciler {
 
   RolloutAnalysisRuns analysis() {
     return analysis;
+  }
+
+  RolloutExperiments experiments() {
+    return experiments;
   }
 
   PodRestarts restarts() {

@@ -153,7 +153,8 @@ final class TrafficRouting {
   }
 
   private Future<Void> applyWeight(RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d) {
-    List<WeightDestination> additional = List.of();
+    // argo-spec.md 12.2: the services of a running experiment step's weighted templates.
+    List<WeightDestination> additional = RolloutExperiments.additionalDestinations(pass, services.cache());
     String stableHash = RolloutPass.hashOf(pass.stableRS);
     Future<Void> chain = Future.succeededFuture();
     CanaryStep step = currentStep(pass);
@@ -175,12 +176,13 @@ final class TrafficRouting {
         .compose(v -> each(pass, list, "set weight", r -> r.setWeight(req, d.weight(), additional)));
     return chain.compose(
         v -> {
-          recordWeights(pass, req, d, stableHash, old);
-          return verify(pass, req, list, d);
+          recordWeights(pass, req, d, stableHash, old, additional);
+          return verify(pass, req, list, d, additional);
         });
   }
 
-  private void recordWeights(RolloutPass pass, TrafficRequest req, Decision d, String stableHash, TrafficWeights old) {
+  private void recordWeights(
+      RolloutPass pass, TrafficRequest req, Decision d, String stableHash, TrafficWeights old, List<WeightDestination> additional) {
     int w = TrafficRouted.maxWeight(pass);
     TrafficWeights weights = new TrafficWeights();
     WeightDestination canary = new WeightDestination();
@@ -188,11 +190,13 @@ final class TrafficRouting {
     canary.setPodTemplateHash(d.canaryHash());
     canary.setServiceName(emptyToNull(req.canaryService()));
     WeightDestination stable = new WeightDestination();
-    stable.setWeight(w - d.weight());
+    int additionalWeight = additional.stream().mapToInt(a -> a.getWeight() == null ? 0 : a.getWeight()).sum();
+    stable.setWeight(w - d.weight() - additionalWeight);
     stable.setPodTemplateHash(stableHash);
     stable.setServiceName(emptyToNull(req.stableService()));
     weights.setCanary(canary);
     weights.setStable(stable);
+    weights.setAdditional(additional.isEmpty() ? null : additional);
     pass.trafficWeights = weights;
     boolean changed =
         old == null
@@ -211,11 +215,12 @@ final class TrafficRouting {
   }
 
   /** argo-spec.md 5.6 item 7. */
-  private Future<Void> verify(RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d) {
+  private Future<Void> verify(
+      RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d, List<WeightDestination> additional) {
     List<Future<WeightVerification>> answers = new ArrayList<>();
     for (TrafficRouter r : list) {
       answers.add(
-          r.verifyWeight(req, d.weight(), List.of())
+          r.verifyWeight(req, d.weight(), additional)
               .recover(
                   err -> {
                     pass.warning("WeightVerifyError", err.getMessage());

@@ -59,8 +59,8 @@ class NamespacedE2E {
 
   /**
    * What the controller reads and writes in its namespace for a canary without traffic routing, plus what its
-   * analysis informers need to start (AnalysisRuns, AnalysisTemplates; no ClusterAnalysisTemplates, which a Role
-   * cannot grant; Jobs and Secrets for the Job provider and Secret arguments).
+   * analysis and experiment informers need to start (AnalysisRuns, AnalysisTemplates, Experiments; no
+   * ClusterAnalysisTemplates, which a Role cannot grant; Jobs and Secrets for the Job provider and Secret arguments).
    */
   static List<PolicyRule> controllerRules() {
     return List.of(
@@ -73,6 +73,7 @@ class NamespacedE2E {
         rule("", List.of("events"), "create", "patch"),
         rule("argoproj.io", List.of("analysisruns"), "get", "list", "watch", "update", "patch", "delete"),
         rule("argoproj.io", List.of("analysistemplates"), "list", "watch"),
+        rule("argoproj.io", List.of("experiments"), "get", "list", "watch", "create", "patch", "delete"),
         rule("batch", List.of("jobs"), "get", "list", "watch", "create", "delete"),
         rule("", List.of("secrets"), "get"),
         // The plugin registry argo-rollouts-config, read by the controller's plugin host.
