@@ -240,7 +240,7 @@ public final class AdmissionHandler {
       return List.of();
     }
     try {
-      Rollout old = ModelJson.mapper().treeToValue(request.oldObject(), Rollout.class);
+      Rollout old = request.readOldObject(ModelJson.mapper(), Rollout.class);
       return PolicyEvaluator.violations(policy, old).stream().map(FieldError::toString).toList();
     } catch (Exception e) {
       return List.of();
@@ -275,13 +275,13 @@ public final class AdmissionHandler {
   }
 
   private static AdmissionDecision validatePolicy(AdmissionRequest request) {
-    if (request.object() == null || !request.object().isObject()) {
+    if (!request.hasJsonObject()) {
       return new AdmissionDecision(
           AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
     }
     RolloutPolicy policy;
     try {
-      policy = ModelJson.mapper().treeToValue(request.object(), RolloutPolicy.class);
+      policy = request.readObject(ModelJson.mapper(), RolloutPolicy.class);
     } catch (Exception e) {
       return new AdmissionDecision(
           AdmissionReviews.badObject(request, "cannot read the object as a RolloutPolicy: " + e.getMessage()),
