@@ -63,7 +63,9 @@ public final class AdmissionRequest {
       if (tree != null) {
         return mapper.treeToValue(tree, type);
       }
-      return mapper.readValue(tokens.asParser(), type);
+      // The parser's codec must be the model's mapper: deserializers that read a sub-tree through the codec (fabric8's
+      // Quantity) would otherwise get the AdmissionReview mapper, which refuses anything after the first value.
+      return mapper.readValue(tokens.asParser(mapper), type);
     }
   }
 

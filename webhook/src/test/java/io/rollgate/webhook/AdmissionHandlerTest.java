@@ -184,4 +184,29 @@ class AdmissionHandlerTest {
             .startsWith("spec.strategy.canary.steps[1].plugin.name: plugin \"acme/ci\" not checked"),
         warned.review().toString());
   }
+
+  @Test
+  void podTemplateQuantitiesAndOldObjectsAreReadFromTheStreamedReview() throws Exception {
+    AdmissionHandler handler = new AdmissionHandler(ClusterView.NONE);
+    ObjectNode rollout = rolloutWith("[{\"setWeight\":10}]", 1);
+    ObjectNode container = (ObjectNode) rollout.at("/spec/template/spec/containers/0");
+    container.set(
+        "resources",
+        AdmissionReviews.mapper().readTree("{\"limits\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"requests\":{\"cpu\":\"250m\"}}"));
+    ObjectNode review = Reviews.review("UPDATE", rollout);
+    ((ObjectNode) review.get("request")).set("oldObject", rollout.deepCopy());
+    byte[] body = review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    AdmissionDecision allowed = handler.validate(AdmissionReviews.parse(body));
+    assertEquals("allowed", allowed.verdict(), allowed.review().toString());
+    container.set("resources", AdmissionReviews.mapper().readTree("{\"limits\":{\"cpu\":\"1.5.5\"}}"));
+    AdmissionDecision denied =
+        handler.validate(
+            AdmissionReviews.parse(Reviews.review("CREATE", rollout).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertEquals("denied", denied.verdict(), denied.review().toString());
+    assertEquals(422, response(denied).get("status").get("code").asInt(), denied.review().toString());
+    assertTrue(
+        response(denied).get("status").get("message").asText()
+            .contains("spec.template.spec.containers[0].resources.limits.cpu: Invalid value: \"1.5.5\""),
+        denied.review().toString());
+  }
 }
