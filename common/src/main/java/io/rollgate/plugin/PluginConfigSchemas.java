@@ -278,7 +278,8 @@ public final class PluginConfigSchemas {
     if (e.getProperty() != null && ("required".equals(keyword) || "additionalProperties".equals(keyword)
         || "unevaluatedProperties".equals(keyword) || "dependentRequired".equals(keyword))) {
       appendName(path, e.getProperty());
-      value = "required".equals(keyword) || "dependentRequired".equals(keyword) ? null : value.get(e.getProperty());
+      boolean absent = "required".equals(keyword) || "dependentRequired".equals(keyword) || value == null;
+      value = absent ? null : value.get(e.getProperty());
     }
     return new Violation(path.toString(), keyword, e.getMessage(), value);
   }
