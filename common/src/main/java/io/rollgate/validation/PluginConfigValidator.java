@@ -1,9 +1,12 @@
 package io.rollgate.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rollgate.plugin.PluginConfigSchemas;
 import io.rollgate.plugin.PluginKind;
 import io.rollgate.plugin.PluginRegistry;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -15,17 +18,24 @@ import java.util.regex.Pattern;
 /**
  * Checks the plugin registry ConfigMap {@code argo-rollouts-config} (argo-spec.md 10.1): each of
  * {@code stepPlugins}, {@code trafficRouterPlugins} and {@code metricProviderPlugins} is a YAML list of objects with
- * a {@code name} of the form {@code <org>/<name>}, unique within its list; a {@code location} with scheme
- * {@code file://}, {@code http://} or {@code https://}; an optional {@code sha256} of 64 hex digits; optional
- * {@code args} (strings) and {@code disabled} (a boolean, step plugins only). Argo Rollouts fails at start on most of
- * these; refusing them on apply keeps a broken registry out of the cluster.
+ * a {@code name} of the form {@code <org>/<name>}, unique within its list; exactly one of {@code location}
+ * ({@code file://}, {@code http://}, {@code https://}, or {@code java:<class>} for step and traffic-router plugins)
+ * and {@code endpoint} (an {@code http(s)://host:port[/base]} URL); an optional {@code sha256} of 64 hex digits, for
+ * executables only; optional {@code args} (strings), {@code disabled} (a boolean, step plugins only) and
+ * {@code configSchema} (a usable JSON Schema, see {@link PluginConfigSchemas#checkSchema}); docs/plugins.md
+ * "Registration". Argo Rollouts fails at start on most of these; refusing them on apply keeps a broken registry out
+ * of the cluster.
  *
  * <p>Paths are {@code data.<key>[<index>].<field>}. Other keys of the ConfigMap are not checked.
  */
 public final class PluginConfigValidator {
 
   private static final Pattern SHA256 = Pattern.compile("[0-9a-fA-F]{64}");
-  private static final Set<String> FIELDS = Set.of("name", "location", "sha256", "args", "disabled", "headersFrom");
+  private static final String KNOWN = "name, location, endpoint, sha256, args, disabled, configSchema, headersFrom";
+  private static final Set<String> FIELDS = Set.of(KNOWN.split(", "));
+  /** {@code java:} followed by a fully qualified Java class name (binary name: nested classes with {@code $}). */
+  private static final Pattern JAVA_CLASS =
+      Pattern.compile("java:[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)+");
 
   private PluginConfigValidator() {}
 
@@ -92,16 +102,40 @@ public final class PluginConfigValidator {
       }
     }
     JsonNode location = item.get("location");
-    if (location == null || location.isNull() || location.asText().isEmpty()) {
-      errors.add(FieldError.required(p + ".location", "plugin location is required (file://, http:// or https://)"));
-    } else if (!location.isTextual() || !validLocation(location.asText())) {
+    JsonNode endpoint = item.get("endpoint");
+    boolean hasLocation = location != null && !location.isNull() && !location.asText().isEmpty();
+    boolean hasEndpoint = endpoint != null && !endpoint.isNull() && !endpoint.asText().isEmpty();
+    if (hasLocation && hasEndpoint) {
+      errors.add(
+          FieldError.forbidden(
+              p + ".endpoint", "a plugin has exactly one of location and endpoint, not both"));
+    } else if (!hasLocation && !hasEndpoint) {
+      errors.add(
+          FieldError.required(
+              p + ".location",
+              "one of location (file://, http://, https:// or java:<class>) and endpoint (http:// or https://) is"
+                  + " required"));
+    }
+    if (hasLocation) {
+      validateLocation(kind, p, location, errors);
+    }
+    if (hasEndpoint && (!endpoint.isTextual() || !validEndpoint(endpoint.asText()))) {
       errors.add(
           FieldError.invalid(
-              p + ".location", location.asText(), "must start with file://, http:// or https:// and name a path"));
+              p + ".endpoint",
+              value(endpoint),
+              "must be an http:// or https:// URL with a host, without query or fragment"
+                  + " (http(s)://host:port[/base])"));
     }
     JsonNode sha = item.get("sha256");
     if (sha != null && !sha.isNull() && !(sha.isTextual() && (sha.asText().isEmpty() || SHA256.matcher(sha.asText()).matches()))) {
       errors.add(FieldError.invalid(p + ".sha256", sha.asText(), "must be 64 hexadecimal digits (a SHA-256 checksum)"));
+    } else if (sha != null && !sha.asText("").isEmpty() && !downloadable(location, hasEndpoint)) {
+      errors.add(
+          FieldError.forbidden(
+              p + ".sha256",
+              "a checksum applies to an executable (file://, http:// or https:// location), not to "
+                  + (hasEndpoint ? "an endpoint" : "a java: location")));
     }
     JsonNode args = item.get("args");
     if (args != null && !args.isNull()) {
@@ -123,12 +157,22 @@ public final class PluginConfigValidator {
         errors.add(FieldError.forbidden(p + ".disabled", "only step plugins can be disabled"));
       }
     }
+    JsonNode schema = item.get("configSchema");
+    if (schema != null && !schema.isNull()) {
+      for (PluginConfigSchemas.Violation v : PluginConfigSchemas.checkSchema(schema, p + ".configSchema")) {
+        String text = v.valueText();
+        errors.add(
+            text == null
+                ? FieldError.required(v.path(), "not a valid JSON Schema: " + v.message())
+                : new FieldError(v.path(), FieldError.Type.INVALID, text, "not a valid JSON Schema: " + v.message()));
+      }
+    }
     for (Iterator<String> it = item.fieldNames(); it.hasNext(); ) {
       String field = it.next();
       if (!FIELDS.contains(field)) {
         errors.add(
             FieldError.invalid(
-                p + "." + field, field, "unknown field (known: name, location, sha256, args, disabled, headersFrom)"));
+                p + "." + field, field, "unknown field (known: " + KNOWN + ")"));
       }
     }
   }
@@ -140,6 +184,36 @@ public final class PluginConfigValidator {
     return node.isNumber() ? node.numberValue() : node.toString();
   }
 
+  private static void validateLocation(PluginKind kind, String p, JsonNode location, List<FieldError> errors) {
+    String text = location.asText();
+    if (location.isTextual() && text.startsWith("java:")) {
+      if (kind == PluginKind.METRIC_PROVIDER) {
+        errors.add(
+            FieldError.invalid(
+                p + ".location", text, "java: locations are for step and traffic-router plugins only"));
+      } else if (!JAVA_CLASS.matcher(text).matches()) {
+        errors.add(
+            FieldError.invalid(
+                p + ".location",
+                text,
+                "must be java:<class>, the fully qualified name of the plugin's provider class"
+                    + " (for example java:com.example.rollgate.MyPlugin)"));
+      }
+      return;
+    }
+    if (!location.isTextual() || !validLocation(text)) {
+      errors.add(
+          FieldError.invalid(
+              p + ".location",
+              text,
+              "must start with file://, http:// or https:// and name a path, or be java:<class>"));
+    }
+  }
+
+  private static boolean downloadable(JsonNode location, boolean hasEndpoint) {
+    return !hasEndpoint && location != null && location.isTextual() && !location.asText().startsWith("java:");
+  }
+
   private static boolean validLocation(String location) {
     for (String scheme : new String[] {"file://", "http://", "https://"}) {
       if (location.startsWith(scheme)) {
@@ -148,6 +222,23 @@ public final class PluginConfigValidator {
       }
     }
     return false;
+  }
+
+  private static boolean validEndpoint(String endpoint) {
+    if (endpoint.chars().anyMatch(Character::isWhitespace)) {
+      return false;
+    }
+    try {
+      URI uri = new URI(endpoint);
+      return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          && uri.getHost() != null
+          && !uri.getHost().isEmpty()
+          && uri.getRawQuery() == null
+          && uri.getRawFragment() == null
+          && uri.getRawUserInfo() == null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
   }
 
   private static String abbreviate(String s) {

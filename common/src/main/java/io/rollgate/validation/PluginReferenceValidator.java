@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rollgate.api.CanaryStep;
 import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.Rollout;
+import io.rollgate.plugin.PluginConfigSchemas;
 import io.rollgate.plugin.PluginKind;
 import io.rollgate.plugin.PluginRegistry;
 import java.util.ArrayList;
@@ -15,7 +16,13 @@ import java.util.Map;
  * {@code steps[].plugin.name} must be a registered step plugin and each key of {@code trafficRouting.plugins} a
  * registered traffic-router plugin (argo-spec.md 10.1, 11). Names must have the form {@code <org>/<name>}.
  *
- * <p>When the registry cannot be read, the references cannot be checked: that is a warning, never a denial.
+ * <p>When the registered plugin declares a {@code configSchema}, its configuration ({@code steps[i].plugin.config},
+ * {@code trafficRouting.plugins[<name>]}) must match it ({@link PluginConfigSchemas}; docs/plugins.md "Configuration
+ * schema"); each mismatch is an error naming the full field path, for example
+ * {@code spec.strategy.canary.steps[2].plugin.config.url: Required value: required property 'url' not found}.
+ *
+ * <p>When the registry cannot be read, neither references nor configurations can be checked: that is a warning,
+ * never a denial.
  */
 public final class PluginReferenceValidator {
 
@@ -74,7 +81,28 @@ public final class PluginReferenceValidator {
             warnings);
       }
     }
+    if (registry != null) {
+      PluginConfigSchemas.RolloutResult configs = PluginConfigSchemas.validate(rollout, registry);
+      for (PluginConfigSchemas.Violation v : configs.violations()) {
+        errors.add(toFieldError(v));
+      }
+      warnings.addAll(configs.unchecked());
+    }
     return new Result(errors, warnings);
+  }
+
+  /**
+   * Converts a configuration problem into a field error: a missing property is a {@code Required value} at the
+   * property's path, anything else an {@code Invalid value} showing the offending value.
+   *
+   * @param v the problem
+   * @return the field error
+   */
+  public static FieldError toFieldError(PluginConfigSchemas.Violation v) {
+    String text = v.valueText();
+    return text == null
+        ? FieldError.required(v.path(), v.message())
+        : new FieldError(v.path(), FieldError.Type.INVALID, text, v.message());
   }
 
   private static void check(

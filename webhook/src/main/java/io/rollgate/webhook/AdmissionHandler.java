@@ -7,6 +7,7 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.api.policy.RolloutPolicySpec;
+import io.rollgate.plugin.PluginConfigSchemas;
 import io.rollgate.plugin.PluginKind;
 import io.rollgate.plugin.PluginRegistry;
 import io.rollgate.policy.PolicyEvaluator;
@@ -28,8 +29,9 @@ import java.util.Optional;
  * {@link ClusterView} knows of the cluster:
  *
  * <ul>
- *   <li>{@code argoproj.io} Rollout: {@link RolloutAdmission}'s rules, plus plugin references checked against the
- *       registry (unreadable or absent registry: warnings) and the RolloutPolicies that select it ({@code deny}: part
+ *   <li>{@code argoproj.io} Rollout: {@link RolloutAdmission}'s rules, plus plugin references and plugin
+ *       configurations ({@code configSchema}, {@link PluginConfigSchemas}) checked against the registry (unreadable or
+ *       absent registry: warnings) and the RolloutPolicies that select it ({@code deny}: part
  *       of the denial, except a violation the stored object already had, which an UPDATE may keep with a warning;
  *       {@code warn}: admission warnings; {@code audit}: left to the audit).
  *   <li>ConfigMap {@code argo-rollouts-config}: {@link PluginConfigValidator}; other ConfigMaps are allowed untouched.
@@ -160,6 +162,10 @@ public final class AdmissionHandler {
             + "\"operation\":\"CREATE\",\"name\":\"warm-up\",\"object\":{\"metadata\":{\"name\":\"warm-up\"},"
             + "\"spec\":{\"metrics\":[{\"name\":\"m\",\"successCondition\":\"result[0] > 1\","
             + "\"provider\":{\"prometheus\":{\"query\":\"up\"}}}]}}}}";
+    // JSON Schema support (plugin configurations) loads its meta-schemas and classes on first use.
+    JsonNode schema = AdmissionReviews.mapper().createObjectNode().put("type", "object");
+    PluginConfigSchemas.checkSchema(schema, "warm-up");
+    PluginConfigSchemas.validate(schema, null, "warm-up");
     for (String body : new String[] {rollout, policy, template}) {
       try {
         AdmissionRequest request = AdmissionReviews.parse(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -234,7 +240,7 @@ public final class AdmissionHandler {
       return List.of();
     }
     try {
-      Rollout old = ModelJson.mapper().treeToValue(request.oldObject(), Rollout.class);
+      Rollout old = request.readOldObject(ModelJson.mapper(), Rollout.class);
       return PolicyEvaluator.violations(policy, old).stream().map(FieldError::toString).toList();
     } catch (Exception e) {
       return List.of();
@@ -269,13 +275,13 @@ public final class AdmissionHandler {
   }
 
   private static AdmissionDecision validatePolicy(AdmissionRequest request) {
-    if (request.object() == null || !request.object().isObject()) {
+    if (!request.hasJsonObject()) {
       return new AdmissionDecision(
           AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
     }
     RolloutPolicy policy;
     try {
-      policy = ModelJson.mapper().treeToValue(request.object(), RolloutPolicy.class);
+      policy = request.readObject(ModelJson.mapper(), RolloutPolicy.class);
     } catch (Exception e) {
       return new AdmissionDecision(
           AdmissionReviews.badObject(request, "cannot read the object as a RolloutPolicy: " + e.getMessage()),

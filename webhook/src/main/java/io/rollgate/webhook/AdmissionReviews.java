@@ -1,15 +1,20 @@
 package io.rollgate.webhook;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.rollgate.validation.FieldError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +42,22 @@ public final class AdmissionReviews {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
+  /** Reads one value in the middle of a document (the AdmissionReview's trailing tokens are checked separately). */
+  private static final ObjectReader VALUE =
+      JSON.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
   private AdmissionReviews() {}
+
+  /**
+   * Reads the JSON value the parser is on as a tree, leaving the parser on the value's last token.
+   *
+   * @param p the parser
+   * @return the tree
+   * @throws IOException when the value is malformed
+   */
+  static JsonNode readValue(JsonParser p) throws IOException {
+    return VALUE.readTree(p);
+  }
 
   /**
    * Returns the bounded mapper used for AdmissionReviews.
@@ -60,9 +80,63 @@ public final class AdmissionReviews {
     if (body == null || body.length == 0) {
       throw new BadReviewException("empty body: expected an admission.k8s.io/v1 AdmissionReview");
     }
-    JsonNode root;
-    try {
-      root = JSON.readTree(body);
+    // One streaming pass: the envelope's few fields are read as they come, and the (possibly large) object and old
+    // object are kept as tokens, so that binding them to the model later does not need a JsonNode tree first.
+    try (JsonParser p = JSON.createParser(body)) {
+      JsonToken first = p.nextToken();
+      if (first != JsonToken.START_OBJECT) {
+        if (first != null) {
+          p.skipChildren();
+          trailing(p);
+        }
+        throw new BadReviewException("expected a JSON object: an admission.k8s.io/v1 AdmissionReview");
+      }
+      String apiVersion = "";
+      String kind = "";
+      Envelope request = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (field) {
+          case "apiVersion" -> apiVersion = value == JsonToken.VALUE_STRING ? p.getText() : "";
+          case "kind" -> kind = value == JsonToken.VALUE_STRING ? p.getText() : "";
+          case "request" -> {
+            if (value == JsonToken.START_OBJECT) {
+              request = readRequest(p);
+            } else {
+              p.skipChildren();
+              request = null;
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+      trailing(p);
+      if (!API_VERSION.equals(apiVersion) || !"AdmissionReview".equals(kind)) {
+        throw new BadReviewException(
+            "expected apiVersion " + API_VERSION + " kind AdmissionReview, got apiVersion '" + apiVersion + "' kind '"
+                + kind + "'");
+      }
+      if (request == null) {
+        throw new BadReviewException("AdmissionReview has no request");
+      }
+      if (request.uid.isEmpty()) {
+        throw new BadReviewException("AdmissionReview request has no uid");
+      }
+      if (request.gvk == null || !request.gvk.isObject() || text(request.gvk, "kind").isEmpty()) {
+        throw new BadReviewException("AdmissionReview request has no kind");
+      }
+      return new AdmissionRequest(
+          request.uid,
+          text(request.gvk, "group"),
+          text(request.gvk, "version"),
+          text(request.gvk, "kind"),
+          request.subResource,
+          request.operation,
+          request.namespace,
+          request.name,
+          request.object,
+          request.oldObject);
     } catch (StreamConstraintsException e) {
       throw new BadReviewException("JSON too deeply nested (limit " + MAX_NESTING_DEPTH + " levels)");
     } catch (JsonProcessingException e) {
@@ -70,41 +144,67 @@ public final class AdmissionReviews {
     } catch (IOException e) {
       throw new BadReviewException("unreadable body: " + e.getMessage());
     }
-    if (root == null || !root.isObject()) {
-      throw new BadReviewException("expected a JSON object: an admission.k8s.io/v1 AdmissionReview");
+  }
+
+  /** The fields of {@code request}, as read. */
+  private static final class Envelope {
+    String uid = "";
+    JsonNode gvk;
+    String subResource = "";
+    String operation = "";
+    String namespace = "";
+    String name = "";
+    AdmissionRequest.Payload object;
+    AdmissionRequest.Payload oldObject;
+  }
+
+  /** Reads {@code request}; the parser is on its START_OBJECT and is left on its END_OBJECT. */
+  private static Envelope readRequest(JsonParser p) throws IOException {
+    Envelope r = new Envelope();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "uid" -> r.uid = string(p, value);
+        case "kind" -> r.gvk = value == JsonToken.START_OBJECT ? readValue(p) : skip(p);
+        case "subResource" -> r.subResource = string(p, value);
+        case "operation" -> r.operation = string(p, value);
+        case "namespace" -> r.namespace = string(p, value);
+        case "name" -> r.name = string(p, value);
+        case "object" -> r.object = payload(p, value);
+        case "oldObject" -> r.oldObject = payload(p, value);
+        default -> p.skipChildren();
+      }
     }
-    String apiVersion = root.path("apiVersion").asText("");
-    String kind = root.path("kind").asText("");
-    if (!API_VERSION.equals(apiVersion) || !"AdmissionReview".equals(kind)) {
-      throw new BadReviewException(
-          "expected apiVersion " + API_VERSION + " kind AdmissionReview, got apiVersion '" + apiVersion + "' kind '"
-              + kind + "'");
+    return r;
+  }
+
+  private static AdmissionRequest.Payload payload(JsonParser p, JsonToken value) throws IOException {
+    if (value == JsonToken.START_OBJECT) {
+      return AdmissionRequest.Payload.ofTokens(TokenBuffer.asCopyOfValue(p));
     }
-    JsonNode request = root.get("request");
-    if (request == null || !request.isObject()) {
-      throw new BadReviewException("AdmissionReview has no request");
+    return AdmissionRequest.Payload.ofTree(readValue(p));
+  }
+
+  private static String string(JsonParser p, JsonToken value) throws IOException {
+    if (value == JsonToken.VALUE_STRING) {
+      return p.getText();
     }
-    String uid = text(request, "uid");
-    if (uid.isEmpty()) {
-      throw new BadReviewException("AdmissionReview request has no uid");
+    p.skipChildren();
+    return "";
+  }
+
+  private static JsonNode skip(JsonParser p) throws IOException {
+    p.skipChildren();
+    return null;
+  }
+
+  /** Fails on anything after the root value, as the tree reader with FAIL_ON_TRAILING_TOKENS does. */
+  private static void trailing(JsonParser p) throws IOException {
+    JsonToken t = p.nextToken();
+    if (t != null) {
+      throw new JsonParseException(p, "Trailing token (of type " + t + ") found after value");
     }
-    JsonNode gvk = request.get("kind");
-    if (gvk == null || !gvk.isObject() || text(gvk, "kind").isEmpty()) {
-      throw new BadReviewException("AdmissionReview request has no kind");
-    }
-    JsonNode object = request.get("object");
-    JsonNode oldObject = request.get("oldObject");
-    return new AdmissionRequest(
-        uid,
-        text(gvk, "group"),
-        text(gvk, "version"),
-        text(gvk, "kind"),
-        text(request, "subResource"),
-        text(request, "operation"),
-        text(request, "namespace"),
-        text(request, "name"),
-        object == null || object.isNull() ? null : object,
-        oldObject == null || oldObject.isNull() ? null : oldObject);
   }
 
   private static String text(JsonNode node, String field) {

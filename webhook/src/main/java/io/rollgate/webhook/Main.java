@@ -185,6 +185,13 @@ public final class Main implements Callable<Integer> {
   long bodyLimit;
 
   @Option(
+      names = "--event-loops",
+      description =
+          "Vert.x event loops serving HTTPS, each taking connections in turn (default: the number of cores the JVM"
+              + " sees).")
+  Integer eventLoops;
+
+  @Option(
       names = "--loglevel",
       defaultValue = "info",
       description = "Log level: debug, info, warn, error (default: ${DEFAULT-VALUE}).")
@@ -353,6 +360,9 @@ public final class Main implements Callable<Integer> {
     if ("files".equals(certSource) && !Files.isDirectory(Path.of(certDir))) {
       throw new CommandLine.ParameterException(cmd, "--cert-dir: " + certDir + " is not a directory");
     }
+    if (eventLoops != null && eventLoops < 1) {
+      throw new CommandLine.ParameterException(cmd, "--event-loops must be at least 1");
+    }
     if (bodyLimit < 1024) {
       throw new CommandLine.ParameterException(cmd, "--max-request-bytes must be at least 1024");
     }
@@ -400,7 +410,8 @@ public final class Main implements Callable<Integer> {
         pluginConfigNamespace != null ? pluginConfigNamespace : ns,
         leaderElect,
         leaseName,
-        Duration.ofSeconds(auditSeconds));
+        Duration.ofSeconds(auditSeconds),
+        eventLoops != null ? eventLoops : Runtime.getRuntime().availableProcessors());
   }
 
   /** A lifetime flag: a whole number of days, or a Go duration ({@code 90s}, {@code 2h}). */

@@ -67,13 +67,13 @@ public final class RolloutAdmission {
     if (!request.isRollout() || !request.isMainResourceWrite()) {
       return new AdmissionDecision(AdmissionReviews.allowed(request.uid(), List.of()), "ignored", 0);
     }
-    if (request.object() == null || !request.object().isObject()) {
+    if (!request.hasJsonObject()) {
       return new AdmissionDecision(
           AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
     }
     Rollout rollout;
     try {
-      rollout = ModelJson.mapper().treeToValue(request.object(), Rollout.class);
+      rollout = request.readObject(ModelJson.mapper(), Rollout.class);
     } catch (Exception e) {
       return new AdmissionDecision(
           AdmissionReviews.badObject(request, "cannot read the object as a Rollout: " + e.getMessage()), "denied", 1);

@@ -29,6 +29,7 @@ import java.util.Map;
  * @param leaderElect whether replicas elect a leader (Lease) to renew the certificate and audit policies
  * @param leaseName the Lease's name, in {@code namespace}
  * @param auditInterval the period of the RolloutPolicy audit
+ * @param eventLoops how many Vert.x event loops serve HTTPS (at least 1; the default is the number of cores)
  */
 public record WebhookOptions(
     String host,
@@ -51,7 +52,8 @@ public record WebhookOptions(
     String pluginConfigNamespace,
     boolean leaderElect,
     String leaseName,
-    Duration auditInterval) {
+    Duration auditInterval,
+    int eventLoops) {
 
   /**
    * The serving certificate's SANs: {@code <service>.<ns>.svc}, {@code <service>.<ns>.svc.cluster.local},

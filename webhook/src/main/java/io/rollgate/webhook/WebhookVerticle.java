@@ -86,10 +86,12 @@ public final class WebhookVerticle extends VerticleBase {
     server =
         new WebhookServer(
             vertx,
-            AdmissionRouter.create(
-                vertx, metrics, admission, options.mutate(), options.bodyLimit(), () -> server.ready()),
+            () ->
+                AdmissionRouter.create(
+                    vertx, metrics, admission, options.mutate(), options.bodyLimit(), () -> server.ready()),
             options.host(),
-            options.port());
+            options.port(),
+            options.eventLoops());
     return vertx
         .executeBlocking(
             () -> {

@@ -140,4 +140,73 @@ class AdmissionHandlerTest {
   void warmUpDecidesWithoutTheCluster() {
     new AdmissionHandler(ClusterView.NONE).warmUp();
   }
+
+  @Test
+  void pluginConfigsAreCheckedAgainstTheRegisteredSchema_deniedWhenReadable_warnedWhenNot() throws Exception {
+    FixedView view = new FixedView();
+    view.registry =
+        PluginRegistry.fromConfigMapData(
+            Map.of(
+                "stepPlugins",
+                "- name: acme/ci\n  location: file://ci\n  configSchema:\n    type: object\n    required: [url]\n"
+                    + "    properties: {url: {type: string}, retries: {type: integer, maximum: 5}}\n"));
+    AdmissionHandler handler = new AdmissionHandler(view);
+    AdmissionRequest bad =
+        Reviews.parse(
+            Reviews.review(
+                "CREATE",
+                rolloutWith("[{\"setWeight\":10},{\"plugin\":{\"name\":\"acme/ci\",\"config\":{\"retries\":9}}}]", 1)));
+    AdmissionDecision denied = handler.validate(bad);
+    assertEquals("denied", denied.verdict(), denied.review().toString());
+    String message = response(denied).get("status").get("message").asText();
+    assertTrue(
+        message.contains("spec.strategy.canary.steps[1].plugin.config.retries: Invalid value: 9: must have a maximum"
+            + " value of 5"),
+        message);
+    assertTrue(
+        message.contains(
+            "spec.strategy.canary.steps[1].plugin.config.url: Required value: required property 'url' not found"),
+        message);
+    JsonNode causes = response(denied).get("status").get("details").get("causes");
+    assertEquals("spec.strategy.canary.steps[1].plugin.config.retries", causes.get(0).get("field").asText());
+    AdmissionRequest good =
+        Reviews.parse(
+            Reviews.review(
+                "CREATE",
+                rolloutWith("[{\"plugin\":{\"name\":\"acme/ci\",\"config\":{\"url\":\"https://ci\"}}}]", 1)));
+    assertEquals("allowed", handler.validate(good).verdict(), handler.validate(good).review().toString());
+    view.registry = null;
+    view.state = "unreadable";
+    AdmissionDecision warned = handler.validate(bad);
+    assertEquals("warned", warned.verdict(), warned.review().toString());
+    assertTrue(
+        response(warned).get("warnings").get(0).asText()
+            .startsWith("spec.strategy.canary.steps[1].plugin.name: plugin \"acme/ci\" not checked"),
+        warned.review().toString());
+  }
+
+  @Test
+  void podTemplateQuantitiesAndOldObjectsAreReadFromTheStreamedReview() throws Exception {
+    AdmissionHandler handler = new AdmissionHandler(ClusterView.NONE);
+    ObjectNode rollout = rolloutWith("[{\"setWeight\":10}]", 1);
+    ObjectNode container = (ObjectNode) rollout.at("/spec/template/spec/containers/0");
+    container.set(
+        "resources",
+        AdmissionReviews.mapper().readTree("{\"limits\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"requests\":{\"cpu\":\"250m\"}}"));
+    ObjectNode review = Reviews.review("UPDATE", rollout);
+    ((ObjectNode) review.get("request")).set("oldObject", rollout.deepCopy());
+    byte[] body = review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    AdmissionDecision allowed = handler.validate(AdmissionReviews.parse(body));
+    assertEquals("allowed", allowed.verdict(), allowed.review().toString());
+    container.set("resources", AdmissionReviews.mapper().readTree("{\"limits\":{\"cpu\":\"1.5.5\"}}"));
+    AdmissionDecision denied =
+        handler.validate(
+            AdmissionReviews.parse(Reviews.review("CREATE", rollout).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertEquals("denied", denied.verdict(), denied.review().toString());
+    assertEquals(422, response(denied).get("status").get("code").asInt(), denied.review().toString());
+    assertTrue(
+        response(denied).get("status").get("message").asText()
+            .contains("spec.template.spec.containers[0].resources.limits.cpu: Invalid value: \"1.5.5\""),
+        denied.review().toString());
+  }
 }

@@ -401,4 +401,103 @@ class WebhookRulesE2E {
       client.genericKubernetesResources("argoproj.io/v1alpha1", "ClusterAnalysisTemplate").withName(ns + "-good").delete();
     }
   }
+
+  static final String STEP_SCHEMA =
+      "  configSchema:\n"
+          + "    type: object\n"
+          + "    required: [url]\n"
+          + "    additionalProperties: false\n"
+          + "    properties:\n"
+          + "      url: {type: string, pattern: '^https?://'}\n"
+          + "      retries: {type: integer, minimum: 0, maximum: 5}\n";
+
+  static final String ROUTER_SCHEMA =
+      "  configSchema:\n"
+          + "    type: object\n"
+          + "    required: [backend]\n"
+          + "    properties:\n"
+          + "      backend: {type: string}\n"
+          + "      servers: {type: array, items: {type: string}}\n";
+
+  static void editRegistry(String stepPlugins, String routerPlugins) {
+    client.configMaps().inNamespace(ns).withName("argo-rollouts-config").edit(cm -> {
+      cm.getData().put("stepPlugins", stepPlugins);
+      cm.getData().put("trafficRouterPlugins", routerPlugins);
+      return cm;
+    });
+  }
+
+  /** A Rollout whose steps and router plugin configuration are given as JSON. */
+  static String pluginRollout(String name, String stepsJson, String routerConfigJson) {
+    String json = rollout(name, "replicas: 1", CONTAINER, "[]", "");
+    return json.replace(
+        "\"strategy\":{\"canary\":{\"steps\":[]",
+        "\"strategy\":{\"canary\":{\"canaryService\":\"" + name + "-canary\",\"stableService\":\"" + name
+            + "-stable\",\"trafficRouting\":{\"plugins\":{\"acme/router\":" + routerConfigJson + "}},"
+            + "\"steps\":" + stepsJson);
+  }
+
+  @Test
+  @Order(10)
+  void pluginRegistrationsAreChecked_andPluginConfigsMustMatchTheirSchemaWithTheFullFieldPath() {
+    // Registry entries: a schema that is not a JSON Schema, both location and endpoint, malformed java: and endpoint.
+    KubernetesClientException e =
+        assertThrows(
+            KubernetesClientException.class,
+            () ->
+                editRegistry(
+                    "- name: acme/step\n  location: java:com.example.Step\n"
+                        + "  configSchema: {type: objekt, required: url}\n"
+                        + "- name: acme/other\n  location: file://./other\n  endpoint: https://other.tools:8443\n"
+                        + "- name: acme/java\n  location: 'java:not a class'\n",
+                    "- name: acme/router\n  endpoint: 'ftp://router'\n"));
+    assertEquals(422, e.getCode(), e.getMessage());
+    for (String expected :
+        List.of(
+            "data.stepPlugins[0].configSchema.required: Invalid value: \"url\": not a valid JSON Schema: string found,"
+                + " array expected",
+            "data.stepPlugins[0].configSchema.type: Invalid value: \"objekt\": not a valid JSON Schema",
+            "data.stepPlugins[1].endpoint: Forbidden: a plugin has exactly one of location and endpoint, not both",
+            "data.stepPlugins[2].location: Invalid value: \"java:not a class\": must be java:<class>",
+            "data.trafficRouterPlugins[0].endpoint: Invalid value: \"ftp://router\": must be an http:// or https://"
+                + " URL")) {
+      assertTrue(e.getMessage().contains(expected), "expected «" + expected + "» in " + e.getMessage());
+    }
+    // A good registry: an in-process step plugin and an endpoint router, each with a schema.
+    editRegistry(
+        "- name: acme/step\n  location: java:com.example.rollgate.CiStep\n" + STEP_SCHEMA,
+        "- name: acme/router\n  endpoint: https://router.tools.svc:8443/v1\n" + ROUTER_SCHEMA);
+    String bad =
+        pluginRollout(
+            name("plugin-config-bad"),
+            "[{\"setWeight\":10},{\"plugin\":{\"name\":\"acme/step\",\"config\":{\"url\":\"https://ci\"}}},"
+                + "{\"plugin\":{\"name\":\"acme/step\",\"config\":{\"retries\":9,\"token\":\"x\"}}}]",
+            "{\"servers\":[\"a\",7]}");
+    Awaitility.await("the webhook sees the registry's schemas")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> post(ns, bad).body().contains("plugin.config"));
+    assertDenied(
+        post(ns, bad),
+        "spec.strategy.canary.steps[2].plugin.config.url: Required value: required property 'url' not found",
+        "spec.strategy.canary.steps[2].plugin.config.retries: Invalid value: 9: must have a maximum value of 5",
+        "spec.strategy.canary.steps[2].plugin.config.token: Invalid value: \\\"x\\\": property 'token' is not defined"
+            + " in the schema and the schema does not allow additional properties",
+        "spec.strategy.canary.trafficRouting.plugins[acme/router].backend: Required value: required property"
+            + " 'backend' not found",
+        "spec.strategy.canary.trafficRouting.plugins[acme/router].servers[1]: Invalid value: 7: integer found,"
+            + " string expected");
+    assertTrue(!post(ns, bad).body().contains("steps[1].plugin.config"), "steps[1] matches its schema");
+    KubeRequests.Answer ok =
+        post(
+            ns,
+            pluginRollout(
+                name("plugin-config-ok"),
+                "[{\"plugin\":{\"name\":\"acme/step\",\"config\":{\"url\":\"https://ci.example.com/job\","
+                    + "\"retries\":2}}}]",
+                "{\"backend\":\"web\",\"servers\":[\"stable\",\"canary\"]}"));
+    assertEquals(201, ok.code(), ok.body());
+    assertTrue(
+        ok.warnings().stream().noneMatch(w -> w.contains("plugin")), "no plugin warning: " + ok.warnings());
+  }
 }
