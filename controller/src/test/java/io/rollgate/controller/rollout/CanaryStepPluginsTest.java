@@ -356,10 +356,10 @@ class CanaryStepPluginsTest {
     assertTrue(plugins.calls.isEmpty(), "no call before the config matches");
     StepPluginStatus s = only(p);
     assertEquals("Failed", s.getPhase());
-    assertEquals("spec.strategy.canary.steps[2].plugin.config.token: required property is missing", s.getMessage());
+    assertEquals("spec.strategy.canary.steps[2].plugin.config.token: required property 'token' not found", s.getMessage());
     assertTrue(p.addAbort);
     assertEquals(
-        "Step Plugin 3 (example/gate) failed: spec.strategy.canary.steps[2].plugin.config.token: required property is missing",
+        "Step Plugin 3 (example/gate) failed: spec.strategy.canary.steps[2].plugin.config.token: required property 'token' not found",
         p.abortMessage);
   }
 
