@@ -1,6 +1,7 @@
 package io.rollgate.controller;
 
 import io.rollgate.controller.leader.LeaderElection;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -23,6 +24,10 @@ import java.time.Duration;
  * @param clusterTemplates whether ClusterAnalysisTemplates (cluster-scoped) are watched; false with
  *     {@code --namespaced}, whose namespaced RBAC cannot read a cluster-scoped kind (references to one then report it
  *     as not found)
+ * @param pluginDir the folder executable plugins are fetched into ({@code --plugin-dir})
+ * @param pluginCallTimeout bound of one plugin call ({@code --plugin-call-timeout}, default 30 s)
+ * @param pluginNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config} (the
+ *     controller's namespace, argo-spec §10.1)
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -39,4 +44,7 @@ public record ControllerOptions(
     LeaderElection.Settings leaderElection,
     Duration drainTimeout,
     int analysisThreads,
-    boolean clusterTemplates) {}
+    boolean clusterTemplates,
+    Path pluginDir,
+    Duration pluginCallTimeout,
+    String pluginNamespace) {}

@@ -13,6 +13,8 @@ import io.rollgate.controller.kube.TokenBucket;
 import io.rollgate.controller.leader.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.controller.metrics.MetricsServer;
+import io.rollgate.controller.plugin.PluginHost;
+import io.rollgate.controller.plugin.PluginRegistryWatch;
 import io.rollgate.controller.rollout.RolloutController;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -50,6 +52,8 @@ public final class ControllerVerticle extends VerticleBase {
   private LeaderElection election;
   private MetricsServer metricsServer;
   private HealthServer healthServer;
+  private PluginHost plugins;
+  private PluginRegistryWatch pluginWatch;
   private volatile boolean synced;
   private long sweepTimer = -1;
 
@@ -86,10 +90,21 @@ public final class ControllerVerticle extends VerticleBase {
     TokenBucket limiter = new TokenBucket(options.qps(), options.burst(), System::nanoTime);
     api = new KubeApi(vertx, client, options.kubeApiThreads(), options.apiTimeout(), limiter, metrics);
     EventRecorder events = new EventRecorder(api, clock, metrics);
-    rollouts = new RolloutController(vertx, api, events, options, clock);
+    plugins =
+        new PluginHost(
+            vertx,
+            options.pluginDir(),
+            options.pluginCallTimeout(),
+            options.pluginNamespace() + "/" + io.rollgate.plugin.PluginRegistry.CONFIG_MAP_NAME,
+            events,
+            metrics,
+            clock);
+    pluginWatch = new PluginRegistryWatch(vertx, api, options.pluginNamespace(), plugins);
+    Future<Void> pluginsRead = pluginWatch.start();
+    rollouts = new RolloutController(vertx, api, events, options, clock, plugins);
     analysisRuns =
         new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
-    Future<Void> cachesSynced = Future.all(rollouts.start(), analysisRuns.start()).mapEmpty();
+    Future<Void> cachesSynced = Future.all(rollouts.start(), analysisRuns.start(), pluginsRead).mapEmpty();
     // Same context as the queues and no yield since they were created: no run can have been dispatched yet.
     WorkQueue queue = rollouts.queue();
     WorkQueue analysisQueue = analysisRuns.queue();
@@ -202,6 +217,13 @@ public final class ControllerVerticle extends VerticleBase {
               }
               metrics.leader(false);
               return election == null ? Future.succeededFuture() : election.release();
+            })
+        .eventually(
+            () -> {
+              if (pluginWatch != null) {
+                pluginWatch.stop();
+              }
+              return plugins == null ? Future.succeededFuture() : plugins.close();
             })
         .eventually(() -> healthServer == null ? Future.succeededFuture() : healthServer.close())
         .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())

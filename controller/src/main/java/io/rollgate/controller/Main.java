@@ -160,6 +160,25 @@ public final class Main implements Callable<Integer> {
       description = "How often to try to acquire or renew the Lease (default: ${DEFAULT-VALUE}).")
   String retryPeriod;
 
+  @Option(
+      names = "--plugin-dir",
+      description =
+          "Folder executable plugins are copied or downloaded into (default: ${java.io.tmpdir}/rollgate-plugins).")
+  Path pluginDir;
+
+  @Option(
+      names = "--plugin-call-timeout",
+      defaultValue = "30",
+      description = "Bound of one plugin call, in seconds (default: ${DEFAULT-VALUE}).")
+  long pluginCallTimeoutSeconds;
+
+  @Option(
+      names = "--plugin-config-namespace",
+      description =
+          "Namespace of the plugin registry ConfigMap argo-rollouts-config (default: $POD_NAMESPACE, else --namespace,"
+              + " else the kubeconfig context's namespace, else argo-rollouts).")
+  String pluginConfigNamespace;
+
   /**
    * Parses the flags and runs the controller until SIGTERM.
    *
@@ -199,6 +218,11 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--analysis-threads must be at least 1, got " + analysisThreads);
     }
+    if (pluginCallTimeoutSeconds < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--plugin-call-timeout must be at least 1 (seconds), got " + pluginCallTimeoutSeconds);
+    }
+    Path plugins = pluginDir != null ? pluginDir : Path.of(System.getProperty("java.io.tmpdir"), "rollgate-plugins");
     if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--kubeconfig: cannot read " + kubeconfig);
@@ -234,7 +258,10 @@ public final class Main implements Callable<Integer> {
             election,
             DRAIN_TIMEOUT,
             analysisThreads,
-            !namespaced);
+            !namespaced,
+            plugins,
+            Duration.ofSeconds(pluginCallTimeoutSeconds),
+            pluginNamespace(client, watched));
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",
@@ -315,6 +342,25 @@ public final class Main implements Callable<Integer> {
               + " namespace)");
     }
     return configured;
+  }
+
+  /**
+   * The namespace of {@code argo-rollouts-config}: {@code --plugin-config-namespace}, else {@code $POD_NAMESPACE}
+   * (argo-spec §10.1), else the watched namespace, else the client's namespace, else {@code argo-rollouts}.
+   */
+  private String pluginNamespace(KubernetesClient client, String watched) {
+    if (pluginConfigNamespace != null && !pluginConfigNamespace.isEmpty()) {
+      return pluginConfigNamespace;
+    }
+    String podNamespace = System.getenv("POD_NAMESPACE");
+    if (podNamespace != null && !podNamespace.isEmpty()) {
+      return podNamespace;
+    }
+    if (watched != null) {
+      return watched;
+    }
+    String configured = client.getConfiguration().getNamespace();
+    return configured == null || configured.isEmpty() ? "argo-rollouts" : configured;
   }
 
   private void electionDurations() {

@@ -184,6 +184,33 @@ public final class ControllerMetrics implements AutoCloseable {
   }
 
   /**
+   * Records one plugin call: {@code rollgate_plugin_calls_total{plugin,kind,call,outcome}} and
+   * {@code rollgate_plugin_call_duration_seconds{plugin,kind,call}} (docs/plugins.md, "Security and audit").
+   *
+   * @param plugin the plugin name, {@code <org>/<name>}
+   * @param kind {@code step} or {@code trafficrouter}
+   * @param call the protocol path, for example {@code step/run}
+   * @param outcome {@code success}, {@code plugin_error}, {@code unavailable}, {@code transport_error},
+   *     {@code timeout} or {@code bad_answer}
+   * @param nanos the call's duration, in nanoseconds
+   */
+  public void pluginCall(String plugin, String kind, String call, String outcome, long nanos) {
+    Counter.builder("rollgate.plugin.calls")
+        .description("Plugin calls by outcome.")
+        .tags("plugin", plugin, "kind", kind, "call", call, "outcome", outcome)
+        .register(registry)
+        .increment();
+    Timer.builder("rollgate.plugin.call.duration")
+        .description("Duration of plugin calls, including a lazy start of the plugin.")
+        .tags("plugin", plugin, "kind", kind, "call", call)
+        .serviceLevelObjectives(
+            Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(250), Duration.ofSeconds(1),
+            Duration.ofSeconds(5), Duration.ofSeconds(30))
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
    * Records the time one API call waited for the rate limiter ({@code rollgate_kube_api_throttle_seconds}).
    *
    * @param nanos the wait, in nanoseconds (0 when a token was available)

@@ -48,6 +48,7 @@ public final class RolloutController {
   private final EventRecorder events;
   private final ControllerOptions options;
   private final Clock clock;
+  private final io.rollgate.controller.plugin.PluginHost plugins;
   private SharedIndexInformer<Rollout> rolloutInformer;
   private SharedIndexInformer<ReplicaSet> rsInformer;
   private SharedIndexInformer<Service> serviceInformer;
@@ -70,6 +71,27 @@ public final class RolloutController {
    */
   public RolloutController(
       Vertx vertx, KubeApi api, EventRecorder events, ControllerOptions options, Clock clock) {
+    this(vertx, api, events, options, clock, null);
+  }
+
+  /**
+   * Creates the controller with a plugin host (nothing runs until {@link #start()}).
+   *
+   * @param vertx the Vert.x instance
+   * @param api the API facade
+   * @param events the event recorder
+   * @param options the process settings
+   * @param clock the clock
+   * @param plugins the plugin host (step plugins and {@code trafficRouting.plugins} routers), or null
+   */
+  public RolloutController(
+      Vertx vertx,
+      KubeApi api,
+      EventRecorder events,
+      ControllerOptions options,
+      Clock clock,
+      io.rollgate.controller.plugin.PluginHost plugins) {
+    this.plugins = plugins;
     this.vertx = vertx;
     this.api = api;
     this.events = events;
@@ -137,7 +159,10 @@ public final class RolloutController {
         new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
             .withDeployments(deploymentInformer)
             .withAnalysis(runInformer, templateInformer, clusterTemplateInformer);
-    RolloutReconciler reconciler = new RolloutReconciler(cache, api, events, clock);
+    RolloutReconciler reconciler =
+        plugins == null
+            ? new RolloutReconciler(cache, api, events, clock)
+            : new RolloutReconciler(cache, api, events, clock, plugins.stepPlugins(), plugins::router);
     queue =
         new WorkQueue(
             vertx,

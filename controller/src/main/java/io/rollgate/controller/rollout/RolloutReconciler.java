@@ -78,6 +78,7 @@ public final class RolloutReconciler implements Reconciler {
   private final EphemeralMetadata ephemeral;
   private final PodRestarts restarts;
   private final RolloutAnalysisRuns analysis;
+  private final io.rollgate.controller.plugin.StepPlugins stepPlugins;
 
   /**
    * Creates the reconciler.
@@ -88,6 +89,27 @@ public final class RolloutReconciler implements Reconciler {
    * @param clock the clock (all time decisions use it)
    */
   public RolloutReconciler(RolloutCache cache, KubeApi api, EventRecorder events, Clock clock) {
+    this(cache, api, events, clock, null, null);
+  }
+
+  /**
+   * Creates the reconciler with the plugin host's hooks.
+   *
+   * @param cache the informer caches
+   * @param api the API facade
+   * @param events the event recorder
+   * @param clock the clock (all time decisions use it)
+   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins are off
+   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when plugins are off
+   */
+  public RolloutReconciler(
+      RolloutCache cache,
+      KubeApi api,
+      EventRecorder events,
+      Clock clock,
+      io.rollgate.controller.plugin.StepPlugins stepPlugins,
+      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters) {
+    this.stepPlugins = stepPlugins;
     this.cache = cache;
     this.api = api;
     this.events = events;
@@ -98,9 +120,20 @@ public final class RolloutReconciler implements Reconciler {
     this.services = new Services(cache, api, events);
     this.canary =
         new CanaryReconciler(
-            this, services, new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION));
+            this,
+            services,
+            new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, pluginRouters));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
+  }
+
+  /**
+   * How canary {@code plugin} steps reach their plugins.
+   *
+   * @return the step plugins, or null when the controller runs without a plugin host
+   */
+  io.rollgate.controller.plugin.StepPlugins stepPlugins() {
+    return stepPlugins;
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
@@ -30,6 +31,7 @@ public final class TrafficRouters {
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
+  private final Function<String, TrafficRouter> pluginRouters;
 
   /**
    * Creates the built-in routers.
@@ -39,6 +41,21 @@ public final class TrafficRouters {
    * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
    */
   public TrafficRouters(KubeApi api, EventRecorder events, String smiVersion) {
+    this(api, events, smiVersion, null);
+  }
+
+  /**
+   * Creates the built-in routers and takes every other {@code trafficRouting.plugins} key to the plugin host.
+   *
+   * @param api the API facade
+   * @param events the event recorder
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
+   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
+   *     built-in names and {@link #registerPlugin} take precedence
+   */
+  public TrafficRouters(
+      KubeApi api, EventRecorder events, String smiVersion, Function<String, TrafficRouter> pluginRouters) {
+    this.pluginRouters = pluginRouters;
     this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
@@ -96,6 +113,9 @@ public final class TrafficRouters {
     if (tr.getPlugins() != null) {
       for (Map.Entry<String, JsonNode> e : tr.getPlugins().entrySet()) {
         TrafficRouter r = plugins.get(e.getKey());
+        if (r == null && pluginRouters != null) {
+          r = pluginRouters.apply(e.getKey());
+        }
         list.add(r != null ? r : unsupported("plugin " + e.getKey()));
       }
     }

@@ -1,0 +1,409 @@
+package io.rollgate.controller.plugin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rollgate.api.ModelJson;
+import io.rollgate.plugin.PluginEntry;
+import io.rollgate.plugin.sdk.PluginProtocol;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An executable plugin ({@code location: file://} or {@code http(s)://}) and its process supervisor (docs/plugins.md,
+ * "Executable plugins"): fetched and verified once, started lazily on the first call with {@code args} and the
+ * {@code ROLLGATE_PLUGIN_*} environment, its handshake line read within {@link #HANDSHAKE_TIMEOUT}, then {@code init}
+ * sent once. A process that exits, fails to start, or stops answering ({@value #MAX_TRANSPORT_FAILURES} transport
+ * failures in a row) is started again after a {@link RestartBackoff} delay (a Vert.x timer); meanwhile calls fail at
+ * once with {@code plugin <name> is not running: <why>}. Later lines on standard output and standard error go to the
+ * controller's log, prefixed with the plugin name.
+ *
+ * <p>State lives on the host's Vert.x context. The process is started on a worker; its two output streams are read by
+ * two daemon threads (a pipe has no non-blocking reader in the JDK), which hand each line to the context.
+ */
+final class ExecutablePlugin implements PluginInstance {
+
+  /** How long the controller waits for the handshake line. */
+  static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Transport failures in a row after which the process is considered hung and restarted. */
+  static final int MAX_TRANSPORT_FAILURES = 3;
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExecutablePlugin.class);
+  private static final Logger PLUGIN_LOG = LoggerFactory.getLogger("io.rollgate.plugin.output");
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final long KILL_GRACE_MILLIS = 5_000;
+
+  private enum State { IDLE, STARTING, RUNNING, DOWN, CLOSED }
+
+  /** A started process and how to reach it. */
+  private record Running(Process process, String baseUrl, String cookie, Instant startedAt) {}
+
+  private final Vertx vertx;
+  private final Context context;
+  private final String kind;
+  private final PluginEntry entry;
+  private final PluginFetcher fetcher;
+  private final PluginHttpClient http;
+  private final Clock clock;
+  private final RestartBackoff backoff = new RestartBackoff();
+  private final Consumer<String> onDown;
+  private State state = State.IDLE;
+  private Future<Running> starting;
+  private Running running;
+  private Process process;
+  private Path executable;
+  private String downReason;
+  private Instant nextStart;
+  private long restartTimer = -1;
+  private int transportFailures;
+
+  /**
+   * Creates the supervisor (nothing starts until the first call).
+   *
+   * @param vertx the Vert.x instance
+   * @param context the host's context
+   * @param kind {@code step} or {@code trafficrouter}
+   * @param entry the registration
+   * @param fetcher the fetcher
+   * @param http the HTTP client
+   * @param clock the clock
+   * @param onDown told the reason each time the plugin goes down (for logs and events)
+   */
+  ExecutablePlugin(
+      Vertx vertx,
+      Context context,
+      String kind,
+      PluginEntry entry,
+      PluginFetcher fetcher,
+      PluginHttpClient http,
+      Clock clock,
+      Consumer<String> onDown) {
+    this.vertx = vertx;
+    this.context = context;
+    this.kind = kind;
+    this.entry = entry;
+    this.fetcher = fetcher;
+    this.http = http;
+    this.clock = clock;
+    this.onDown = onDown;
+  }
+
+  @Override
+  public Future<JsonNode> call(String path, JsonNode body, Duration timeout) {
+    Future<Running> ready;
+    switch (state) {
+      case CLOSED:
+        return unavailable("was unregistered");
+      case RUNNING:
+        ready = Future.succeededFuture(running);
+        break;
+      case STARTING:
+        ready = starting;
+        break;
+      case DOWN:
+        if (nextStart != null && clock.instant().isBefore(nextStart)) {
+          return unavailable(downReason);
+        }
+        ready = start();
+        break;
+      default:
+        ready = start();
+        break;
+    }
+    return ready.compose(
+        r -> http.post(entry.name(), r.baseUrl(), path, body, r.cookie(), timeout)
+            .onSuccess(a -> transportFailures = 0)
+            .onFailure(err -> transportFailed(r, err)));
+  }
+
+  private <T> Future<T> unavailable(String why) {
+    return Future.failedFuture(
+        new PluginCallException(
+            PluginCallException.Reason.UNAVAILABLE, "plugin " + entry.name() + " is not running: " + why));
+  }
+
+  private void transportFailed(Running r, Throwable err) {
+    PluginCallException.Reason reason = PluginCallException.reasonOf(err);
+    if (reason == PluginCallException.Reason.BAD_ANSWER || running != r) {
+      return;
+    }
+    transportFailures++;
+    if (transportFailures >= MAX_TRANSPORT_FAILURES) {
+      down("stopped answering (" + transportFailures + " failed calls in a row, last: " + err.getMessage() + ")");
+    }
+  }
+
+  private Future<Running> start() {
+    cancelRestartTimer();
+    state = State.STARTING;
+    Future<Path> fetched =
+        executable != null ? Future.succeededFuture(executable) : fetcher.fetch(kind, entry).onSuccess(p -> executable = p);
+    Future<Running> f =
+        fetched
+            .recover(err -> Future.failedFuture(new IllegalStateException("cannot be fetched: " + err.getMessage(), err)))
+            .compose(this::spawn)
+            .compose(this::init);
+    starting = f.transform(
+        ar -> {
+          if (state == State.CLOSED) {
+            if (ar.succeeded()) {
+              kill(ar.result().process(), 0);
+            }
+            return unavailable("was unregistered");
+          }
+          if (ar.succeeded()) {
+            running = ar.result();
+            state = State.RUNNING;
+            transportFailures = 0;
+            LOG.info("plugin {} ({}) started pid={} url={}", entry.name(), kind, running.process().pid(), running.baseUrl());
+            return Future.succeededFuture(running);
+          }
+          down(ar.cause().getMessage());
+          return Future.failedFuture(
+              new PluginCallException(
+                  PluginCallException.Reason.UNAVAILABLE,
+                  "plugin " + entry.name() + " is not running: " + ar.cause().getMessage(),
+                  ar.cause()));
+        });
+    return starting;
+  }
+
+  private Future<Running> spawn(Path exe) {
+    String cookie = HexFormat.of().formatHex(randomBytes());
+    List<String> cmd = new ArrayList<>();
+    cmd.add(exe.toString());
+    cmd.addAll(entry.args());
+    return vertx
+        .executeBlocking(
+            () -> {
+              ProcessBuilder pb = new ProcessBuilder(cmd).directory(exe.getParent().toFile());
+              Map<String, String> env = pb.environment();
+              env.put(PluginProtocol.ENV_PROTOCOL, String.valueOf(PluginProtocol.VERSION));
+              env.put(PluginProtocol.ENV_KIND, kind);
+              env.put(PluginProtocol.ENV_NAME, entry.name());
+              env.put(PluginProtocol.ENV_COOKIE, cookie);
+              return pb.start();
+            },
+            false)
+        .recover(err -> Future.failedFuture(new IllegalStateException("cannot be started: " + err.getMessage(), err)))
+        .compose(p -> handshake(p, cookie));
+  }
+
+  private Future<Running> handshake(Process p, String cookie) {
+    process = p;
+    Promise<String> firstLine = Promise.promise();
+    long timer =
+        vertx.setTimer(
+            HANDSHAKE_TIMEOUT.toMillis(),
+            t -> firstLine.tryFail(
+                new IllegalStateException("no handshake line within " + HANDSHAKE_TIMEOUT.toSeconds() + "s")));
+    readLines(p.getInputStream(), "stdout", line -> context.runOnContext(v -> firstLine.tryComplete(line)));
+    readLines(p.getErrorStream(), "stderr", null);
+    Future.fromCompletionStage(p.onExit(), context)
+        .onSuccess(
+            exited -> {
+              String why = "exited with code " + exited.exitValue();
+              firstLine.tryFail(new IllegalStateException(why + " before its handshake line"));
+              if (running != null && running.process() == exited) {
+                down(why);
+              }
+            });
+    return firstLine
+        .future()
+        .eventually(() -> {
+          vertx.cancelTimer(timer);
+          return Future.succeededFuture();
+        })
+        .compose(line -> parseHandshake(line).map(url -> new Running(p, url, cookie, clock.instant())))
+        .onFailure(err -> kill(p, 0));
+  }
+
+  private Future<String> parseHandshake(String line) {
+    String expected =
+        "expected '" + PluginProtocol.HANDSHAKE_PREFIX + " " + PluginProtocol.VERSION + " http://127.0.0.1:<port>'";
+    if (line == null) {
+      return Future.failedFuture(new IllegalStateException("closed its standard output before its handshake line"));
+    }
+    String[] parts = line.trim().split("\\s+");
+    if (parts.length != 3 || !parts[0].equals(PluginProtocol.HANDSHAKE_PREFIX)) {
+      return Future.failedFuture(new IllegalStateException("bad handshake line '" + excerpt(line) + "': " + expected));
+    }
+    if (!parts[1].equals(String.valueOf(PluginProtocol.VERSION))) {
+      return Future.failedFuture(
+          new IllegalStateException(
+              "speaks protocol " + excerpt(parts[1]) + ", the controller speaks " + PluginProtocol.VERSION));
+    }
+    try {
+      URI uri = URI.create(parts[2]);
+      String host = uri.getHost();
+      boolean loopback = "127.0.0.1".equals(host) || "localhost".equals(host) || "[::1]".equals(host);
+      if (!"http".equals(uri.getScheme()) || !loopback || uri.getPort() <= 0) {
+        return Future.failedFuture(
+            new IllegalStateException(
+                "handshake URL " + excerpt(parts[2]) + " must be http:// on the loopback interface with a port"));
+      }
+      String url = parts[2].endsWith("/") ? parts[2].substring(0, parts[2].length() - 1) : parts[2];
+      return Future.succeededFuture(url);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(new IllegalStateException("bad handshake URL '" + excerpt(parts[2]) + "': " + expected));
+    }
+  }
+
+  private Future<Running> init(Running r) {
+    return http.post(entry.name(), r.baseUrl(), "init", ModelJson.mapper().createObjectNode(), r.cookie(), HANDSHAKE_TIMEOUT)
+        .recover(err -> {
+          kill(r.process(), 0);
+          return Future.failedFuture(new IllegalStateException("init failed: " + err.getMessage(), err));
+        })
+        .compose(
+            answer -> {
+              String error = answer.path("error").asText("");
+              if (!error.isEmpty()) {
+                kill(r.process(), 0);
+                return Future.failedFuture(new IllegalStateException("init failed: " + error));
+              }
+              return Future.succeededFuture(r);
+            });
+  }
+
+  /** Marks the plugin down, kills the process if any, and schedules the next start. */
+  private void down(String why) {
+    if (state == State.CLOSED) {
+      return;
+    }
+    Duration ranFor = running == null ? Duration.ZERO : Duration.between(running.startedAt(), clock.instant());
+    if (process != null) {
+      kill(process, KILL_GRACE_MILLIS);
+    }
+    running = null;
+    process = null;
+    state = State.DOWN;
+    downReason = why;
+    Duration delay = backoff.failed(ranFor);
+    nextStart = clock.instant().plus(delay);
+    LOG.warn("plugin {} ({}) is down: {}; next start in {}s", entry.name(), kind, why, delay.toSeconds());
+    onDown.accept(why);
+    cancelRestartTimer();
+    restartTimer =
+        vertx.setTimer(
+            delay.toMillis(),
+            t -> {
+              restartTimer = -1;
+              if (state == State.DOWN) {
+                start().onFailure(err -> LOG.debug("plugin {} restart failed: {}", entry.name(), err.getMessage()));
+              }
+            });
+  }
+
+  private void cancelRestartTimer() {
+    if (restartTimer >= 0) {
+      vertx.cancelTimer(restartTimer);
+      restartTimer = -1;
+    }
+  }
+
+  @Override
+  public Future<Void> close() {
+    state = State.CLOSED;
+    cancelRestartTimer();
+    if (process != null) {
+      LOG.info("plugin {} ({}) stopping pid={}", entry.name(), kind, process.pid());
+      kill(process, KILL_GRACE_MILLIS);
+    }
+    running = null;
+    process = null;
+    return Future.succeededFuture();
+  }
+
+  /** Kills the process now (forcibly, with its children). For the controller's shutdown. */
+  void killNow() {
+    state = State.CLOSED;
+    cancelRestartTimer();
+    if (process != null) {
+      kill(process, 0);
+    }
+  }
+
+  /** Sends SIGTERM to the process and its descendants, then SIGKILL after the grace period (a timer). */
+  private void kill(Process p, long graceMillis) {
+    if (!p.isAlive()) {
+      return;
+    }
+    if (graceMillis <= 0) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+      return;
+    }
+    p.descendants().forEach(ProcessHandle::destroy);
+    p.destroy();
+    vertx.setTimer(
+        graceMillis,
+        t -> {
+          if (p.isAlive()) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+          }
+        });
+  }
+
+  /**
+   * Reads a process stream line by line on a daemon thread. The first stdout line goes to {@code first} (null at
+   * end of stream); every other line is logged with the plugin name.
+   */
+  private void readLines(InputStream in, String stream, Consumer<String> first) {
+    Thread t =
+        new Thread(
+            () -> {
+              boolean firstSeen = first == null;
+              try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                  if (!firstSeen) {
+                    firstSeen = true;
+                    first.accept(line);
+                  } else {
+                    PLUGIN_LOG.info("plugin={} {}: {}", entry.name(), stream, line);
+                  }
+                }
+              } catch (IOException e) {
+                LOG.debug("plugin {} {} closed: {}", entry.name(), stream, e.toString());
+              }
+              if (!firstSeen) {
+                first.accept(null);
+              }
+            },
+            "plugin-" + entry.name().replace('/', '-') + "-" + stream);
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static String excerpt(String s) {
+    String one = s.replaceAll("\\p{Cntrl}", "?");
+    return one.length() > 120 ? one.substring(0, 120) + "..." : one;
+  }
+
+  private static byte[] randomBytes() {
+    byte[] b = new byte[32];
+    RANDOM.nextBytes(b);
+    return b;
+  }
+}

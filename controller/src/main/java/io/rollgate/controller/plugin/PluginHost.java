@@ -1,0 +1,334 @@
+package io.rollgate.controller.plugin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rollgate.api.Rollout;
+import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.metrics.ControllerMetrics;
+import io.rollgate.controller.traffic.TrafficRouter;
+import io.rollgate.plugin.PluginEntry;
+import io.rollgate.plugin.PluginKind;
+import io.rollgate.plugin.PluginRegistry;
+import io.rollgate.plugin.sdk.PluginProtocol;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's plugin host (docs/plugins.md): holds the registry read from {@code argo-rollouts-config}, one
+ * {@link PluginInstance} per registered plugin in use (executable, endpoint or in-process, created on first call),
+ * and makes every call: bounded by {@code --plugin-call-timeout}, counted in {@code rollgate_plugin_calls_total} and
+ * {@code rollgate_plugin_call_duration_seconds}, written to the audit log (logger {@code io.rollgate.plugin.audit}:
+ * Rollout, step, call, outcome, duration; never bodies, which may carry secrets), and, when the plugin cannot be
+ * fetched, verified or started, recorded as a Warning event {@value #EVENT_UNAVAILABLE} on the Rollout.
+ *
+ * <p>A registry change closes (kills) the instances whose registration changed or disappeared; the next call starts
+ * the new registration. All state lives on one Vert.x context; the public methods may be called from any thread.
+ */
+public final class PluginHost {
+
+  /** The protocol kind of step plugins. */
+  public static final String KIND_STEP = PluginProtocol.KIND_STEP;
+
+  /** The protocol kind of traffic-router plugins. */
+  public static final String KIND_TRAFFIC_ROUTER = PluginProtocol.KIND_TRAFFIC_ROUTER;
+
+  /** The reason of the Warning event recorded on a Rollout whose plugin is unavailable. */
+  public static final String EVENT_UNAVAILABLE = "PluginUnavailable";
+
+  private static final Logger LOG = LoggerFactory.getLogger(PluginHost.class);
+  private static final Logger AUDIT = LoggerFactory.getLogger("io.rollgate.plugin.audit");
+
+  private final Vertx vertx;
+  private final Context context;
+  private final Duration callTimeout;
+  private final String where;
+  private final EventRecorder events;
+  private final ControllerMetrics metrics;
+  private final Clock clock;
+  private final PluginFetcher fetcher;
+  private final PluginHttpClient http;
+  private final Map<String, Held> instances = new HashMap<>();
+  private volatile PluginRegistry registry = PluginRegistry.EMPTY;
+  private volatile boolean loaded;
+  private boolean closed;
+
+  private record Held(PluginEntry entry, PluginInstance instance) {}
+
+  /**
+   * Creates the host on the caller's Vert.x context (or a new one when called off-context).
+   *
+   * @param vertx the controller's Vert.x instance
+   * @param pluginDir the plugin folder ({@code --plugin-dir})
+   * @param callTimeout bound of one call ({@code --plugin-call-timeout})
+   * @param where {@code <namespace>/argo-rollouts-config}, for messages
+   * @param events the event recorder, or null (no events)
+   * @param metrics the meters, or null
+   * @param clock the clock
+   */
+  public PluginHost(
+      Vertx vertx,
+      Path pluginDir,
+      Duration callTimeout,
+      String where,
+      EventRecorder events,
+      ControllerMetrics metrics,
+      Clock clock) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.callTimeout = callTimeout;
+    this.where = where;
+    this.events = events;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.fetcher = new PluginFetcher(vertx, pluginDir);
+    this.http = new PluginHttpClient(vertx);
+  }
+
+  /**
+   * Replaces the registry (a ConfigMap change). Instances whose registration changed or was removed are closed.
+   *
+   * @param next the new registry
+   */
+  public void update(PluginRegistry next) {
+    onContext(
+        () -> {
+          boolean first = !loaded;
+          registry = next;
+          loaded = true;
+          for (var it = instances.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            String[] key = e.getKey().split(" ", 2);
+            PluginKind kind = KIND_STEP.equals(key[0]) ? PluginKind.STEP : PluginKind.TRAFFIC_ROUTER;
+            Optional<PluginEntry> now = next.find(kind, key[1]);
+            if (now.isEmpty() || !now.get().equals(e.getValue().entry())) {
+              LOG.info(
+                  "plugin {} ({}) {}: stopping it", key[1], key[0], now.isEmpty() ? "unregistered" : "registration changed");
+              e.getValue().instance().close();
+              it.remove();
+            }
+          }
+          LOG.info(
+              "plugin registry {} {}: stepPlugins={} trafficRouterPlugins={}",
+              where,
+              first ? "loaded" : "reloaded",
+              next.names(PluginKind.STEP),
+              next.names(PluginKind.TRAFFIC_ROUTER));
+          return null;
+        });
+  }
+
+  /**
+   * The current registry.
+   *
+   * @return the registry ({@link PluginRegistry#EMPTY} until the ConfigMap was read)
+   */
+  public PluginRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * A plugin's current registration.
+   *
+   * @param kind the kind
+   * @param name the plugin name
+   * @return the entry, or empty when none has that name
+   */
+  public Optional<PluginEntry> registration(PluginKind kind, String name) {
+    return registry.find(kind, name);
+  }
+
+  /**
+   * The step plugins, for the Rollout reconciler.
+   *
+   * @return the {@link StepPlugins} implementation backed by this host
+   */
+  public StepPlugins stepPlugins() {
+    return new HostedStepPlugins(this);
+  }
+
+  /**
+   * The traffic router for a {@code trafficRouting.plugins} key.
+   *
+   * @param name the plugin name, {@code <org>/<name>}
+   * @return a router whose calls go to that plugin (failing when it is not registered)
+   */
+  public TrafficRouter router(String name) {
+    return new PluginTrafficRouter(this, name);
+  }
+
+  /**
+   * Calls a plugin. Never blocks.
+   *
+   * @param kind the kind
+   * @param name the plugin name
+   * @param path the protocol path relative to {@code /v1/}
+   * @param body the request body
+   * @param rollout the Rollout the call is for (events and audit), or null
+   * @param step the 0-based step index for the audit log, or null
+   * @return the answer body (a JSON object, whose {@code error} the caller interprets); fails with a
+   *     {@link PluginCallException} naming the plugin and the reason
+   */
+  public Future<JsonNode> call(
+      PluginKind kind, String name, String path, JsonNode body, Rollout rollout, Integer step) {
+    long startNanos = System.nanoTime();
+    String k = protocolKind(kind);
+    return onContextFuture(() -> instance(kind, name).compose(i -> i.call(path, body, callTimeout)))
+        .andThen(
+            ar -> {
+              String outcome;
+              if (ar.succeeded()) {
+                outcome = ar.result().path("error").asText("").isEmpty() ? "success" : "plugin_error";
+              } else {
+                outcome = PluginCallException.reasonOf(ar.cause()).outcome();
+              }
+              long nanos = System.nanoTime() - startNanos;
+              if (metrics != null) {
+                metrics.pluginCall(name, k, path, outcome, nanos);
+              }
+              String ro =
+                  rollout == null ? "-" : rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName();
+              AUDIT.info(
+                  "plugin call plugin={} kind={} call={} rollout={} step={} outcome={} durationMs={}{}",
+                  name,
+                  k,
+                  path,
+                  ro,
+                  step == null ? "-" : step,
+                  outcome,
+                  nanos / 1_000_000,
+                  ar.failed() ? " error=\"" + ar.cause().getMessage() + "\"" : "");
+              if (ar.failed()
+                  && rollout != null
+                  && events != null
+                  && PluginCallException.reasonOf(ar.cause()) == PluginCallException.Reason.UNAVAILABLE) {
+                events.warning(rollout, EVENT_UNAVAILABLE, ar.cause().getMessage());
+              }
+            });
+  }
+
+  private Future<PluginInstance> instance(PluginKind kind, String name) {
+    if (closed) {
+      return unavailable(name, "the controller is shutting down");
+    }
+    String k = protocolKind(kind);
+    Optional<PluginEntry> entry = registry.find(kind, name);
+    if (entry.isEmpty()) {
+      return unavailable(
+          name,
+          loaded
+              ? "not registered in " + where + " (" + kind.key() + ")"
+              : "the plugin registry " + where + " has not been read yet");
+    }
+    String key = k + " " + name;
+    Held held = instances.get(key);
+    if (held != null && held.entry().equals(entry.get())) {
+      return Future.succeededFuture(held.instance());
+    }
+    PluginInstance created;
+    try {
+      created = create(k, entry.get());
+    } catch (IllegalArgumentException e) {
+      return unavailable(name, "bad registration in " + where + ": " + e.getMessage());
+    }
+    instances.put(key, new Held(entry.get(), created));
+    return Future.succeededFuture(created);
+  }
+
+  private PluginInstance create(String kind, PluginEntry e) {
+    boolean hasLocation = e.location() != null && !e.location().isBlank();
+    boolean hasEndpoint = e.endpoint() != null && !e.endpoint().isBlank();
+    if (hasLocation == hasEndpoint) {
+      throw new IllegalArgumentException("exactly one of location and endpoint must be set");
+    }
+    if (hasEndpoint) {
+      return new EndpointPlugin(e, http);
+    }
+    if (e.location().startsWith(InProcessPlugin.PREFIX)) {
+      if (e.location().substring(InProcessPlugin.PREFIX.length()).isBlank()) {
+        throw new IllegalArgumentException("location java: must name a class");
+      }
+      return new InProcessPlugin(vertx, kind, e);
+    }
+    String loc = e.location();
+    if (!(loc.startsWith("file://") || loc.startsWith("http://") || loc.startsWith("https://"))) {
+      throw new IllegalArgumentException(
+          "location " + loc + ": must start with file://, http://, https:// or java:");
+    }
+    return new ExecutablePlugin(vertx, context, kind, e, fetcher, http, clock, why -> {});
+  }
+
+  private static <T> Future<T> unavailable(String name, String why) {
+    return Future.failedFuture(
+        new PluginCallException(PluginCallException.Reason.UNAVAILABLE, "plugin " + name + " is not available: " + why));
+  }
+
+  /**
+   * The protocol kind of a registry kind.
+   *
+   * @param kind the registry kind
+   * @return {@code step} or {@code trafficrouter}
+   */
+  public static String protocolKind(PluginKind kind) {
+    return kind == PluginKind.STEP ? KIND_STEP : KIND_TRAFFIC_ROUTER;
+  }
+
+  /**
+   * Stops every plugin process (SIGKILL, with their children) and fails later calls. For the controller's shutdown.
+   *
+   * @return a Future completing when every process was signalled
+   */
+  public Future<Void> close() {
+    return onContextFuture(
+        () -> {
+          closed = true;
+          List<Future<Void>> all = new ArrayList<>();
+          for (Held h : instances.values()) {
+            if (h.instance() instanceof ExecutablePlugin x) {
+              x.killNow();
+            } else {
+              all.add(h.instance().close());
+            }
+          }
+          instances.clear();
+          fetcher.close();
+          http.close();
+          return Future.join(all).mapEmpty();
+        });
+  }
+
+  private void onContext(Supplier<Void> action) {
+    if (Vertx.currentContext() == context) {
+      action.get();
+    } else {
+      context.runOnContext(v -> action.get());
+    }
+  }
+
+  private <T> Future<T> onContextFuture(Supplier<Future<T>> action) {
+    if (Vertx.currentContext() == context) {
+      return safely(action);
+    }
+    return Future.<Future<T>>future(p -> context.runOnContext(v -> p.complete(safely(action))))
+        .compose(f -> f);
+  }
+
+  private static <T> Future<T> safely(Supplier<Future<T>> action) {
+    try {
+      return Objects.requireNonNull(action.get(), "no Future");
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
+}
