@@ -6,7 +6,9 @@ import io.rollgate.api.Rollout;
 import io.rollgate.api.SetHeaderRoute;
 import io.rollgate.api.SetMirrorRoute;
 import io.rollgate.api.WeightDestination;
+import io.rollgate.plugin.sdk.PluginProtocol;
 import io.rollgate.plugin.sdk.TrafficRouterPlugin;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -47,19 +49,45 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
 
   private static final Pattern WEIGHT_ANSWER = Pattern.compile("(\\d+) \\(initial (\\d+)\\)");
 
-  private final HaproxyRuntimeApi api;
+  private final Vertx vertx;
   private final String pluginName;
+  private HaproxyRuntimeApi api;
+
+  /**
+   * Creates the plugin for {@code location: java:io.rollgate.plugins.haproxy.HaproxyTrafficRouterPlugin} (loaded
+   * with {@link java.util.ServiceLoader}): the registered name comes from {@code ROLLGATE_PLUGIN_NAME} when set, else
+   * each Rollout's single {@code <org>/haproxy} entry is used; connections run on the caller's Vert.x instance.
+   */
+  public HaproxyTrafficRouterPlugin() {
+    this(null, System.getenv(PluginProtocol.ENV_NAME));
+  }
 
   /**
    * Creates the plugin.
    *
-   * @param vertx the Vert.x instance for the runtime API connections
+   * @param vertx the Vert.x instance for the runtime API connections, or null to use the one whose context makes
+   *     the first call (the plugin server's, or the controller's for an in-process plugin)
    * @param pluginName the registered name {@code <org>/<name>} (the {@code ROLLGATE_PLUGIN_NAME} the controller
    *     passes), or null to use the single {@code <org>/haproxy} entry of each Rollout
    */
   public HaproxyTrafficRouterPlugin(Vertx vertx, String pluginName) {
-    this.api = new HaproxyRuntimeApi(vertx);
-    this.pluginName = pluginName;
+    this.vertx = vertx;
+    this.pluginName = pluginName == null || pluginName.isBlank() ? null : pluginName;
+  }
+
+  private synchronized HaproxyRuntimeApi api() {
+    if (api == null) {
+      Vertx owner = vertx;
+      if (owner == null) {
+        Context context = Vertx.currentContext();
+        if (context == null) {
+          throw new IllegalStateException("the HAProxy router must be called on a Vert.x context");
+        }
+        owner = context.owner();
+      }
+      api = new HaproxyRuntimeApi(owner);
+    }
+    return api;
   }
 
   @Override
@@ -158,7 +186,7 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
    */
   public Future<Integer> currentWeight(HaproxyRouterConfig config, String server) {
     String command = "get weight " + config.backend() + "/" + server;
-    return api.execute(config.runtimeApi(), command, config.timeout()).compose(answer -> {
+    return execute(config, command).compose(answer -> {
       String text = answer.strip();
       Matcher m = WEIGHT_ANSWER.matcher(text);
       if (m.matches()) {
@@ -170,10 +198,18 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
 
   private Future<Void> setServerWeight(HaproxyRouterConfig config, String server, int weight) {
     String command = "set weight " + config.backend() + "/" + server + " " + weight;
-    return api.execute(config.runtimeApi(), command, config.timeout()).compose(answer -> {
+    return execute(config, command).compose(answer -> {
       String text = answer.strip();
       return text.isEmpty() ? Future.succeededFuture() : Future.failedFuture(refusal(config, server, command, text));
     });
+  }
+
+  private Future<String> execute(HaproxyRouterConfig config, String command) {
+    try {
+      return api().execute(config.runtimeApi(), command, config.timeout());
+    } catch (IllegalStateException e) {
+      return Future.failedFuture(e.getMessage());
+    }
   }
 
   private static String refusal(HaproxyRouterConfig config, String server, String command, String answer) {
@@ -221,7 +257,10 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
 
   /** Closes the runtime API client. */
   @Override
-  public void close() {
-    api.close();
+  public synchronized void close() {
+    if (api != null) {
+      api.close();
+      api = null;
+    }
   }
 }

@@ -27,9 +27,9 @@ import org.awaitility.Awaitility;
  * loopback port, one round-robin backend {@code web} with the given servers, and the runtime API on a unix socket and
  * on a loopback TCP port, both at {@code level admin}.
  */
-final class HaproxyProcess implements AutoCloseable {
+public final class HaproxyProcess implements AutoCloseable {
 
-  static final String BACKEND = "web";
+  public static final String BACKEND = "web";
 
   private final Process process;
   private final Path dir;
@@ -54,7 +54,7 @@ final class HaproxyProcess implements AutoCloseable {
    * @param name a name for the log file ({@code target/haproxy-<name>.log})
    * @param servers server name to its loopback port and initial weight, e.g. {@code stable -> [port, 100]}
    */
-  static HaproxyProcess start(String name, Map<String, int[]> servers) {
+  public static HaproxyProcess start(String name, Map<String, int[]> servers) {
     String binary = binary();
     int frontend = freePort();
     int api = freePort();
@@ -128,7 +128,7 @@ final class HaproxyProcess implements AutoCloseable {
             + "does), or set ROLLGATE_HAPROXY_BIN");
   }
 
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     } catch (IOException e) {
@@ -137,17 +137,17 @@ final class HaproxyProcess implements AutoCloseable {
   }
 
   /** The runtime API's unix socket path. */
-  String socketPath() {
+  public String socketPath() {
     return dir.resolve("admin.sock").toString();
   }
 
   /** The runtime API's TCP address, {@code 127.0.0.1:<port>}. */
-  String tcpAddress() {
+  public String tcpAddress() {
     return "127.0.0.1:" + apiPort;
   }
 
   /** The frontend's base URL. */
-  String frontendUrl() {
+  public String frontendUrl() {
     return "http://127.0.0.1:" + frontendPort + "/";
   }
 
@@ -156,7 +156,7 @@ final class HaproxyProcess implements AutoCloseable {
    *
    * @return the answer
    */
-  String command(String command) {
+  public String command(String command) {
     String answer = tryCommand(command);
     if (answer == null) {
       throw new IllegalStateException("HAProxy runtime API did not answer " + command + ", see " + log);

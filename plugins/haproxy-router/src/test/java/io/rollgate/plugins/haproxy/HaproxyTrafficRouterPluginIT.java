@@ -15,19 +15,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.net.NetServer;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,19 +32,10 @@ import org.junit.jupiter.api.Test;
  */
 class HaproxyTrafficRouterPluginIT {
 
-  private static final int REQUESTS = 200;
-  private static final int SETTLE_REQUESTS = 100;
-  /** Round-robin is exact over whole cycles; 5 points leave room for a cycle cut at the end of a sample. */
-  private static final double TOLERANCE_PERCENT = 5.0;
 
   static Vertx vertx;
   static HaproxyProcess haproxy;
   static HaproxyTrafficRouterPlugin plugin;
-  /** HTTP/1.1 only: an h2c upgrade would turn the client connection into a tunnel to one server. */
-  static final HttpClient HTTP = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
 
   @BeforeAll
   static void start() throws Exception {
@@ -97,44 +81,6 @@ class HaproxyTrafficRouterPluginIT {
     throw new AssertionError("expected the call to fail");
   }
 
-  /** Sends {@code requests} requests through HAProxy and counts the answers per backend. */
-  private static Map<String, Integer> observe(int requests) throws IOException, InterruptedException {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (int i = 0; i < requests; i++) {
-      HttpResponse<String> r = HTTP.send(
-          HttpRequest.newBuilder(URI.create(haproxy.frontendUrl())).timeout(Duration.ofSeconds(10)).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertEquals(200, r.statusCode(), "answer through HAProxy: " + r.body());
-      counts.merge(r.body(), 1, Integer::sum);
-    }
-    return counts;
-  }
-
-  private static String offShare(Map<String, Integer> counts, int requests, Map<String, Integer> expectedPercent) {
-    for (Map.Entry<String, Integer> e : expectedPercent.entrySet()) {
-      double observed = 100.0 * counts.getOrDefault(e.getKey(), 0) / requests;
-      if (Math.abs(observed - e.getValue()) > TOLERANCE_PERCENT) {
-        return e.getKey() + ": observed " + observed + "% of " + requests + " requests, expected " + e.getValue()
-            + "% (" + counts + ")";
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Waits (bounded) until HAProxy's round-robin has settled on the new weights (after a weight change it may take a
-   * few hundred requests, HAProxy's documentation says), then checks the split of {@link #REQUESTS} more requests.
-   */
-  static void assertSplit(Map<String, Integer> expectedPercent) throws Exception {
-    Awaitility.await("split " + expectedPercent + " through HAProxy")
-        .atMost(Duration.ofSeconds(60))
-        .pollDelay(Duration.ZERO)
-        .pollInterval(Duration.ofMillis(10))
-        .until(() -> offShare(observe(SETTLE_REQUESTS), SETTLE_REQUESTS, expectedPercent) == null);
-    String off = offShare(observe(REQUESTS), REQUESTS, expectedPercent);
-    assertTrue(off == null, off);
-  }
-
   private static Rollout rollout(String runtimeApi) {
     return TestRollouts.withConfig(TestRollouts.config(runtimeApi, HaproxyProcess.BACKEND, "stable", "canary"));
   }
@@ -147,7 +93,7 @@ class HaproxyTrafficRouterPluginIT {
       assertEquals(Boolean.TRUE, await(plugin.verifyWeight(rollout, weight, List.of())), "verified at " + weight);
       assertEquals((100 - weight) + " (initial 100)", haproxy.command("get weight web/stable").strip());
       assertEquals(weight + " (initial 0)", haproxy.command("get weight web/canary").strip());
-      assertSplit(Map.of("canary", weight, "stable", 100 - weight));
+      TrafficSplit.assertSplit(haproxy.frontendUrl(), Map.of("canary", weight, "stable", 100 - weight));
     }
   }
 
@@ -156,9 +102,9 @@ class HaproxyTrafficRouterPluginIT {
     Rollout rollout = rollout(haproxy.tcpAddress());
     await(plugin.setWeight(rollout, 30, List.of()));
     assertEquals(Boolean.TRUE, await(plugin.verifyWeight(rollout, 30, List.of())));
-    assertSplit(Map.of("canary", 30, "stable", 70));
+    TrafficSplit.assertSplit(haproxy.frontendUrl(), Map.of("canary", 30, "stable", 70));
     await(plugin.setWeight(rollout, 0, List.of()));
-    assertSplit(Map.of("stable", 100));
+    TrafficSplit.assertSplit(haproxy.frontendUrl(), Map.of("stable", 100));
   }
 
   @Test
@@ -173,13 +119,13 @@ class HaproxyTrafficRouterPluginIT {
 
     await(plugin.setWeight(rollout, 20, List.of(experiment)));
     assertEquals(Boolean.TRUE, await(plugin.verifyWeight(rollout, 20, List.of(experiment))));
-    assertSplit(Map.of("stable", 70, "canary", 20, "experiment", 10));
+    TrafficSplit.assertSplit(haproxy.frontendUrl(), Map.of("stable", 70, "canary", 20, "experiment", 10));
 
     // The experiment ended: its server is back to 0.
     await(plugin.setWeight(rollout, 0, List.of()));
     assertEquals(Boolean.TRUE, await(plugin.verifyWeight(rollout, 0, List.of())));
     assertEquals("0 (initial 0)", haproxy.command("get weight web/experiment").strip());
-    assertSplit(Map.of("stable", 100));
+    TrafficSplit.assertSplit(haproxy.frontendUrl(), Map.of("stable", 100));
   }
 
   @Test
