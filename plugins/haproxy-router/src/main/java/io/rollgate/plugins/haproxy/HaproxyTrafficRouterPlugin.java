@@ -17,8 +17,11 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HAProxy traffic router: moves traffic between a backend's stable and canary servers by setting their weights
@@ -47,10 +50,13 @@ import java.util.regex.Pattern;
  */
 public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(HaproxyTrafficRouterPlugin.class);
   private static final Pattern WEIGHT_ANSWER = Pattern.compile("(\\d+) \\(initial (\\d+)\\)");
 
   private final Vertx vertx;
   private final String pluginName;
+  /** The weights last written per runtime API and backend, so that only changes are logged. */
+  private final Map<String, Map<String, Integer>> lastWritten = new ConcurrentHashMap<>();
   private HaproxyRuntimeApi api;
 
   /**
@@ -125,7 +131,13 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
       for (Map.Entry<String, Integer> e : order) {
         chain = chain.compose(v -> setServerWeight(config, e.getKey(), e.getValue()));
       }
-      return chain;
+      String key = config.runtimeApi() + " " + config.backend();
+      return chain.onSuccess(v -> {
+        if (!weights.weights().equals(lastWritten.put(key, weights.weights()))) {
+          LOG.info("rollout={} canary weight {}: backend {} at {} now has weights {}",
+              rolloutName(rollout), desiredWeight, config.backend(), config.runtimeApi(), weights.weights());
+        }
+      });
     });
   }
 
@@ -249,6 +261,12 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e.getMessage());
     }
+  }
+
+  private static String rolloutName(Rollout rollout) {
+    return rollout.getMetadata() == null
+        ? "?"
+        : rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName();
   }
 
   private static String name(String routeName) {
