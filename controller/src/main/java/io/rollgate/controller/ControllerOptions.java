@@ -26,6 +26,8 @@ import java.time.Duration;
  *     as not found)
  * @param pluginDir the folder executable plugins are fetched into ({@code --plugin-dir})
  * @param pluginCallTimeout bound of one plugin call ({@code --plugin-call-timeout}, default 30 s)
+ * @param pluginHandshakeTimeout how long an executable plugin has to write its handshake line
+ *     ({@code --plugin-handshake-timeout}, default 10 s)
  * @param pluginNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config} (the
  *     controller's namespace, argo-spec §10.1)
  */
@@ -47,4 +49,5 @@ public record ControllerOptions(
     boolean clusterTemplates,
     Path pluginDir,
     Duration pluginCallTimeout,
+    Duration pluginHandshakeTimeout,
     String pluginNamespace) {}

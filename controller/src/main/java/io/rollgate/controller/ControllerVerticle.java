@@ -95,6 +95,7 @@ public final class ControllerVerticle extends VerticleBase {
             vertx,
             options.pluginDir(),
             options.pluginCallTimeout(),
+            options.pluginHandshakeTimeout(),
             options.pluginNamespace() + "/" + io.rollgate.plugin.PluginRegistry.CONFIG_MAP_NAME,
             events,
             metrics,

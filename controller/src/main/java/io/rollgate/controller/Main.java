@@ -173,6 +173,13 @@ public final class Main implements Callable<Integer> {
   long pluginCallTimeoutSeconds;
 
   @Option(
+      names = "--plugin-handshake-timeout",
+      defaultValue = "10",
+      description =
+          "How long an executable plugin has to write its handshake line, in seconds (default: ${DEFAULT-VALUE}).")
+  long pluginHandshakeTimeoutSeconds;
+
+  @Option(
       names = "--plugin-config-namespace",
       description =
           "Namespace of the plugin registry ConfigMap argo-rollouts-config (default: $POD_NAMESPACE, else --namespace,"
@@ -218,6 +225,11 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--analysis-threads must be at least 1, got " + analysisThreads);
     }
+    if (pluginHandshakeTimeoutSeconds < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this),
+          "--plugin-handshake-timeout must be at least 1 (seconds), got " + pluginHandshakeTimeoutSeconds);
+    }
     if (pluginCallTimeoutSeconds < 1) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--plugin-call-timeout must be at least 1 (seconds), got " + pluginCallTimeoutSeconds);
@@ -261,6 +273,7 @@ public final class Main implements Callable<Integer> {
             !namespaced,
             plugins,
             Duration.ofSeconds(pluginCallTimeoutSeconds),
+            Duration.ofSeconds(pluginHandshakeTimeoutSeconds),
             pluginNamespace(client, watched));
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"

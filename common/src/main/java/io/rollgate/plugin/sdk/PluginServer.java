@@ -141,6 +141,7 @@ public final class PluginServer {
               .get(START_SECONDS, TimeUnit.SECONDS);
       System.out.println(PluginProtocol.HANDSHAKE_PREFIX + " " + PluginProtocol.VERSION + " " + s.baseUrl());
       System.out.flush();
+      exitWhenStdinCloses(s);
       return s;
     } catch (ExecutionException | TimeoutException e) {
       vertx.close();
@@ -150,6 +151,31 @@ public final class PluginServer {
       vertx.close();
       throw new IllegalStateException("interrupted while starting", e);
     }
+  }
+
+  /**
+   * Ends the process when standard input reaches its end: the controller keeps that pipe open for the plugin's
+   * lifetime, so its end means the controller is gone (even killed with SIGKILL) and the plugin must not linger.
+   */
+  private static void exitWhenStdinCloses(PluginServer s) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                byte[] buf = new byte[256];
+                while (System.in.read(buf) >= 0) {
+                  // the controller never writes; anything read is ignored
+                }
+              } catch (IOException e) {
+                // a broken pipe means the same as the end of input
+              }
+              System.err.println("standard input closed: the controller is gone, exiting");
+              s.close();
+              Runtime.getRuntime().halt(0);
+            },
+            "rollgate-plugin-stdin");
+    t.setDaemon(true);
+    t.start();
   }
 
   /**

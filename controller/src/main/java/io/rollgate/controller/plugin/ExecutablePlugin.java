@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * An executable plugin ({@code location: file://} or {@code http(s)://}) and its process supervisor (docs/plugins.md,
  * "Executable plugins"): fetched and verified once, started lazily on the first call with {@code args} and the
- * {@code ROLLGATE_PLUGIN_*} environment, its handshake line read within {@link #HANDSHAKE_TIMEOUT}, then {@code init}
- * sent once. A process that exits, fails to start, or stops answering ({@value #MAX_TRANSPORT_FAILURES} transport
+ * {@code ROLLGATE_PLUGIN_*} environment, its handshake line (the first line on standard output that starts with
+ * {@code rollgate-plugin}; earlier lines, such as a logging library's start-up output, are logged) read within the
+ * handshake timeout (10 s by default), then {@code init} sent once. A process that exits, fails to start, or stops answering ({@value #MAX_TRANSPORT_FAILURES} transport
  * failures in a row) is started again after a {@link RestartBackoff} delay (a Vert.x timer); meanwhile calls fail at
  * once with {@code plugin <name> is not running: <why>}. Later lines on standard output and standard error go to the
  * controller's log, prefixed with the plugin name.
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ExecutablePlugin implements PluginInstance {
 
-  /** How long the controller waits for the handshake line. */
+  /** How long the controller waits for the handshake line by default (docs/plugins.md). */
   static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
   /** Transport failures in a row after which the process is considered hung and restarted. */
@@ -66,6 +67,8 @@ final class ExecutablePlugin implements PluginInstance {
   private final Clock clock;
   private final RestartBackoff backoff = new RestartBackoff();
   private final Consumer<String> onDown;
+  private final Duration handshakeTimeout;
+  private volatile String lastOutput;
   private State state = State.IDLE;
   private Future<Running> starting;
   private Running running;
@@ -86,6 +89,7 @@ final class ExecutablePlugin implements PluginInstance {
    * @param fetcher the fetcher
    * @param http the HTTP client
    * @param clock the clock
+   * @param handshakeTimeout how long to wait for the handshake line
    * @param onDown told the reason each time the plugin goes down (for logs and events)
    */
   ExecutablePlugin(
@@ -96,7 +100,9 @@ final class ExecutablePlugin implements PluginInstance {
       PluginFetcher fetcher,
       PluginHttpClient http,
       Clock clock,
+      Duration handshakeTimeout,
       Consumer<String> onDown) {
+    this.handshakeTimeout = handshakeTimeout;
     this.vertx = vertx;
     this.context = context;
     this.kind = kind;
@@ -211,16 +217,25 @@ final class ExecutablePlugin implements PluginInstance {
   private Future<Running> handshake(Process p, String cookie) {
     process = p;
     Promise<String> firstLine = Promise.promise();
+    lastOutput = null;
     long timer =
         vertx.setTimer(
-            HANDSHAKE_TIMEOUT.toMillis(),
+            handshakeTimeout.toMillis(),
             t -> firstLine.tryFail(
-                new IllegalStateException("no handshake line within " + HANDSHAKE_TIMEOUT.toSeconds() + "s")));
+                new IllegalStateException(
+                    "no handshake line within " + handshakeTimeout.toSeconds() + "s"
+                        + (lastOutput == null ? "" : " (last output: '" + excerpt(lastOutput) + "')"))));
     readLines(p.getInputStream(), "stdout", line -> context.runOnContext(v -> firstLine.tryComplete(line)));
     readLines(p.getErrorStream(), "stderr", null);
     Future.fromCompletionStage(p.onExit(), context)
         .onSuccess(
             exited -> {
+              try {
+                // The plugin's stdin pipe: closing it releases the descriptor (the SDK exits when it closes).
+                exited.getOutputStream().close();
+              } catch (IOException e) {
+                LOG.debug("plugin {} stdin close: {}", entry.name(), e.toString());
+              }
               String why = "exited with code " + exited.exitValue();
               firstLine.tryFail(new IllegalStateException(why + " before its handshake line"));
               if (running != null && running.process() == exited) {
@@ -269,7 +284,7 @@ final class ExecutablePlugin implements PluginInstance {
   }
 
   private Future<Running> init(Running r) {
-    return http.post(entry.name(), r.baseUrl(), "init", ModelJson.mapper().createObjectNode(), r.cookie(), HANDSHAKE_TIMEOUT)
+    return http.post(entry.name(), r.baseUrl(), "init", ModelJson.mapper().createObjectNode(), r.cookie(), handshakeTimeout)
         .recover(err -> {
           kill(r.process(), 0);
           return Future.failedFuture(new IllegalStateException("init failed: " + err.getMessage(), err));
@@ -366,8 +381,9 @@ final class ExecutablePlugin implements PluginInstance {
   }
 
   /**
-   * Reads a process stream line by line on a daemon thread. The first stdout line goes to {@code first} (null at
-   * end of stream); every other line is logged with the plugin name.
+   * Reads a process stream line by line on a daemon thread. The first stdout line that starts with the handshake
+   * prefix goes to {@code first} (null at end of stream when none came); every other line is logged with the plugin
+   * name.
    */
   private void readLines(InputStream in, String stream, Consumer<String> first) {
     Thread t =
@@ -377,10 +393,13 @@ final class ExecutablePlugin implements PluginInstance {
               try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
-                  if (!firstSeen) {
+                  if (!firstSeen && line.startsWith(PluginProtocol.HANDSHAKE_PREFIX)) {
                     firstSeen = true;
                     first.accept(line);
                   } else {
+                    if (!firstSeen) {
+                      lastOutput = line;
+                    }
                     PLUGIN_LOG.info("plugin={} {}: {}", entry.name(), stream, line);
                   }
                 }

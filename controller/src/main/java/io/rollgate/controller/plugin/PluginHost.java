@@ -53,6 +53,7 @@ public final class PluginHost {
   private final Vertx vertx;
   private final Context context;
   private final Duration callTimeout;
+  private final Duration handshakeTimeout;
   private final String where;
   private final EventRecorder events;
   private final ControllerMetrics metrics;
@@ -72,6 +73,8 @@ public final class PluginHost {
    * @param vertx the controller's Vert.x instance
    * @param pluginDir the plugin folder ({@code --plugin-dir})
    * @param callTimeout bound of one call ({@code --plugin-call-timeout})
+   * @param handshakeTimeout how long an executable plugin has to write its handshake line, and to answer
+   *     {@code init} ({@code --plugin-handshake-timeout}, 10 s by default)
    * @param where {@code <namespace>/argo-rollouts-config}, for messages
    * @param events the event recorder, or null (no events)
    * @param metrics the meters, or null
@@ -81,6 +84,7 @@ public final class PluginHost {
       Vertx vertx,
       Path pluginDir,
       Duration callTimeout,
+      Duration handshakeTimeout,
       String where,
       EventRecorder events,
       ControllerMetrics metrics,
@@ -88,6 +92,7 @@ public final class PluginHost {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.callTimeout = callTimeout;
+    this.handshakeTimeout = handshakeTimeout;
     this.where = where;
     this.events = events;
     this.metrics = metrics;
@@ -266,7 +271,7 @@ public final class PluginHost {
       throw new IllegalArgumentException(
           "location " + loc + ": must start with file://, http://, https:// or java:");
     }
-    return new ExecutablePlugin(vertx, context, kind, e, fetcher, http, clock, why -> {});
+    return new ExecutablePlugin(vertx, context, kind, e, fetcher, http, clock, handshakeTimeout, why -> {});
   }
 
   private static <T> Future<T> unavailable(String name, String why) {

@@ -63,7 +63,11 @@ class PluginHostTest {
   }
 
   private PluginHost host(Vertx vertx, Duration timeout, String routers) {
-    host = new PluginHost(vertx, dir.resolve("plugins"), timeout, "test/argo-rollouts-config", null, null,
+    return host(vertx, timeout, routers, Duration.ofSeconds(30));
+  }
+
+  private PluginHost host(Vertx vertx, Duration timeout, String routers, Duration handshake) {
+    host = new PluginHost(vertx, dir.resolve("plugins"), timeout, handshake, "test/argo-rollouts-config", null, null,
         Clock.systemUTC());
     host.update(PluginRegistry.fromConfigMapData(Map.of("trafficRouterPlugins", routers)));
     return host;
@@ -149,15 +153,36 @@ class PluginHostTest {
   }
 
   @Test
-  void garbageHandshakeIsAClearError(Vertx vertx, VertxTestContext t) throws IOException {
+  void noHandshakeIsAClearErrorWithTheLastOutput(Vertx vertx, VertxTestContext t) throws IOException {
     script = executable("garbage.sh", "#!/bin/sh\necho 'hello there'\nexec sleep 30\n");
-    TrafficRouter router = host(vertx, Duration.ofSeconds(10), entry("test/garbage", "")).router("test/garbage");
+    TrafficRouter router =
+        host(vertx, Duration.ofSeconds(10), entry("test/garbage", ""), Duration.ofSeconds(2)).router("test/garbage");
     router.setWeight(request("web"), 30, List.of())
         .onComplete(t.failing(err -> check(t, () -> {
-          assertEquals("failed to set weight via plugin: plugin test/garbage is not running: bad handshake line"
-              + " 'hello there': expected 'rollgate-plugin 1 http://127.0.0.1:<port>'", err.getMessage());
+          assertEquals("failed to set weight via plugin: plugin test/garbage is not running: no handshake line within"
+              + " 2s (last output: 'hello there')", err.getMessage());
           t.completeNow();
         })));
+  }
+
+  @Test
+  void badHandshakeLineIsNamed(Vertx vertx, VertxTestContext t) throws IOException {
+    script = executable("v2.sh", "#!/bin/sh\necho 'rollgate-plugin 2 http://127.0.0.1:1'\nexec sleep 30\n");
+    TrafficRouter router = host(vertx, Duration.ofSeconds(10), entry("test/v2", "")).router("test/v2");
+    router.setWeight(request("web"), 30, List.of())
+        .onComplete(t.failing(err -> check(t, () -> {
+          assertEquals("failed to set weight via plugin: plugin test/v2 is not running: speaks protocol 2, the"
+              + " controller speaks 1", err.getMessage());
+          t.completeNow();
+        })));
+  }
+
+  @Test
+  void outputBeforeTheHandshakeIsTolerated(Vertx vertx, VertxTestContext t) throws IOException {
+    String original = Files.readString(script);
+    script = executable("chatty.sh", original.replace("exec ", "echo 'starting up, logging to stdout'\nexec "));
+    TrafficRouter router = host(vertx, Duration.ofSeconds(10), entry("test/chatty", "")).router("test/chatty");
+    router.setWeight(request("web"), 30, List.of()).onComplete(t.succeedingThenComplete());
   }
 
   @Test

@@ -74,7 +74,9 @@ class NamespacedE2E {
         rule("argoproj.io", List.of("analysisruns"), "get", "list", "watch", "update", "patch", "delete"),
         rule("argoproj.io", List.of("analysistemplates"), "list", "watch"),
         rule("batch", List.of("jobs"), "get", "list", "watch", "create", "delete"),
-        rule("", List.of("secrets"), "get"));
+        rule("", List.of("secrets"), "get"),
+        // The plugin registry argo-rollouts-config, read by the controller's plugin host.
+        rule("", List.of("configmaps"), "get", "list", "watch"));
   }
 
   static PolicyRule rule(String group, List<String> resources, String... verbs) {
