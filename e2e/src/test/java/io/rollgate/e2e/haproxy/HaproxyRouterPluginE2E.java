@@ -234,6 +234,7 @@ class HaproxyRouterPluginE2E {
             && m.contains("via plugin: plugin " + PLUGIN + ": HAProxy at " + haproxy.socketPath()
                 + " has no backend \"web-v2\"")),
         "events of " + r.getMetadata().getName() + ": " + messages);
+    client.resources(Rollout.class).inNamespace(ns).withName(name).delete();
   }
 
   /** Keeps the namespace of a failed run for inspection. */
