@@ -107,11 +107,11 @@ public final class PluginHost {
    * @param next the new registry
    */
   public void update(PluginRegistry next) {
+    boolean first = !loaded;
+    registry = next;
+    loaded = true;
     onContext(
         () -> {
-          boolean first = !loaded;
-          registry = next;
-          loaded = true;
           for (var it = instances.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             String[] key = e.getKey().split(" ", 2);
@@ -240,6 +240,11 @@ public final class PluginHost {
     Held held = instances.get(key);
     if (held != null && held.entry().equals(entry.get())) {
       return Future.succeededFuture(held.instance());
+    }
+    if (held != null) {
+      LOG.info("plugin {} ({}) registration changed: stopping it", name, k);
+      held.instance().close();
+      instances.remove(key);
     }
     PluginInstance created;
     try {

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code location: java:<class>}: a TrafficRouterPlugin provider loaded with ServiceLoader, init once. */
+// Plugin processes are JVMs: on a busy machine a start takes far longer than the default 30 s budget.
+@io.vertx.junit5.Timeout(value = 3, timeUnit = java.util.concurrent.TimeUnit.MINUTES)
 @ExtendWith(VertxExtension.class)
 class InProcessPluginTest {
 

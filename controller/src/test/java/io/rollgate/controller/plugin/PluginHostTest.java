@@ -32,6 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The plugin host against real plugin processes (a Java plugin served by the SDK's PluginServer), without a cluster. */
+// Plugin processes are JVMs: on a busy machine a start takes far longer than the default 30 s budget.
+@io.vertx.junit5.Timeout(value = 3, timeUnit = java.util.concurrent.TimeUnit.MINUTES)
 @ExtendWith(VertxExtension.class)
 class PluginHostTest {
 
@@ -239,7 +241,7 @@ class PluginHostTest {
           return Future.fromCompletionStage(ProcessHandle.of(pid).map(ProcessHandle::onExit)
               .orElse(java.util.concurrent.CompletableFuture.completedFuture(null)), vertx.getOrCreateContext());
         })
-        .compose(v -> retry(vertx, () -> router.setWeight(request("web"), 2, List.of()), 40))
+        .compose(v -> retry(vertx, () -> router.setWeight(request("web"), 2, List.of()), 480))
         .onComplete(t.succeeding(v -> check(t, () -> {
           assertTrue(pidOf(1) != pidOf(0));
           t.completeNow();
