@@ -1,0 +1,5 @@
+/**
+ * The HAProxy traffic-router plugin: sets the weights of a backend's stable and canary servers through HAProxy's
+ * runtime API (argo-spec §11, docs/plugins.md), configured by {@code trafficRouting.plugins["<org>/haproxy"]}.
+ */
+package io.rollgate.plugins.haproxy;
