@@ -27,14 +27,16 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Run: {@code bin/test -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakBenchmark
  * -Dsoak.rollouts=1000 -Dsoak.churnMinutes=10}. Other properties: {@code soak.qps} (controller {@code --qps}, default
- * 200), {@code soak.burst} (400), {@code soak.churnPercent} (Rollouts updated per 10 s churn tick, default 2),
- * and the controller runs with the e2e default heap limit ({@code -Xmx512m}).
+ * 200), {@code soak.burst} (400), {@code soak.churnPercent} (Rollouts updated per 10 s churn tick, default 2) or
+ * {@code soak.churnPerTick} (a number of Rollouts per tick instead), and {@code rollgate.controller.xmx} (the
+ * controller's heap limit, default 512m).
  */
 class SoakBenchmark {
 
   static final int N = Integer.getInteger("soak.rollouts", 1000);
   static final int CHURN_MINUTES = Integer.getInteger("soak.churnMinutes", 10);
   static final int CHURN_PERCENT = Integer.getInteger("soak.churnPercent", 2);
+  static final int CHURN_PER_TICK = Integer.getInteger("soak.churnPerTick", 0);
   static final String QPS = System.getProperty("soak.qps", "200");
   static final String BURST = System.getProperty("soak.burst", "400");
   static final Duration LONG = Duration.ofMinutes(60);
@@ -93,7 +95,7 @@ class SoakBenchmark {
           N, updated, perUpdate, afterUpdate.heapMib(), afterUpdate.rssMib());
 
       Random random = new Random(42);
-      int perTick = Math.max(1, N * CHURN_PERCENT / 100);
+      int perTick = CHURN_PER_TICK > 0 ? CHURN_PER_TICK : Math.max(1, N * CHURN_PERCENT / 100);
       long churnEnd = System.nanoTime() + Duration.ofMinutes(CHURN_MINUTES).toNanos();
       int tick = 0;
       long lastPrint = System.nanoTime();
@@ -173,12 +175,19 @@ class SoakBenchmark {
   }
 
   static void awaitAll(io.fabric8.kubernetes.client.KubernetesClient client, String ns, String what, Predicate<Rollout> p) {
+    long started = System.nanoTime();
+    long[] lastProgress = {started};
     Awaitility.await(what)
         .atMost(LONG)
-        .pollInterval(Duration.ofSeconds(2))
+        .pollInterval(Duration.ofSeconds(Math.max(2, N / 1000)))
         .until(() -> {
           List<Rollout> all = client.resources(Rollout.class).inNamespace(ns).list().getItems();
           long done = all.stream().filter(p).count();
+          long now = System.nanoTime();
+          if (now - lastProgress[0] >= Duration.ofMinutes(1).toNanos()) {
+            System.out.printf("soak:   %s: %d of %d after %.0f s%n", what, done, N, secondsSince(started));
+            lastProgress[0] = now;
+          }
           return done == N;
         });
     assertEquals(N, client.resources(Rollout.class).inNamespace(ns).list().getItems().stream().filter(p).count());

@@ -98,7 +98,7 @@ public final class ControllerProcess implements AutoCloseable {
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx512m");
+    cmd.add("-Xmx" + System.getProperty("rollgate.controller.xmx", "512m"));
     cmd.add("-jar");
     cmd.add(jar);
     cmd.add("--kubeconfig");
