@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.controller.kube.TrimmedItemStore;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisTemplate;
 import io.rollgate.api.ClusterAnalysisTemplate;
@@ -117,44 +118,47 @@ public final class RolloutController {
         options.namespace() == null
             ? client.resources(Rollout.class).inAnyNamespace()
             : client.resources(Rollout.class).inNamespace(options.namespace());
-    rolloutInformer = rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis);
+    rolloutInformer = TrimmedItemStore.trim(rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis));
     var rsOp =
         options.namespace() == null
             ? client.apps().replicaSets().inAnyNamespace()
             : client.apps().replicaSets().inNamespace(options.namespace());
     rsInformer =
-        rsOp.withLabelSelector(Labels.POD_TEMPLATE_HASH)
-            .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUid))
-            .runnableInformer(resyncMillis);
+        TrimmedItemStore.trim(
+            rsOp.withLabelSelector(Labels.POD_TEMPLATE_HASH)
+                .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUid))
+                .runnableInformer(resyncMillis));
     var svcOp =
         options.namespace() == null
             ? client.services().inAnyNamespace()
             : client.services().inNamespace(options.namespace());
     serviceInformer =
-        svcOp.withIndexers(Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout))
-            .runnableInformer(resyncMillis);
+        TrimmedItemStore.trim(
+            svcOp.withIndexers(Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout))
+                .runnableInformer(resyncMillis));
     var deploymentOp =
         options.namespace() == null
             ? client.apps().deployments().inAnyNamespace()
             : client.apps().deployments().inNamespace(options.namespace());
-    deploymentInformer = deploymentOp.runnableInformer(resyncMillis);
+    deploymentInformer = TrimmedItemStore.trim(deploymentOp.runnableInformer(resyncMillis));
     var runOp =
         options.namespace() == null
             ? client.resources(AnalysisRun.class).inAnyNamespace()
             : client.resources(AnalysisRun.class).inNamespace(options.namespace());
     runInformer =
-        runOp.withLabelSelector(instanceSelector)
-            .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf))
-            .runnableInformer(resyncMillis);
+        TrimmedItemStore.trim(
+            runOp.withLabelSelector(instanceSelector)
+                .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf))
+                .runnableInformer(resyncMillis));
     var templateOp =
         options.namespace() == null
             ? client.resources(AnalysisTemplate.class).inAnyNamespace()
             : client.resources(AnalysisTemplate.class).inNamespace(options.namespace());
-    templateInformer = templateOp.runnableInformer(resyncMillis);
+    templateInformer = TrimmedItemStore.trim(templateOp.runnableInformer(resyncMillis));
     // With --namespaced only a Role is granted: a cluster-scoped kind cannot be read, so it is not watched.
     clusterTemplateInformer =
         options.clusterTemplates()
-            ? client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis)
+            ? TrimmedItemStore.trim(client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis))
             : null;
     experimentInformer = RolloutExperiments.informer(client, options, instanceSelector, resyncMillis);
     RolloutCache cache =

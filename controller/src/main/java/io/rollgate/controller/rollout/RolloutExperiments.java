@@ -92,9 +92,10 @@ final class RolloutExperiments {
         options.namespace() == null
             ? client.resources(Experiment.class).inAnyNamespace()
             : client.resources(Experiment.class).inNamespace(options.namespace());
-    return op.withLabelSelector(instanceSelector)
-        .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf))
-        .runnableInformer(resyncMillis);
+    return io.rollgate.controller.kube.TrimmedItemStore.trim(
+        op.withLabelSelector(instanceSelector)
+            .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf))
+            .runnableInformer(resyncMillis));
   }
 
   /**
