@@ -217,6 +217,16 @@ class AdmissionRouterTest {
                                               && l.contains("operation=\"CREATE\"")
                                               && l.contains("verdict=\"allowed\"")),
                               text);
+                          // One answer so far: it lies in the 1 s bucket and in every larger one (+Inf).
+                          assertTrue(
+                              text.lines()
+                                  .anyMatch(
+                                      l ->
+                                          l.startsWith("rollgate_webhook_requests_seconds_bucket{")
+                                              && l.contains("verdict=\"allowed\"")
+                                              && l.contains("le=\"1.0\"")
+                                              && l.endsWith(" 1")),
+                              text);
                           ctx.completeNow();
                         })));
   }
