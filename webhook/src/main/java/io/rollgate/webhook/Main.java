@@ -127,6 +127,14 @@ public final class Main implements Callable<Integer> {
   long auditSeconds;
 
   @Option(
+      names = "--audit-page-size",
+      defaultValue = "500",
+      description =
+          "Rollouts per list request during an audit (API limit; the audit holds one page in memory at a time)"
+              + " (default: ${DEFAULT-VALUE}).")
+  long auditPageSize;
+
+  @Option(
       names = "--cert-check-interval",
       defaultValue = "60",
       description = "How often the Secret is checked, repaired and reloaded, in seconds (default: ${DEFAULT-VALUE}).")
@@ -296,7 +304,8 @@ public final class Main implements Callable<Integer> {
               }
             });
     auditor[0] =
-        new PolicyAuditor(vertx, client, cluster, Clock.systemUTC(), options.auditInterval(), leader::isLeader);
+        new PolicyAuditor(
+            vertx, client, cluster, Clock.systemUTC(), options.auditInterval(), auditPageSize, leader::isLeader);
     WebhookVerticle verticle =
         new WebhookVerticle(
             options,
@@ -352,6 +361,9 @@ public final class Main implements Callable<Integer> {
           cmd,
           "--cert-validity and --ca-validity must be >= 1s, --cert-renew-before >= 0, --cert-check-interval and"
               + " --audit-interval >= 1");
+    }
+    if (auditPageSize < 1) {
+      throw new CommandLine.ParameterException(cmd, "--audit-page-size must be >= 1, got " + auditPageSize);
     }
     if (renewBefore.compareTo(certValidity) >= 0) {
       throw new CommandLine.ParameterException(cmd, "--cert-renew-before must be shorter than --cert-validity");

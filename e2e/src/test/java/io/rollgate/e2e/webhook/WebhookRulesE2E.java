@@ -75,7 +75,9 @@ class WebhookRulesE2E {
             "--validating-webhook-name", configName,
             "--mutating-webhook-name", configName,
             "--namespace-selector", SELECTOR_KEY + "=" + ns,
-            "--audit-interval", "2");
+            "--audit-interval", "2",
+            // Small pages, so the audit's paging (limit/continue) is exercised by the few Rollouts of these tests.
+            "--audit-page-size", "2");
     Awaitility.await("webhook registered and serving")
         .atMost(Duration.ofSeconds(240))
         .pollInterval(Duration.ofMillis(500))

@@ -1,6 +1,8 @@
 package io.rollgate.webhook.policy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -36,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * after a policy's spec or a namespace's labels change. Every enforcement action is audited, so the status shows how
  * many Rollouts a {@code warn} or {@code deny} policy would catch too (objects admitted before the policy existed).
  *
- * <p>The list of Rollouts and the status writes are API calls, run on a worker ({@code executeBlocking}); status is
+ * <p>The Rollouts are listed in pages ({@code --audit-page-size}, API {@code limit}/{@code continue}). The list and the status writes are
+ * API calls, run on a worker ({@code executeBlocking}); status is
  * written as a merge patch on the {@code status} subresource, so a concurrent spec edit is never overwritten.
  */
 public final class PolicyAuditor {
@@ -50,6 +53,7 @@ public final class PolicyAuditor {
   private final Clock clock;
   private final Duration interval;
   private final BooleanSupplier leader;
+  private final long pageSize;
   private long periodic = -1;
   private long pending = -1;
   private boolean running;
@@ -64,10 +68,18 @@ public final class PolicyAuditor {
    * @param cluster the policies and namespace labels
    * @param clock the time source for {@code lastAuditTime}
    * @param interval the period between audits
+   * @param pageSize Rollouts per list request (API {@code limit}), at least 1
    * @param leader whether this replica may audit (holds the Lease)
    */
   public PolicyAuditor(
-      Vertx vertx, KubernetesClient client, ClusterView cluster, Clock clock, Duration interval, BooleanSupplier leader) {
+      Vertx vertx,
+      KubernetesClient client,
+      ClusterView cluster,
+      Clock clock,
+      Duration interval,
+      long pageSize,
+      BooleanSupplier leader) {
+    this.pageSize = pageSize;
     this.vertx = vertx;
     this.client = client;
     this.cluster = cluster;
@@ -148,30 +160,46 @@ public final class PolicyAuditor {
     }
     return vertx.executeBlocking(
         () -> {
-          List<Rollout> rollouts = client.resources(Rollout.class).inAnyNamespace().list().getItems();
+          // Page through the Rollouts so that only one page and the violations found are in memory at a time.
+          List<List<PolicyViolation>> found = new ArrayList<>();
+          policies.forEach(p -> found.add(new ArrayList<>()));
+          String next = null;
+          do {
+            KubernetesResourceList<Rollout> page =
+                client
+                    .resources(Rollout.class)
+                    .inAnyNamespace()
+                    .list(new ListOptionsBuilder().withLimit(pageSize).withContinue(next).build());
+            for (Rollout r : page.getItems()) {
+              for (int i = 0; i < policies.size(); i++) {
+                violation(policies.get(i), r).ifPresent(found.get(i)::add);
+              }
+            }
+            next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+          } while (next != null && !next.isEmpty());
           String now = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
-          for (RolloutPolicy policy : policies) {
-            write(policy, status(policy, rollouts, now));
+          for (int i = 0; i < policies.size(); i++) {
+            write(policies.get(i), status(policies.get(i), found.get(i), now));
           }
           return null;
         },
         false);
   }
 
-  private RolloutPolicyStatus status(RolloutPolicy policy, List<Rollout> rollouts, String now) {
-    List<PolicyViolation> found = new ArrayList<>();
-    for (Rollout r : rollouts) {
-      Optional<Map<String, String>> nsLabels = cluster.namespaceLabels(r.getMetadata().getNamespace());
-      if (nsLabels.isEmpty() || !PolicyEvaluator.selects(policy, nsLabels.get(), r.getMetadata().getLabels())) {
-        continue;
-      }
-      List<FieldError> v = PolicyEvaluator.violations(policy, r);
-      if (!v.isEmpty()) {
-        found.add(
+  private Optional<PolicyViolation> violation(RolloutPolicy policy, Rollout r) {
+    Optional<Map<String, String>> nsLabels = cluster.namespaceLabels(r.getMetadata().getNamespace());
+    if (nsLabels.isEmpty() || !PolicyEvaluator.selects(policy, nsLabels.get(), r.getMetadata().getLabels())) {
+      return Optional.empty();
+    }
+    List<FieldError> v = PolicyEvaluator.violations(policy, r);
+    return v.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
             new PolicyViolation(
                 r.getMetadata().getNamespace(), r.getMetadata().getName(), v.stream().map(FieldError::toString).toList()));
-      }
-    }
+  }
+
+  private static RolloutPolicyStatus status(RolloutPolicy policy, List<PolicyViolation> found, String now) {
     found.sort(Comparator.comparing(PolicyViolation::getNamespace).thenComparing(PolicyViolation::getName));
     RolloutPolicyStatus status = new RolloutPolicyStatus();
     status.setObservedGeneration(policy.getMetadata().getGeneration());
