@@ -105,6 +105,7 @@ public final class ControllerVerticle extends VerticleBase {
     pluginWatch = new PluginRegistryWatch(vertx, api, options.pluginNamespace(), plugins);
     Future<Void> pluginsRead = pluginWatch.start();
     rollouts = new RolloutController(vertx, api, events, options, clock, plugins);
+    plugins.onRegistryChange(rollouts::requeueUsingPlugins);
     analysisRuns =
         new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
     experiments = new ExperimentController(vertx, api, events, options, clock);

@@ -63,6 +63,7 @@ public final class PluginHost {
   private final Map<String, Held> instances = new HashMap<>();
   private volatile PluginRegistry registry = PluginRegistry.EMPTY;
   private volatile boolean loaded;
+  private volatile Runnable registryListener = () -> {};
   private boolean closed;
 
   private record Held(PluginEntry entry, PluginInstance instance) {}
@@ -108,6 +109,7 @@ public final class PluginHost {
    */
   public void update(PluginRegistry next) {
     boolean first = !loaded;
+    Runnable listener = registryListener;
     registry = next;
     loaded = true;
     onContext(
@@ -130,8 +132,22 @@ public final class PluginHost {
               first ? "loaded" : "reloaded",
               next.names(PluginKind.STEP),
               next.names(PluginKind.TRAFFIC_ROUTER));
+          if (!first) {
+            listener.run();
+          }
           return null;
         });
+  }
+
+  /**
+   * Sets what runs after each registry change once the first registry was loaded (the Rollout controller requeues
+   * the Rollouts that use plugins, so a plugin registered or repaired is used at once instead of at their next
+   * retry).
+   *
+   * @param listener run on the host's context after the instances of changed registrations are closed
+   */
+  public void onRegistryChange(Runnable listener) {
+    registryListener = listener;
   }
 
   /**

@@ -419,6 +419,36 @@ public final class RolloutController {
   }
 
   /**
+   * Queues every cached Rollout that has a step plugin or a traffic-router plugin (after a plugin registry change: a
+   * Rollout waiting for a plugin that could not be fetched or started retries at once). Safe from any thread.
+   */
+  public void requeueUsingPlugins() {
+    if (queue == null) {
+      return;
+    }
+    for (Rollout r : cachedRollouts()) {
+      if (usesPlugins(r)) {
+        queue.add(key(r), "plugin-registry");
+      }
+    }
+  }
+
+  /** Whether a Rollout has a step plugin or a traffic-router plugin. */
+  static boolean usesPlugins(Rollout r) {
+    var strategy = r.getSpec() == null ? null : r.getSpec().getStrategy();
+    var canary = strategy == null ? null : strategy.getCanary();
+    if (canary == null) {
+      return false;
+    }
+    if (canary.getTrafficRouting() != null
+        && canary.getTrafficRouting().getPlugins() != null
+        && !canary.getTrafficRouting().getPlugins().isEmpty()) {
+      return true;
+    }
+    return canary.getSteps() != null && canary.getSteps().stream().anyMatch(s -> s.getPlugin() != null);
+  }
+
+  /**
    * Returns the Rollouts in the informer cache (a snapshot), for the per-Rollout metrics.
    *
    * @return the cached Rollouts; empty before {@link #start()}

@@ -282,4 +282,26 @@ class PluginHostTest {
               t::completeNow);
         }));
   }
+
+  @Test
+  void registryChangesAfterTheFirstRunTheListenerOnce(Vertx vertx, VertxTestContext t) {
+    java.util.concurrent.atomic.AtomicInteger changes = new java.util.concurrent.atomic.AtomicInteger();
+    host = new PluginHost(vertx, dir.resolve("plugins"), Duration.ofSeconds(10), Duration.ofSeconds(30),
+        "test/argo-rollouts-config", null, null, Clock.systemUTC());
+    host.onRegistryChange(changes::incrementAndGet);
+    host.update(PluginRegistry.fromConfigMapData(Map.of("trafficRouterPlugins", entry("test/router", ""))));
+    host.update(PluginRegistry.fromConfigMapData(Map.of()));
+    host.update(PluginRegistry.fromConfigMapData(Map.of("trafficRouterPlugins", entry("test/router", ""))));
+    // The listener runs on the host's context after each update's own work: wait until both have run (the test
+    // times out if they never do), then the count must be exactly 2 (the first load does not count).
+    vertx.setPeriodic(20, id -> {
+      if (changes.get() >= 2) {
+        vertx.cancelTimer(id);
+        check(t, () -> {
+          assertEquals(2, changes.get());
+          t.completeNow();
+        });
+      }
+    });
+  }
 }
