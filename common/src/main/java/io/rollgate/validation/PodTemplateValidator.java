@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Checks of a Rollout's pod template that the API server makes for a Pod or a Deployment but not inside our CRD
@@ -38,12 +37,6 @@ public final class PodTemplateValidator {
   /** Longest IANA service name, the form of a port name (15 characters). */
   public static final int MAX_PORT_NAME_LENGTH = 15;
 
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern NAME_PART = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-  private static final Pattern IANA_SVC_NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
-  private static final Pattern HAS_LETTER = Pattern.compile(".*[a-z].*");
   private static final Set<String> PROTOCOLS = Set.of("TCP", "UDP", "SCTP");
   private static final Set<String> STANDARD_RESOURCES = Set.of("cpu", "memory", "ephemeral-storage", "storage");
 
@@ -148,7 +141,7 @@ public final class PodTemplateValidator {
       if (prefix.isEmpty()) {
         return Optional.of(FieldError.invalid(path, key, "prefix part must be non-empty"));
       }
-      if (prefix.length() > MAX_PREFIX_LENGTH || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
+      if (prefix.length() > MAX_PREFIX_LENGTH || !NameRules.isDnsSubdomain(prefix)) {
         return Optional.of(
             FieldError.invalid(
                 path,
@@ -158,7 +151,7 @@ public final class PodTemplateValidator {
                     + " characters)"));
       }
     }
-    if (name.isEmpty() || name.length() > MAX_NAME_LENGTH || !NAME_PART.matcher(name).matches()) {
+    if (name.isEmpty() || name.length() > MAX_NAME_LENGTH || !NameRules.isQualifiedNamePart(name)) {
       return Optional.of(
           FieldError.invalid(
               path,
@@ -175,7 +168,7 @@ public final class PodTemplateValidator {
     if (value == null || value.isEmpty()) {
       return Optional.empty();
     }
-    if (value.length() > MAX_NAME_LENGTH || !NAME_PART.matcher(value).matches()) {
+    if (value.length() > MAX_NAME_LENGTH || !NameRules.isQualifiedNamePart(value)) {
       return Optional.of(
           FieldError.invalid(
               path,
@@ -201,7 +194,7 @@ public final class PodTemplateValidator {
       }
       if (c.getName() == null || c.getName().isEmpty()) {
         errors.add(FieldError.required(p + ".name", "container name is required"));
-      } else if (!DNS_LABEL.matcher(c.getName()).matches() || c.getName().length() > MAX_NAME_LENGTH) {
+      } else if (!NameRules.isDnsLabel(c.getName()) || c.getName().length() > MAX_NAME_LENGTH) {
         errors.add(
             FieldError.invalid(p + ".name", c.getName(), "must be a DNS-1123 label (lowercase alphanumerics and '-')"));
       } else if (!names.add(c.getName())) {
@@ -265,7 +258,7 @@ public final class PodTemplateValidator {
     if (name.length() > MAX_PORT_NAME_LENGTH) {
       return Optional.of("must be no more than " + MAX_PORT_NAME_LENGTH + " characters");
     }
-    if (!IANA_SVC_NAME.matcher(name).matches()) {
+    if (!NameRules.isDnsLabel(name)) {
       return Optional.of(
           "must contain only lowercase alphanumeric characters or '-' and start and end with an alphanumeric"
               + " (IANA_SVC_NAME)");
@@ -273,7 +266,7 @@ public final class PodTemplateValidator {
     if (name.contains("--")) {
       return Optional.of("must not contain consecutive hyphens (IANA_SVC_NAME)");
     }
-    if (!HAS_LETTER.matcher(name).matches()) {
+    if (!NameRules.hasLowercaseLetter(name)) {
       return Optional.of("must contain at least one letter (IANA_SVC_NAME)");
     }
     return Optional.empty();
