@@ -45,8 +45,6 @@ public final class AdmissionLoad {
   private static final int[] CONNECTIONS = {1, 16, 64};
   /** Room for 4 million latency samples (32 MiB), more than any run at the target rate needs. */
   private static final long[] SAMPLES = new long[1 << 22];
-  /** Send lateness of each review of a fixed-rate run (same room). */
-  private static final long[] LATENESS = new long[1 << 22];
 
   private AdmissionLoad() {}
 
@@ -229,10 +227,12 @@ public final class AdmissionLoad {
       long pid)
       throws InterruptedException {
     long cpuBefore = cpuTicks(pid);
-    int total = (int) Math.min((long) rate * seconds, SAMPLES.length);
+    // Arrays sized for this run: a few MiB at most, so the harness's own heap stays small and its collections short.
+    int total = (int) Math.min((long) rate * seconds, 1 << 24);
     long interval = 1_000_000_000L / rate;
-    long[] lat = SAMPLES;
-    long[] late = LATENESS;
+    long[] lat = new long[total];
+    long[] late = new long[total];
+    String[] firstError = new String[1];
     int[] done = new int[1];
     AtomicLong errors = new AtomicLong();
     CountDownLatch finished = new CountDownLatch(1);
@@ -267,7 +267,9 @@ public final class AdmissionLoad {
                       if (ar.succeeded()) {
                         lat[done[0]++] = t - scheduled;
                       } else {
-                        errors.incrementAndGet();
+                        if (errors.incrementAndGet() == 1) {
+                          firstError[0] = String.valueOf(ar.cause());
+                        }
                       }
                       lastAnswer[0] = t;
                       if (done[0] + errors.get() == total) {
@@ -300,6 +302,9 @@ public final class AdmissionLoad {
     System.out.printf("%-6s %8d %10.0f %9.3f %9.3f %9.3f %9.3f %7d %12.0f %9.3f %9.3f  %s%n", label, rate, n / elapsed,
         pct(all, 0.50), pct(all, 0.99), pct(all, 0.999), n == 0 ? Double.NaN : all[n - 1] / 1e6, errors.get(),
         cpuMicros, pct(sendLate, 0.50), pct(sendLate, 0.99), loadAverage());
+    if (firstError[0] != null) {
+      System.out.println("       first error: " + firstError[0]);
+    }
   }
 
   /** User plus system CPU of a process, in clock ticks; 0 when unknown. */
