@@ -79,17 +79,8 @@ public final class AdmissionLoad {
       return;
     }
     java.net.URI uri = java.net.URI.create(url);
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
-    HttpClient client =
-        vertx.createHttpClient(
-            new HttpClientOptions()
-                .setSsl(true)
-                .setTrustAll(true)
-                .setVerifyHost(false)
-                .setKeepAlive(true)
-                .setDefaultHost(uri.getHost())
-                .setDefaultPort(uri.getPort()),
-            new PoolOptions().setHttp1MaxSize(64));
+    Vertx vertx = harnessVertx();
+    HttpClient client = vertx.createHttpClient(clientOptions(uri), new PoolOptions().setHttp1MaxSize(64));
     byte[] small = reviewFor(smallRollout()).getBytes(StandardCharsets.UTF_8);
     byte[] large = reviewFor(largeRollout()).getBytes(StandardCharsets.UTF_8);
     System.out.printf("webhook %s; small review %d bytes, large review %d bytes; %ds per run after %ds warm-up%n",
@@ -105,6 +96,22 @@ public final class AdmissionLoad {
       }
     }
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  /** The harness's Vert.x: one event loop, on the epoll transport where it loads. */
+  private static Vertx harnessVertx() {
+    return Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
+  }
+
+  /** HTTPS keep-alive client options for the webhook at {@code uri}, trusting its self-signed certificate. */
+  private static HttpClientOptions clientOptions(java.net.URI uri) {
+    return new HttpClientOptions()
+        .setSsl(true)
+        .setTrustAll(true)
+        .setVerifyHost(false)
+        .setKeepAlive(true)
+        .setDefaultHost(uri.getHost())
+        .setDefaultPort(uri.getPort());
   }
 
   private static void run(
@@ -174,17 +181,10 @@ public final class AdmissionLoad {
     int conns = Integer.parseInt(opts.getOrDefault("conns", "64"));
     int runs = Integer.parseInt(opts.getOrDefault("runs", "1"));
     String sizes = opts.getOrDefault("size", "small");
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
+    Vertx vertx = harnessVertx();
     HttpClient client =
         vertx.createHttpClient(
-            new HttpClientOptions()
-                .setSsl(true)
-                .setTrustAll(true)
-                .setVerifyHost(false)
-                .setKeepAlive(true)
-                .setDefaultHost(uri.getHost())
-                .setDefaultPort(uri.getPort()),
-            new PoolOptions().setHttp1MaxSize(conns).setMaxWaitQueueSize(-1));
+            clientOptions(uri), new PoolOptions().setHttp1MaxSize(conns).setMaxWaitQueueSize(-1));
     byte[] small = reviewFor(smallRollout()).getBytes(StandardCharsets.UTF_8);
     byte[] large = reviewFor(largeRollout()).getBytes(StandardCharsets.UTF_8);
     System.out.printf(

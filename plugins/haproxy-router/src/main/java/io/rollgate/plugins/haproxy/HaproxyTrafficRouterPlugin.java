@@ -143,26 +143,30 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
 
   @Override
   public Future<Void> setHeaderRoute(Rollout rollout, SetHeaderRoute route) {
-    return config(rollout).compose(config -> {
-      if (route == null || route.getMatch() == null || route.getMatch().isEmpty()) {
-        return Future.succeededFuture();
-      }
-      return Future.failedFuture(
-          "the HAProxy traffic router does not support header routes (setHeaderRoute " + name(route.getName())
-              + "): HAProxy's runtime API cannot add routing rules; remove the setHeaderRoute step or use a router "
-              + "that supports it");
-    });
+    return unsupportedRoute(
+        rollout, route == null ? null : route.getName(), route == null ? null : route.getMatch(), "header",
+        "setHeaderRoute");
   }
 
   @Override
   public Future<Void> setMirrorRoute(Rollout rollout, SetMirrorRoute route) {
+    return unsupportedRoute(
+        rollout, route == null ? null : route.getName(), route == null ? null : route.getMatch(), "mirror",
+        "setMirrorRoute");
+  }
+
+  /**
+   * A header or mirror route: a route without a match (removing it) is a no-op, one with a match is an error, as
+   * HAProxy's runtime API cannot add routing rules. The Rollout's config is checked either way.
+   */
+  private Future<Void> unsupportedRoute(Rollout rollout, String name, List<?> match, String what, String step) {
     return config(rollout).compose(config -> {
-      if (route == null || route.getMatch() == null || route.getMatch().isEmpty()) {
+      if (match == null || match.isEmpty()) {
         return Future.succeededFuture();
       }
       return Future.failedFuture(
-          "the HAProxy traffic router does not support mirror routes (setMirrorRoute " + name(route.getName())
-              + "): HAProxy's runtime API cannot add routing rules; remove the setMirrorRoute step or use a router "
+          "the HAProxy traffic router does not support " + what + " routes (" + step + " " + name(name)
+              + "): HAProxy's runtime API cannot add routing rules; remove the " + step + " step or use a router "
               + "that supports it");
     });
   }
