@@ -1,16 +1,16 @@
 package io.rollgate.webhook;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.util.TokenBuffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
  * The parts of an {@code admission.k8s.io/v1} AdmissionReview request the webhook looks at.
  *
- * <p>The object and the old object are kept as the parsed JSON tokens ({@link TokenBuffer}): a decision that binds
- * them to the model ({@link #readObject}) reads the tokens once, without first building a {@link JsonNode} tree; a
+ * <p>The object and the old object are kept as their byte ranges in the request body: a decision that binds them to
+ * the model ({@link #readObject}) parses them once, straight into the model, without a {@link JsonNode} tree first; a
  * decision that needs the tree ({@link #object()}) gets it built on first use. One request is decided on one thread.
  */
 public final class AdmissionRequest {
@@ -26,34 +26,43 @@ public final class AdmissionRequest {
   private final Payload object;
   private final Payload oldObject;
 
-  /** A JSON value of the request, as tokens or as a tree; null stands for absent or JSON {@code null}. */
+  /**
+   * A JSON value of the request, as its byte range in the request body or as a tree; null stands for absent or JSON
+   * {@code null}.
+   */
   static final class Payload {
-    private final TokenBuffer tokens;
+    private final byte[] body;
+    private final int offset;
+    private final int length;
     private JsonNode tree;
 
-    private Payload(TokenBuffer tokens, JsonNode tree) {
-      this.tokens = tokens;
+    private Payload(byte[] body, int offset, int length, JsonNode tree) {
+      this.body = body;
+      this.offset = offset;
+      this.length = length;
       this.tree = tree;
     }
 
-    static Payload ofTokens(TokenBuffer tokens) {
-      return new Payload(tokens, null);
+    /** A JSON object held as {@code length} bytes of {@code body} from {@code offset}, already checked as JSON. */
+    static Payload ofBytes(byte[] body, int offset, int length) {
+      return new Payload(body, offset, length, null);
     }
 
     static Payload ofTree(JsonNode tree) {
-      return tree == null || tree.isNull() || tree.isMissingNode() ? null : new Payload(null, tree);
+      return tree == null || tree.isNull() || tree.isMissingNode() ? null : new Payload(null, 0, 0, tree);
     }
 
     boolean isObject() {
-      return tokens != null || tree.isObject();
+      return body != null || tree.isObject();
     }
 
     JsonNode tree() {
       if (tree == null) {
-        try {
-          tree = AdmissionReviews.readValue(tokens.asParser());
+        try (JsonParser p = AdmissionReviews.mapper().createParser(body, offset, length)) {
+          p.nextToken();
+          tree = AdmissionReviews.readValue(p);
         } catch (IOException e) {
-          throw new UncheckedIOException("tokens already parsed once cannot be read back", e);
+          throw new UncheckedIOException("an object already checked as JSON cannot be read back", e);
         }
       }
       return tree;
@@ -63,9 +72,9 @@ public final class AdmissionRequest {
       if (tree != null) {
         return mapper.treeToValue(tree, type);
       }
-      // The parser's codec must be the model's mapper: deserializers that read a sub-tree through the codec (fabric8's
-      // Quantity) would otherwise get the AdmissionReview mapper, which refuses anything after the first value.
-      return mapper.readValue(tokens.asParser(mapper), type);
+      // The model's own mapper reads the bytes: deserializers that read a sub-tree through the parser's codec
+      // (fabric8's Quantity) get the model's configuration.
+      return mapper.readValue(body, offset, length, type);
     }
   }
 

@@ -14,7 +14,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.rollgate.validation.FieldError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +80,8 @@ public final class AdmissionReviews {
       throw new BadReviewException("empty body: expected an admission.k8s.io/v1 AdmissionReview");
     }
     // One streaming pass: the envelope's few fields are read as they come, and the (possibly large) object and old
-    // object are kept as tokens, so that binding them to the model later does not need a JsonNode tree first.
+    // object are skipped over and kept as their byte ranges in the body, so that binding one to the model later reads
+    // it once, without a JsonNode tree or a token copy first.
     try (JsonParser p = JSON.createParser(body)) {
       JsonToken first = p.nextToken();
       if (first != JsonToken.START_OBJECT) {
@@ -102,7 +102,7 @@ public final class AdmissionReviews {
           case "kind" -> kind = value == JsonToken.VALUE_STRING ? p.getText() : "";
           case "request" -> {
             if (value == JsonToken.START_OBJECT) {
-              request = readRequest(p);
+              request = readRequest(p, body);
             } else {
               p.skipChildren();
               request = null;
@@ -123,14 +123,14 @@ public final class AdmissionReviews {
       if (request.uid.isEmpty()) {
         throw new BadReviewException("AdmissionReview request has no uid");
       }
-      if (request.gvk == null || !request.gvk.isObject() || text(request.gvk, "kind").isEmpty()) {
+      if (request.kind.isEmpty()) {
         throw new BadReviewException("AdmissionReview request has no kind");
       }
       return new AdmissionRequest(
           request.uid,
-          text(request.gvk, "group"),
-          text(request.gvk, "version"),
-          text(request.gvk, "kind"),
+          request.group,
+          request.version,
+          request.kind,
           request.subResource,
           request.operation,
           request.namespace,
@@ -149,7 +149,9 @@ public final class AdmissionReviews {
   /** The fields of {@code request}, as read. */
   private static final class Envelope {
     String uid = "";
-    JsonNode gvk;
+    String group = "";
+    String version = "";
+    String kind = "";
     String subResource = "";
     String operation = "";
     String namespace = "";
@@ -159,29 +161,58 @@ public final class AdmissionReviews {
   }
 
   /** Reads {@code request}; the parser is on its START_OBJECT and is left on its END_OBJECT. */
-  private static Envelope readRequest(JsonParser p) throws IOException {
+  private static Envelope readRequest(JsonParser p, byte[] body) throws IOException {
     Envelope r = new Envelope();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
       switch (field) {
         case "uid" -> r.uid = string(p, value);
-        case "kind" -> r.gvk = value == JsonToken.START_OBJECT ? readValue(p) : skip(p);
+        case "kind" -> readKind(p, value, r);
         case "subResource" -> r.subResource = string(p, value);
         case "operation" -> r.operation = string(p, value);
         case "namespace" -> r.namespace = string(p, value);
         case "name" -> r.name = string(p, value);
-        case "object" -> r.object = payload(p, value);
-        case "oldObject" -> r.oldObject = payload(p, value);
+        case "object" -> r.object = payload(p, value, body);
+        case "oldObject" -> r.oldObject = payload(p, value, body);
         default -> p.skipChildren();
       }
     }
     return r;
   }
 
-  private static AdmissionRequest.Payload payload(JsonParser p, JsonToken value) throws IOException {
+  /** Reads {@code request.kind} (group, version, kind; other fields and non-string values are ignored). */
+  private static void readKind(JsonParser p, JsonToken value, Envelope r) throws IOException {
+    // A duplicate "kind" replaces the earlier one entirely, as a tree reader would.
+    r.group = "";
+    r.version = "";
+    r.kind = "";
+    if (value != JsonToken.START_OBJECT) {
+      p.skipChildren();
+      return;
+    }
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken v = p.nextToken();
+      switch (field) {
+        case "group" -> r.group = string(p, v);
+        case "version" -> r.version = string(p, v);
+        case "kind" -> r.kind = string(p, v);
+        default -> p.skipChildren();
+      }
+    }
+  }
+
+  /**
+   * Keeps a JSON object as its byte range in the body, after the parser has checked it by skipping it; other values
+   * (null, a string, a list) are read as a tree, for the decisions to refuse.
+   */
+  private static AdmissionRequest.Payload payload(JsonParser p, JsonToken value, byte[] body) throws IOException {
     if (value == JsonToken.START_OBJECT) {
-      return AdmissionRequest.Payload.ofTokens(TokenBuffer.asCopyOfValue(p));
+      int start = (int) p.currentTokenLocation().getByteOffset();
+      p.skipChildren();
+      int end = (int) p.currentTokenLocation().getByteOffset() + 1;
+      return AdmissionRequest.Payload.ofBytes(body, start, end - start);
     }
     return AdmissionRequest.Payload.ofTree(readValue(p));
   }
@@ -194,22 +225,12 @@ public final class AdmissionReviews {
     return "";
   }
 
-  private static JsonNode skip(JsonParser p) throws IOException {
-    p.skipChildren();
-    return null;
-  }
-
   /** Fails on anything after the root value, as the tree reader with FAIL_ON_TRAILING_TOKENS does. */
   private static void trailing(JsonParser p) throws IOException {
     JsonToken t = p.nextToken();
     if (t != null) {
       throw new JsonParseException(p, "Trailing token (of type " + t + ") found after value");
     }
-  }
-
-  private static String text(JsonNode node, String field) {
-    JsonNode v = node.get(field);
-    return v != null && v.isTextual() ? v.asText() : "";
   }
 
   /**

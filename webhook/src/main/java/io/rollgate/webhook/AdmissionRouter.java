@@ -1,11 +1,12 @@
 package io.rollgate.webhook;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -25,6 +26,8 @@ public final class AdmissionRouter {
   public static final long DEFAULT_BODY_LIMIT = 3L * 1024 * 1024;
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionRouter.class);
+
+  private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
 
   private final WebhookMetrics metrics;
 
@@ -67,35 +70,28 @@ public final class AdmissionRouter {
       BooleanSupplier ready) {
     AdmissionRouter handlers = new AdmissionRouter(metrics);
     Router router = Router.router(vertx);
-    BodyHandler body = BodyHandler.create(false).setBodyLimit(bodyLimit);
     router
         .post("/validate")
-        .handler(body)
-        .handler(ctx -> handlers.handle(ctx, "validate", admission::validate))
+        .handler(new ReviewBody(bodyLimit, (ctx, body) -> handlers.handle(ctx, body, "validate", admission::validate)))
         .failureHandler(ctx -> handlers.failure(ctx, "validate"));
+    Function<AdmissionRequest, AdmissionDecision> mutation =
+        mutate
+            ? admission::mutate
+            : r -> new AdmissionDecision(AdmissionReviews.allowed(r.uid(), java.util.List.of()), "ignored", 0);
     router
         .post("/mutate")
-        .handler(body)
-        .handler(
-            ctx ->
-                handlers.handle(
-                    ctx,
-                    "mutate",
-                    mutate
-                        ? admission::mutate
-                        : r -> new AdmissionDecision(
-                            AdmissionReviews.allowed(r.uid(), java.util.List.of()), "ignored", 0)))
+        .handler(new ReviewBody(bodyLimit, (ctx, body) -> handlers.handle(ctx, body, "mutate", mutation)))
         .failureHandler(ctx -> handlers.failure(ctx, "mutate"));
     HealthRouter.mount(router, ready, metrics);
     return router;
   }
 
-  private void handle(RoutingContext ctx, String endpoint, Function<AdmissionRequest, AdmissionDecision> decide) {
+  private void handle(
+      RoutingContext ctx, byte[] body, String endpoint, Function<AdmissionRequest, AdmissionDecision> decide) {
     long start = System.nanoTime();
-    Buffer buffer = ctx.body().buffer();
     AdmissionRequest request;
     try {
-      request = AdmissionReviews.parse(buffer == null ? new byte[0] : buffer.getBytes());
+      request = AdmissionReviews.parse(body);
     } catch (BadReviewException e) {
       metrics.record(endpoint, "", "", "bad_request", System.nanoTime() - start);
       LOG.info("bad request on /{}: {}", endpoint, e.getMessage());
@@ -156,6 +152,14 @@ public final class AdmissionRouter {
   }
 
   private static void json(RoutingContext ctx, int code, ObjectNode body) {
-    ctx.response().setStatusCode(code).putHeader("Content-Type", "application/json").end(body.toString());
+    Buffer bytes;
+    try {
+      // Straight to UTF-8 bytes: no intermediate String.
+      bytes = Buffer.buffer(AdmissionReviews.mapper().writeValueAsBytes(body));
+    } catch (JsonProcessingException e) {
+      // A tree of strings, numbers and booleans always serializes; this would be a bug.
+      throw new IllegalStateException("cannot write the answer", e);
+    }
+    ctx.response().setStatusCode(code).putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON).end(bytes);
   }
 }

@@ -12,12 +12,17 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -183,6 +188,65 @@ class AdmissionRouterTest {
                           ctx.completeNow();
                         })));
   }
+
+  @Test
+  void chunkedBodyIsRead(VertxTestContext ctx) {
+    byte[] body = Reviews.review("CREATE", Reviews.validRollout()).toString().getBytes(StandardCharsets.UTF_8);
+    int third = body.length / 3;
+    sendChunked(
+            Buffer.buffer(java.util.Arrays.copyOfRange(body, 0, third)),
+            Buffer.buffer(java.util.Arrays.copyOfRange(body, third, 2 * third)),
+            Buffer.buffer(java.util.Arrays.copyOfRange(body, 2 * third, body.length)))
+        .onComplete(
+            ctx.succeeding(
+                r ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(200, r.statusCode(), r.body().toString());
+                          JsonNode review = AdmissionReviews.mapper().readTree(r.body().toString());
+                          assertTrue(review.at("/response/allowed").asBoolean(), review.toString());
+                          ctx.completeNow();
+                        })));
+  }
+
+  @Test
+  void chunkedBodyOverTheLimitIs413(VertxTestContext ctx) {
+    // No Content-Length: the limit is found while the body streams in.
+    Buffer mib = Buffer.buffer("x".repeat(1024 * 1024));
+    sendChunked(Buffer.buffer("{\"a\":\""), mib, mib, mib, mib, Buffer.buffer("\"}"))
+        .onComplete(
+            ctx.succeeding(
+                r ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(413, r.statusCode(), r.body().toString());
+                          ctx.completeNow();
+                        })));
+  }
+
+  /** Posts a body to /validate with chunked transfer encoding, one HTTP chunk per buffer. */
+  private static Future<ChunkedAnswer> sendChunked(Buffer... chunks) {
+    HttpClientAgent http =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setSsl(true)
+                .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(bundle.caCrt())))
+                .setVerifyHost(false));
+    return http.request(HttpMethod.POST, port, "127.0.0.1", "/validate")
+        .compose(
+            req -> {
+              req.setChunked(true).putHeader("Content-Type", "application/json");
+              Future<HttpClientResponse> answer = req.response();
+              for (Buffer chunk : chunks) {
+                req.write(chunk);
+              }
+              req.end();
+              return answer.compose(r -> r.body().map(b -> new ChunkedAnswer(r.statusCode(), b)));
+            })
+        .eventually(http::close);
+  }
+
+  private record ChunkedAnswer(int statusCode, Buffer body) {}
 
   @Test
   void healthReadyAndMetrics(VertxTestContext ctx) {
