@@ -232,6 +232,7 @@ public final class Main implements Callable<Integer> {
     } else {
       LOG.info("network transport: NIO (native epoll unavailable: {})", vertx.unavailableNativeTransportCause());
     }
+    LOG.info("TLS engine: {}", WebhookServer.tlsEngine());
     KubernetesClient client = buildClient(vertx);
     CertificateIssuer issuer = new CertificateIssuer(Clock.systemUTC());
     CertificateSource certificates =
