@@ -4,19 +4,31 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The webhook's meters, exposed in Prometheus text format on {@code GET /metrics}.
  *
- * <p>{@code rollgate_webhook_requests_seconds} (count, sum, max, and histogram buckets from 0.25 ms to 1 s) tagged with {@code endpoint} ({@code validate} or
- * {@code mutate}), {@code kind} (the object's kind, {@code unknown} for unreadable bodies), {@code operation} and
- * {@code verdict} ({@code allowed}, {@code warned}, {@code denied}, {@code patched}, {@code ignored},
+ * <p>{@code rollgate_webhook_requests_seconds} (count, sum, max, and histogram buckets from 0.25 ms to 1 s) tagged
+ * with {@code endpoint} ({@code validate} or {@code mutate}), {@code kind} (the object's kind, {@code unknown} for
+ * unreadable bodies, {@code other} past {@link #MAX_SERIES} series), {@code operation} and {@code verdict} ({@code allowed}, {@code warned}, {@code denied}, {@code patched}, {@code ignored},
  * {@code bad_request}, {@code too_large}, {@code error}).
  */
 public final class WebhookMetrics {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  /**
+   * Most series kept apart. Kind and operation come from request bodies, which any client that reaches the port can
+   * make up; past this many tag combinations, new ones are counted as kind and operation {@code other}, so such
+   * traffic cannot grow the registry without bound.
+   */
+  static final int MAX_SERIES = 500;
+
+  /** The timers by tags. */
+  private final Map<Series, Timer> timers = new ConcurrentHashMap<>();
 
   /**
    * Histogram buckets of the handling time ({@code _bucket} series, {@code le} in seconds): around the API server's
@@ -37,16 +49,32 @@ public final class WebhookMetrics {
    * @param nanos the handling time, in nanoseconds
    */
   public void record(String endpoint, String kind, String operation, String verdict, long nanos) {
-    Timer.builder("rollgate.webhook.requests")
-        .description("AdmissionReview requests handled, by endpoint, kind, operation and verdict")
-        .tag("endpoint", endpoint)
-        .tag("kind", kind.isEmpty() ? "unknown" : kind)
-        .tag("operation", operation.isEmpty() ? "unknown" : operation)
-        .tag("verdict", verdict)
-        .serviceLevelObjectives(BUCKETS)
-        .register(registry)
-        .record(nanos, TimeUnit.NANOSECONDS);
+    // The timer of a tag combination is built once: building and registering it for every request would cost more
+    // garbage than the rest of a small review's bookkeeping.
+    Series series = new Series(endpoint, kind, operation, verdict);
+    Timer timer = timers.get(series);
+    if (timer == null) {
+      if (timers.size() >= MAX_SERIES) {
+        series = new Series(endpoint, "other", "other", verdict);
+      }
+      timer = timers.computeIfAbsent(series, this::timer);
+    }
+    timer.record(nanos, TimeUnit.NANOSECONDS);
   }
+
+  private Timer timer(Series s) {
+    return Timer.builder("rollgate.webhook.requests")
+        .description("AdmissionReview requests handled, by endpoint, kind, operation and verdict")
+        .tag("endpoint", s.endpoint())
+        .tag("kind", s.kind().isEmpty() ? "unknown" : s.kind())
+        .tag("operation", s.operation().isEmpty() ? "unknown" : s.operation())
+        .tag("verdict", s.verdict())
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry);
+  }
+
+  /** The tags of one series, as given to {@link #record}. */
+  private record Series(String endpoint, String kind, String operation, String verdict) {}
 
   /**
    * Renders every meter in the Prometheus text exposition format.
