@@ -103,10 +103,17 @@ public final class AdmissionLoad {
     return Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
   }
 
-  /** HTTPS keep-alive client options for the webhook at {@code uri}, trusting its self-signed certificate. */
+  /**
+   * HTTPS keep-alive client options for the webhook at {@code uri}, trusting its self-signed certificate; TLS through
+   * BoringSSL where it loads, as the webhook does, so the harness's own CPU time and garbage stay small.
+   */
   private static HttpClientOptions clientOptions(java.net.URI uri) {
     return new HttpClientOptions()
         .setSsl(true)
+        .setSslEngineOptions(
+            io.vertx.core.net.OpenSSLEngineOptions.isAvailable()
+                ? new io.vertx.core.net.OpenSSLEngineOptions()
+                : new io.vertx.core.net.JdkSSLEngineOptions())
         .setTrustAll(true)
         .setVerifyHost(false)
         .setKeepAlive(true)
@@ -189,8 +196,9 @@ public final class AdmissionLoad {
     byte[] large = reviewFor(largeRollout()).getBytes(StandardCharsets.UTF_8);
     System.out.printf(
         "webhook %s; fixed rate (latency from the scheduled send time), %d connections; small review %d bytes,"
-            + " large review %d bytes; %ds per run after %ds warm-up; harness transport %s%n",
-        url, conns, small.length, large.length, seconds, warmUp, vertx.isNativeTransportEnabled() ? "epoll" : "NIO");
+            + " large review %d bytes; %ds per run after %ds warm-up; harness transport %s, harness TLS %s%n",
+        url, conns, small.length, large.length, seconds, warmUp, vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
+        io.vertx.core.net.OpenSSLEngineOptions.isAvailable() ? "OpenSSL" : "JDK");
     long pid = Long.parseLong(opts.getOrDefault("pid", "0"));
     System.out.printf("%-6s %8s %10s %9s %9s %9s %9s %7s %12s %9s %9s  %s%n", "size", "offered", "answered/s",
         "p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors", "CPU us/review", "send p50", "send p99",
