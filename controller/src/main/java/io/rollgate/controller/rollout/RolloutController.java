@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.rollgate.controller.kube.TrimmedItemStore;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisTemplate;
 import io.rollgate.api.ClusterAnalysisTemplate;
@@ -18,6 +17,7 @@ import io.rollgate.controller.ControllerOptions;
 import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.kube.TrimmedItemStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
@@ -29,13 +29,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Rollouts: informers on Rollouts, ReplicaSets, Services, Deployments and AnalysisRuns feed {@code namespace/name} keys into a
- * {@link WorkQueue} in front of the {@link RolloutReconciler}. Handlers only enqueue: a ReplicaSet event enqueues its
- * owning Rollout; a Service event enqueues the Rollouts that name it and the Rollout named in its
- * {@code managed-by-rollouts} annotation (so a Service left behind by a deleted Rollout is released); a deleted
- * Rollout is enqueued once more for the same reason; a Deployment add, delete or new generation enqueues the Rollouts
- * whose {@code spec.workloadRef} names it; an AnalysisRun event enqueues the Rollout that controls it. AnalysisTemplates
- * and ClusterAnalysisTemplates are cached without handlers (a template change needs no pass of its own).
+ * Wiring for Rollouts: informers on Rollouts, ReplicaSets, Services, Deployments and AnalysisRuns feed
+ * {@code namespace/name} keys into a {@link WorkQueue} in front of the {@link RolloutReconciler}. Handlers only
+ * enqueue: a ReplicaSet event enqueues its owning Rollout; a Service event enqueues the Rollouts that name it and the
+ * Rollout named in its {@code managed-by-rollouts} annotation (so a Service left behind by a deleted Rollout is
+ * released); a deleted Rollout is enqueued once more for the same reason; a Deployment add, delete or new generation
+ * enqueues the Rollouts whose {@code spec.workloadRef} names it; an AnalysisRun event enqueues the Rollout that
+ * controls it. AnalysisTemplates and ClusterAnalysisTemplates are cached without handlers (a template change needs no
+ * pass of its own).
  *
  * <p>The Rollout informer honours the controller instance id: with an id it selects
  * {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, without one only Rollouts lacking that label.
@@ -118,7 +119,8 @@ public final class RolloutController {
         options.namespace() == null
             ? client.resources(Rollout.class).inAnyNamespace()
             : client.resources(Rollout.class).inNamespace(options.namespace());
-    rolloutInformer = TrimmedItemStore.trim(rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis));
+    rolloutInformer =
+        TrimmedItemStore.trim(rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis));
     var rsOp =
         options.namespace() == null
             ? client.apps().replicaSets().inAnyNamespace()
@@ -308,7 +310,13 @@ public final class RolloutController {
     }
     return Future.all(
             List.of(
-                rolloutsSynced, rsSynced, svcSynced, deploymentsSynced, runsSynced, templatesSynced, clusterTemplatesSynced,
+                rolloutsSynced,
+                rsSynced,
+                svcSynced,
+                deploymentsSynced,
+                runsSynced,
+                templatesSynced,
+                clusterTemplatesSynced,
                 experimentsSynced))
         .onSuccess(
             v ->
@@ -363,7 +371,8 @@ public final class RolloutController {
     if (deploymentInformer != null) {
       deploymentInformer.stop();
     }
-    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {runInformer, templateInformer, clusterTemplateInformer, experimentInformer}) {
+    SharedIndexInformer<?>[] others = {runInformer, templateInformer, clusterTemplateInformer, experimentInformer};
+    for (SharedIndexInformer<?> i : others) {
       if (i != null) {
         i.stop();
       }
