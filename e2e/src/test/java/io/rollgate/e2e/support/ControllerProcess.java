@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The controller as users run it: {@code java -jar rollgate-controller.jar}, in its own process, so a test can kill it
@@ -173,14 +172,7 @@ public final class ControllerProcess implements AutoCloseable {
 
   /** Kills the process with SIGKILL, as a node failure or OOM kill would, and waits for it to be gone. */
   public void kill() {
-    if (process != null && process.isAlive()) {
-      process.destroyForcibly();
-      try {
-        process.waitFor(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Processes.kill(process);
   }
 
   /** Starts the process again with the same flags (after {@link #kill()}). */
@@ -202,15 +194,6 @@ public final class ControllerProcess implements AutoCloseable {
   /** Stops the process gracefully (SIGTERM), then forcibly after 20 s. */
   @Override
   public void close() {
-    if (process != null && process.isAlive()) {
-      process.destroy();
-      try {
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Processes.stop(process);
   }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The admission webhook as users run it locally: {@code java -jar rollgate-webhook.jar}, in its own process, so a test
@@ -103,16 +102,6 @@ public final class WebhookProcess implements AutoCloseable {
   /** Stops the process gracefully (SIGTERM), then forcibly after 20 s. */
   @Override
   public void close() {
-    if (process != null && process.isAlive()) {
-      process.destroy();
-      try {
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-          process.waitFor(10, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Processes.stop(process);
   }
 }
