@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -276,31 +275,45 @@ public final class PodTemplateValidator {
     if (resources == null) {
       return;
     }
-    Map<String, BigDecimal> limits = quantities(path + ".limits", resources.getLimits(), errors);
-    Map<String, BigDecimal> requests = quantities(path + ".requests", resources.getRequests(), errors);
-    for (Map.Entry<String, BigDecimal> r : requests.entrySet()) {
-      BigDecimal limit = limits.get(r.getKey());
-      if (limit != null && r.getValue().compareTo(limit) > 0) {
+    Map<String, Quantity> limits = resources.getLimits();
+    Map<String, Quantity> requests = resources.getRequests();
+    validateQuantities(path, ".limits", limits, errors);
+    validateQuantities(path, ".requests", requests, errors);
+    if (limits == null || requests == null) {
+      return;
+    }
+    for (Map.Entry<String, Quantity> r : requests.entrySet()) {
+      String name = r.getKey();
+      Quantity request = r.getValue();
+      Quantity limit = limits.get(name);
+      if (limit == null || !comparable(name, request) || !comparable(name, limit)) {
+        continue;
+      }
+      if (Quantities.compare(amount(request), format(request), amount(limit), format(limit)) > 0) {
         errors.add(
             FieldError.invalid(
-                path + ".requests." + r.getKey(),
-                raw(resources.getRequests().get(r.getKey())),
-                "must be less than or equal to " + r.getKey() + " limit of " + raw(resources.getLimits().get(r.getKey()))));
+                path + ".requests." + name,
+                raw(request),
+                "must be less than or equal to " + name + " limit of " + raw(limit)));
       }
     }
   }
 
-  private static Map<String, BigDecimal> quantities(
-      String path, Map<String, Quantity> values, List<FieldError> errors) {
-    Map<String, BigDecimal> parsed = new java.util.LinkedHashMap<>();
+  /**
+   * Checks the resource names and quantities of {@code limits} or {@code requests}.
+   *
+   * @param path the field path of the resource requirements
+   * @param kind {@code .limits} or {@code .requests}
+   */
+  private static void validateQuantities(
+      String path, String kind, Map<String, Quantity> values, List<FieldError> errors) {
     if (values == null) {
-      return parsed;
+      return;
     }
     for (Map.Entry<String, Quantity> e : values.entrySet()) {
       String name = e.getKey();
-      String p = path + "." + name;
       if (!STANDARD_RESOURCES.contains(name) && !name.startsWith("hugepages-")) {
-        Optional<FieldError> bad = qualifiedName(path, name);
+        Optional<FieldError> bad = qualifiedName(path + kind, name);
         if (bad.isPresent()) {
           errors.add(bad.get());
           continue;
@@ -308,26 +321,45 @@ public final class PodTemplateValidator {
         if (!name.contains("/")) {
           errors.add(
               FieldError.invalid(
-                  path,
+                  path + kind,
                   name,
                   "must be a standard resource (cpu, memory, ephemeral-storage, hugepages-<size>) or a"
                       + " domain-prefixed name such as example.com/gpu"));
           continue;
         }
       }
-      String text = raw(e.getValue());
-      Optional<BigDecimal> value = Quantities.parse(text);
-      if (value.isEmpty()) {
+      Quantity q = e.getValue();
+      int sign = Quantities.check(amount(q), format(q));
+      if (sign == Quantities.NOT_A_QUANTITY) {
         errors.add(
             FieldError.invalid(
-                p, text, "quantities must match the Kubernetes quantity grammar, for example 500m, 2, 1.5Gi or 1e3"));
-      } else if (value.get().signum() < 0) {
-        errors.add(FieldError.invalid(p, text, "must be greater than or equal to 0"));
-      } else {
-        parsed.put(name, value.get());
+                path + kind + "." + name,
+                raw(q),
+                "quantities must match the Kubernetes quantity grammar, for example 500m, 2, 1.5Gi or 1e3"));
+      } else if (sign < 0) {
+        errors.add(FieldError.invalid(path + kind + "." + name, raw(q), "must be greater than or equal to 0"));
       }
     }
-    return parsed;
+  }
+
+  /**
+   * Whether a request and a limit of this resource are compared: the name is accepted and the quantity is valid and
+   * not negative (otherwise {@link #validateQuantities} reported it).
+   */
+  private static boolean comparable(String name, Quantity q) {
+    boolean nameAccepted =
+        STANDARD_RESOURCES.contains(name)
+            || name.startsWith("hugepages-")
+            || (qualifiedName("", name).isEmpty() && name.contains("/"));
+    return nameAccepted && Quantities.check(amount(q), format(q)) >= 0;
+  }
+
+  private static String amount(Quantity q) {
+    return q == null || q.getAmount() == null ? "" : q.getAmount();
+  }
+
+  private static String format(Quantity q) {
+    return q == null || q.getFormat() == null ? "" : q.getFormat();
   }
 
   private static String raw(Quantity q) {
