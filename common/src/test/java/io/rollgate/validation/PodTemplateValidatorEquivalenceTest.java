@@ -74,6 +74,16 @@ class PodTemplateValidatorEquivalenceTest {
     }
   }
 
+  @Test
+  void utf8LengthIsThatOfTheEncodedBytes() {
+    Random random = new Random(31);
+    String alphabet = "a\u007f\u0080\u07ff\u0800\uffff\ud83d\ude00\ud800\udbff\udc00\udfff\u00e9";
+    for (int i = 0; i < 200_000; i++) {
+      String s = text(random, alphabet, random.nextInt(6));
+      assertEquals(s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, PodTemplateValidator.utf8Length(s), s);
+    }
+  }
+
   private static PodTemplateSpec template(Random random) {
     PodTemplateSpec t = new PodTemplateSpec();
     if (random.nextInt(10) != 0) {
