@@ -19,6 +19,11 @@ import java.util.regex.Pattern;
  * decimalSuffix   ::= m | "" | k | M | G | T | P | E
  * decimalExponent ::= ("e" | "E") signedNumber       (an integer exponent)
  * </pre>
+ *
+ * <p>Every container's requests and limits of every admitted Rollout pass through here, so a quantity is read
+ * character by character with {@code long} arithmetic and allocates nothing; the regular expression and
+ * {@link BigDecimal} arithmetic remain for mantissas of more than 18 digits, large exponents and values beyond a
+ * {@code long}, and give the same results.
  */
 public final class Quantities {
 

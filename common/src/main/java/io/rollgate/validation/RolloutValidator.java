@@ -368,7 +368,9 @@ public final class RolloutValidator {
         if (d.isPresent() && d.get().isNegative()) {
           errors.add(
               FieldError.invalid(
-                  step(i) + ".pause.duration", render(step.getPause().getDuration()), "Duration needs to be greater than 0"));
+                  step(i) + ".pause.duration",
+                  render(step.getPause().getDuration()),
+                  "Duration needs to be greater than 0"));
         }
       }
       if (step.getExperiment() != null && step.getExperiment().getTemplates() != null) {
@@ -382,7 +384,8 @@ public final class RolloutValidator {
             errors.add(
                 FieldError.invalid(
                     step(i) + ".experiment.templates[" + j + "].weight",
-                    weight, "Experiment template weight cannot be set unless TrafficRouting is enabled"));
+                    weight,
+                    "Experiment template weight cannot be set unless TrafficRouting is enabled"));
           } else if (tr.getAlb() == null && tr.getSmi() == null && tr.getIstio() == null && !notEmpty(tr.getPlugins())) {
             errors.add(
                 FieldError.invalid(
