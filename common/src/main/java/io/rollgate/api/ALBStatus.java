@@ -74,6 +74,6 @@ public class ALBStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(loadBalancer, canaryTargetGroup, stableTargetGroup, ingress, getAdditionalProperties());
+    return Objects.hash(loadBalancer, canaryTargetGroup, stableTargetGroup, ingress, additionalPropertiesHashCode());
   }
 }

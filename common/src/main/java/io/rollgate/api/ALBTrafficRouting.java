@@ -104,6 +104,6 @@ public class ALBTrafficRouting extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        ingress, ingresses, servicePort, rootService, annotationPrefix, stickinessConfig, getAdditionalProperties());
+        ingress, ingresses, servicePort, rootService, annotationPrefix, stickinessConfig, additionalPropertiesHashCode());
   }
 }

@@ -36,6 +36,6 @@ public class AmbassadorTrafficRouting extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(mappings, getAdditionalProperties());
+    return Objects.hash(mappings, additionalPropertiesHashCode());
   }
 }

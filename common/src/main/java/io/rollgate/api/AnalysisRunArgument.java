@@ -61,6 +61,6 @@ public class AnalysisRunArgument extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, value, valueFrom, getAdditionalProperties());
+    return Objects.hash(name, value, valueFrom, additionalPropertiesHashCode());
   }
 }

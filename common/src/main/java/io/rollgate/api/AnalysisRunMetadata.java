@@ -49,6 +49,6 @@ public class AnalysisRunMetadata extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(labels, annotations, getAdditionalProperties());
+    return Objects.hash(labels, annotations, additionalPropertiesHashCode());
   }
 }

@@ -103,6 +103,6 @@ public class AnalysisRunSpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(metrics, args, terminate, dryRun, measurementRetention, ttlStrategy, getAdditionalProperties());
+    return Objects.hash(metrics, args, terminate, dryRun, measurementRetention, ttlStrategy, additionalPropertiesHashCode());
   }
 }

@@ -119,6 +119,6 @@ public class AnalysisRunStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(phase, message, metricResults, startedAt, completedAt, runSummary, dryRunSummary, getAdditionalProperties());
+    return Objects.hash(phase, message, metricResults, startedAt, completedAt, runSummary, dryRunSummary, additionalPropertiesHashCode());
   }
 }

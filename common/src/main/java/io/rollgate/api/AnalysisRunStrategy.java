@@ -48,6 +48,6 @@ public class AnalysisRunStrategy extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(successfulRunHistoryLimit, unsuccessfulRunHistoryLimit, getAdditionalProperties());
+    return Objects.hash(successfulRunHistoryLimit, unsuccessfulRunHistoryLimit, additionalPropertiesHashCode());
   }
 }

@@ -48,6 +48,6 @@ public class AnalysisTemplateRef extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(templateName, clusterScope, getAdditionalProperties());
+    return Objects.hash(templateName, clusterScope, additionalPropertiesHashCode());
   }
 }

@@ -90,6 +90,6 @@ public class AnalysisTemplateSpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(metrics, args, dryRun, measurementRetention, templates, getAdditionalProperties());
+    return Objects.hash(metrics, args, dryRun, measurementRetention, templates, additionalPropertiesHashCode());
   }
 }

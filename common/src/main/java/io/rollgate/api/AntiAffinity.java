@@ -53,6 +53,6 @@ public class AntiAffinity extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         preferredDuringSchedulingIgnoredDuringExecution, requiredDuringSchedulingIgnoredDuringExecution,
-        getAdditionalProperties());
+        additionalPropertiesHashCode());
   }
 }

@@ -49,6 +49,6 @@ public class ApisixRoute extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, rules, getAdditionalProperties());
+    return Objects.hash(name, rules, additionalPropertiesHashCode());
   }
 }

@@ -35,6 +35,6 @@ public class ApisixTrafficRouting extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(route, getAdditionalProperties());
+    return Objects.hash(route, additionalPropertiesHashCode());
   }
 }

@@ -48,6 +48,6 @@ public class AppMeshTrafficRouting extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(virtualService, virtualNodeGroup, getAdditionalProperties());
+    return Objects.hash(virtualService, virtualNodeGroup, additionalPropertiesHashCode());
   }
 }

@@ -48,6 +48,6 @@ public class AppMeshVirtualNodeGroup extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(canaryVirtualNodeRef, stableVirtualNodeRef, getAdditionalProperties());
+    return Objects.hash(canaryVirtualNodeRef, stableVirtualNodeRef, additionalPropertiesHashCode());
   }
 }

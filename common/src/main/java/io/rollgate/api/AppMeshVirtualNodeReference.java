@@ -35,6 +35,6 @@ public class AppMeshVirtualNodeReference extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, getAdditionalProperties());
+    return Objects.hash(name, additionalPropertiesHashCode());
   }
 }

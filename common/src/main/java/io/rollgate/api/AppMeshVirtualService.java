@@ -49,6 +49,6 @@ public class AppMeshVirtualService extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, routes, getAdditionalProperties());
+    return Objects.hash(name, routes, additionalPropertiesHashCode());
   }
 }

@@ -66,6 +66,6 @@ public class Argument extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, value, valueFrom, getAdditionalProperties());
+    return Objects.hash(name, value, valueFrom, additionalPropertiesHashCode());
   }
 }

@@ -48,6 +48,6 @@ public class ArgumentValueFrom extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(podTemplateHashValue, fieldRef, getAdditionalProperties());
+    return Objects.hash(podTemplateHashValue, fieldRef, additionalPropertiesHashCode());
   }
 }

@@ -63,6 +63,6 @@ public class Authentication extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(sigv4, oauth2, basicAuth, getAdditionalProperties());
+    return Objects.hash(sigv4, oauth2, basicAuth, additionalPropertiesHashCode());
   }
 }

@@ -61,6 +61,6 @@ public class AwsResourceRef extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, arn, fullName, getAdditionalProperties());
+    return Objects.hash(name, arn, fullName, additionalPropertiesHashCode());
   }
 }

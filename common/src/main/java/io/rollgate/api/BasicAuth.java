@@ -50,6 +50,6 @@ public class BasicAuth extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(username, password, getAdditionalProperties());
+    return Objects.hash(username, password, additionalPropertiesHashCode());
   }
 }

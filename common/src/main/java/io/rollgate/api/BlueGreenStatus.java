@@ -89,6 +89,6 @@ public class BlueGreenStatus extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         previewSelector, activeSelector, scaleUpPreviewCheckPoint, prePromotionAnalysisRunStatus,
-        postPromotionAnalysisRunStatus, getAdditionalProperties());
+        postPromotionAnalysisRunStatus, additionalPropertiesHashCode());
   }
 }

@@ -210,6 +210,6 @@ public class BlueGreenStrategy extends ModelObject {
     return Objects.hash(
         activeService, previewService, previewReplicaCount, autoPromotionEnabled, autoPromotionSeconds, maxUnavailable,
         scaleDownDelaySeconds, scaleDownDelayRevisionLimit, prePromotionAnalysis, antiAffinity, postPromotionAnalysis,
-        previewMetadata, activeMetadata, abortScaleDownDelaySeconds, getAdditionalProperties());
+        previewMetadata, activeMetadata, abortScaleDownDelaySeconds, additionalPropertiesHashCode());
   }
 }

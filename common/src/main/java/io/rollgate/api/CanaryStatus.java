@@ -103,6 +103,6 @@ public class CanaryStatus extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         currentStepAnalysisRunStatus, currentBackgroundAnalysisRunStatus, currentExperiment, weights, stablePingPong,
-        stepPluginStatuses, getAdditionalProperties());
+        stepPluginStatuses, additionalPropertiesHashCode());
   }
 }

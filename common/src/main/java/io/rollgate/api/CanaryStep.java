@@ -128,6 +128,6 @@ public class CanaryStep extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         setWeight, pause, experiment, analysis, setCanaryScale, setHeaderRoute, setMirrorRoute, plugin,
-        getAdditionalProperties());
+        additionalPropertiesHashCode());
   }
 }

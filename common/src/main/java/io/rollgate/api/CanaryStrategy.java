@@ -248,6 +248,6 @@ public class CanaryStrategy extends ModelObject {
     return Objects.hash(
         canaryService, stableService, steps, trafficRouting, maxUnavailable, maxSurge, analysis, antiAffinity,
         canaryMetadata, stableMetadata, scaleDownDelaySeconds, scaleDownDelayRevisionLimit, abortScaleDownDelaySeconds,
-        dynamicStableScale, pingPong, minPodsPerReplicaSet, replicaProgressThreshold, getAdditionalProperties());
+        dynamicStableScale, pingPong, minPodsPerReplicaSet, replicaProgressThreshold, additionalPropertiesHashCode());
   }
 }

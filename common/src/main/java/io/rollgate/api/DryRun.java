@@ -35,6 +35,6 @@ public class DryRun extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(metricName, getAdditionalProperties());
+    return Objects.hash(metricName, additionalPropertiesHashCode());
   }
 }

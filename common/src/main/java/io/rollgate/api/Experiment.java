@@ -36,17 +36,31 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Experiment extends CustomResource<ExperimentSpec, ExperimentStatus> implements Namespaced {
 
+  /** The unknown top-level properties; null until the first is recorded or the map is asked for. */
   @JsonIgnore
-  private final Map<String, Object> additionalProperties = new LinkedHashMap<>();
+  private Map<String, Object> additionalProperties;
 
   /**
    * Returns the top-level JSON properties this class does not model, in input order.
    *
    * @return the live, mutable map of unknown property names to their JSON values; never {@code null}
    */
-  @JsonAnyGetter
+  @JsonIgnore
   public Map<String, Object> getAdditionalProperties() {
+    if (additionalProperties == null) {
+      additionalProperties = new LinkedHashMap<>();
+    }
     return additionalProperties;
+  }
+
+  /**
+   * The unknown properties Jackson writes after the modelled ones; an object that never had one gets no map.
+   *
+   * @return the unknown properties, or an empty map
+   */
+  @JsonAnyGetter
+  private Map<String, Object> unknownPropertiesToWrite() {
+    return additionalProperties == null ? Map.of() : additionalProperties;
   }
 
   /**
@@ -57,7 +71,7 @@ public class Experiment extends CustomResource<ExperimentSpec, ExperimentStatus>
    */
   @JsonAnySetter
   public void setAdditionalProperty(String name, Object value) {
-    additionalProperties.put(name, value);
+    getAdditionalProperties().put(name, value);
   }
 
   @Override
@@ -68,11 +82,11 @@ public class Experiment extends CustomResource<ExperimentSpec, ExperimentStatus>
     if (o == null || getClass() != o.getClass() || !super.equals(o)) {
       return false;
     }
-    return additionalProperties.equals(((Experiment) o).additionalProperties);
+    return unknownPropertiesToWrite().equals(((Experiment) o).unknownPropertiesToWrite());
   }
 
   @Override
   public int hashCode() {
-    return 31 * super.hashCode() + additionalProperties.hashCode();
+    return 31 * super.hashCode() + unknownPropertiesToWrite().hashCode();
   }
 }

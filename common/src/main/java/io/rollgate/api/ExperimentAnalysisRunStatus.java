@@ -75,6 +75,6 @@ public class ExperimentAnalysisRunStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, analysisRun, phase, message, getAdditionalProperties());
+        name, analysisRun, phase, message, additionalPropertiesHashCode());
   }
 }

@@ -89,6 +89,6 @@ public class ExperimentAnalysisTemplateRef extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, templateName, clusterScope, args, requiredForCompletion, getAdditionalProperties());
+        name, templateName, clusterScope, args, requiredForCompletion, additionalPropertiesHashCode());
   }
 }

@@ -141,6 +141,6 @@ public class ExperimentSpec extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        templates, duration, progressDeadlineSeconds, terminate, analyses, scaleDownDelaySeconds, dryRun, measurementRetention, analysisRunMetadata, getAdditionalProperties());
+        templates, duration, progressDeadlineSeconds, terminate, analyses, scaleDownDelaySeconds, dryRun, measurementRetention, analysisRunMetadata, additionalPropertiesHashCode());
   }
 }

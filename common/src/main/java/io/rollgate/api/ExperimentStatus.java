@@ -104,6 +104,6 @@ public class ExperimentStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        phase, message, templateStatuses, availableAt, conditions, analysisRuns, getAdditionalProperties());
+        phase, message, templateStatuses, availableAt, conditions, analysisRuns, additionalPropertiesHashCode());
   }
 }

@@ -103,6 +103,6 @@ public class ExperimentTemplate extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, replicas, minReadySeconds, selector, template, service, getAdditionalProperties());
+        name, replicas, minReadySeconds, selector, template, service, additionalPropertiesHashCode());
   }
 }

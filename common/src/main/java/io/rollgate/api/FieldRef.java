@@ -35,6 +35,6 @@ public class FieldRef extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(fieldPath, getAdditionalProperties());
+    return Objects.hash(fieldPath, additionalPropertiesHashCode());
   }
 }

@@ -48,6 +48,6 @@ public class HeaderRoutingMatch extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(headerName, headerValue, getAdditionalProperties());
+    return Objects.hash(headerName, headerValue, additionalPropertiesHashCode());
   }
 }

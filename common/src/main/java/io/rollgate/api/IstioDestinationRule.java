@@ -75,6 +75,6 @@ public class IstioDestinationRule extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, canarySubsetName, stableSubsetName, additionalSubsetNames, getAdditionalProperties());
+    return Objects.hash(name, canarySubsetName, stableSubsetName, additionalSubsetNames, additionalPropertiesHashCode());
   }
 }

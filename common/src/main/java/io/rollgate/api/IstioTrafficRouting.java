@@ -62,6 +62,6 @@ public class IstioTrafficRouting extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(virtualService, virtualServices, destinationRule, getAdditionalProperties());
+    return Objects.hash(virtualService, virtualServices, destinationRule, additionalPropertiesHashCode());
   }
 }

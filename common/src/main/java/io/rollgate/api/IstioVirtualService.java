@@ -75,6 +75,6 @@ public class IstioVirtualService extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, routes, tlsRoutes, tcpRoutes, getAdditionalProperties());
+    return Objects.hash(name, routes, tlsRoutes, tcpRoutes, additionalPropertiesHashCode());
   }
 }

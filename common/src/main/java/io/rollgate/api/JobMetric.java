@@ -61,6 +61,6 @@ public class JobMetric extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(metadata, spec, getAdditionalProperties());
+    return Objects.hash(metadata, spec, additionalPropertiesHashCode());
   }
 }

@@ -116,6 +116,6 @@ public class Measurement extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(phase, message, startedAt, finishedAt, value, metadata, resumeAt, getAdditionalProperties());
+    return Objects.hash(phase, message, startedAt, finishedAt, value, metadata, resumeAt, additionalPropertiesHashCode());
   }
 }

@@ -48,6 +48,6 @@ public class MeasurementRetention extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(metricName, limit, getAdditionalProperties());
+    return Objects.hash(metricName, limit, additionalPropertiesHashCode());
   }
 }

@@ -170,6 +170,6 @@ public class Metric extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, interval, initialDelay, count, successCondition, failureCondition, failureLimit, inconclusiveLimit, consecutiveErrorLimit, consecutiveSuccessLimit, provider, getAdditionalProperties());
+    return Objects.hash(name, interval, initialDelay, count, successCondition, failureCondition, failureLimit, inconclusiveLimit, consecutiveErrorLimit, consecutiveSuccessLimit, provider, additionalPropertiesHashCode());
   }
 }

@@ -69,6 +69,6 @@ public class MetricProviderConfig extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(prometheus, web, job, getAdditionalProperties());
+    return Objects.hash(prometheus, web, job, additionalPropertiesHashCode());
   }
 }

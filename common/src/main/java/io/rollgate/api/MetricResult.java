@@ -195,6 +195,6 @@ public class MetricResult extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, phase, measurements, message, count, successful, failed, inconclusive, error, consecutiveError, consecutiveSuccess, dryRun, metadata, getAdditionalProperties());
+    return Objects.hash(name, phase, measurements, message, count, successful, failed, inconclusive, error, consecutiveError, consecutiveSuccess, dryRun, metadata, additionalPropertiesHashCode());
   }
 }

@@ -32,8 +32,9 @@ import java.util.Map;
     creatorVisibility = Visibility.NONE)
 public abstract class ModelObject {
 
+  /** The unknown properties; null until the first is recorded or {@link #getAdditionalProperties()} is called. */
   @JsonIgnore
-  private final Map<String, Object> additionalProperties = new LinkedHashMap<>();
+  private Map<String, Object> additionalProperties;
 
   /**
    * Returns the JSON properties this class does not model, in input order.
@@ -41,9 +42,21 @@ public abstract class ModelObject {
    * @return the live, mutable map of unknown property names to their JSON values (maps, lists, strings, numbers,
    *     booleans or {@code null}); never {@code null}
    */
-  @JsonAnyGetter
   public Map<String, Object> getAdditionalProperties() {
+    if (additionalProperties == null) {
+      additionalProperties = new LinkedHashMap<>();
+    }
     return additionalProperties;
+  }
+
+  /**
+   * The unknown properties Jackson writes after the modelled ones; an object that never had one gets no map.
+   *
+   * @return the unknown properties, or an empty map
+   */
+  @JsonAnyGetter
+  private Map<String, Object> unknownPropertiesToWrite() {
+    return additionalProperties == null ? Map.of() : additionalProperties;
   }
 
   /**
@@ -54,17 +67,33 @@ public abstract class ModelObject {
    */
   @JsonAnySetter
   public void setAdditionalProperty(String name, Object value) {
-    additionalProperties.put(name, value);
+    getAdditionalProperties().put(name, value);
   }
 
   /**
-   * Compares the unknown properties of two model objects; used by the subclasses' {@code equals}.
+   * Compares the unknown properties of two model objects; used by the subclasses' {@code equals}. No map and an empty
+   * map are equal.
    *
    * @param other the object to compare with
    * @return whether both hold equal unknown properties
    */
   protected final boolean additionalPropertiesEqual(ModelObject other) {
-    return additionalProperties.equals(other.additionalProperties);
+    Map<String, Object> mine = additionalProperties;
+    Map<String, Object> theirs = other.additionalProperties;
+    if (mine == null || mine.isEmpty()) {
+      return theirs == null || theirs.isEmpty();
+    }
+    return mine.equals(theirs);
+  }
+
+  /**
+   * The hash code of the unknown properties, for the subclasses' {@code hashCode}: that of the map, 0 when there is
+   * none (as for an empty map).
+   *
+   * @return the hash code
+   */
+  protected final int additionalPropertiesHashCode() {
+    return additionalProperties == null ? 0 : additionalProperties.hashCode();
   }
 
   /**

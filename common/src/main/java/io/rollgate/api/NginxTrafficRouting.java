@@ -91,6 +91,6 @@ public class NginxTrafficRouting extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         annotationPrefix, stableIngress, stableIngresses, additionalIngressAnnotations, canaryIngressAnnotations,
-        getAdditionalProperties());
+        additionalPropertiesHashCode());
   }
 }

@@ -77,6 +77,6 @@ public class OAuth2Config extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(tokenUrl, clientId, clientSecret, scopes, getAdditionalProperties());
+    return Objects.hash(tokenUrl, clientId, clientSecret, scopes, additionalPropertiesHashCode());
   }
 }

@@ -74,6 +74,6 @@ public class ObjectRef extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(apiVersion, kind, name, scaleDown, getAdditionalProperties());
+    return Objects.hash(apiVersion, kind, name, scaleDown, additionalPropertiesHashCode());
   }
 }

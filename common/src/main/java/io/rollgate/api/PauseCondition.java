@@ -48,6 +48,6 @@ public class PauseCondition extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(reason, startTime, getAdditionalProperties());
+    return Objects.hash(reason, startTime, additionalPropertiesHashCode());
   }
 }

@@ -51,6 +51,6 @@ public class PingPongSpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(pingService, pongService, getAdditionalProperties());
+    return Objects.hash(pingService, pongService, additionalPropertiesHashCode());
   }
 }

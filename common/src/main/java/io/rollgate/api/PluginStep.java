@@ -52,6 +52,6 @@ public class PluginStep extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, config, getAdditionalProperties());
+    return Objects.hash(name, config, additionalPropertiesHashCode());
   }
 }

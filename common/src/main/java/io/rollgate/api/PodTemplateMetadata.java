@@ -52,6 +52,6 @@ public class PodTemplateMetadata extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(labels, annotations, getAdditionalProperties());
+    return Objects.hash(labels, annotations, additionalPropertiesHashCode());
   }
 }

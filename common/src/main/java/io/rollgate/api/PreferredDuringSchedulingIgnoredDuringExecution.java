@@ -35,6 +35,6 @@ public class PreferredDuringSchedulingIgnoredDuringExecution extends ModelObject
 
   @Override
   public int hashCode() {
-    return Objects.hash(weight, getAdditionalProperties());
+    return Objects.hash(weight, additionalPropertiesHashCode());
   }
 }

@@ -116,6 +116,6 @@ public class PrometheusMetric extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(address, query, timeout, insecure, headers, authentication, rangeQuery, getAdditionalProperties());
+    return Objects.hash(address, query, timeout, insecure, headers, authentication, rangeQuery, additionalPropertiesHashCode());
   }
 }

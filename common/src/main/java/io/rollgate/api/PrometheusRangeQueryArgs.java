@@ -63,6 +63,6 @@ public class PrometheusRangeQueryArgs extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(start, end, step, getAdditionalProperties());
+    return Objects.hash(start, end, step, additionalPropertiesHashCode());
   }
 }

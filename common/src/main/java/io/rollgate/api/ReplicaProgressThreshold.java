@@ -48,6 +48,6 @@ public class ReplicaProgressThreshold extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(type, value, getAdditionalProperties());
+    return Objects.hash(type, value, additionalPropertiesHashCode());
   }
 }

@@ -20,6 +20,6 @@ public class RequiredDuringSchedulingIgnoredDuringExecution extends ModelObject 
 
   @Override
   public int hashCode() {
-    return Objects.hash(getAdditionalProperties());
+    return Objects.hash(additionalPropertiesHashCode());
   }
 }

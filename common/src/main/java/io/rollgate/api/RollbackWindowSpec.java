@@ -35,6 +35,6 @@ public class RollbackWindowSpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(revisions, getAdditionalProperties());
+    return Objects.hash(revisions, additionalPropertiesHashCode());
   }
 }

@@ -88,6 +88,6 @@ public class RolloutAnalysis extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(templates, args, dryRun, measurementRetention, analysisRunMetadata, getAdditionalProperties());
+    return Objects.hash(templates, args, dryRun, measurementRetention, analysisRunMetadata, additionalPropertiesHashCode());
   }
 }

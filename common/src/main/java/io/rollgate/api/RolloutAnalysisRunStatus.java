@@ -61,6 +61,6 @@ public class RolloutAnalysisRunStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, status, message, getAdditionalProperties());
+    return Objects.hash(name, status, message, additionalPropertiesHashCode());
   }
 }

@@ -100,6 +100,6 @@ public class RolloutCondition extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(type, status, lastUpdateTime, lastTransitionTime, reason, message, getAdditionalProperties());
+    return Objects.hash(type, status, lastUpdateTime, lastTransitionTime, reason, message, additionalPropertiesHashCode());
   }
 }

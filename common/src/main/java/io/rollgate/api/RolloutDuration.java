@@ -92,6 +92,6 @@ public class RolloutDuration extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         rolloutStartedAt, manualPauseStartedAt, totalManualPauseDurationSeconds, finishedAt, completionStatus,
-        getAdditionalProperties());
+        additionalPropertiesHashCode());
   }
 }

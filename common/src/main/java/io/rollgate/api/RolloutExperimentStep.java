@@ -102,6 +102,6 @@ public class RolloutExperimentStep extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        templates, duration, analyses, dryRun, analysisRunMetadata, scaleDownDelaySeconds, getAdditionalProperties());
+        templates, duration, analyses, dryRun, analysisRunMetadata, scaleDownDelaySeconds, additionalPropertiesHashCode());
   }
 }

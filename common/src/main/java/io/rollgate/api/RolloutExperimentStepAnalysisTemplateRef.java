@@ -88,6 +88,6 @@ public class RolloutExperimentStepAnalysisTemplateRef extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, templateName, clusterScope, args, requiredForCompletion, getAdditionalProperties());
+    return Objects.hash(name, templateName, clusterScope, args, requiredForCompletion, additionalPropertiesHashCode());
   }
 }

@@ -114,6 +114,6 @@ public class RolloutExperimentTemplate extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, specRef, replicas, metadata, selector, weight, service, getAdditionalProperties());
+    return Objects.hash(name, specRef, replicas, metadata, selector, weight, service, additionalPropertiesHashCode());
   }
 }

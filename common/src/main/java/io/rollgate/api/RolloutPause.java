@@ -38,6 +38,6 @@ public class RolloutPause extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(duration, getAdditionalProperties());
+    return Objects.hash(duration, additionalPropertiesHashCode());
   }
 }

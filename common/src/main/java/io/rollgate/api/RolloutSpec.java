@@ -201,6 +201,6 @@ public class RolloutSpec extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         replicas, selector, template, workloadRef, minReadySeconds, strategy, revisionHistoryLimit, paused,
-        progressDeadlineSeconds, progressDeadlineAbort, restartAt, analysis, rollbackWindow, getAdditionalProperties());
+        progressDeadlineSeconds, progressDeadlineAbort, restartAt, analysis, rollbackWindow, additionalPropertiesHashCode());
   }
 }

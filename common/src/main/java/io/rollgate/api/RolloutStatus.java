@@ -387,6 +387,6 @@ public class RolloutStatus extends ModelObject {
         abort, pauseConditions, controllerPause, abortedAt, currentPodHash, currentStepHash, replicas, updatedReplicas,
         readyReplicas, availableReplicas, currentStepIndex, collisionCount, observedGeneration, conditions, canary,
         blueGreen, hpaReplicas, selector, stableRS, restartedAt, promoteFull, phase, message,
-        workloadObservedGeneration, alb, albs, duration, getAdditionalProperties());
+        workloadObservedGeneration, alb, albs, duration, additionalPropertiesHashCode());
   }
 }

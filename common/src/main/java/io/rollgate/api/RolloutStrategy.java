@@ -48,6 +48,6 @@ public class RolloutStrategy extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(blueGreen, canary, getAdditionalProperties());
+    return Objects.hash(blueGreen, canary, additionalPropertiesHashCode());
   }
 }

@@ -173,6 +173,6 @@ public class RolloutTrafficRouting extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, managedRoutes, maxTrafficWeight, plugins,
-        getAdditionalProperties());
+        additionalPropertiesHashCode());
   }
 }

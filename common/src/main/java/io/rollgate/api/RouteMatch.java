@@ -62,6 +62,6 @@ public class RouteMatch extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(method, path, headers, getAdditionalProperties());
+    return Objects.hash(method, path, headers, additionalPropertiesHashCode());
   }
 }

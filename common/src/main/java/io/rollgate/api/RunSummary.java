@@ -89,6 +89,6 @@ public class RunSummary extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(count, successful, failed, inconclusive, error, getAdditionalProperties());
+    return Objects.hash(count, successful, failed, inconclusive, error, additionalPropertiesHashCode());
   }
 }

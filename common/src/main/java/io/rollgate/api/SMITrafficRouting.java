@@ -48,6 +48,6 @@ public class SMITrafficRouting extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(rootService, trafficSplitName, getAdditionalProperties());
+    return Objects.hash(rootService, trafficSplitName, additionalPropertiesHashCode());
   }
 }

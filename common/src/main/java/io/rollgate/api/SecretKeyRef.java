@@ -50,6 +50,6 @@ public class SecretKeyRef extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, key, getAdditionalProperties());
+    return Objects.hash(name, key, additionalPropertiesHashCode());
   }
 }

@@ -61,6 +61,6 @@ public class SetCanaryScale extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(weight, replicas, matchTrafficWeight, getAdditionalProperties());
+    return Objects.hash(weight, replicas, matchTrafficWeight, additionalPropertiesHashCode());
   }
 }

@@ -49,6 +49,6 @@ public class SetHeaderRoute extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, match, getAdditionalProperties());
+    return Objects.hash(name, match, additionalPropertiesHashCode());
   }
 }

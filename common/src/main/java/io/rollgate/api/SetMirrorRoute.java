@@ -62,6 +62,6 @@ public class SetMirrorRoute extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, match, percentage, getAdditionalProperties());
+    return Objects.hash(name, match, percentage, additionalPropertiesHashCode());
   }
 }

@@ -63,6 +63,6 @@ public class Sigv4Config extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(region, profile, roleArn, getAdditionalProperties());
+    return Objects.hash(region, profile, roleArn, additionalPropertiesHashCode());
   }
 }

@@ -186,6 +186,6 @@ public class StepPluginStatus extends ModelObject {
   public int hashCode() {
     return Objects.hash(
         index, name, operation, phase, message, startedAt, updatedAt, finishedAt, backoff, executions, disabled, status,
-        getAdditionalProperties());
+        additionalPropertiesHashCode());
   }
 }

@@ -48,6 +48,6 @@ public class StickinessConfig extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(enabled, durationSeconds, getAdditionalProperties());
+    return Objects.hash(enabled, durationSeconds, additionalPropertiesHashCode());
   }
 }

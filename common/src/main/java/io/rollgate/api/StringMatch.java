@@ -61,6 +61,6 @@ public class StringMatch extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(exact, prefix, regex, getAdditionalProperties());
+    return Objects.hash(exact, prefix, regex, additionalPropertiesHashCode());
   }
 }

@@ -35,6 +35,6 @@ public class TCPRoute extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(port, getAdditionalProperties());
+    return Objects.hash(port, additionalPropertiesHashCode());
   }
 }

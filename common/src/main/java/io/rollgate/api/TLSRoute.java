@@ -49,6 +49,6 @@ public class TLSRoute extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(port, sniHosts, getAdditionalProperties());
+    return Objects.hash(port, sniHosts, additionalPropertiesHashCode());
   }
 }

@@ -65,6 +65,6 @@ public class TTLStrategy extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(secondsAfterCompletion, secondsAfterFailure, secondsAfterSuccess, getAdditionalProperties());
+    return Objects.hash(secondsAfterCompletion, secondsAfterFailure, secondsAfterSuccess, additionalPropertiesHashCode());
   }
 }

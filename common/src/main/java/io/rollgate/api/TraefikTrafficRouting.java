@@ -35,6 +35,6 @@ public class TraefikTrafficRouting extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(weightedTraefikServiceName, getAdditionalProperties());
+    return Objects.hash(weightedTraefikServiceName, additionalPropertiesHashCode());
   }
 }

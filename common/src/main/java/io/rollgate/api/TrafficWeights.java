@@ -75,6 +75,6 @@ public class TrafficWeights extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(canary, stable, additional, verified, getAdditionalProperties());
+    return Objects.hash(canary, stable, additional, verified, additionalPropertiesHashCode());
   }
 }

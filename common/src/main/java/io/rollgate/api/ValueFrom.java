@@ -51,6 +51,6 @@ public class ValueFrom extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(secretKeyRef, fieldRef, getAdditionalProperties());
+    return Objects.hash(secretKeyRef, fieldRef, additionalPropertiesHashCode());
   }
 }

@@ -146,6 +146,6 @@ public class WebMetric extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(method, url, headers, body, timeoutSeconds, jsonPath, insecure, jsonBody, authentication, getAdditionalProperties());
+    return Objects.hash(method, url, headers, body, timeoutSeconds, jsonPath, insecure, jsonBody, authentication, additionalPropertiesHashCode());
   }
 }

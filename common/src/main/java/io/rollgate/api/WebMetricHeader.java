@@ -50,6 +50,6 @@ public class WebMetricHeader extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(key, value, getAdditionalProperties());
+    return Objects.hash(key, value, additionalPropertiesHashCode());
   }
 }

@@ -61,6 +61,6 @@ public class WeightDestination extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(weight, serviceName, podTemplateHash, getAdditionalProperties());
+    return Objects.hash(weight, serviceName, podTemplateHash, additionalPropertiesHashCode());
   }
 }

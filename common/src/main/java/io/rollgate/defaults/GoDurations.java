@@ -13,7 +13,20 @@ import java.util.regex.Pattern;
 public final class GoDurations {
 
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
-  private static final Pattern DIGITS = Pattern.compile("\\d+");
+  /** {@link #scan} result: not a Go duration. */
+  private static final long INVALID = Long.MIN_VALUE;
+  /**
+   * {@link #scan} result: a number or a sum beyond {@code long} arithmetic; {@link #parseExactly} decides. (The
+   * largest negative duration, -(2<sup>63</sup>-1) ns, has the same value and is decided there too.)
+   */
+  private static final long EXACT_PATH = Long.MIN_VALUE + 1;
+  /** Fraction digits {@link #scan} keeps exactly (a fraction times the hour's nanoseconds stays within a long). */
+  private static final int MAX_FRACTION_DIGITS = 6;
+  /** One nanosecond in the units of {@link #scan}'s sub-nanosecond remainder (10<sup>-6</sup> ns). */
+  private static final long ONE_NANO = 1_000_000L;
+  private static final long[] POWERS_OF_TEN = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L};
+  private static final char MICRO_SIGN = '\u00b5';
+  private static final char GREEK_MU = '\u03bc';
 
   private GoDurations() {}
 
@@ -27,6 +40,123 @@ public final class GoDurations {
     if (text == null || text.isEmpty()) {
       return Optional.empty();
     }
+    long nanos = scan(text);
+    if (nanos == INVALID) {
+      return Optional.empty();
+    }
+    if (nanos == EXACT_PATH) {
+      return parseExactly(text);
+    }
+    return Optional.of(Duration.ofNanos(nanos));
+  }
+
+  /**
+   * Parses {@code text} (not empty) character by character with exact integer arithmetic in {@code long}s: the
+   * integer part of each number, its fraction (up to six digits) as a numerator over a power of ten, and the
+   * sub-nanosecond remainders summed in units of 10<sup>-6</sup> ns, so the total is truncated to whole nanoseconds
+   * only at the end, as the decimal path does. The usual durations ({@code 30s}, {@code 1m30s}, {@code 1.5h}) allocate nothing here.
+   *
+   * @return the signed duration in nanoseconds; {@link #INVALID} when the text is not a Go duration; {@link
+   *     #EXACT_PATH} when a fraction has more than six digits or a number or sum reaches the limits of a {@code long},
+   *     which the decimal path then decides
+   */
+  private static long scan(String s) {
+    int n = s.length();
+    int i = 0;
+    boolean negative = false;
+    char first = s.charAt(0);
+    if (first == '-' || first == '+') {
+      negative = first == '-';
+      i = 1;
+    }
+    if (i == n) {
+      return INVALID;
+    }
+    if (n - i == 1 && s.charAt(i) == '0') {
+      return 0;
+    }
+    long whole = 0;
+    long remainder = 0;
+    while (i < n) {
+      long integer = 0;
+      int intDigits = 0;
+      char c;
+      while (i < n && (c = s.charAt(i)) >= '0' && c <= '9') {
+        int d = c - '0';
+        if (integer > (Long.MAX_VALUE - d) / 10) {
+          return EXACT_PATH;
+        }
+        integer = integer * 10 + d;
+        intDigits++;
+        i++;
+      }
+      long fraction = 0;
+      int fracDigits = 0;
+      boolean dot = i < n && s.charAt(i) == '.';
+      if (dot) {
+        i++;
+        while (i < n && (c = s.charAt(i)) >= '0' && c <= '9') {
+          if (fracDigits == MAX_FRACTION_DIGITS) {
+            return EXACT_PATH;
+          }
+          fraction = fraction * 10 + (c - '0');
+          fracDigits++;
+          i++;
+        }
+      }
+      if (intDigits == 0 && fracDigits == 0) {
+        return INVALID;
+      }
+      if (i == n) {
+        return INVALID;
+      }
+      long unit;
+      c = s.charAt(i++);
+      if (c == 'n' || c == 'u' || c == MICRO_SIGN || c == GREEK_MU) {
+        if (i == n || s.charAt(i) != 's') {
+          return INVALID;
+        }
+        i++;
+        unit = c == 'n' ? 1L : 1_000L;
+      } else if (c == 'm') {
+        if (i < n && s.charAt(i) == 's') {
+          i++;
+          unit = 1_000_000L;
+        } else {
+          unit = 60_000_000_000L;
+        }
+      } else if (c == 's') {
+        unit = 1_000_000_000L;
+      } else if (c == 'h') {
+        unit = 3_600_000_000_000L;
+      } else {
+        return INVALID;
+      }
+      long partNanos;
+      long fractionProduct;
+      try {
+        partNanos = Math.multiplyExact(integer, unit);
+        fractionProduct = Math.multiplyExact(fraction, unit);
+      } catch (ArithmeticException e) {
+        return EXACT_PATH;
+      }
+      long scale = POWERS_OF_TEN[fracDigits];
+      partNanos += fractionProduct / scale;
+      remainder += (fractionProduct % scale) * POWERS_OF_TEN[MAX_FRACTION_DIGITS - fracDigits];
+      if (remainder >= ONE_NANO) {
+        remainder -= ONE_NANO;
+        partNanos++;
+      }
+      if (partNanos < 0 || whole > Long.MAX_VALUE - partNanos) {
+        return EXACT_PATH;
+      }
+      whole += partNanos;
+    }
+    return negative ? -whole : whole;
+  }
+
+  /** The decimal path: each number as a {@link java.math.BigDecimal}, exact for any length and any sum. */
+  private static Optional<Duration> parseExactly(String text) {
     String s = text;
     boolean negative = false;
     if (s.charAt(0) == '-' || s.charAt(0) == '+') {
@@ -75,7 +205,7 @@ public final class GoDurations {
       return Optional.of(Duration.ofSeconds(value.getIntVal()));
     }
     String s = value.getStrVal();
-    if (DIGITS.matcher(s).matches()) {
+    if (isDigits(s)) {
       try {
         return Optional.of(Duration.ofSeconds(Long.parseLong(s)));
       } catch (NumberFormatException e) {
@@ -115,6 +245,19 @@ public final class GoDurations {
       sb.append('.').append(String.format("%03d", ms).replaceAll("0+$", ""));
     }
     return sb.append('s').toString();
+  }
+
+  private static boolean isDigits(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static long unitNanos(String unit) {

@@ -29,11 +29,25 @@ final class NameRules {
    * @return whether it has the shape
    */
   static boolean isDnsSubdomain(String s) {
-    int start = 0;
+    return isDnsSubdomain(s, 0, s.length());
+  }
+
+  /**
+   * Whether {@code s.substring(start, end)} is a DNS-1123 subdomain, without taking the substring.
+   *
+   * @param s the text
+   * @param start the first index
+   * @param end the index after the last
+   * @return whether it has the shape
+   */
+  static boolean isDnsSubdomain(String s, int start, int end) {
     while (true) {
       int dot = s.indexOf('.', start);
-      int end = dot < 0 ? s.length() : dot;
-      if (!isDnsLabel(s, start, end)) {
+      if (dot >= end) {
+        dot = -1;
+      }
+      int labelEnd = dot < 0 ? end : dot;
+      if (!isDnsLabel(s, start, labelEnd)) {
         return false;
       }
       if (dot < 0) {
@@ -51,11 +65,22 @@ final class NameRules {
    * @return whether it has the shape
    */
   static boolean isQualifiedNamePart(String s) {
-    int n = s.length();
-    if (n == 0 || !isAlphanumeric(s.charAt(0)) || !isAlphanumeric(s.charAt(n - 1))) {
+    return isQualifiedNamePart(s, 0, s.length());
+  }
+
+  /**
+   * Whether {@code s.substring(start, end)} is the name part of a qualified name, without taking the substring.
+   *
+   * @param s the text
+   * @param start the first index
+   * @param end the index after the last
+   * @return whether it has the shape
+   */
+  static boolean isQualifiedNamePart(String s, int start, int end) {
+    if (end <= start || !isAlphanumeric(s.charAt(start)) || !isAlphanumeric(s.charAt(end - 1))) {
       return false;
     }
-    for (int i = 1; i < n - 1; i++) {
+    for (int i = start + 1; i < end - 1; i++) {
       char c = s.charAt(i);
       if (!isAlphanumeric(c) && c != '-' && c != '_' && c != '.') {
         return false;

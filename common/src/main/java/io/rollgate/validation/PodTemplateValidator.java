@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +37,20 @@ public final class PodTemplateValidator {
 
   private static final Set<String> PROTOCOLS = Set.of("TCP", "UDP", "SCTP");
   private static final Set<String> STANDARD_RESOURCES = Set.of("cpu", "memory", "ephemeral-storage", "storage");
+  /** Lists up to this size are searched for duplicate names; longer ones use a hash set. */
+  private static final int SCANNED_LIST_SIZE = 16;
+
+  private static final String EMPTY_NAME = "name part must be non-empty";
+  private static final String EMPTY_PREFIX = "prefix part must be non-empty";
+  private static final String BAD_PREFIX =
+      "prefix part must be a DNS-1123 subdomain (lowercase alphanumerics, '-' and '.', at most "
+          + MAX_PREFIX_LENGTH
+          + " characters)";
+  private static final String BAD_NAME =
+      "name part must be at most "
+          + MAX_NAME_LENGTH
+          + " characters of alphanumerics, '-', '_' or '.', and must start and end with an alphanumeric"
+          + " character (an optional DNS subdomain prefix and '/' may precede it)";
 
   private PodTemplateValidator() {}
 
@@ -53,14 +65,22 @@ public final class PodTemplateValidator {
     if (template == null) {
       return;
     }
-    validateMetadata(path + ".metadata", template.getMetadata(), errors);
+    // Field paths are built only for an error: a valid template costs no string.
+    ObjectMeta metadata = template.getMetadata();
+    if (metadata != null) {
+      labels(path, ".metadata.labels", metadata.getLabels(), errors);
+      annotations(path, ".metadata.annotations", metadata.getAnnotations(), errors);
+    }
     PodSpec spec = template.getSpec();
     if (spec == null) {
       return;
     }
-    Set<String> names = new HashSet<>();
-    validateContainers(path + ".spec.initContainers", spec.getInitContainers(), names, errors);
-    validateContainers(path + ".spec.containers", spec.getContainers(), names, errors);
+    List<Container> init = spec.getInitContainers();
+    List<Container> containers = spec.getContainers();
+    int count = (init == null ? 0 : init.size()) + (containers == null ? 0 : containers.size());
+    Set<String> names = count > SCANNED_LIST_SIZE ? new HashSet<>() : null;
+    validateContainers(path, ".spec.initContainers", init, null, names, errors);
+    validateContainers(path, ".spec.containers", containers, init, names, errors);
   }
 
   /**
@@ -74,8 +94,8 @@ public final class PodTemplateValidator {
     if (metadata == null) {
       return;
     }
-    validateLabels(path + ".labels", metadata.getLabels(), errors);
-    validateAnnotations(path + ".annotations", metadata.getAnnotations(), errors);
+    labels(path, ".labels", metadata.getLabels(), errors);
+    annotations(path, ".annotations", metadata.getAnnotations(), errors);
   }
 
   /**
@@ -87,13 +107,7 @@ public final class PodTemplateValidator {
    * @param errors where problems are appended
    */
   public static void validateLabels(String path, Map<String, String> labels, List<FieldError> errors) {
-    if (labels == null) {
-      return;
-    }
-    for (Map.Entry<String, String> e : labels.entrySet()) {
-      qualifiedName(path, e.getKey()).ifPresent(errors::add);
-      labelValue(path + "." + e.getKey(), e.getValue()).ifPresent(errors::add);
-    }
+    labels(path, "", labels, errors);
   }
 
   /**
@@ -104,20 +118,85 @@ public final class PodTemplateValidator {
    * @param errors where problems are appended
    */
   public static void validateAnnotations(String path, Map<String, String> annotations, List<FieldError> errors) {
+    annotations(path, "", annotations, errors);
+  }
+
+  /** {@link #validateLabels} for the map at {@code path + suffix}. */
+  private static void labels(String path, String suffix, Map<String, String> labels, List<FieldError> errors) {
+    if (labels == null) {
+      return;
+    }
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      String key = e.getKey();
+      String problem = qualifiedNameProblem(key);
+      if (problem != null) {
+        errors.add(FieldError.invalid(path + suffix, key == null ? "" : key, problem));
+      }
+      String value = e.getValue();
+      if (value != null
+          && !value.isEmpty()
+          && (value.length() > MAX_NAME_LENGTH || !NameRules.isQualifiedNamePart(value))) {
+        errors.add(
+            FieldError.invalid(
+                path + suffix + "." + key,
+                value,
+                "a label value must be empty or at most "
+                    + MAX_NAME_LENGTH
+                    + " characters of alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric"));
+      }
+    }
+  }
+
+  /** {@link #validateAnnotations} for the map at {@code path + suffix}. */
+  private static void annotations(
+      String path, String suffix, Map<String, String> annotations, List<FieldError> errors) {
     if (annotations == null) {
       return;
     }
     long size = 0;
     for (Map.Entry<String, String> e : annotations.entrySet()) {
-      qualifiedName(path, e.getKey()).ifPresent(errors::add);
-      size += e.getKey().getBytes(StandardCharsets.UTF_8).length;
-      size += e.getValue() == null ? 0 : e.getValue().getBytes(StandardCharsets.UTF_8).length;
+      String key = e.getKey();
+      String problem = qualifiedNameProblem(key);
+      if (problem != null) {
+        errors.add(FieldError.invalid(path + suffix, key == null ? "" : key, problem));
+      }
+      size += utf8Length(key);
+      size += e.getValue() == null ? 0 : utf8Length(e.getValue());
     }
     if (size > MAX_ANNOTATIONS_BYTES) {
       errors.add(
           FieldError.invalid(
-              path, size + " bytes", "may not be more than " + MAX_ANNOTATIONS_BYTES + " bytes in total"));
+              path + suffix, size + " bytes", "may not be more than " + MAX_ANNOTATIONS_BYTES + " bytes in total"));
     }
+  }
+
+  /**
+   * The length of {@code s} in UTF-8, counted without encoding it: what {@code s.getBytes(UTF_8).length} gives,
+   * including its one byte ({@code ?}) for a surrogate without its pair.
+   *
+   * @param s the text
+   * @return its UTF-8 length in bytes
+   */
+  static long utf8Length(String s) {
+    int n = s.length();
+    long bytes = n;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        continue;
+      }
+      if (c < 0x800) {
+        bytes += 1;
+      } else if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+          bytes += 2;
+          i++;
+        }
+      } else {
+        bytes += 2;
+      }
+    }
+    return bytes;
   }
 
   /**
@@ -130,121 +209,156 @@ public final class PodTemplateValidator {
    * @return the problem, or empty when the name is valid
    */
   public static Optional<FieldError> qualifiedName(String path, String key) {
+    String problem = qualifiedNameProblem(key);
+    return problem == null ? Optional.empty() : Optional.of(FieldError.invalid(path, key == null ? "" : key, problem));
+  }
+
+  /** The reason {@code key} is not a qualified name, or null when it is one. */
+  private static String qualifiedNameProblem(String key) {
     if (key == null || key.isEmpty()) {
-      return Optional.of(FieldError.invalid(path, "", "name part must be non-empty"));
+      return EMPTY_NAME;
     }
-    String name = key;
+    int nameStart = 0;
     int slash = key.indexOf('/');
     if (slash >= 0) {
-      String prefix = key.substring(0, slash);
-      name = key.substring(slash + 1);
-      if (prefix.isEmpty()) {
-        return Optional.of(FieldError.invalid(path, key, "prefix part must be non-empty"));
+      if (slash == 0) {
+        return EMPTY_PREFIX;
       }
-      if (prefix.length() > MAX_PREFIX_LENGTH || !NameRules.isDnsSubdomain(prefix)) {
-        return Optional.of(
-            FieldError.invalid(
-                path,
-                key,
-                "prefix part must be a DNS-1123 subdomain (lowercase alphanumerics, '-' and '.', at most "
-                    + MAX_PREFIX_LENGTH
-                    + " characters)"));
+      if (slash > MAX_PREFIX_LENGTH || !NameRules.isDnsSubdomain(key, 0, slash)) {
+        return BAD_PREFIX;
       }
+      nameStart = slash + 1;
     }
-    if (name.isEmpty() || name.length() > MAX_NAME_LENGTH || !NameRules.isQualifiedNamePart(name)) {
-      return Optional.of(
-          FieldError.invalid(
-              path,
-              key,
-              "name part must be at most "
-                  + MAX_NAME_LENGTH
-                  + " characters of alphanumerics, '-', '_' or '.', and must start and end with an alphanumeric"
-                  + " character (an optional DNS subdomain prefix and '/' may precede it)"));
+    int nameLength = key.length() - nameStart;
+    if (nameLength == 0 || nameLength > MAX_NAME_LENGTH || !NameRules.isQualifiedNamePart(key, nameStart, key.length())) {
+      return BAD_NAME;
     }
-    return Optional.empty();
+    return null;
   }
 
-  private static Optional<FieldError> labelValue(String path, String value) {
-    if (value == null || value.isEmpty()) {
-      return Optional.empty();
-    }
-    if (value.length() > MAX_NAME_LENGTH || !NameRules.isQualifiedNamePart(value)) {
-      return Optional.of(
-          FieldError.invalid(
-              path,
-              value,
-              "a label value must be empty or at most "
-                  + MAX_NAME_LENGTH
-                  + " characters of alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric"));
-    }
-    return Optional.empty();
+  /** The field path of item {@code i} of the list at {@code path + list}, for example {@code ...containers[0]}. */
+  private static String item(String path, String list, int i) {
+    return path + list + "[" + i + "]";
   }
 
+  /**
+   * Checks containers; {@code names}, when not null, collects the valid names seen so far, otherwise duplicates are
+   * found by looking back over {@code earlier} (the init containers) and this list.
+   */
   private static void validateContainers(
-      String path, List<Container> containers, Set<String> names, List<FieldError> errors) {
+      String path,
+      String list,
+      List<Container> containers,
+      List<Container> earlier,
+      Set<String> names,
+      List<FieldError> errors) {
     if (containers == null) {
       return;
     }
     for (int i = 0; i < containers.size(); i++) {
       Container c = containers.get(i);
-      String p = path + "[" + i + "]";
       if (c == null) {
-        errors.add(FieldError.required(p, "container must not be null"));
+        errors.add(FieldError.required(item(path, list, i), "container must not be null"));
         continue;
       }
-      if (c.getName() == null || c.getName().isEmpty()) {
-        errors.add(FieldError.required(p + ".name", "container name is required"));
-      } else if (!NameRules.isDnsLabel(c.getName()) || c.getName().length() > MAX_NAME_LENGTH) {
+      String name = c.getName();
+      if (name == null || name.isEmpty()) {
+        errors.add(FieldError.required(item(path, list, i) + ".name", "container name is required"));
+      } else if (!NameRules.isDnsLabel(name) || name.length() > MAX_NAME_LENGTH) {
         errors.add(
-            FieldError.invalid(p + ".name", c.getName(), "must be a DNS-1123 label (lowercase alphanumerics and '-')"));
-      } else if (!names.add(c.getName())) {
-        errors.add(FieldError.invalid(p + ".name", c.getName(), "Duplicate value"));
+            FieldError.invalid(
+                item(path, list, i) + ".name", name, "must be a DNS-1123 label (lowercase alphanumerics and '-')"));
+      } else if (names != null ? !names.add(name) : containerNamed(name, earlier, containers, i)) {
+        errors.add(FieldError.invalid(item(path, list, i) + ".name", name, "Duplicate value"));
       }
       if (c.getImage() == null || c.getImage().isBlank()) {
-        errors.add(FieldError.required(p + ".image", "container image is required"));
+        errors.add(FieldError.required(item(path, list, i) + ".image", "container image is required"));
       }
-      validatePorts(p + ".ports", c.getPorts(), errors);
-      validateResources(p + ".resources", c.getResources(), errors);
+      validatePorts(path, list, i, c.getPorts(), errors);
+      validateResources(path, list, i, c.getResources(), errors);
     }
   }
 
-  private static void validatePorts(String path, List<ContainerPort> ports, List<FieldError> errors) {
+  /**
+   * Whether a container of {@code earlier}, or one before index {@code end} of {@code containers}, is named
+   * {@code name} (a valid name, so such a container had a valid name too).
+   */
+  private static boolean containerNamed(String name, List<Container> earlier, List<Container> containers, int end) {
+    if (earlier != null) {
+      for (Container c : earlier) {
+        if (c != null && name.equals(c.getName())) {
+          return true;
+        }
+      }
+    }
+    for (int k = 0; k < end; k++) {
+      Container c = containers.get(k);
+      if (c != null && name.equals(c.getName())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void validatePorts(
+      String path, String list, int i, List<ContainerPort> ports, List<FieldError> errors) {
     if (ports == null) {
       return;
     }
-    Set<String> names = new HashSet<>();
+    Set<String> names = ports.size() > SCANNED_LIST_SIZE ? new HashSet<>() : null;
     for (int j = 0; j < ports.size(); j++) {
       ContainerPort port = ports.get(j);
-      String p = path + "[" + j + "]";
       if (port == null) {
-        errors.add(FieldError.required(p, "port must not be null"));
+        errors.add(FieldError.required(port(path, list, i, j), "port must not be null"));
         continue;
       }
       String name = port.getName();
       if (name != null && !name.isEmpty()) {
         Optional<String> problem = ianaServiceName(name);
         if (problem.isPresent()) {
-          errors.add(FieldError.invalid(p + ".name", name, problem.get()));
-        } else if (!names.add(name)) {
-          errors.add(FieldError.invalid(p + ".name", name, "Duplicate value"));
+          errors.add(FieldError.invalid(port(path, list, i, j) + ".name", name, problem.get()));
+        } else if (names != null ? !names.add(name) : portNamed(name, ports, j)) {
+          errors.add(FieldError.invalid(port(path, list, i, j) + ".name", name, "Duplicate value"));
         }
       }
       Integer number = port.getContainerPort();
       if (number == null) {
-        errors.add(FieldError.required(p + ".containerPort", "container port is required"));
+        errors.add(FieldError.required(port(path, list, i, j) + ".containerPort", "container port is required"));
       } else if (number < 1 || number > 65535) {
-        errors.add(FieldError.invalid(p + ".containerPort", number, "must be between 1 and 65535, inclusive"));
+        errors.add(
+            FieldError.invalid(
+                port(path, list, i, j) + ".containerPort", number, "must be between 1 and 65535, inclusive"));
       }
       Integer host = port.getHostPort();
       if (host != null && (host < 0 || host > 65535)) {
-        errors.add(FieldError.invalid(p + ".hostPort", host, "must be between 1 and 65535, inclusive (or 0)"));
+        errors.add(
+            FieldError.invalid(
+                port(path, list, i, j) + ".hostPort", host, "must be between 1 and 65535, inclusive (or 0)"));
       }
       String protocol = port.getProtocol();
       if (protocol != null && !PROTOCOLS.contains(protocol)) {
         errors.add(
-            FieldError.invalid(p + ".protocol", protocol, "Unsupported value: supported values: \"SCTP\", \"TCP\", \"UDP\""));
+            FieldError.invalid(
+                port(path, list, i, j) + ".protocol",
+                protocol,
+                "Unsupported value: supported values: \"SCTP\", \"TCP\", \"UDP\""));
       }
     }
+  }
+
+  private static String port(String path, String list, int i, int j) {
+    return item(path, list, i) + ".ports[" + j + "]";
+  }
+
+  /** Whether a port before index {@code end} is named {@code name} (a valid name, so that port's was valid too). */
+  private static boolean portNamed(String name, List<ContainerPort> ports, int end) {
+    for (int k = 0; k < end; k++) {
+      ContainerPort p = ports.get(k);
+      if (p != null && name.equals(p.getName())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -272,62 +386,96 @@ public final class PodTemplateValidator {
     return Optional.empty();
   }
 
-  private static void validateResources(String path, ResourceRequirements resources, List<FieldError> errors) {
+  private static void validateResources(
+      String path, String list, int i, ResourceRequirements resources, List<FieldError> errors) {
     if (resources == null) {
       return;
     }
-    Map<String, BigDecimal> limits = quantities(path + ".limits", resources.getLimits(), errors);
-    Map<String, BigDecimal> requests = quantities(path + ".requests", resources.getRequests(), errors);
-    for (Map.Entry<String, BigDecimal> r : requests.entrySet()) {
-      BigDecimal limit = limits.get(r.getKey());
-      if (limit != null && r.getValue().compareTo(limit) > 0) {
+    Map<String, Quantity> limits = resources.getLimits();
+    Map<String, Quantity> requests = resources.getRequests();
+    validateQuantities(path, list, i, ".resources.limits", limits, errors);
+    validateQuantities(path, list, i, ".resources.requests", requests, errors);
+    if (limits == null || requests == null) {
+      return;
+    }
+    for (Map.Entry<String, Quantity> r : requests.entrySet()) {
+      String name = r.getKey();
+      Quantity request = r.getValue();
+      Quantity limit = limits.get(name);
+      if (limit == null || !comparable(name, request) || !comparable(name, limit)) {
+        continue;
+      }
+      if (Quantities.compare(amount(request), format(request), amount(limit), format(limit)) > 0) {
         errors.add(
             FieldError.invalid(
-                path + ".requests." + r.getKey(),
-                raw(resources.getRequests().get(r.getKey())),
-                "must be less than or equal to " + r.getKey() + " limit of " + raw(resources.getLimits().get(r.getKey()))));
+                item(path, list, i) + ".resources.requests." + name,
+                raw(request),
+                "must be less than or equal to " + name + " limit of " + raw(limit)));
       }
     }
   }
 
-  private static Map<String, BigDecimal> quantities(
-      String path, Map<String, Quantity> values, List<FieldError> errors) {
-    Map<String, BigDecimal> parsed = new java.util.LinkedHashMap<>();
+  /**
+   * Checks the resource names and quantities of a container's {@code limits} or {@code requests}.
+   *
+   * @param kind {@code .resources.limits} or {@code .resources.requests}
+   */
+  private static void validateQuantities(
+      String path, String list, int i, String kind, Map<String, Quantity> values, List<FieldError> errors) {
     if (values == null) {
-      return parsed;
+      return;
     }
     for (Map.Entry<String, Quantity> e : values.entrySet()) {
       String name = e.getKey();
-      String p = path + "." + name;
       if (!STANDARD_RESOURCES.contains(name) && !name.startsWith("hugepages-")) {
-        Optional<FieldError> bad = qualifiedName(path, name);
-        if (bad.isPresent()) {
-          errors.add(bad.get());
+        String problem = qualifiedNameProblem(name);
+        if (problem != null) {
+          errors.add(FieldError.invalid(item(path, list, i) + kind, name, problem));
           continue;
         }
         if (!name.contains("/")) {
           errors.add(
               FieldError.invalid(
-                  path,
+                  item(path, list, i) + kind,
                   name,
                   "must be a standard resource (cpu, memory, ephemeral-storage, hugepages-<size>) or a"
                       + " domain-prefixed name such as example.com/gpu"));
           continue;
         }
       }
-      String text = raw(e.getValue());
-      Optional<BigDecimal> value = Quantities.parse(text);
-      if (value.isEmpty()) {
+      Quantity q = e.getValue();
+      int sign = Quantities.check(amount(q), format(q));
+      if (sign == Quantities.NOT_A_QUANTITY) {
         errors.add(
             FieldError.invalid(
-                p, text, "quantities must match the Kubernetes quantity grammar, for example 500m, 2, 1.5Gi or 1e3"));
-      } else if (value.get().signum() < 0) {
-        errors.add(FieldError.invalid(p, text, "must be greater than or equal to 0"));
-      } else {
-        parsed.put(name, value.get());
+                item(path, list, i) + kind + "." + name,
+                raw(q),
+                "quantities must match the Kubernetes quantity grammar, for example 500m, 2, 1.5Gi or 1e3"));
+      } else if (sign < 0) {
+        errors.add(
+            FieldError.invalid(item(path, list, i) + kind + "." + name, raw(q), "must be greater than or equal to 0"));
       }
     }
-    return parsed;
+  }
+
+  /**
+   * Whether a request and a limit of this resource are compared: the name is accepted and the quantity is valid and
+   * not negative (otherwise {@link #validateQuantities} reported it).
+   */
+  private static boolean comparable(String name, Quantity q) {
+    boolean nameAccepted =
+        STANDARD_RESOURCES.contains(name)
+            || name.startsWith("hugepages-")
+            || (qualifiedNameProblem(name) == null && name.contains("/"));
+    return nameAccepted && Quantities.check(amount(q), format(q)) >= 0;
+  }
+
+  private static String amount(Quantity q) {
+    return q == null || q.getAmount() == null ? "" : q.getAmount();
+  }
+
+  private static String format(Quantity q) {
+    return q == null || q.getFormat() == null ? "" : q.getFormat();
   }
 
   private static String raw(Quantity q) {

@@ -196,7 +196,8 @@ public final class RolloutValidator {
   }
 
   private static void validateBlueGreen(RolloutSpec spec, BlueGreenStrategy bg, List<FieldError> errors) {
-    String p = "spec.strategy.blueGreen";
+    // A constant: every path below is built at compile time.
+    final String p = "spec.strategy.blueGreen";
     String active = bg.getActiveService() == null ? "" : bg.getActiveService();
     String preview = bg.getPreviewService() == null ? "" : bg.getPreviewService();
     if (active.equals(preview)) {
@@ -224,10 +225,11 @@ public final class RolloutValidator {
   }
 
   private static void validateCanary(CanaryStrategy c, int replicas, List<FieldError> errors) {
-    String p = "spec.strategy.canary";
-    Optional<Integer> surge = fencepost(p + ".maxSurge", c.getMaxSurge(), errors);
-    Optional<Integer> unavailable = fencepost(p + ".maxUnavailable", c.getMaxUnavailable(), errors);
-    if (surge.isPresent() && unavailable.isPresent() && surge.get() == 0 && unavailable.get() == 0) {
+    // A constant: every path below is built at compile time.
+    final String p = "spec.strategy.canary";
+    int surge = fencepost(p + ".maxSurge", c.getMaxSurge(), errors);
+    int unavailable = fencepost(p + ".maxUnavailable", c.getMaxUnavailable(), errors);
+    if (surge == 0 && unavailable == 0) {
       errors.add(
           FieldError.invalid(
               p + ".maxUnavailable",
@@ -327,29 +329,31 @@ public final class RolloutValidator {
     RolloutTrafficRouting tr = c.getTrafficRouting();
     int maxWeight =
         tr != null && tr.getMaxTrafficWeight() != null ? tr.getMaxTrafficWeight() : RolloutDefaults.MAX_TRAFFIC_WEIGHT;
-    Set<String> managed = new HashSet<>();
+    Set<String> managed = Set.of();
     if (tr != null && tr.getManagedRoutes() != null) {
+      managed = new HashSet<>();
       for (ManagedRoute r : tr.getManagedRoutes()) {
         managed.add(r.getName());
       }
     }
     for (int i = 0; i < c.getSteps().size(); i++) {
       CanaryStep step = c.getSteps().get(i);
-      String p = "spec.strategy.canary.steps[" + i + "]";
       if (step == null) {
-        errors.add(FieldError.required(p, "Step must have one of the following set: experiment, setWeight, setCanaryScale, plugin or pause"));
+        errors.add(FieldError.required(step(i), "Step must have one of the following set: experiment, setWeight, setCanaryScale, plugin or pause"));
         continue;
       }
       int exclusive =
-          count(step.getSetWeight(), step.getPause(), step.getExperiment(), step.getAnalysis());
+          set(step.getSetWeight()) + set(step.getPause()) + set(step.getExperiment()) + set(step.getAnalysis());
       int any =
           exclusive
-              + count(
-                  step.getSetCanaryScale(), step.getSetHeaderRoute(), step.getSetMirrorRoute(), step.getPlugin());
+              + set(step.getSetCanaryScale())
+              + set(step.getSetHeaderRoute())
+              + set(step.getSetMirrorRoute())
+              + set(step.getPlugin());
       if (exclusive > 1 || any == 0) {
         errors.add(
             FieldError.invalid(
-                p,
+                step(i),
                 "step",
                 "Step must have one of the following set: experiment, setWeight, setCanaryScale, plugin or pause"));
         continue;
@@ -357,14 +361,16 @@ public final class RolloutValidator {
       if (step.getSetWeight() != null && (step.getSetWeight() < 0 || step.getSetWeight() > maxWeight)) {
         errors.add(
             FieldError.invalid(
-                p + ".setWeight", step.getSetWeight(), "SetWeight needs to be between 0 and " + maxWeight));
+                step(i) + ".setWeight", step.getSetWeight(), "SetWeight needs to be between 0 and " + maxWeight));
       }
       if (step.getPause() != null) {
         Optional<Duration> d = GoDurations.pauseDuration(step.getPause().getDuration());
         if (d.isPresent() && d.get().isNegative()) {
           errors.add(
               FieldError.invalid(
-                  p + ".pause.duration", render(step.getPause().getDuration()), "Duration needs to be greater than 0"));
+                  step(i) + ".pause.duration",
+                  render(step.getPause().getDuration()),
+                  "Duration needs to be greater than 0"));
         }
       }
       if (step.getExperiment() != null && step.getExperiment().getTemplates() != null) {
@@ -374,14 +380,16 @@ public final class RolloutValidator {
           if (weight == null) {
             continue;
           }
-          String wp = p + ".experiment.templates[" + j + "].weight";
           if (tr == null) {
             errors.add(
-                FieldError.invalid(wp, weight, "Experiment template weight cannot be set unless TrafficRouting is enabled"));
+                FieldError.invalid(
+                    step(i) + ".experiment.templates[" + j + "].weight",
+                    weight,
+                    "Experiment template weight cannot be set unless TrafficRouting is enabled"));
           } else if (tr.getAlb() == null && tr.getSmi() == null && tr.getIstio() == null && !notEmpty(tr.getPlugins())) {
             errors.add(
                 FieldError.invalid(
-                    wp,
+                    step(i) + ".experiment.templates[" + j + "].weight",
                     weight,
                     "Experiment template weight is only available for TrafficRouting with SMI, ALB, Istio and Plugins at"
                         + " this time"));
@@ -394,6 +402,7 @@ public final class RolloutValidator {
                 "spec.strategy.canary.trafficRouting", "SetCanaryScale requires TrafficRouting to be set"));
       }
       if (step.getSetHeaderRoute() != null) {
+        String p = step(i);
         if (tr == null || (tr.getIstio() == null && tr.getAlb() == null && tr.getApisix() == null && !notEmpty(tr.getPlugins()))) {
           errors.add(
               FieldError.invalid(
@@ -406,6 +415,7 @@ public final class RolloutValidator {
         }
       }
       if (step.getSetMirrorRoute() != null) {
+        String p = step(i);
         if (tr == null || (tr.getIstio() == null && !notEmpty(tr.getPlugins()))) {
           errors.add(
               FieldError.invalid(
@@ -526,25 +536,46 @@ public final class RolloutValidator {
   /**
    * Resolves maxSurge/maxUnavailable for the both-zero check: an int as itself, {@code "N%"} or {@code "N"} as N.
    *
-   * @return the value, or empty when absent (default 25%) or malformed (reported)
+   * @return the value, or -1 when absent (default 25%) or malformed (reported)
    */
-  private static Optional<Integer> fencepost(String path, IntOrString v, List<FieldError> errors) {
+  private static int fencepost(String path, IntOrString v, List<FieldError> errors) {
     if (v == null || (v.getIntVal() == null && v.getStrVal() == null)) {
-      return Optional.empty();
+      return -1;
     }
     if (v.getIntVal() != null) {
       if (v.getIntVal() < 0) {
         errors.add(FieldError.invalid(path, v.getIntVal(), "must be greater than or equal to 0"));
-        return Optional.empty();
+        return -1;
       }
-      return Optional.of(v.getIntVal());
+      return v.getIntVal();
     }
-    var m = PERCENT.matcher(v.getStrVal());
-    if (!m.matches()) {
-      errors.add(FieldError.invalid(path, v.getStrVal(), "must be an integer or a percentage (e.g. '25%')"));
-      return Optional.empty();
+    String s = v.getStrVal();
+    int end = s.endsWith("%") ? s.length() - 1 : s.length();
+    int value = 0;
+    for (int i = 0; i < end; i++) {
+      char ch = s.charAt(i);
+      if (ch < '0' || ch > '9') {
+        errors.add(FieldError.invalid(path, s, "must be an integer or a percentage (e.g. '25%')"));
+        return -1;
+      }
+      value = value * 10 + (ch - '0');
     }
-    return Optional.of(Integer.parseInt(m.group(1)));
+    if (end == 0) {
+      errors.add(FieldError.invalid(path, s, "must be an integer or a percentage (e.g. '25%')"));
+      return -1;
+    }
+    if (end > 9) {
+      // Beyond nine digits the int may overflow: parse as text, with Integer.parseInt's own outcome.
+      var m = PERCENT.matcher(s);
+      m.matches();
+      return Integer.parseInt(m.group(1));
+    }
+    return value;
+  }
+
+  /** The field path of step {@code i}; built only for an error. */
+  private static String step(int i) {
+    return "spec.strategy.canary.steps[" + i + "]";
   }
 
   private static Object render(IntOrString v) {
@@ -558,6 +589,10 @@ public final class RolloutValidator {
     if (value != null && value < 0) {
       errors.add(FieldError.invalid(path, value, "must be greater than or equal to 0"));
     }
+  }
+
+  private static int set(Object value) {
+    return value == null ? 0 : 1;
   }
 
   private static int count(Object... values) {

@@ -32,6 +32,11 @@ class NameRulesTest {
       assertEquals(DNS_SUBDOMAIN.matcher(s).matches(), NameRules.isDnsSubdomain(s), s);
       assertEquals(NAME_PART.matcher(s).matches(), NameRules.isQualifiedNamePart(s), s);
       assertEquals(HAS_LETTER.matcher(s).matches(), NameRules.hasLowercaseLetter(s), s);
+      int start = random.nextInt(n + 1);
+      int end = start + random.nextInt(n - start + 1);
+      String part = s.substring(start, end);
+      assertEquals(DNS_SUBDOMAIN.matcher(part).matches(), NameRules.isDnsSubdomain(s, start, end), s + " " + start);
+      assertEquals(NAME_PART.matcher(part).matches(), NameRules.isQualifiedNamePart(s, start, end), s + " " + start);
     }
   }
 

@@ -277,6 +277,6 @@ public class PolicyRules extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(requireAnalysis, maxWeightIncrease, minPauseBeforePromotion, requireProgressDeadlineAbort, allowedStepPlugins, forbiddenStepPlugins, allowedTrafficRouters, forbiddenTrafficRouters, maxReplicas, requiredLabels, requiredAnnotations, getAdditionalProperties());
+    return Objects.hash(requireAnalysis, maxWeightIncrease, minPauseBeforePromotion, requireProgressDeadlineAbort, allowedStepPlugins, forbiddenStepPlugins, allowedTrafficRouters, forbiddenTrafficRouters, maxReplicas, requiredLabels, requiredAnnotations, additionalPropertiesHashCode());
   }
 }

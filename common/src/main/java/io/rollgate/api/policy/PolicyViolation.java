@@ -78,6 +78,6 @@ public class PolicyViolation extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(namespace, name, messages, getAdditionalProperties());
+    return Objects.hash(namespace, name, messages, additionalPropertiesHashCode());
   }
 }

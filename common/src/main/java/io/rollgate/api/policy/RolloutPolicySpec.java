@@ -131,6 +131,6 @@ public class RolloutPolicySpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(enforcementAction, namespaceSelector, rolloutSelector, rules, getAdditionalProperties());
+    return Objects.hash(enforcementAction, namespaceSelector, rolloutSelector, rules, additionalPropertiesHashCode());
   }
 }

@@ -117,6 +117,6 @@ public class RolloutPolicyStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(observedGeneration, lastAuditTime, totalViolations, violations, getAdditionalProperties());
+    return Objects.hash(observedGeneration, lastAuditTime, totalViolations, violations, additionalPropertiesHashCode());
   }
 }
