@@ -208,9 +208,8 @@ public final class Quantities {
     if (i < n) {
       c = charAt(a, b, i);
       int rest = n - i;
-      // Ei is not among them: the decimal path reads "Ei" as an exponent with no digits and refuses it.
-      if (rest == 2 && charAt(a, b, i + 1) == 'i' && "KMGTP".indexOf(c) >= 0) {
-        binaryPower = "KMGTP".indexOf(c) + 1;
+      if (rest == 2 && charAt(a, b, i + 1) == 'i' && "KMGTPE".indexOf(c) >= 0) {
+        binaryPower = "KMGTPE".indexOf(c) + 1;
       } else if (rest == 1 && "mkMGTPE".indexOf(c) >= 0) {
         if (c == 'm') {
           scale += 3;
@@ -330,14 +329,14 @@ public final class Quantities {
     if (suffix == null) {
       return Optional.of(value);
     }
-    if (suffix.charAt(0) == 'e' || (suffix.charAt(0) == 'E' && suffix.length() > 1)) {
+    if (suffix.charAt(0) == 'e' || (suffix.charAt(0) == 'E' && suffix.length() > 1 && !suffix.equals("Ei"))) {
       int exp;
       try {
         exp = Integer.parseInt(suffix.substring(1).replace("+", ""));
       } catch (NumberFormatException e) {
         return Optional.empty();
       }
-      if (Math.abs(exp) > MAX_EXPONENT) {
+      if (exp > MAX_EXPONENT || exp < -MAX_EXPONENT) {
         return Optional.empty();
       }
       return Optional.of(value.scaleByPowerOfTen(exp));

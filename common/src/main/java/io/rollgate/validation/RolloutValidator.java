@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Static validation of a Rollout spec: the rules Argo Rollouts applies before reconciling (argo-spec.md 2.2), with
@@ -38,7 +37,6 @@ import java.util.regex.Pattern;
  */
 public final class RolloutValidator {
 
-  private static final Pattern PERCENT = Pattern.compile("(\\d+)%?");
 
   private RolloutValidator() {}
 
@@ -564,13 +562,23 @@ public final class RolloutValidator {
       errors.add(FieldError.invalid(path, s, "must be an integer or a percentage (e.g. '25%')"));
       return -1;
     }
-    if (end > 9) {
-      // Beyond nine digits the int may overflow: parse as text, with Integer.parseInt's own outcome.
-      var m = PERCENT.matcher(s);
-      m.matches();
-      return Integer.parseInt(m.group(1));
+    if (end > 9 && !fitsInt(s, end)) {
+      errors.add(FieldError.invalid(path, s, "must be at most " + Integer.MAX_VALUE));
+      return -1;
     }
     return value;
+  }
+
+  /** Whether the decimal digits {@code s[0, end)} make a number no larger than {@link Integer#MAX_VALUE}. */
+  private static boolean fitsInt(String s, int end) {
+    long value = 0;
+    for (int i = 0; i < end; i++) {
+      value = value * 10 + (s.charAt(i) - '0');
+      if (value > Integer.MAX_VALUE) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The field path of step {@code i}; built only for an error. */

@@ -52,6 +52,19 @@ class PodTemplateValidatorTest {
     assertEquals(0, new BigDecimal("1073741824").compareTo(Quantities.parse("1Gi").orElseThrow()));
     assertEquals(0, new BigDecimal("1000").compareTo(Quantities.parse("1e3").orElseThrow()));
     assertEquals(0, new BigDecimal("1000").compareTo(Quantities.parse("1k").orElseThrow()));
+    assertEquals(0, new BigDecimal(1L << 60).compareTo(Quantities.parse("1Ei").orElseThrow()), "Ei is 2^60");
+    assertEquals(
+        0,
+        new BigDecimal(1L << 60).multiply(BigDecimal.valueOf(9)).compareTo(Quantities.parse("9Ei").orElseThrow()),
+        "beyond a long");
+  }
+
+  @Test
+  void outOfRangeExponentsAreRefusedNotThrown() {
+    for (String q : new String[] {"1e-2147483648", "1e2147483648", "1e-31", "1e31", "1e-2147483647"}) {
+      assertTrue(Quantities.parse(q).isEmpty(), q);
+      assertFalse(Quantities.isValid(q), q);
+    }
   }
 
   @Test

@@ -50,14 +50,14 @@ final class QuantitiesReference {
     if (suffix == null) {
       return Optional.of(value);
     }
-    if (suffix.charAt(0) == 'e' || (suffix.charAt(0) == 'E' && suffix.length() > 1)) {
+    if (suffix.charAt(0) == 'e' || (suffix.charAt(0) == 'E' && suffix.length() > 1 && !suffix.equals("Ei"))) {
       int exp;
       try {
         exp = Integer.parseInt(suffix.substring(1).replace("+", ""));
       } catch (NumberFormatException e) {
         return Optional.empty();
       }
-      if (Math.abs(exp) > MAX_EXPONENT) {
+      if (exp > MAX_EXPONENT || exp < -MAX_EXPONENT) {
         return Optional.empty();
       }
       return Optional.of(value.scaleByPowerOfTen(exp));

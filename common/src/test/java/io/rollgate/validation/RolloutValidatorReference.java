@@ -541,7 +541,12 @@ final class RolloutValidatorReference {
       errors.add(FieldError.invalid(path, v.getStrVal(), "must be an integer or a percentage (e.g. '25%')"));
       return Optional.empty();
     }
-    return Optional.of(Integer.parseInt(m.group(1)));
+    long value = Long.parseLong(m.group(1).length() > 18 ? "9999999999" : m.group(1));
+    if (value > Integer.MAX_VALUE) {
+      errors.add(FieldError.invalid(path, v.getStrVal(), "must be at most " + Integer.MAX_VALUE));
+      return Optional.empty();
+    }
+    return Optional.of((int) value);
   }
 
   private static Object render(IntOrString v) {

@@ -508,6 +508,19 @@ class RolloutValidatorTest {
             rollout("spec: {strategy: {canary: {maxSurge: " + surge + ", maxUnavailable: " + unavailable + "}}}")));
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"2147483648", "99999999999%", "99999999999999999999999"})
+  void rejectsMaxSurgeBeyondAnInt(String surge) {
+    assertEquals(
+        "spec.strategy.canary.maxSurge: Invalid value: \"" + surge + "\": must be at most 2147483647",
+        firstError(rollout("spec: {strategy: {canary: {maxSurge: \"" + surge + "\"}}}")));
+  }
+
+  @Test
+  void acceptsTheLargestIntAsMaxSurge() {
+    assertEquals(List.of(), RolloutValidator.validate(rollout("spec: {strategy: {canary: {maxSurge: \"2147483647%\"}}}")));
+  }
+
   @Test
   void rejectsSameCanaryAndStableService() {
     assertEquals(
