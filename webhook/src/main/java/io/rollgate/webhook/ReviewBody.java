@@ -15,8 +15,9 @@ import java.util.function.BiConsumer;
  * <p>With a {@code Content-Length} (the API server always sends one) the array is allocated once at the exact size
  * and each received chunk is copied into it once; a chunked body grows the array by doubling and is trimmed at the
  * end. A declared length over the limit fails the request with 413 before any byte is buffered; a body that goes over
- * it while streaming fails with 413 as soon as it does, and the rest of it is read and dropped. The failures go to the
- * route's failure handler ({@link RoutingContext#fail(int)}), as Vert.x Web's {@code BodyHandler} does.
+ * it while streaming fails with 413 as soon as it does, and the rest of it is read and dropped. A connection that fails
+ * before the body's end fails the request with its cause. The failures go to the route's failure handler
+ * ({@link RoutingContext#fail(int)}), as Vert.x Web's {@code BodyHandler} does.
  */
 final class ReviewBody implements Handler<RoutingContext> {
 
@@ -67,6 +68,7 @@ final class ReviewBody implements Handler<RoutingContext> {
     Reader reader = new Reader(ctx, declared);
     request.handler(reader);
     request.endHandler(v -> reader.end());
+    request.exceptionHandler(reader::fail);
     request.resume();
   }
 
@@ -123,6 +125,16 @@ final class ReviewBody implements Handler<RoutingContext> {
       }
       chunk.getBytes(0, length, data, size);
       size += length;
+    }
+
+    /** The connection failed or closed before the body's end: the route's failure handler answers, if it still can. */
+    void fail(Throwable cause) {
+      if (failed) {
+        return;
+      }
+      failed = true;
+      data = null;
+      ctx.fail(cause);
     }
 
     void end() {

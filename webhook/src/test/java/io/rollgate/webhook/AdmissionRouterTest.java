@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rollgate.webhook.tls.CertBundle;
 import io.rollgate.webhook.tls.CertificateIssuer;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -16,6 +17,8 @@ import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -222,6 +225,65 @@ class AdmissionRouterTest {
                           assertEquals(413, r.statusCode(), r.body().toString());
                           ctx.completeNow();
                         })));
+  }
+
+  @Test
+  void connectionClosedMidBodyIsCountedAndTheServerGoesOn(VertxTestContext ctx) {
+    NetClient net =
+        vertx.createNetClient(
+            new NetClientOptions()
+                .setSsl(true)
+                .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(bundle.caCrt())))
+                .setHostnameVerificationAlgorithm(""));
+    String head =
+        "POST /mutate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n";
+    net.connect(port, "127.0.0.1")
+        .compose(
+            socket ->
+                socket
+                    .write(Buffer.buffer(head + "{\"apiVersion\":"))
+                    // Closing a TLS socket may itself report the close: either way the connection is gone.
+                    .transform(written -> socket.close().transform(closed -> Future.<Void>succeededFuture())))
+        .compose(
+            v ->
+                // The server notices the closed connection on its own schedule: poll its counters.
+                pollMetrics(
+                    text ->
+                        text.lines()
+                            .anyMatch(
+                                l ->
+                                    l.startsWith("rollgate_webhook_requests_seconds_count{")
+                                        && l.contains("endpoint=\"mutate\"")
+                                        && l.contains("verdict=\"bad_request\"")),
+                    50))
+        .compose(v -> post("/mutate", Buffer.buffer(Reviews.review("CREATE", Reviews.validRollout()).toString())))
+        .onComplete(
+            ctx.succeeding(
+                r ->
+                    ctx.verify(
+                        () -> {
+                          assertEquals(200, r.statusCode(), r.bodyAsString());
+                          ctx.completeNow();
+                        })));
+  }
+
+  /** Scrapes /metrics every 100 ms until {@code done} holds, at most {@code attempts} times. */
+  private static Future<Void> pollMetrics(java.util.function.Predicate<String> done, int attempts) {
+    return client
+        .get("/metrics")
+        .send()
+        .compose(
+            m -> {
+              if (done.test(m.bodyAsString())) {
+                return Future.succeededFuture();
+              }
+              if (attempts <= 1) {
+                return Future.failedFuture(new AssertionError("not in /metrics: " + m.bodyAsString()));
+              }
+              Promise<Void> later = Promise.promise();
+              vertx.setTimer(100, id -> pollMetrics(done, attempts - 1).onComplete(later));
+              return later.future();
+            });
   }
 
   /** Posts a body to /validate with chunked transfer encoding, one HTTP chunk per buffer. */
