@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * {@link HealthRouter}.
  *
  * <p>Bad input never reaches the handlers as an exception: a body over the limit is refused with 413 before it is
- * buffered, an unusable body gets 400 with a Kubernetes {@code Status} explaining why, and an unexpected failure while
- * deciding becomes a denied review (the API server would deny anyway, as {@code failurePolicy} is {@code Fail}).
+ * buffered, a body that does not arrive whole within {@link #BODY_DEADLINE_MILLIS} gets 408, a request that would take
+ * the bodies being read past their shared memory budget gets 503 ({@link ReviewBody}), an unusable body gets 400, an
+ * unknown path 404 and a wrong method 405, each with a Kubernetes {@code Status} explaining why; an unexpected failure
+ * while deciding becomes a denied review (the API server would deny anyway, as {@code failurePolicy} is {@code Fail}).
  */
 public final class AdmissionRouter {
 
@@ -29,10 +31,23 @@ public final class AdmissionRouter {
 
   private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
 
-  private final WebhookMetrics metrics;
+  /**
+   * How long a request body may take to arrive whole, in milliseconds: the API server gives the webhook at most 30 s
+   * per call ({@code timeoutSeconds}; the chart sets 10), so a slower body is of no use to it.
+   */
+  static final long BODY_DEADLINE_MILLIS = 10_000;
 
-  private AdmissionRouter(WebhookMetrics metrics) {
+  /** The bytes all request bodies being read may hold together, for every router of this JVM. */
+  private static final ReviewBody.Budget BODY_BUDGET = ReviewBody.Budget.forHeap();
+
+  private final WebhookMetrics metrics;
+  private final long bodyLimit;
+  private final long deadlineMillis;
+
+  private AdmissionRouter(WebhookMetrics metrics, long bodyLimit, long deadlineMillis) {
     this.metrics = metrics;
+    this.bodyLimit = bodyLimit;
+    this.deadlineMillis = deadlineMillis;
   }
 
   /**
@@ -68,11 +83,34 @@ public final class AdmissionRouter {
       boolean mutate,
       long bodyLimit,
       BooleanSupplier ready) {
-    AdmissionRouter handlers = new AdmissionRouter(metrics);
+    return create(vertx, metrics, admission, mutate, bodyLimit, BODY_BUDGET, BODY_DEADLINE_MILLIS, ready);
+  }
+
+  /**
+   * Creates the router with a given budget for the bodies being read and a given body deadline (tests).
+   *
+   * @param budget the bytes all request bodies being read may hold together; past it a request gets 503
+   * @param deadlineMillis how long a body may take to arrive whole, in milliseconds; past it the request gets 408
+   */
+  static Router create(
+      Vertx vertx,
+      WebhookMetrics metrics,
+      AdmissionHandler admission,
+      boolean mutate,
+      long bodyLimit,
+      ReviewBody.Budget budget,
+      long deadlineMillis,
+      BooleanSupplier ready) {
+    AdmissionRouter handlers = new AdmissionRouter(metrics, bodyLimit, deadlineMillis);
     Router router = Router.router(vertx);
     router
         .post("/validate")
-        .handler(new ReviewBody(bodyLimit, (ctx, body) -> handlers.handle(ctx, body, "validate", admission::validate)))
+        .handler(
+            new ReviewBody(
+                bodyLimit,
+                budget,
+                deadlineMillis,
+                (ctx, body) -> handlers.handle(ctx, body, "validate", admission::validate)))
         .failureHandler(ctx -> handlers.failure(ctx, "validate"));
     Function<AdmissionRequest, AdmissionDecision> mutation =
         mutate
@@ -80,9 +118,22 @@ public final class AdmissionRouter {
             : r -> new AdmissionDecision(AdmissionReviews.allowed(r.uid(), java.util.List.of()), "ignored", 0);
     router
         .post("/mutate")
-        .handler(new ReviewBody(bodyLimit, (ctx, body) -> handlers.handle(ctx, body, "mutate", mutation)))
+        .handler(
+            new ReviewBody(
+                bodyLimit, budget, deadlineMillis, (ctx, body) -> handlers.handle(ctx, body, "mutate", mutation)))
         .failureHandler(ctx -> handlers.failure(ctx, "mutate"));
     HealthRouter.mount(router, ready, metrics);
+    // Answers for paths and methods the webhook does not serve, as Kubernetes Status objects like every other error.
+    router.errorHandler(
+        404, ctx -> status(ctx, 404, "NotFound", "no such path: " + ctx.request().path()));
+    router.errorHandler(
+        405,
+        ctx ->
+            status(
+                ctx,
+                405,
+                "MethodNotAllowed",
+                "method " + ctx.request().method() + " not allowed on " + ctx.request().path()));
     return router;
   }
 
@@ -129,7 +180,16 @@ public final class AdmissionRouter {
     }
     if (code == 413) {
       metrics.record(endpoint, "", "", "too_large", 0);
-      status(ctx, 413, "RequestEntityTooLarge", "request body larger than the limit");
+      status(ctx, 413, "RequestEntityTooLarge", "request body larger than the limit of " + bodyLimit + " bytes");
+    } else if (code == 408) {
+      metrics.record(endpoint, "", "", "bad_request", 0);
+      status(ctx, 408, "Timeout", "request body not received whole within " + deadlineMillis + " ms");
+    } else if (code == 417) {
+      metrics.record(endpoint, "", "", "bad_request", 0);
+      status(ctx, 417, "BadRequest", "only 'Expect: 100-continue' is supported");
+    } else if (code == 503) {
+      metrics.record(endpoint, "", "", "overloaded", 0);
+      status(ctx, 503, "ServiceUnavailable", "too many request bodies being read at once; retry");
     } else if (code >= 400 && code < 500) {
       metrics.record(endpoint, "", "", "bad_request", 0);
       status(ctx, code, "BadRequest", "cannot read the request body");

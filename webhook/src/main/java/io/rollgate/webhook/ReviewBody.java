@@ -7,34 +7,100 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
  * Reads a request body into one byte array, for the AdmissionReview parser, and refuses bodies over a limit.
  *
- * <p>With a {@code Content-Length} (the API server always sends one) the array is allocated once at the exact size
- * and each received chunk is copied into it once; a chunked body grows the array by doubling and is trimmed at the
- * end. A declared length over the limit fails the request with 413 before any byte is buffered; a body that goes over
- * it while streaming fails with 413 as soon as it does, and the rest of it is read and dropped. A connection that fails
+ * <p>Memory follows the bytes that arrived, never what a header promises: the first array holds at most
+ * {@link #FIRST_CAPACITY} bytes, or the declared {@code Content-Length} when that is smaller (the usual review fits in
+ * one array of its exact size), and it grows by doubling up to the declared length, so a complete body ends in an array
+ * of exactly its size. Every array of every request being read counts against one budget shared by the server's event
+ * loops; a request that would exceed it is answered 503 at once. A body must arrive whole within a deadline, or the
+ * request is answered 408 and its connection closed, so a client that trickles bytes cannot hold memory for long.
+ *
+ * <p>A declared length over the limit fails the request with 413 before any byte is buffered; a body that goes over it
+ * while streaming fails with 413 as soon as it does, and the rest of it is read and dropped. A connection that fails
  * before the body's end fails the request with its cause. The failures go to the route's failure handler
  * ({@link RoutingContext#fail(int)}), as Vert.x Web's {@code BodyHandler} does.
  */
 final class ReviewBody implements Handler<RoutingContext> {
 
+  /** Largest first array, in bytes; larger bodies grow their array as bytes arrive. */
+  static final int FIRST_CAPACITY = 64 * 1024;
+
   private static final byte[] EMPTY = new byte[0];
-  private static final int FIRST_CHUNKED_CAPACITY = 8192;
+
+  /**
+   * Bytes held by the arrays of the request bodies being read, shared by every {@link ReviewBody} that is given it.
+   */
+  static final class Budget {
+    private final long capacity;
+    private final AtomicLong used = new AtomicLong();
+
+    /**
+     * Creates a budget.
+     *
+     * @param capacity the most bytes all bodies being read may hold together
+     */
+    Budget(long capacity) {
+      this.capacity = capacity;
+    }
+
+    /**
+     * A budget for this JVM: a quarter of its maximum heap, at most 64 MiB.
+     *
+     * @return the budget
+     */
+    static Budget forHeap() {
+      return new Budget(Math.min(64L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 4));
+    }
+
+    boolean reserve(long bytes) {
+      while (true) {
+        long now = used.get();
+        if (now + bytes > capacity) {
+          return false;
+        }
+        if (used.compareAndSet(now, now + bytes)) {
+          return true;
+        }
+      }
+    }
+
+    void release(long bytes) {
+      used.addAndGet(-bytes);
+    }
+
+    /** Bytes held now. */
+    long used() {
+      return used.get();
+    }
+
+    /** The most bytes all bodies may hold together. */
+    long capacity() {
+      return capacity;
+    }
+  }
 
   private final long limit;
+  private final Budget budget;
+  private final long deadlineMillis;
   private final BiConsumer<RoutingContext, byte[]> next;
 
   /**
    * Creates the handler.
    *
    * @param limit the largest body accepted, in bytes
+   * @param budget the bytes all bodies being read may hold together (shared by the event loops' routers)
+   * @param deadlineMillis how long a body may take to arrive whole after its headers, in milliseconds
    * @param next gets the context and the whole body (empty when the request has none), on the request's event loop
    */
-  ReviewBody(long limit, BiConsumer<RoutingContext, byte[]> next) {
+  ReviewBody(long limit, Budget budget, long deadlineMillis, BiConsumer<RoutingContext, byte[]> next) {
     this.limit = limit;
+    this.budget = budget;
+    this.deadlineMillis = deadlineMillis;
     this.next = next;
   }
 
@@ -65,7 +131,13 @@ final class ReviewBody implements Handler<RoutingContext> {
       next.accept(ctx, EMPTY);
       return;
     }
-    Reader reader = new Reader(ctx, declared);
+    int first = (int) (declared >= 0 ? Math.min(declared, FIRST_CAPACITY) : Math.min(FIRST_CAPACITY, limit));
+    if (!budget.reserve(first)) {
+      ctx.fail(503);
+      return;
+    }
+    Reader reader = new Reader(ctx, declared, first);
+    reader.timer = ctx.vertx().setTimer(deadlineMillis, id -> reader.expire());
     request.handler(reader);
     request.endHandler(v -> reader.end());
     request.exceptionHandler(reader::fail);
@@ -98,50 +170,80 @@ final class ReviewBody implements Handler<RoutingContext> {
   /** The body of one request, as it arrives. */
   private final class Reader implements Handler<Buffer> {
     private final RoutingContext ctx;
+    private final long declared;
     private byte[] data;
     private int size;
-    private boolean failed;
+    private boolean done;
+    long timer;
 
-    Reader(RoutingContext ctx, long declared) {
+    Reader(RoutingContext ctx, long declared, int first) {
       this.ctx = ctx;
-      this.data = declared >= 0 ? new byte[(int) declared] : new byte[(int) Math.min(FIRST_CHUNKED_CAPACITY, limit)];
+      this.declared = declared;
+      this.data = new byte[first];
     }
 
     @Override
     public void handle(Buffer chunk) {
-      if (failed) {
+      if (done) {
         return;
       }
       int length = chunk.length();
       if (size + (long) length > limit) {
-        failed = true;
-        data = null;
+        finish();
         ctx.fail(413);
         return;
       }
       if (size + length > data.length) {
-        // Only a chunked body (or one longer than its Content-Length, which the HTTP codec does not let through).
-        data = Arrays.copyOf(data, (int) Math.min(limit, Math.max((long) data.length * 2, (long) size + length)));
+        // Double, up to the declared length (a Content-Length body ends in an array of its exact size) or the limit.
+        long ceiling = declared >= 0 ? declared : limit;
+        long grown = Math.min(ceiling, Math.max((long) data.length * 2, (long) size + length));
+        if (!budget.reserve(grown - data.length)) {
+          finish();
+          ctx.fail(503);
+          return;
+        }
+        // The budget held the old array's length and now the difference too: the new array's length in all.
+        data = Arrays.copyOf(data, (int) grown);
       }
       chunk.getBytes(0, length, data, size);
       size += length;
     }
 
-    /** The connection failed or closed before the body's end: the route's failure handler answers, if it still can. */
-    void fail(Throwable cause) {
-      if (failed) {
+    /** The body did not arrive whole in time: 408, and the connection is closed so the client stops sending. */
+    void expire() {
+      if (done) {
         return;
       }
-      failed = true;
-      data = null;
+      finish();
+      ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+      ctx.response().endHandler(v -> ctx.request().connection().close());
+      ctx.fail(408);
+    }
+
+    /** The connection failed or closed before the body's end: the route's failure handler answers, if it still can. */
+    void fail(Throwable cause) {
+      if (done) {
+        return;
+      }
+      finish();
       ctx.fail(cause);
     }
 
     void end() {
-      if (failed) {
+      if (done) {
         return;
       }
-      next.accept(ctx, size == data.length ? data : Arrays.copyOf(data, size));
+      byte[] body = size == data.length ? data : Arrays.copyOf(data, size);
+      finish();
+      next.accept(ctx, body);
+    }
+
+    /** Stops the deadline and gives the array's bytes back to the budget; later chunks are dropped. */
+    private void finish() {
+      done = true;
+      ctx.vertx().cancelTimer(timer);
+      budget.release(data.length);
+      data = null;
     }
   }
 }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code rollgate_webhook_requests_seconds} (count, sum, max, and histogram buckets from 0.25 ms to 1 s) tagged
  * with {@code endpoint} ({@code validate} or {@code mutate}), {@code kind} (the object's kind, {@code unknown} for
  * unreadable bodies, {@code other} past {@link #MAX_SERIES} series), {@code operation} and {@code verdict} ({@code allowed}, {@code warned}, {@code denied}, {@code patched}, {@code ignored},
- * {@code bad_request}, {@code too_large}, {@code error}).
+ * {@code bad_request}, {@code too_large}, {@code overloaded}, {@code error}).
  */
 public final class WebhookMetrics {
 
