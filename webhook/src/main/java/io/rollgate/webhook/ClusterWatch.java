@@ -87,6 +87,14 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
           public void onDelete(Namespace n, boolean unknown) {}
         });
     for (SharedIndexInformer<?> i : List.of(configMaps, policies, namespaces)) {
+      // fabric8 gives up on an informer whose first list fails (a CRD installed after the webhook, RBAC granted
+      // later); keep retrying with its backoff instead, so the data appears once it can be read.
+      String kind = i.getApiTypeClass().getSimpleName();
+      i.exceptionHandler(
+          (started, err) -> {
+            LOG.warn("informer for {} cannot list or watch, retrying: {}", kind, String.valueOf(err));
+            return true;
+          });
       i.start()
           .whenComplete(
               (v, err) -> {
