@@ -88,12 +88,20 @@ public final class AdmissionHandler {
           AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
     }
     AnalysisTemplateSpec spec;
+    JsonNode node = request.object().get("spec");
     try {
-      JsonNode node = request.object().get("spec");
       spec = node == null || node.isNull() ? null : ModelJson.mapper().treeToValue(node, AnalysisTemplateSpec.class);
     } catch (Exception e) {
+      if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+        Optional<FieldError> field = BindingErrors.describe(j, node, "spec.");
+        if (field.isPresent()) {
+          return new AdmissionDecision(
+              AdmissionReviews.invalid(request, List.of(field.get()), List.of()), "denied", 1);
+        }
+      }
       return new AdmissionDecision(
-          AdmissionReviews.badObject(request, "cannot read the object as an " + request.kind() + ": " + e.getMessage()),
+          AdmissionReviews.badObject(
+              request, "cannot read the object as an " + request.kind() + ": " + BindingErrors.message(e)),
           "denied",
           1);
     }
@@ -283,10 +291,7 @@ public final class AdmissionHandler {
     try {
       policy = request.readObject(ModelJson.mapper(), RolloutPolicy.class);
     } catch (Exception e) {
-      return new AdmissionDecision(
-          AdmissionReviews.badObject(request, "cannot read the object as a RolloutPolicy: " + e.getMessage()),
-          "denied",
-          1);
+      return RolloutAdmission.unreadable(request, e, "a RolloutPolicy");
     }
     List<FieldError> errors = RolloutPolicyValidator.validate(policy);
     if (!errors.isEmpty()) {

@@ -138,7 +138,12 @@ public final class AdmissionReviews {
           request.object,
           request.oldObject);
     } catch (StreamConstraintsException e) {
-      throw new BadReviewException("JSON too deeply nested (limit " + MAX_NESTING_DEPTH + " levels)");
+      if (String.valueOf(e.getOriginalMessage()).contains("nesting depth")) {
+        throw new BadReviewException(
+            "JSON too deeply nested (limit " + MAX_NESTING_DEPTH + " levels, counted from the AdmissionReview)");
+      }
+      // Another of the parser's limits: a number or a name too long.
+      throw new BadReviewException("JSON beyond a parser limit: " + e.getOriginalMessage());
     } catch (JsonProcessingException e) {
       throw new BadReviewException("malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {

@@ -137,6 +137,25 @@ class AdmissionHandlerTest {
   }
 
   @Test
+  void analysisTemplateValuesOfTheWrongTypeAreDeniedWithTheirFieldPath() throws Exception {
+    ObjectNode template =
+        (ObjectNode)
+            AdmissionReviews.mapper()
+                .readTree(
+                    "{\"metadata\":{\"name\":\"t\"},\"spec\":{\"metrics\":[{\"name\":\"m\",\"count\":\"x\","
+                        + "\"provider\":{\"prometheus\":{\"query\":\"up\"}}}]}}");
+    ObjectNode review = Reviews.review("CREATE", template);
+    ObjectNode kind = (ObjectNode) review.get("request").get("kind");
+    kind.put("kind", "AnalysisTemplate");
+    AdmissionDecision d = new AdmissionHandler(ClusterView.NONE).validate(Reviews.parse(review));
+    JsonNode status = response(d).get("status");
+    assertEquals(422, status.get("code").asInt(), status.toString());
+    assertEquals("spec.metrics[0].count", status.at("/details/causes/0/field").asText(), status.toString());
+    assertTrue(status.get("message").asText().contains("spec.metrics[0].count: Invalid value: \"x\": must be"),
+        status.toString());
+  }
+
+  @Test
   void warmUpDecidesWithoutTheCluster() {
     new AdmissionHandler(ClusterView.NONE).warmUp();
   }

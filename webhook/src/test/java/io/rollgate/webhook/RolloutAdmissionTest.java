@@ -105,13 +105,19 @@ class RolloutAdmissionTest {
   }
 
   @Test
-  void deniesWithBadRequest_whenObjectIsNotARollout() {
+  void deniesWithTheFieldPath_whenAValueHasTheWrongType() {
     ObjectNode rollout = Reviews.validRollout();
     spec(rollout).put("replicas", "three");
     AdmissionDecision d = RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
     assertFalse(d.review().at("/response/allowed").asBoolean());
-    assertEquals(400, d.review().at("/response/status/code").asInt());
-    assertTrue(d.review().at("/response/status/message").asText().startsWith("cannot read the object as a Rollout"));
+    assertEquals(422, d.review().at("/response/status/code").asInt());
+    assertEquals("spec.replicas", d.review().at("/response/status/details/causes/0/field").asText());
+    assertTrue(
+        d.review()
+            .at("/response/status/message")
+            .asText()
+            .endsWith("\nspec.replicas: Invalid value: \"three\": must be a 32-bit integer"),
+        d.review().at("/response/status/message").asText());
   }
 
   @Test
@@ -139,5 +145,43 @@ class RolloutAdmissionTest {
     ObjectNode rollout = Reviews.validRollout();
     spec(rollout).put("replicas", 0);
     assertTrue(RolloutAdmission.defaultsPatch(rollout).isEmpty());
+  }
+
+  /** The single cause of a denial, as {@code field | message line}. */
+  private static String onlyCause(ObjectNode rollout) {
+    AdmissionDecision d = RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
+    JsonNode status = d.review().at("/response/status");
+    assertEquals(422, status.get("code").asInt(), status.toString());
+    assertEquals(1, status.at("/details/causes").size(), status.toString());
+    return status.at("/details/causes/0/field").asText() + " | " + status.get("message").asText().split("\n")[1];
+  }
+
+  @Test
+  void valuesOfTheWrongTypeOrRangeAreDeniedWithTheirFieldPath() {
+    ObjectNode rollout = Reviews.validRollout();
+    ((ObjectNode) spec(rollout).at("/strategy/canary")).put("maxSurge", 2147483648L);
+    assertEquals(
+        "spec.strategy.canary.maxSurge | spec.strategy.canary.maxSurge: Invalid value: 2147483648: must be a 32-bit"
+            + " integer or a string",
+        onlyCause(rollout));
+
+    rollout = Reviews.validRollout();
+    spec(rollout).put("replicas", new java.math.BigInteger("99999999999999999999"));
+    assertEquals(
+        "spec.replicas | spec.replicas: Invalid value: 99999999999999999999: must be a 32-bit integer",
+        onlyCause(rollout));
+
+    rollout = Reviews.validRollout();
+    ((ObjectNode) spec(rollout).at("/strategy/canary/steps/0")).put("setWeight", "abc");
+    assertEquals(
+        "spec.strategy.canary.steps[0].setWeight | spec.strategy.canary.steps[0].setWeight: Invalid value: \"abc\":"
+            + " must be a 32-bit integer",
+        onlyCause(rollout));
+
+    rollout = Reviews.validRollout();
+    ((ObjectNode) spec(rollout).at("/strategy/canary")).put("steps", "lots");
+    assertEquals(
+        "spec.strategy.canary.steps | spec.strategy.canary.steps: Invalid value: \"lots\": must be a list",
+        onlyCause(rollout));
   }
 }
