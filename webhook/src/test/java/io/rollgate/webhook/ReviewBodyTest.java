@@ -143,6 +143,13 @@ class ReviewBodyTest {
   }
 
   @Test
+  void aBodyLargerThanTheWholeBudgetGets503() throws Exception {
+    start(100, 60_000);
+    String refused = send(review());
+    assertTrue(refused.startsWith("HTTP/1.1 503"), refused);
+  }
+
+  @Test
   void aBodyThatTricklesPastTheDeadlineGets408AndTheConnectionIsClosed() throws Exception {
     ReviewBody.Budget budget = start(64L * 1024 * 1024, 300);
     String answer = open(1000, "{\"apiVersion\":").get(10, TimeUnit.SECONDS);
