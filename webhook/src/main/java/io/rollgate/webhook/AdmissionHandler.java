@@ -92,18 +92,7 @@ public final class AdmissionHandler {
     try {
       spec = node == null || node.isNull() ? null : ModelJson.mapper().treeToValue(node, AnalysisTemplateSpec.class);
     } catch (Exception e) {
-      if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
-        Optional<FieldError> field = BindingErrors.describe(j, node, "spec.");
-        if (field.isPresent()) {
-          return new AdmissionDecision(
-              AdmissionReviews.invalid(request, List.of(field.get()), List.of()), "denied", 1);
-        }
-      }
-      return new AdmissionDecision(
-          AdmissionReviews.badObject(
-              request, "cannot read the object as an " + request.kind() + ": " + BindingErrors.message(e)),
-          "denied",
-          1);
+      return BindingErrors.denial(request, e, "an " + request.kind(), node, "spec.");
     }
     List<FieldError> errors = new ArrayList<>(AnalysisTemplateValidator.validate(spec));
     List<String> warnings = new ArrayList<>();
@@ -291,7 +280,7 @@ public final class AdmissionHandler {
     try {
       policy = request.readObject(ModelJson.mapper(), RolloutPolicy.class);
     } catch (Exception e) {
-      return RolloutAdmission.unreadable(request, e, "a RolloutPolicy");
+      return BindingErrors.denial(request, e, "a RolloutPolicy", request.object(), "");
     }
     List<FieldError> errors = RolloutPolicyValidator.validate(policy);
     if (!errors.isEmpty()) {

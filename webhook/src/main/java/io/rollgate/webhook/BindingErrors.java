@@ -5,12 +5,12 @@ import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.rollgate.validation.FieldError;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -51,6 +51,28 @@ final class BindingErrors {
       }
     }
     return Optional.of(FieldError.invalid(field.toString(), quoted(value), detail(e)));
+  }
+
+  /**
+   * Denies an object that cannot be bound to the model: with the field, the value and what the field takes when the
+   * failure names a field (422, as the API server's own validation), otherwise as a bad request (400).
+   *
+   * @param request the request
+   * @param e what binding threw
+   * @param what the model type, for the message ({@code a Rollout})
+   * @param tree the JSON tree that was bound (the object, or a part of it)
+   * @param prefix the field path of that tree in the object ({@code spec.}), or empty for the whole object
+   * @return the denial
+   */
+  static AdmissionDecision denial(AdmissionRequest request, Exception e, String what, JsonNode tree, String prefix) {
+    if (e instanceof JsonProcessingException j) {
+      Optional<FieldError> field = describe(j, tree, prefix);
+      if (field.isPresent()) {
+        return new AdmissionDecision(AdmissionReviews.invalid(request, List.of(field.get()), List.of()), "denied", 1);
+      }
+    }
+    return new AdmissionDecision(
+        AdmissionReviews.badObject(request, "cannot read the object as " + what + ": " + message(e)), "denied", 1);
   }
 
   /**
@@ -102,19 +124,14 @@ final class BindingErrors {
     } else if (e instanceof InputCoercionException c) {
       target = c.getTargetType();
     }
-    if (target == null && e instanceof JsonMappingException m && m.getCause() instanceof IllegalArgumentException) {
-      // A type's own constructor refused the value (fabric8's IntOrString refuses a number beyond 32 bits).
-      target = m.getPath().isEmpty() ? null : referencedType(m);
+    if (target == null && e instanceof ValueInstantiationException v) {
+      // A type's own creator refused the value (fabric8's IntOrString refuses a number beyond 32 bits).
+      target = v.getType().getRawClass();
     }
     if (target == null) {
       return "cannot be read: " + e.getOriginalMessage();
     }
     return "must be " + describe(target);
-  }
-
-  private static Class<?> referencedType(JsonMappingException m) {
-    String message = String.valueOf(m.getOriginalMessage());
-    return message.contains(IntOrString.class.getName()) ? IntOrString.class : null;
   }
 
   private static String describe(Class<?> type) {
@@ -142,9 +159,7 @@ final class BindingErrors {
     if (type.isArray() || Collection.class.isAssignableFrom(type)) {
       return "a list";
     }
-    if (Map.class.isAssignableFrom(type)) {
-      return "an object";
-    }
+    // A map or a model type.
     return "an object";
   }
 }

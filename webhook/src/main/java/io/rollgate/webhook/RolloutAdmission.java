@@ -13,7 +13,6 @@ import io.rollgate.validation.FieldError;
 import io.rollgate.validation.RolloutValidator;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Admission decisions for {@code argoproj.io} Rollouts: validation with {@link RolloutValidator} plus warnings for
@@ -76,7 +75,7 @@ public final class RolloutAdmission {
     try {
       rollout = request.readObject(ModelJson.mapper(), Rollout.class);
     } catch (Exception e) {
-      return unreadable(request, e, "a Rollout");
+      return BindingErrors.denial(request, e, "a Rollout", request.object(), "");
     }
     List<FieldError> errors = new ArrayList<>(RolloutValidator.validate(rollout));
     List<String> warnings = warnings(rollout);
@@ -88,28 +87,6 @@ public final class RolloutAdmission {
     }
     return new AdmissionDecision(
         AdmissionReviews.allowed(request.uid(), warnings), warnings.isEmpty() ? "allowed" : "warned", 0);
-  }
-
-  /**
-   * Denies an object that cannot be bound to the model: with the field, the value and what the field takes when the
-   * failure names a field (422, as the API server's own validation), otherwise as a bad request (400).
-   *
-   * @param request the request
-   * @param e what binding the object threw
-   * @param what the model type, for the message ({@code a Rollout})
-   * @return the denial
-   */
-  static AdmissionDecision unreadable(AdmissionRequest request, Exception e, String what) {
-    if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
-      Optional<FieldError> field = BindingErrors.describe(j, request.object(), "");
-      if (field.isPresent()) {
-        return new AdmissionDecision(AdmissionReviews.invalid(request, List.of(field.get()), List.of()), "denied", 1);
-      }
-    }
-    return new AdmissionDecision(
-        AdmissionReviews.badObject(request, "cannot read the object as " + what + ": " + BindingErrors.message(e)),
-        "denied",
-        1);
   }
 
   /**
