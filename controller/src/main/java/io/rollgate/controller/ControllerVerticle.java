@@ -144,6 +144,11 @@ public final class ControllerVerticle extends VerticleBase {
             ? LeaderElection.disabled(context)
             : LeaderElection.of(context, client, options.leaderElection());
     election.lost().onFailure(this::leadershipLost);
+    // Every write first checks that the Lease is certainly still ours (docs/reliability.md): a process frozen past its
+    // Lease sends nothing when it resumes, even before the elector notices that it lost.
+    LeaderElection elected = election;
+    api.guardWrites(elected::holdsLease);
+    plugins.guardCalls(elected::holdsLease);
     election.start();
     if (options.leaderElection() != null) {
       cachesSynced.onSuccess(v -> {

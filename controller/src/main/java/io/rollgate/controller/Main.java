@@ -476,6 +476,10 @@ public final class Main implements Callable<Integer> {
             ? Config.fromKubeconfig(null, readFile(kubeconfig), kubeconfig)
             : Config.autoConfigure(null);
     config.setRequestTimeout((int) apiTimeout.toMillis());
+    // Names this process in the API server's audit log (docs/reliability.md): which replica sent a request.
+    String version = Main.class.getPackage().getImplementationVersion();
+    config.setUserAgent(
+        "rollgate-controller/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ")");
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
         .withConfig(config)

@@ -49,6 +49,7 @@ public final class KubeApi {
   private final TokenBucket limiter;
   private final ControllerMetrics metrics;
   private volatile String fenced;
+  private volatile java.util.function.BooleanSupplier writeAllowed = () -> true;
 
   /**
    * Creates the facade.
@@ -98,6 +99,17 @@ public final class KubeApi {
   }
 
   /**
+   * Makes every write first ask {@code allowed}, right before it is sent (on the worker thread, after any rate-limiter
+   * wait); a write it refuses fails with a {@link KubeApiException} and is never sent. The controller passes "this
+   * process certainly holds the leader Lease" (docs/reliability.md).
+   *
+   * @param allowed asked before each write; must be cheap and thread-safe
+   */
+  public void guardWrites(java.util.function.BooleanSupplier allowed) {
+    writeAllowed = allowed;
+  }
+
+  /**
    * Returns the underlying client, for informers only (they are started once, at boot).
    *
    * @return the fabric8 client
@@ -116,8 +128,9 @@ public final class KubeApi {
    * @return a Future with the result, failed with {@link KubeApiException} on an API error or a timeout
    */
   public <T> Future<T> call(String verb, String resource, Callable<T> op) {
-    if (refused(verb)) {
-      return Future.failedFuture(new KubeApiException(verb, resource, 0, "refused: " + fenced, null));
+    String refusal = refusal(verb);
+    if (refusal != null) {
+      return Future.failedFuture(new KubeApiException(verb, resource, 0, "refused: " + refusal, null));
     }
     long waitNanos = limiter == null ? 0 : limiter.reserve();
     if (metrics != null) {
@@ -134,8 +147,9 @@ public final class KubeApi {
         executor
             .executeBlocking(
                 () -> {
-                  if (refused(verb)) {
-                    throw new KubeApiException(verb, resource, 0, "refused: " + fenced, null);
+                  String refusal = refusal(verb);
+                  if (refusal != null) {
+                    throw new KubeApiException(verb, resource, 0, "refused: " + refusal, null);
                   }
                   try {
                     return op.call();
@@ -151,8 +165,16 @@ public final class KubeApi {
     return result;
   }
 
-  private boolean refused(String verb) {
-    return fenced != null && !"get".equals(verb) && !"list".equals(verb) && !"watch".equals(verb);
+  /** Why a call with this verb may not be sent now, or null when it may. */
+  private String refusal(String verb) {
+    if ("get".equals(verb) || "list".equals(verb) || "watch".equals(verb)) {
+      return null;
+    }
+    String f = fenced;
+    if (f != null) {
+      return f;
+    }
+    return writeAllowed.getAsBoolean() ? null : "this process does not certainly hold the leader Lease";
   }
 
   private static String statusCode(String verb, boolean ok, Object result, Throwable err) {

@@ -72,11 +72,19 @@ public final class LeaderElection {
   private volatile boolean releasing;
   private volatile String currentLeader = "";
   private CompletableFuture<?> running;
+  private final LeaseGuard guard;
 
   private LeaderElection(Context context, KubernetesClient client, Settings settings) {
     this.context = context;
     this.client = client;
     this.settings = settings;
+    this.guard =
+        settings == null
+            ? null
+            : new LeaseGuard(
+                new LeaseLock(settings.namespace(), settings.lockName(), settings.identity()),
+                settings.renewDeadline(),
+                System::nanoTime);
     this.thread =
         settings == null
             ? null
@@ -124,7 +132,7 @@ public final class LeaderElection {
     LeaderElectionConfig config =
         new LeaderElectionConfigBuilder()
             .withName(settings.lockName())
-            .withLock(new LeaseLock(settings.namespace(), settings.lockName(), settings.identity()))
+            .withLock(guard)
             .withLeaseDuration(settings.leaseDuration())
             .withRenewDeadline(settings.renewDeadline())
             .withRetryPeriod(settings.retryPeriod())
@@ -179,6 +187,20 @@ public final class LeaderElection {
    */
   public boolean isLeader() {
     return leading;
+  }
+
+  /**
+   * Whether a write may be sent now: the Lease was acquired or renewed less than the renew deadline ago, on a monotonic
+   * clock (always true when the election is disabled). Unlike {@link #isLeader()}, this turns false by itself when the
+   * process was frozen past its Lease, before the elector has noticed.
+   *
+   * @return true while this process certainly holds the Lease
+   */
+  public boolean holdsLease() {
+    if (settings == null) {
+      return leading;
+    }
+    return leading && guard.holds();
   }
 
   /**
@@ -245,6 +267,9 @@ public final class LeaderElection {
 
   private void fail(String message) {
     leading = false;
+    if (guard != null) {
+      guard.forget();
+    }
     LOG.error("leader election: {}", message);
     context.runOnContext(v -> lost.tryFail(new IllegalStateException(message)));
   }

@@ -18,7 +18,9 @@ public final class PluginCallException extends RuntimeException {
     /** No answer within {@code --plugin-call-timeout}. */
     TIMEOUT("timeout"),
     /** An answer that is not a JSON object of the protocol. */
-    BAD_ANSWER("bad_answer");
+    BAD_ANSWER("bad_answer"),
+    /** Not sent: this process does not certainly hold the leader Lease (docs/reliability.md). */
+    NOT_LEADER("not_leader");
 
     private final String outcome;
 

@@ -53,6 +53,7 @@ public final class PluginHost {
   private final Vertx vertx;
   private final Context context;
   private final Duration callTimeout;
+  private volatile java.util.function.BooleanSupplier callAllowed = () -> true;
   private final Duration handshakeTimeout;
   private final String where;
   private final EventRecorder events;
@@ -190,6 +191,18 @@ public final class PluginHost {
   }
 
   /**
+   * Makes every plugin call first ask {@code allowed}; a call it refuses fails with {@link
+   * PluginCallException.Reason#NOT_LEADER} and never reaches the plugin, since plugins write to the cluster and to
+   * traffic routers on the controller's behalf. The controller passes "this process certainly holds the leader Lease"
+   * (docs/reliability.md).
+   *
+   * @param allowed asked before each call; must be cheap and thread-safe
+   */
+  public void guardCalls(java.util.function.BooleanSupplier allowed) {
+    callAllowed = allowed;
+  }
+
+  /**
    * Calls a plugin. Never blocks.
    *
    * @param kind the kind
@@ -205,7 +218,18 @@ public final class PluginHost {
       PluginKind kind, String name, String path, JsonNode body, Rollout rollout, Integer step) {
     long startNanos = System.nanoTime();
     String k = protocolKind(kind);
-    return onContextFuture(() -> instance(kind, name).compose(i -> i.call(path, body, callTimeout)))
+    return onContextFuture(
+            () ->
+                instance(kind, name)
+                    .compose(
+                        i ->
+                            callAllowed.getAsBoolean()
+                                ? i.call(path, body, callTimeout)
+                                : Future.failedFuture(
+                                    new PluginCallException(
+                                        PluginCallException.Reason.NOT_LEADER,
+                                        "plugin " + name + ": call " + path
+                                            + " not sent: this process does not certainly hold the leader Lease"))))
         .andThen(
             ar -> {
               String outcome;
