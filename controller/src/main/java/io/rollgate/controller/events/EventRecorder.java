@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * <p>Repeats of the same (object, type, reason, message) within {@link #AGGREGATION_WINDOW_SECONDS} seconds bump the
  * {@code count} of the existing Event instead of creating a new one, so a flapping condition cannot flood the API
  * server. Recording never fails a reconcile: errors are logged and swallowed.
+ *
+ * <p>The Events of one involved object reach the API server in the order they were recorded: each write waits for the
+ * previous one of the same object (as Kubernetes' own event broadcaster writes them one after another), so readers
+ * that watch Events (upstream's end-to-end suite, notification tools) see Argo's sequence of reasons.
  */
 public final class EventRecorder {
 
@@ -51,6 +55,9 @@ public final class EventRecorder {
       };
 
   private record Recorded(String namespace, String name, int count, Instant first) {}
+
+  /** The last write queued per involved object (uid); removed once it completed and nothing was queued after it. */
+  private final Map<String, Future<Void>> tails = new java.util.HashMap<>();
 
   /**
    * Creates a recorder.
@@ -113,6 +120,28 @@ public final class EventRecorder {
     if (metrics != null) {
       metrics.event(obj.getKind(), ns, obj.getMetadata().getName(), type, reason);
     }
+    String uid = String.valueOf(obj.getMetadata().getUid());
+    Future<Void> next;
+    synchronized (this) {
+      Future<Void> previous = tails.get(uid);
+      next =
+          previous == null
+              ? write(obj, type, reason, message)
+              : previous.transform(ignored -> write(obj, type, reason, message));
+      tails.put(uid, next);
+    }
+    Future<Void> queued = next;
+    queued.onComplete(
+        ignored -> {
+          synchronized (this) {
+            tails.remove(uid, queued);
+          }
+        });
+    return queued;
+  }
+
+  private Future<Void> write(HasMetadata obj, String type, String reason, String message) {
+    String ns = obj.getMetadata().getNamespace();
     String key = obj.getMetadata().getUid() + "|" + type + "|" + reason + "|" + message;
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     String ts = DateTimeFormatter.ISO_INSTANT.format(now);

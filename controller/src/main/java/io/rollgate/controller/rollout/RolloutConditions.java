@@ -118,8 +118,7 @@ final class RolloutConditions {
           status, ConditionType.COMPLETED, "True", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now);
     } else if (Conditions.set(
             status, ConditionType.COMPLETED, "False", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now)
-        && oldCompleted != null
-        && "True".equals(oldCompleted.getStatus())) {
+        && (oldCompleted == null || "True".equals(oldCompleted.getStatus()))) {
       pass.event(
           "RolloutNotCompleted",
           "Rollout not completed, started update to revision " + pass.revision() + " (" + pass.podHash + ")");

@@ -36,10 +36,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +73,10 @@ public final class RolloutReconciler implements Reconciler {
   private final RolloutCache cache;
   private final KubeApi api;
   private final EventRecorder events;
+  /** Per Rollout uid: events recorded for a status write that failed, not to be recorded again by the next pass. */
+  private final Map<String, Set<String>> unpersistedEvents = new ConcurrentHashMap<>();
+  /** namespace/name to the uid of the Rollout this process has recorded {@code RolloutAddedToInformer} for. */
+  private final Map<String, String> announced = new ConcurrentHashMap<>();
   private final Clock clock;
   private final CanaryReconciler canary;
   private final Services services;
@@ -162,12 +169,33 @@ public final class RolloutReconciler implements Reconciler {
     Rollout rollout = cache.rollout(ctx.namespace(), ctx.name());
     if (rollout == null) {
       LOG.debug("{} not found; releasing the Services it managed, if any", ctx);
+      announced.remove(ctx.namespace() + "/" + ctx.name());
       return services.releaseAfterDeletion(ctx).map(v -> ReconcileOutcome.done());
     }
     if (rollout.getMetadata().getDeletionTimestamp() != null) {
       LOG.debug("{} being deleted, nothing to do", ctx);
       return Future.succeededFuture(ReconcileOutcome.done());
     }
+    return announce(rollout).compose(v -> reconcileExisting(ctx, rollout));
+  }
+
+  /**
+   * Records {@code RolloutAddedToInformer} the first time this process reconciles a Rollout (by uid), as Argo records
+   * it when a Rollout enters its informer: at creation, and for every Rollout when a controller starts leading.
+   */
+  private Future<Void> announce(Rollout rollout) {
+    String key = rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName();
+    String uid = rollout.getMetadata().getUid();
+    if (uid == null || uid.equals(announced.put(key, uid))) {
+      return Future.succeededFuture();
+    }
+    return events.normal(
+        rollout,
+        "RolloutAddedToInformer",
+        "Rollout resource added to informer: " + rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName());
+  }
+
+  private Future<ReconcileOutcome> reconcileExisting(ReconcileContext ctx, Rollout rollout) {
     if (rollout.getSpec() == null) {
       return Future.succeededFuture(ReconcileOutcome.done());
     }
@@ -422,7 +450,6 @@ public final class RolloutReconciler implements Reconciler {
             created -> {
               cache.wrote(created);
               LOG.info("{} created ReplicaSet {} revision={}", pass.ctx, name, revision);
-              events.normal(rollout, "NewReplicaSetCreated", "Created ReplicaSet " + name + " (revision " + revision + ")");
               RolloutStatus status = copy(pass.old);
               Conditions.set(
                   status,
@@ -431,7 +458,12 @@ public final class RolloutReconciler implements Reconciler {
                   ConditionReason.NEW_REPLICA_SET_CREATED,
                   "Created new replica set \"" + name + "\"",
                   pass.nowText);
+              // As Argo: the Rollout's revision (RolloutUpdated) is recorded before NewReplicaSetCreated.
               return syncRolloutRevision(pass, String.valueOf(revision))
+                  .compose(
+                      v ->
+                          events.normal(
+                              rollout, "NewReplicaSetCreated", "Created ReplicaSet " + name + " (revision " + revision + ")"))
                   .compose(v -> persistStatus(pass, status))
                   .map(v -> ReconcileOutcome.requeueAfter(Duration.ZERO));
             },
@@ -523,7 +555,6 @@ public final class RolloutReconciler implements Reconciler {
     if (revision.equals(pass.revision())) {
       return Future.succeededFuture();
     }
-    boolean first = pass.revision().isEmpty();
     ObjectNode patch = JSON.createObjectNode();
     patch.putObject("metadata").putObject("annotations").put(Annotations.REVISION, revision);
     return api.patch(Rollout.class, pass.namespace(), pass.name(), null, patch.toString())
@@ -535,11 +566,9 @@ public final class RolloutReconciler implements Reconciler {
               }
               pass.rollout.getMetadata().getAnnotations().put(Annotations.REVISION, revision);
               pass.rollout.getMetadata().setResourceVersion(updated.getMetadata().getResourceVersion());
-              if (!first) {
-                events.normal(pass.rollout, "RolloutUpdated", "Rollout updated to revision " + revision);
-              }
             })
-        .mapEmpty();
+        // Argo records RolloutUpdated whenever the revision annotation changes, the first revision included.
+        .compose(updated -> events.normal(pass.rollout, "RolloutUpdated", "Rollout updated to revision " + revision));
   }
 
   /**
@@ -708,31 +737,58 @@ public final class RolloutReconciler implements Reconciler {
     ObjectNode diff = MergePatch.diff(before, after);
     if (diff.isEmpty()) {
       LOG.debug("{} status unchanged", pass.ctx);
-      recordEvents(pass);
-      return Future.succeededFuture();
+      return recordEvents(pass);
     }
     ObjectNode patch = JSON.createObjectNode();
     patch.putObject("metadata").put("resourceVersion", pass.rollout.getMetadata().getResourceVersion());
     patch.set("status", diff);
-    return api.patch(Rollout.class, pass.namespace(), pass.name(), "status", patch.toString())
+    List<RolloutPass.PendingEvent> recorded = List.copyOf(pass.events);
+    return recordEvents(pass)
+        .compose(v -> api.patch(Rollout.class, pass.namespace(), pass.name(), "status", patch.toString()))
         .onSuccess(
             updated -> {
               cache.wrote(updated);
               LOG.debug("{} status patched: {}", pass.ctx, diff);
-              recordEvents(pass);
             })
+        .onFailure(err -> rememberUnpersisted(pass, recorded))
         .mapEmpty();
   }
 
-  private void recordEvents(RolloutPass pass) {
+  /**
+   * Records the pass's pending events and completes once they were written (a failed event write is logged, never a
+   * failure). As Argo does, the events of a decision are recorded before the status that shows it, so a reader who
+   * sees the new phase (Healthy, Paused) also finds its event. Events already recorded for a status write that then
+   * failed (a 409) are not recorded again by the next pass that makes the same decision.
+   */
+  private Future<Void> recordEvents(RolloutPass pass) {
+    String uid = pass.rollout.getMetadata().getUid();
+    Set<String> already = uid == null ? null : unpersistedEvents.remove(uid);
+    List<Future<Void>> writes = new ArrayList<>();
     for (RolloutPass.PendingEvent e : pass.events) {
-      if (e.warning()) {
-        events.warning(pass.rollout, e.reason(), e.message());
-      } else {
-        events.normal(pass.rollout, e.reason(), e.message());
+      if (already != null && already.remove(eventKey(e))) {
+        continue;
       }
+      writes.add(
+          e.warning()
+              ? events.warning(pass.rollout, e.reason(), e.message())
+              : events.normal(pass.rollout, e.reason(), e.message()));
     }
     pass.events.clear();
+    return Future.join(writes).mapEmpty();
+  }
+
+  private void rememberUnpersisted(RolloutPass pass, List<RolloutPass.PendingEvent> recorded) {
+    String uid = pass.rollout.getMetadata().getUid();
+    if (uid == null || recorded.isEmpty()) {
+      return;
+    }
+    Set<String> keys = new HashSet<>();
+    recorded.forEach(e -> keys.add(eventKey(e)));
+    unpersistedEvents.put(uid, keys);
+  }
+
+  private static String eventKey(RolloutPass.PendingEvent e) {
+    return e.warning() + "|" + e.reason() + "|" + e.message();
   }
 
   RolloutAnalysisRuns analysis() {
