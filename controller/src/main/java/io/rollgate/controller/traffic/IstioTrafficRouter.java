@@ -179,6 +179,18 @@ public final class IstioTrafficRouter implements TrafficRouter {
 
   @Override
   public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+    return eachVirtualService(
+        req, "desiredWeight '" + desiredWeight + "'", (vs, spec) -> applyWeight(req, vs, spec, desiredWeight, additional));
+  }
+
+  /**
+   * Sets the weights in a copy of a VirtualService's spec: the selected HTTP routes (only when the VirtualService has
+   * an {@code http} section, so a TLS/TCP-only VirtualService may still name {@code routes}), the managed mirror
+   * routes, and the TLS and TCP routes the Rollout lists.
+   *
+   * @throws IllegalArgumentException when a listed route or a stable/canary destination is missing
+   */
+  static void applyWeight(TrafficRequest req, IstioVirtualService vs, ObjectNode spec, int desiredWeight, List<WeightDestination> additional) {
     Targets t = targets(req);
     int extra = 0;
     for (WeightDestination d : additional) {
@@ -186,8 +198,8 @@ public final class IstioTrafficRouter implements TrafficRouter {
     }
     int stableWeight = Math.max(0, 100 - desiredWeight - extra);
     List<String> managed = req.managedRoutes();
-    return eachVirtualService(req, "desiredWeight '" + desiredWeight + "'", (vs, spec) -> {
-      ArrayNode http = spec.path("http").isArray() ? (ArrayNode) spec.get("http") : JSON.createArrayNode();
+    if (spec.path("http").isArray()) {
+      ArrayNode http = (ArrayNode) spec.get("http");
       for (JsonNode route : selectedHttpRoutes(vs, http, managed)) {
         setDestinations(req, (ObjectNode) route, t, desiredWeight, stableWeight, additional);
       }
@@ -196,25 +208,25 @@ public final class IstioTrafficRouter implements TrafficRouter {
           setDestinations(req, (ObjectNode) route, t, desiredWeight, stableWeight, additional);
         }
       }
-      if (vs.getTlsRoutes() != null) {
-        for (TLSRoute tls : vs.getTlsRoutes()) {
-          List<ObjectNode> found = matching(spec.path("tls"), tls.getPort(), tls.getSniHosts());
-          if (found.isEmpty()) {
-            throw new IllegalArgumentException("No matching TLS routes found in the defined Virtual Service.");
-          }
-          found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
+    }
+    if (vs.getTlsRoutes() != null) {
+      for (TLSRoute tls : vs.getTlsRoutes()) {
+        List<ObjectNode> found = matching(spec.path("tls"), tls.getPort(), tls.getSniHosts());
+        if (found.isEmpty()) {
+          throw new IllegalArgumentException("No matching TLS routes found in the defined Virtual Service.");
         }
+        found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
       }
-      if (vs.getTcpRoutes() != null) {
-        for (TCPRoute tcp : vs.getTcpRoutes()) {
-          List<ObjectNode> found = matching(spec.path("tcp"), tcp.getPort(), null);
-          if (found.isEmpty()) {
-            throw new IllegalArgumentException("No matching TCP routes found in the defined Virtual Service.");
-          }
-          found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
+    }
+    if (vs.getTcpRoutes() != null) {
+      for (TCPRoute tcp : vs.getTcpRoutes()) {
+        List<ObjectNode> found = matching(spec.path("tcp"), tcp.getPort(), null);
+        if (found.isEmpty()) {
+          throw new IllegalArgumentException("No matching TCP routes found in the defined Virtual Service.");
         }
+        found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
       }
-    });
+    }
   }
 
   /** argo-spec.md 2.3 item 7: the HTTP routes {@code setWeight} changes. */
@@ -274,41 +286,50 @@ public final class IstioTrafficRouter implements TrafficRouter {
     return out;
   }
 
+  /**
+   * Sets the weights of one route's destinations in place, keeping their order (with ping-pong the two Services swap
+   * roles, and route[0] stays the same Service): the canary and stable destinations, the additional subsets (kept as
+   * they are) and the experiment destinations (by host); every other destination is removed, and experiment
+   * destinations not there yet are appended (sorted by Service name).
+   */
   private static void setDestinations(
       TrafficRequest req, ObjectNode route, Targets t, int canaryWeight, int stableWeight, List<WeightDestination> additional) {
     ArrayNode dests = route.path("route").isArray() ? (ArrayNode) route.get("route") : route.putArray("route");
-    ObjectNode canary = null;
-    ObjectNode stable = null;
-    ArrayNode kept = JSON.createArrayNode();
+    Map<String, WeightDestination> experiments = new LinkedHashMap<>();
+    List<WeightDestination> sorted = new ArrayList<>(additional);
+    sorted.sort(java.util.Comparator.comparing(WeightDestination::getServiceName));
+    for (WeightDestination a : sorted) {
+      experiments.put(a.getServiceName(), a);
+    }
+    boolean canaryFound = false;
+    boolean stableFound = false;
+    ArrayNode out = JSON.createArrayNode();
     for (JsonNode d : dests) {
       JsonNode dest = d.path("destination");
-      if (canary == null && t.isCanary(dest)) {
-        canary = (ObjectNode) d;
-      } else if (stable == null && t.isStable(dest)) {
-        stable = (ObjectNode) d;
+      if (!canaryFound && t.isCanary(dest)) {
+        canaryFound = true;
+        out.add(((ObjectNode) d).put("weight", canaryWeight));
+      } else if (!stableFound && t.isStable(dest)) {
+        stableFound = true;
+        out.add(((ObjectNode) d).put("weight", stableWeight));
       } else if (t.keepSubsets().contains(dest.path("subset").asText(""))) {
-        kept.add(d);
+        out.add(d);
+      } else if (experiments.containsKey(firstLabel(dest))) {
+        WeightDestination a = experiments.remove(firstLabel(dest));
+        out.add(((ObjectNode) d).put("weight", a.getWeight() == null ? 0 : a.getWeight()));
       }
     }
-    if (canary == null) {
+    if (!canaryFound) {
       throw new IllegalArgumentException(t.canarySubset() != null
           ? "Canary DestinationRule subset '" + t.canarySubset() + "' not found in route"
           : "Canary Service '" + t.canaryHost() + "' not found in route");
     }
-    if (stable == null) {
+    if (!stableFound) {
       throw new IllegalArgumentException(t.stableSubset() != null
           ? "Stable DestinationRule subset '" + t.stableSubset() + "' not found in route"
           : "Stable Service '" + t.stableHost() + "' not found in route");
     }
-    canary.put("weight", canaryWeight);
-    stable.put("weight", stableWeight);
-    ArrayNode out = JSON.createArrayNode();
-    out.add(stable);
-    out.add(canary);
-    out.addAll(kept);
-    List<WeightDestination> sorted = new ArrayList<>(additional);
-    sorted.sort(java.util.Comparator.comparing(WeightDestination::getServiceName));
-    for (WeightDestination a : sorted) {
+    for (WeightDestination a : experiments.values()) {
       ObjectNode d = out.addObject();
       d.putObject("destination").put("host", a.getServiceName());
       d.put("weight", a.getWeight() == null ? 0 : a.getWeight());
