@@ -484,22 +484,11 @@ public final class IstioTrafficRouter implements TrafficRouter {
               }
               ObjectNode obj = JSON.valueToTree(res);
               JsonNode subsetsBefore = obj.path("spec").path("subsets");
-              ArrayNode subsets = subsetsBefore.isArray() ? ((ArrayNode) subsetsBefore).deepCopy() : JSON.createArrayNode();
-              boolean canaryFound = false;
-              boolean stableFound = false;
-              for (JsonNode s : subsets) {
-                String name = s.path("name").asText();
-                if (name.equals(dr.getCanarySubsetName())) {
-                  setHashLabel((ObjectNode) s, canaryHash);
-                  canaryFound = true;
-                } else if (name.equals(dr.getStableSubsetName())) {
-                  setHashLabel((ObjectNode) s, stableHash);
-                  stableFound = true;
-                }
-              }
-              if (!canaryFound || !stableFound) {
-                return Future.failedFuture("DestinationRule `" + dr.getName() + "` needs subsets `" + dr.getCanarySubsetName()
-                    + "` and `" + dr.getStableSubsetName() + "`");
+              ArrayNode subsets;
+              try {
+                subsets = desiredSubsets(dr, subsetsBefore, canaryHash, stableHash, additional);
+              } catch (IllegalArgumentException e) {
+                return Future.failedFuture(e.getMessage());
               }
               String managedBy = obj.path("metadata").path("annotations").path(Annotations.MANAGED_BY_ROLLOUTS).asText(null);
               if (subsets.equals(subsetsBefore) && req.name().equals(managedBy)) {
@@ -516,6 +505,57 @@ public final class IstioTrafficRouter implements TrafficRouter {
                       "DestinationRule `" + nn[0] + "` subsets set to canary `" + canaryHash + "` and stable `" + stableHash + "`"))
                   .mapEmpty();
             });
+  }
+
+  /**
+   * The DestinationRule's subsets as they should be (Argo {@code UpdateHash}): the canary and stable subsets select
+   * their hashes; every weighted experiment template (an additional destination) gets a subset named after its Service
+   * selecting its hash, added at the end when missing; a subset that carries the pod-template-hash label but is
+   * neither canary, stable, in {@code additionalSubsetNames} nor a current experiment's is an experiment subset of an
+   * earlier step and is removed. Other subsets are kept as they are.
+   *
+   * @throws IllegalArgumentException when the canary or the stable subset is missing
+   */
+  static ArrayNode desiredSubsets(
+      IstioDestinationRule dr, JsonNode before, String canaryHash, String stableHash, List<WeightDestination> additional) {
+    Map<String, WeightDestination> experiments = new LinkedHashMap<>();
+    for (WeightDestination a : additional) {
+      if (a.getServiceName() != null) {
+        experiments.put(a.getServiceName(), a);
+      }
+    }
+    Set<String> keep = dr.getAdditionalSubsetNames() == null ? Set.of() : new HashSet<>(dr.getAdditionalSubsetNames());
+    boolean canaryFound = false;
+    boolean stableFound = false;
+    ArrayNode out = JSON.createArrayNode();
+    for (JsonNode original : before) {
+      ObjectNode s = ((ObjectNode) original).deepCopy();
+      String name = s.path("name").asText();
+      if (name.equals(dr.getCanarySubsetName())) {
+        setHashLabel(s, canaryHash);
+        canaryFound = true;
+      } else if (name.equals(dr.getStableSubsetName())) {
+        setHashLabel(s, stableHash);
+        stableFound = true;
+      } else if (experiments.containsKey(name)) {
+        setHashLabel(s, experiments.remove(name).getPodTemplateHash());
+      } else if (!keep.contains(name) && s.path("labels").has(Labels.POD_TEMPLATE_HASH)) {
+        continue; // an experiment subset of an earlier step
+      }
+      out.add(s);
+    }
+    if (!canaryFound || !stableFound) {
+      throw new IllegalArgumentException("DestinationRule `" + dr.getName() + "` needs subsets `" + dr.getCanarySubsetName()
+          + "` and `" + dr.getStableSubsetName() + "`");
+    }
+    for (WeightDestination a : experiments.values()) {
+      if (a.getPodTemplateHash() != null && !a.getPodTemplateHash().isEmpty()) {
+        ObjectNode s = out.addObject();
+        s.put("name", a.getServiceName());
+        s.putObject("labels").put(Labels.POD_TEMPLATE_HASH, a.getPodTemplateHash());
+      }
+    }
+    return out;
   }
 
   private static void setHashLabel(ObjectNode subset, String hash) {

@@ -195,4 +195,40 @@ class IstioTrafficRouterTest {
     return req.trafficRouting().getIstio().getDestinationRule();
   }
 
+  @Test
+  void addsOneSubsetPerWeightedExperimentTemplate_andRemovesItWhenTheExperimentIsOver() throws Exception {
+    TrafficRequest req = request(SUBSET_ROLLOUT);
+    IstioDestinationRule dr = destinationRule(req);
+    ArrayNode during = IstioTrafficRouter.desiredSubsets(
+        dr, YAML.readTree(SUBSETS), "h2", "h1", List.of(experiment("web-exp-a", 20, "h3"), experiment("web-exp-b", 10, "h4")));
+    assertEquals(6, during.size(), during.toString());
+    assertEquals("h1", during.path(0).path("labels").path(HASH).asText());
+    assertEquals("h2", during.path(1).path("labels").path(HASH).asText());
+    assertEquals("hx", during.path(2).path("labels").path(HASH).asText(), "additionalSubsetNames are left alone");
+    assertEquals("v9", during.path(3).path("labels").path("version").asText(), "the user's subsets are kept");
+    assertEquals("web-exp-a", during.path(4).path("name").asText());
+    assertEquals("h3", during.path(4).path("labels").path(HASH).asText());
+    assertEquals("web-exp-b", during.path(5).path("name").asText());
+    assertEquals("h4", during.path(5).path("labels").path(HASH).asText());
+
+    ArrayNode again = IstioTrafficRouter.desiredSubsets(
+        dr, during, "h2", "h1", List.of(experiment("web-exp-a", 20, "h3"), experiment("web-exp-b", 10, "h4")));
+    assertEquals(during, again, "nothing changes on the next pass");
+
+    ArrayNode after = IstioTrafficRouter.desiredSubsets(dr, during, "h2", "h2", List.of());
+    assertEquals(4, after.size(), after.toString());
+    assertEquals(List.of("stable", "canary", "extra", "user"),
+        List.of(after.path(0).path("name").asText(), after.path(1).path("name").asText(), after.path(2).path("name").asText(),
+            after.path(3).path("name").asText()));
+  }
+
+  @Test
+  void failsNamingTheSubsets_whenTheCanarySubsetIsMissing() throws Exception {
+    TrafficRequest req = request(SUBSET_ROLLOUT);
+    JsonNode subsets = YAML.readTree("- {name: stable, labels: {app: web}}");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> IstioTrafficRouter.desiredSubsets(destinationRule(req), subsets, "h2", "h1", List.of()));
+    assertTrue(e.getMessage().contains("`canary`"), e.getMessage());
+  }
+
 }
