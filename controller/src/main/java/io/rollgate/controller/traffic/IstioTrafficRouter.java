@@ -20,6 +20,7 @@ import io.rollgate.api.TLSRoute;
 import io.rollgate.api.WeightDestination;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -556,6 +557,73 @@ public final class IstioTrafficRouter implements TrafficRouter {
       }
     }
     return out;
+  }
+
+  /**
+   * Releases the DestinationRules in the Rollout's namespace that carry its managed-by annotation but that it no
+   * longer names in {@code trafficRouting.istio.destinationRule} (traffic routing removed, or switched to host-based
+   * routing or another router): the annotation and the pod-template-hash labels of the subsets are removed, as Argo
+   * Rollouts' DestinationRule controller does. Looked for only when the Rollout has routed traffic
+   * ({@code status.canary.weights} set) and names no DestinationRule now.
+   *
+   * @param req the Rollout
+   * @return a Future completing when every such DestinationRule is released; an API server without the
+   *     DestinationRule kind counts as none; fails with the API error otherwise
+   */
+  public Future<Void> releaseUnused(TrafficRequest req) {
+    var status = req.rollout().getStatus();
+    boolean routed = status != null && status.getCanary() != null && status.getCanary().getWeights() != null;
+    var canary = req.rollout().getSpec().getStrategy().getCanary();
+    var tr = canary == null ? null : canary.getTrafficRouting();
+    boolean namesOne = tr != null && tr.getIstio() != null && tr.getIstio().getDestinationRule() != null;
+    if (!routed || namesOne) {
+      return Future.succeededFuture();
+    }
+    return api.listGeneric(apiVersion, "DestinationRule", req.namespace())
+        .recover(err -> err instanceof KubeApiException k && k.code() == 404
+            ? Future.succeededFuture(List.of())
+            : Future.failedFuture(err))
+        .compose(all -> {
+          Future<Void> chain = Future.succeededFuture();
+          for (var dr : all) {
+            ObjectNode obj = JSON.valueToTree(dr);
+            if (req.name().equals(obj.path("metadata").path("annotations").path(Annotations.MANAGED_BY_ROLLOUTS).asText(null))) {
+              chain = chain.compose(v -> release(req, obj));
+            }
+          }
+          return chain;
+        });
+  }
+
+  private Future<Void> release(TrafficRequest req, ObjectNode obj) {
+    String name = obj.path("metadata").path("name").asText();
+    ObjectNode patch = releasePatch(obj);
+    LOG.info("{} releasing DestinationRule {}: no longer referenced", req.ctx(), name);
+    return api.patchGeneric(apiVersion, "DestinationRule", req.namespace(), name, patch.toString()).mapEmpty();
+  }
+
+  /**
+   * The merge patch that releases a DestinationRule: the managed-by annotation removed and no subset selecting a
+   * pod-template hash; sent with the object's resourceVersion.
+   */
+  static ObjectNode releasePatch(ObjectNode dr) {
+    ObjectNode patch = JSON.createObjectNode();
+    ObjectNode meta = patch.putObject("metadata");
+    meta.put("resourceVersion", dr.path("metadata").path("resourceVersion").asText());
+    meta.putObject("annotations").putNull(Annotations.MANAGED_BY_ROLLOUTS);
+    JsonNode before = dr.path("spec").path("subsets");
+    if (before.isArray()) {
+      ArrayNode subsets = ((ArrayNode) before).deepCopy();
+      for (JsonNode s : subsets) {
+        if (s.path("labels").has(Labels.POD_TEMPLATE_HASH)) {
+          ((ObjectNode) s.get("labels")).remove(Labels.POD_TEMPLATE_HASH);
+        }
+      }
+      if (!subsets.equals(before)) {
+        patch.putObject("spec").set("subsets", subsets);
+      }
+    }
+    return patch;
   }
 
   private static void setHashLabel(ObjectNode subset, String hash) {

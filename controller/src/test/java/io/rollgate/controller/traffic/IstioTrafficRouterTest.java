@@ -231,4 +231,33 @@ class IstioTrafficRouterTest {
     assertTrue(e.getMessage().contains("`canary`"), e.getMessage());
   }
 
+  @Test
+  void releaseRemovesTheAnnotationAndTheSubsetHashes_butKeepsTheOtherLabels() throws Exception {
+    ObjectNode dr = json(
+        """
+        metadata:
+          name: web-destrule
+          resourceVersion: "42"
+          annotations: {argo-rollouts.argoproj.io/managed-by-rollouts: web, other: kept}
+        spec:
+          host: web
+          subsets:
+          - name: stable
+            labels: {app: web, rollouts-pod-template-hash: h1}
+          - name: canary
+            labels: {app: web, rollouts-pod-template-hash: h2}
+          - name: plain
+        """);
+    ObjectNode patch = IstioTrafficRouter.releasePatch(dr);
+    assertEquals("42", patch.path("metadata").path("resourceVersion").asText());
+    assertTrue(patch.path("metadata").path("annotations").path("argo-rollouts.argoproj.io/managed-by-rollouts").isNull());
+    assertFalse(patch.path("metadata").path("annotations").has("other"), "other annotations are not touched");
+    JsonNode subsets = patch.path("spec").path("subsets");
+    assertEquals(3, subsets.size());
+    assertFalse(subsets.path(0).path("labels").has(HASH));
+    assertFalse(subsets.path(1).path("labels").has(HASH));
+    assertEquals("web", subsets.path(1).path("labels").path("app").asText());
+    assertFalse(subsets.path(2).has("labels"), "a subset without labels stays without");
+  }
+
 }
