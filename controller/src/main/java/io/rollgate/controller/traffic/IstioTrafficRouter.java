@@ -71,6 +71,12 @@ public final class IstioTrafficRouter implements TrafficRouter {
     return "Istio";
   }
 
+  /** After an abort the DestinationRule's canary subset selects the stable hash, as the canary Service does. */
+  @Override
+  public boolean canaryFollowsStableOnAbort() {
+    return true;
+  }
+
   private static IstioTrafficRouting istio(TrafficRequest req) {
     return req.trafficRouting().getIstio();
   }

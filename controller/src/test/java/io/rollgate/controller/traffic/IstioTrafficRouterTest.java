@@ -260,4 +260,8 @@ class IstioTrafficRouterTest {
     assertFalse(subsets.path(2).has("labels"), "a subset without labels stays without");
   }
 
+  @Test
+  void asksForTheStableHashAsCanaryAfterAnAbort() {
+    assertTrue(new IstioTrafficRouter(null, null, "v1alpha3").canaryFollowsStableOnAbort());
+  }
 }
