@@ -553,6 +553,22 @@ public final class KubeApi {
   }
 
   /**
+   * Lists the objects of a kind the controller has no Java model for in one namespace, straight from the API server.
+   *
+   * @param apiVersion the {@code group/version}, for example {@code networking.istio.io/v1alpha3}
+   * @param kind the kind, for example {@code DestinationRule}
+   * @param namespace the namespace
+   * @return the objects (empty when there are none); fails with {@link KubeApiException} (404 when the kind is not
+   *     served by the API server)
+   */
+  public Future<List<GenericKubernetesResource>> listGeneric(String apiVersion, String kind, String namespace) {
+    return call(
+        "list",
+        kind.toLowerCase(java.util.Locale.ROOT),
+        () -> client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).list().getItems());
+  }
+
+  /**
    * Creates an object of a kind the controller has no Java model for.
    *
    * @param obj the object, with apiVersion, kind and namespace set

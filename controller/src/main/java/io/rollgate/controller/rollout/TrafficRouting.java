@@ -45,7 +45,7 @@ final class TrafficRouting {
   }
 
   /** The weight decision of one pass. */
-  private record Decision(int weight, String canaryHash, boolean removeManagedRoutes, boolean canaryServiceToStable) {}
+  record Decision(int weight, String canaryHash, boolean removeManagedRoutes, boolean canaryServiceToStable) {}
 
   /**
    * Reconciles the routers. Sets {@code pass.trafficReconciled} and {@code pass.trafficWeights}.
@@ -172,13 +172,21 @@ final class TrafficRouting {
       chain = chain.compose(v -> each(pass, list, "set weight", r -> r.setWeight(req, d.weight(), additional)));
     }
     chain = chain
-        .compose(v -> each(pass, list, "update hash", r -> r.updateHash(req, d.canaryHash(), stableHash, additional)))
+        .compose(v -> each(pass, list, "update hash", r -> r.updateHash(req, routerCanaryHash(r, d, stableHash), stableHash, additional)))
         .compose(v -> each(pass, list, "set weight", r -> r.setWeight(req, d.weight(), additional)));
     return chain.compose(
         v -> {
           recordWeights(pass, req, d, stableHash, old, additional);
           return verify(pass, req, list, d, additional);
         });
+  }
+
+  /**
+   * The canary hash a router is told: the new ReplicaSet's, except after an abort has taken all traffic off the canary
+   * (the canary Service is back on stable) for routers whose canary subset should follow it.
+   */
+  static String routerCanaryHash(TrafficRouter r, Decision d, String stableHash) {
+    return d.canaryServiceToStable() && stableHash != null && r.canaryFollowsStableOnAbort() ? stableHash : d.canaryHash();
   }
 
   private void recordWeights(

@@ -20,6 +20,7 @@ import io.rollgate.api.TLSRoute;
 import io.rollgate.api.WeightDestination;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -68,6 +69,12 @@ public final class IstioTrafficRouter implements TrafficRouter {
   @Override
   public String type() {
     return "Istio";
+  }
+
+  /** After an abort the DestinationRule's canary subset selects the stable hash, as the canary Service does. */
+  @Override
+  public boolean canaryFollowsStableOnAbort() {
+    return true;
   }
 
   private static IstioTrafficRouting istio(TrafficRequest req) {
@@ -179,6 +186,18 @@ public final class IstioTrafficRouter implements TrafficRouter {
 
   @Override
   public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+    return eachVirtualService(
+        req, "desiredWeight '" + desiredWeight + "'", (vs, spec) -> applyWeight(req, vs, spec, desiredWeight, additional));
+  }
+
+  /**
+   * Sets the weights in a copy of a VirtualService's spec: the selected HTTP routes (only when the VirtualService has
+   * an {@code http} section, so a TLS/TCP-only VirtualService may still name {@code routes}), the managed mirror
+   * routes, and the TLS and TCP routes the Rollout lists.
+   *
+   * @throws IllegalArgumentException when a listed route or a stable/canary destination is missing
+   */
+  static void applyWeight(TrafficRequest req, IstioVirtualService vs, ObjectNode spec, int desiredWeight, List<WeightDestination> additional) {
     Targets t = targets(req);
     int extra = 0;
     for (WeightDestination d : additional) {
@@ -186,8 +205,8 @@ public final class IstioTrafficRouter implements TrafficRouter {
     }
     int stableWeight = Math.max(0, 100 - desiredWeight - extra);
     List<String> managed = req.managedRoutes();
-    return eachVirtualService(req, "desiredWeight '" + desiredWeight + "'", (vs, spec) -> {
-      ArrayNode http = spec.path("http").isArray() ? (ArrayNode) spec.get("http") : JSON.createArrayNode();
+    if (spec.path("http").isArray()) {
+      ArrayNode http = (ArrayNode) spec.get("http");
       for (JsonNode route : selectedHttpRoutes(vs, http, managed)) {
         setDestinations(req, (ObjectNode) route, t, desiredWeight, stableWeight, additional);
       }
@@ -196,25 +215,25 @@ public final class IstioTrafficRouter implements TrafficRouter {
           setDestinations(req, (ObjectNode) route, t, desiredWeight, stableWeight, additional);
         }
       }
-      if (vs.getTlsRoutes() != null) {
-        for (TLSRoute tls : vs.getTlsRoutes()) {
-          List<ObjectNode> found = matching(spec.path("tls"), tls.getPort(), tls.getSniHosts());
-          if (found.isEmpty()) {
-            throw new IllegalArgumentException("No matching TLS routes found in the defined Virtual Service.");
-          }
-          found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
+    }
+    if (vs.getTlsRoutes() != null) {
+      for (TLSRoute tls : vs.getTlsRoutes()) {
+        List<ObjectNode> found = matching(spec.path("tls"), tls.getPort(), tls.getSniHosts());
+        if (found.isEmpty()) {
+          throw new IllegalArgumentException("No matching TLS routes found in the defined Virtual Service.");
         }
+        found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
       }
-      if (vs.getTcpRoutes() != null) {
-        for (TCPRoute tcp : vs.getTcpRoutes()) {
-          List<ObjectNode> found = matching(spec.path("tcp"), tcp.getPort(), null);
-          if (found.isEmpty()) {
-            throw new IllegalArgumentException("No matching TCP routes found in the defined Virtual Service.");
-          }
-          found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
+    }
+    if (vs.getTcpRoutes() != null) {
+      for (TCPRoute tcp : vs.getTcpRoutes()) {
+        List<ObjectNode> found = matching(spec.path("tcp"), tcp.getPort(), null);
+        if (found.isEmpty()) {
+          throw new IllegalArgumentException("No matching TCP routes found in the defined Virtual Service.");
         }
+        found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
       }
-    });
+    }
   }
 
   /** argo-spec.md 2.3 item 7: the HTTP routes {@code setWeight} changes. */
@@ -274,41 +293,50 @@ public final class IstioTrafficRouter implements TrafficRouter {
     return out;
   }
 
+  /**
+   * Sets the weights of one route's destinations in place, keeping their order (with ping-pong the two Services swap
+   * roles, and route[0] stays the same Service): the canary and stable destinations, the additional subsets (kept as
+   * they are) and the experiment destinations (by host); every other destination is removed, and experiment
+   * destinations not there yet are appended (sorted by Service name).
+   */
   private static void setDestinations(
       TrafficRequest req, ObjectNode route, Targets t, int canaryWeight, int stableWeight, List<WeightDestination> additional) {
     ArrayNode dests = route.path("route").isArray() ? (ArrayNode) route.get("route") : route.putArray("route");
-    ObjectNode canary = null;
-    ObjectNode stable = null;
-    ArrayNode kept = JSON.createArrayNode();
+    Map<String, WeightDestination> experiments = new LinkedHashMap<>();
+    List<WeightDestination> sorted = new ArrayList<>(additional);
+    sorted.sort(java.util.Comparator.comparing(WeightDestination::getServiceName));
+    for (WeightDestination a : sorted) {
+      experiments.put(a.getServiceName(), a);
+    }
+    boolean canaryFound = false;
+    boolean stableFound = false;
+    ArrayNode out = JSON.createArrayNode();
     for (JsonNode d : dests) {
       JsonNode dest = d.path("destination");
-      if (canary == null && t.isCanary(dest)) {
-        canary = (ObjectNode) d;
-      } else if (stable == null && t.isStable(dest)) {
-        stable = (ObjectNode) d;
+      if (!canaryFound && t.isCanary(dest)) {
+        canaryFound = true;
+        out.add(((ObjectNode) d).put("weight", canaryWeight));
+      } else if (!stableFound && t.isStable(dest)) {
+        stableFound = true;
+        out.add(((ObjectNode) d).put("weight", stableWeight));
       } else if (t.keepSubsets().contains(dest.path("subset").asText(""))) {
-        kept.add(d);
+        out.add(d);
+      } else if (experiments.containsKey(firstLabel(dest))) {
+        WeightDestination a = experiments.remove(firstLabel(dest));
+        out.add(((ObjectNode) d).put("weight", a.getWeight() == null ? 0 : a.getWeight()));
       }
     }
-    if (canary == null) {
+    if (!canaryFound) {
       throw new IllegalArgumentException(t.canarySubset() != null
           ? "Canary DestinationRule subset '" + t.canarySubset() + "' not found in route"
           : "Canary Service '" + t.canaryHost() + "' not found in route");
     }
-    if (stable == null) {
+    if (!stableFound) {
       throw new IllegalArgumentException(t.stableSubset() != null
           ? "Stable DestinationRule subset '" + t.stableSubset() + "' not found in route"
           : "Stable Service '" + t.stableHost() + "' not found in route");
     }
-    canary.put("weight", canaryWeight);
-    stable.put("weight", stableWeight);
-    ArrayNode out = JSON.createArrayNode();
-    out.add(stable);
-    out.add(canary);
-    out.addAll(kept);
-    List<WeightDestination> sorted = new ArrayList<>(additional);
-    sorted.sort(java.util.Comparator.comparing(WeightDestination::getServiceName));
-    for (WeightDestination a : sorted) {
+    for (WeightDestination a : experiments.values()) {
       ObjectNode d = out.addObject();
       d.putObject("destination").put("host", a.getServiceName());
       d.put("weight", a.getWeight() == null ? 0 : a.getWeight());
@@ -463,22 +491,11 @@ public final class IstioTrafficRouter implements TrafficRouter {
               }
               ObjectNode obj = JSON.valueToTree(res);
               JsonNode subsetsBefore = obj.path("spec").path("subsets");
-              ArrayNode subsets = subsetsBefore.isArray() ? ((ArrayNode) subsetsBefore).deepCopy() : JSON.createArrayNode();
-              boolean canaryFound = false;
-              boolean stableFound = false;
-              for (JsonNode s : subsets) {
-                String name = s.path("name").asText();
-                if (name.equals(dr.getCanarySubsetName())) {
-                  setHashLabel((ObjectNode) s, canaryHash);
-                  canaryFound = true;
-                } else if (name.equals(dr.getStableSubsetName())) {
-                  setHashLabel((ObjectNode) s, stableHash);
-                  stableFound = true;
-                }
-              }
-              if (!canaryFound || !stableFound) {
-                return Future.failedFuture("DestinationRule `" + dr.getName() + "` needs subsets `" + dr.getCanarySubsetName()
-                    + "` and `" + dr.getStableSubsetName() + "`");
+              ArrayNode subsets;
+              try {
+                subsets = desiredSubsets(dr, subsetsBefore, canaryHash, stableHash, additional);
+              } catch (IllegalArgumentException e) {
+                return Future.failedFuture(e.getMessage());
               }
               String managedBy = obj.path("metadata").path("annotations").path(Annotations.MANAGED_BY_ROLLOUTS).asText(null);
               if (subsets.equals(subsetsBefore) && req.name().equals(managedBy)) {
@@ -495,6 +512,124 @@ public final class IstioTrafficRouter implements TrafficRouter {
                       "DestinationRule `" + nn[0] + "` subsets set to canary `" + canaryHash + "` and stable `" + stableHash + "`"))
                   .mapEmpty();
             });
+  }
+
+  /**
+   * The DestinationRule's subsets as they should be (Argo {@code UpdateHash}): the canary and stable subsets select
+   * their hashes; every weighted experiment template (an additional destination) gets a subset named after its Service
+   * selecting its hash, added at the end when missing; a subset that carries the pod-template-hash label but is
+   * neither canary, stable, in {@code additionalSubsetNames} nor a current experiment's is an experiment subset of an
+   * earlier step and is removed. Other subsets are kept as they are.
+   *
+   * @throws IllegalArgumentException when the canary or the stable subset is missing
+   */
+  static ArrayNode desiredSubsets(
+      IstioDestinationRule dr, JsonNode before, String canaryHash, String stableHash, List<WeightDestination> additional) {
+    Map<String, WeightDestination> experiments = new LinkedHashMap<>();
+    for (WeightDestination a : additional) {
+      if (a.getServiceName() != null) {
+        experiments.put(a.getServiceName(), a);
+      }
+    }
+    Set<String> keep = dr.getAdditionalSubsetNames() == null ? Set.of() : new HashSet<>(dr.getAdditionalSubsetNames());
+    boolean canaryFound = false;
+    boolean stableFound = false;
+    ArrayNode out = JSON.createArrayNode();
+    for (JsonNode original : before) {
+      ObjectNode s = ((ObjectNode) original).deepCopy();
+      String name = s.path("name").asText();
+      if (name.equals(dr.getCanarySubsetName())) {
+        setHashLabel(s, canaryHash);
+        canaryFound = true;
+      } else if (name.equals(dr.getStableSubsetName())) {
+        setHashLabel(s, stableHash);
+        stableFound = true;
+      } else if (experiments.containsKey(name)) {
+        setHashLabel(s, experiments.remove(name).getPodTemplateHash());
+      } else if (!keep.contains(name) && s.path("labels").has(Labels.POD_TEMPLATE_HASH)) {
+        continue; // an experiment subset of an earlier step
+      }
+      out.add(s);
+    }
+    if (!canaryFound || !stableFound) {
+      throw new IllegalArgumentException("DestinationRule `" + dr.getName() + "` needs subsets `" + dr.getCanarySubsetName()
+          + "` and `" + dr.getStableSubsetName() + "`");
+    }
+    for (WeightDestination a : experiments.values()) {
+      if (a.getPodTemplateHash() != null && !a.getPodTemplateHash().isEmpty()) {
+        ObjectNode s = out.addObject();
+        s.put("name", a.getServiceName());
+        s.putObject("labels").put(Labels.POD_TEMPLATE_HASH, a.getPodTemplateHash());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Releases the DestinationRules in the Rollout's namespace that carry its managed-by annotation but that it no
+   * longer names in {@code trafficRouting.istio.destinationRule} (traffic routing removed, or switched to host-based
+   * routing or another router): the annotation and the pod-template-hash labels of the subsets are removed, as Argo
+   * Rollouts' DestinationRule controller does. Looked for only when the Rollout has routed traffic
+   * ({@code status.canary.weights} set) and names no DestinationRule now.
+   *
+   * @param req the Rollout
+   * @return a Future completing when every such DestinationRule is released; an API server without the
+   *     DestinationRule kind counts as none; fails with the API error otherwise
+   */
+  public Future<Void> releaseUnused(TrafficRequest req) {
+    var status = req.rollout().getStatus();
+    boolean routed = status != null && status.getCanary() != null && status.getCanary().getWeights() != null;
+    var canary = req.rollout().getSpec().getStrategy().getCanary();
+    var tr = canary == null ? null : canary.getTrafficRouting();
+    boolean namesOne = tr != null && tr.getIstio() != null && tr.getIstio().getDestinationRule() != null;
+    if (!routed || namesOne) {
+      return Future.succeededFuture();
+    }
+    return api.listGeneric(apiVersion, "DestinationRule", req.namespace())
+        .recover(err -> err instanceof KubeApiException k && k.code() == 404
+            ? Future.succeededFuture(List.of())
+            : Future.failedFuture(err))
+        .compose(all -> {
+          Future<Void> chain = Future.succeededFuture();
+          for (var dr : all) {
+            ObjectNode obj = JSON.valueToTree(dr);
+            if (req.name().equals(obj.path("metadata").path("annotations").path(Annotations.MANAGED_BY_ROLLOUTS).asText(null))) {
+              chain = chain.compose(v -> release(req, obj));
+            }
+          }
+          return chain;
+        });
+  }
+
+  private Future<Void> release(TrafficRequest req, ObjectNode obj) {
+    String name = obj.path("metadata").path("name").asText();
+    ObjectNode patch = releasePatch(obj);
+    LOG.info("{} releasing DestinationRule {}: no longer referenced", req.ctx(), name);
+    return api.patchGeneric(apiVersion, "DestinationRule", req.namespace(), name, patch.toString()).mapEmpty();
+  }
+
+  /**
+   * The merge patch that releases a DestinationRule: the managed-by annotation removed and no subset selecting a
+   * pod-template hash; sent with the object's resourceVersion.
+   */
+  static ObjectNode releasePatch(ObjectNode dr) {
+    ObjectNode patch = JSON.createObjectNode();
+    ObjectNode meta = patch.putObject("metadata");
+    meta.put("resourceVersion", dr.path("metadata").path("resourceVersion").asText());
+    meta.putObject("annotations").putNull(Annotations.MANAGED_BY_ROLLOUTS);
+    JsonNode before = dr.path("spec").path("subsets");
+    if (before.isArray()) {
+      ArrayNode subsets = ((ArrayNode) before).deepCopy();
+      for (JsonNode s : subsets) {
+        if (s.path("labels").has(Labels.POD_TEMPLATE_HASH)) {
+          ((ObjectNode) s.get("labels")).remove(Labels.POD_TEMPLATE_HASH);
+        }
+      }
+      if (!subsets.equals(before)) {
+        patch.putObject("spec").set("subsets", subsets);
+      }
+    }
+    return patch;
   }
 
   private static void setHashLabel(ObjectNode subset, String hash) {

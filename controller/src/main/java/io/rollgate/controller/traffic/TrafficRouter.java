@@ -39,6 +39,18 @@ public interface TrafficRouter {
       TrafficRequest request, String canaryHash, String stableHash, List<WeightDestination> additional);
 
   /**
+   * Whether {@link #updateHash} should be given the stable hash as the canary hash once an abort has taken all traffic
+   * off the canary (the moment the canary Service is pointed back at the stable ReplicaSet), so that subset-based
+   * canary destinations keep endpoints for header and mirror routes. False by default, which keeps Argo's plugin
+   * contract (the canary hash stays the new ReplicaSet's); the Istio router answers true for its DestinationRule.
+   *
+   * @return true to re-point the canary subset at the stable hash after an abort
+   */
+  default boolean canaryFollowsStableOnAbort() {
+    return false;
+  }
+
+  /**
    * Sets the canary weight (Argo {@code SetWeight}); the stable destination gets the rest of the total weight minus
    * the additional destinations.
    *

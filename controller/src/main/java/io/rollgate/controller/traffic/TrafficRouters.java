@@ -123,13 +123,14 @@ public final class TrafficRouters {
   }
 
   /**
-   * Deletes router objects the Rollout generated and no longer uses (NGINX canary Ingresses).
+   * Deletes router objects the Rollout generated and no longer uses (NGINX canary Ingresses) and releases the ones it
+   * no longer references (Istio DestinationRules: managed-by annotation and subset hashes removed).
    *
    * @param req the Rollout
-   * @return a Future completing when done
+   * @return a Future completing when both are done; failing with the first failure after both have finished
    */
   public Future<Void> releaseUnused(TrafficRequest req) {
-    return nginx.releaseUnused(req);
+    return Future.join(nginx.releaseUnused(req), istio.releaseUnused(req)).mapEmpty();
   }
 
   private static TrafficRouter unsupported(String type) {

@@ -854,6 +854,133 @@ class TrafficRoutingE2E {
             && destWeight(x.path("spec").path("http").path(0), "stable") == 100);
   }
 
+  @Test
+  void istioTlsOnlyVirtualServiceIsWeighted_whenTheRolloutAlsoListsHttpRoutes() {
+    String name = "isttls";
+    apply("traffic/services.yaml", vars(name));
+    apply("traffic/istio-tls-only.yaml", vars(name));
+    String tr = "{\"istio\":{\"virtualService\":{\"name\":\"isttls-vsvc\",\"routes\":[\"primary\"],"
+        + "\"tlsRoutes\":[{\"port\":3000,\"sniHosts\":[\"isttls\"]}]}}}";
+    createRollout(name, 2, canary(name, tr, "[{\"setWeight\":10},{\"pause\":{}}]", null));
+    rollouts.setImage(name, "registry.example/app:v2");
+    awaitPausedAt(name, 1);
+    JsonNode vs = await("tls weights 90/10", () -> virtualService(name + "-vsvc"),
+        x -> x.path("spec").path("tls").path(0).path("route").path(1).path("weight").asInt() == 10);
+    assertEquals(90, vs.path("spec").path("tls").path(0).path("route").path(0).path("weight").asInt());
+    assertFalse(vs.path("spec").has("http"), "no http section is added: " + vs.path("spec"));
+    rollouts.promote(name);
+    awaitHealthy(name);
+    await("tls weights 100/0", () -> virtualService(name + "-vsvc"),
+        x -> x.path("spec").path("tls").path(0).path("route").path(0).path("weight").asInt() == 100
+            && x.path("spec").path("tls").path(0).path("route").path(1).path("weight").asInt() == 0);
+  }
+
+  static JsonNode destinationRule(String name) {
+    return generic("networking.istio.io/v1alpha3", "DestinationRule", name);
+  }
+
+  static String subsetHash(JsonNode dr, String subset) {
+    for (JsonNode s : dr.path("spec").path("subsets")) {
+      if (subset.equals(s.path("name").asText())) {
+        return s.path("labels").path(HASH).asText(null);
+      }
+    }
+    return null;
+  }
+
+  static Rollout subsetRollout(String name, String steps) {
+    apply("traffic/istio-subset.yaml", vars(name));
+    String tr = "{\"istio\":{\"virtualService\":{\"name\":\"" + name + "-vsvc\"},"
+        + "\"destinationRule\":{\"name\":\"" + name + "-destrule\",\"canarySubsetName\":\"canary\",\"stableSubsetName\":\"stable\"}}}";
+    Map<String, String> v = vars(name);
+    v.put("REPLICAS", "2");
+    v.put("CANARY", "{\"trafficRouting\":" + tr + ",\"steps\":" + steps + "}");
+    rollouts.create("traffic/rollout.yaml", v);
+    return awaitHealthy(name);
+  }
+
+  @Test
+  void istioDestinationRuleIsReleased_whenTrafficRoutingIsRemoved() {
+    String name = "istrel";
+    String v1 = subsetRollout(name, "[{\"setWeight\":10},{\"pause\":{}}]").getStatus().getStableRS();
+    await("DestinationRule managed", () -> destinationRule(name + "-destrule"),
+        x -> v1.equals(subsetHash(x, "stable")) && name.equals(x.path("metadata").path("annotations").path(MANAGED_BY).asText(null)));
+    rollouts.mergePatch(name, "{\"spec\":{\"strategy\":{\"canary\":{\"trafficRouting\":null}}}}");
+    JsonNode dr = await("DestinationRule released", () -> destinationRule(name + "-destrule"),
+        x -> !x.path("metadata").path("annotations").has(MANAGED_BY));
+    assertNull(subsetHash(dr, "stable"));
+    assertNull(subsetHash(dr, "canary"));
+    assertEquals(name, dr.path("spec").path("subsets").path(0).path("labels").path("app").asText(), "other labels kept");
+  }
+
+  @Test
+  void istioExperimentStepWithWeightGetsItsOwnSubset_removedAfterPromotion() {
+    String name = "istexp";
+    subsetRollout(name, "[{\"setWeight\":10},"
+        + "{\"experiment\":{\"templates\":[{\"name\":\"exp\",\"specRef\":\"canary\",\"weight\":20}]}}]");
+    rollouts.setImage(name, "registry.example/app:v2");
+    JsonNode dr = await("experiment subset", () -> destinationRule(name + "-destrule"),
+        x -> x.path("spec").path("subsets").size() == 3 && x.path("spec").path("subsets").path(2).path("labels").has(HASH));
+    String subset = dr.path("spec").path("subsets").path(2).path("name").asText();
+    JsonNode vs = await("experiment destination", () -> virtualService(name + "-vsvc"),
+        x -> destWeight(x.path("spec").path("http").path(0), subset) == 20);
+    assertEquals(70, destWeight(vs.path("spec").path("http").path(0), "stable"));
+    assertEquals(10, destWeight(vs.path("spec").path("http").path(0), "canary"));
+    rollouts.promote(name);
+    awaitHealthy(name);
+    await("experiment subset removed", () -> destinationRule(name + "-destrule"), x -> x.path("spec").path("subsets").size() == 2);
+    await("experiment destination removed", () -> virtualService(name + "-vsvc"),
+        x -> x.path("spec").path("http").path(0).path("route").size() == 2);
+  }
+
+  @Test
+  void istioCanarySubsetSelectsStableAfterAbort() {
+    String name = "istabsub";
+    String v1 = subsetRollout(name, "[{\"setWeight\":40},{\"pause\":{}}]").getStatus().getStableRS();
+    rollouts.setImage(name, "registry.example/app:v2");
+    String v2 = awaitPausedAt(name, 1).getStatus().getCurrentPodHash();
+    await("canary subset on v2", () -> destinationRule(name + "-destrule"), x -> v2.equals(subsetHash(x, "canary")));
+    rollouts.abort(name);
+    JsonNode dr = await("canary subset back on v1", () -> destinationRule(name + "-destrule"), x -> v1.equals(subsetHash(x, "canary")));
+    assertEquals(v1, subsetHash(dr, "stable"));
+    await("subset weights 0/100", () -> virtualService(name + "-vsvc"),
+        x -> destWeight(x.path("spec").path("http").path(0), "canary") == 0
+            && destWeight(x.path("spec").path("http").path(0), "stable") == 100);
+  }
+
+  @Test
+  void istioPingPongMovesAllTrafficToPongAtPromotion_keepingTheDestinationOrder() {
+    String name = "istpp";
+    apply("traffic/istio-pingpong.yaml", vars(name));
+    Map<String, String> v = vars(name);
+    v.put("REPLICAS", "2");
+    v.put("CANARY", "{\"pingPong\":{\"pingService\":\"istpp-ping\",\"pongService\":\"istpp-pong\"},"
+        + "\"trafficRouting\":{\"istio\":{\"virtualService\":{\"name\":\"istpp-vsvc\",\"routes\":[\"primary\"]}}},"
+        + "\"steps\":[{\"setWeight\":25},{\"pause\":{}}]}");
+    rollouts.create("traffic/rollout.yaml", v);
+    awaitHealthy(name);
+    rollouts.setImage(name, "registry.example/app:v2");
+    awaitPausedAt(name, 1);
+    await("ping 75 / pong 25", () -> virtualService(name + "-vsvc"), x -> routeOrder(x).equals(List.of("istpp-ping=75", "istpp-pong=25")));
+    rollouts.promote(name);
+    awaitHealthy(name);
+    await("ping 0 / pong 100", () -> virtualService(name + "-vsvc"), x -> routeOrder(x).equals(List.of("istpp-ping=0", "istpp-pong=100")));
+    rollouts.setImage(name, "registry.example/app:v3");
+    awaitPausedAt(name, 1);
+    await("ping 25 / pong 75", () -> virtualService(name + "-vsvc"), x -> routeOrder(x).equals(List.of("istpp-ping=25", "istpp-pong=75")));
+    rollouts.promote(name);
+    awaitHealthy(name);
+    await("ping 100 / pong 0", () -> virtualService(name + "-vsvc"), x -> routeOrder(x).equals(List.of("istpp-ping=100", "istpp-pong=0")));
+  }
+
+  static List<String> routeOrder(JsonNode vs) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode d : vs.path("spec").path("http").path(0).path("route")) {
+      out.add(d.path("destination").path("host").asText() + "=" + d.path("weight").asInt());
+    }
+    return out;
+  }
+
   // -------------------------------------------------------------------------------------------------------------
   // pingPong
 
