@@ -67,8 +67,26 @@ public final class RolloutValidator {
       // Compared with the default (600 s) too when the field is absent, as Argo Rollouts does.
       errors.add(FieldError.invalid("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
     }
+    validateRestartAt(spec.getRestartAt(), errors);
     validateStrategy(spec, replicas, errors);
     return errors;
+  }
+
+  /**
+   * {@code spec.restartAt} must be an RFC 3339 time (Argo's CRD declares {@code format: date-time}); a value the
+   * controller cannot read would otherwise leave the Rollout "restarting" for ever.
+   */
+  private static void validateRestartAt(String restartAt, List<FieldError> errors) {
+    if (restartAt == null || restartAt.isEmpty()) {
+      return;
+    }
+    try {
+      java.time.OffsetDateTime.parse(restartAt, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    } catch (java.time.format.DateTimeParseException e) {
+      errors.add(
+          FieldError.invalid(
+              "spec.restartAt", restartAt, "must be an RFC 3339 date-time such as 2026-01-02T15:04:05Z"));
+    }
   }
 
   private static void validateSelectorAndTemplate(RolloutSpec spec, List<FieldError> errors) {

@@ -899,6 +899,15 @@ class RolloutValidatorTest {
         firstError(r));
   }
 
+  @Test
+  void refusesRestartAtThatIsNotAnRfc3339Time() {
+    assertEquals(
+        "spec.restartAt: Invalid value: \"not-a-time\": must be an RFC 3339 date-time such as 2026-01-02T15:04:05Z",
+        firstError(rollout("spec: {restartAt: not-a-time}")));
+    assertEquals(List.of(), RolloutValidator.validate(rollout("spec: {restartAt: '2026-12-01T10:00:00Z'}")));
+    assertEquals(List.of(), RolloutValidator.validate(rollout("spec: {restartAt: '2026-12-01T10:00:00.5+02:00'}")));
+  }
+
   // ---------------------------------------------------------------------------------------------------------------
   // helpers
 

@@ -7,9 +7,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Build step (run with {@code java build-tools/CrdQuantities.java <crd.yml>...} after the fabric8 CRD generator): lets
- * the resource quantities of pod templates be written as YAML numbers, as the API server accepts them for Pods.
+ * Build step (run with {@code java build-tools/CrdArgoSchema.java <crd.yml>...} after the fabric8 CRD generator): gives
+ * the generated schemas what Argo Rollouts' own CRDs declare and the generator cannot express.
  *
+ * <p>{@code spec.restartAt} gets {@code format: date-time}, so the API server refuses a value that is not an RFC 3339
+ * time at apply, as with Argo's CRD (the controller reports a stored bad value as InvalidSpec).
+ *
+ * <p>Pod-template quantities accept YAML numbers, as the API server accepts them for Pods.
  * <p>The generator writes a {@code Quantity} as {@code anyOf: [integer, string]} with
  * {@code x-kubernetes-int-or-string}, which refuses {@code cpu: 0.001}; Kubernetes' own Pod schema reads a quantity
  * from any JSON number or string, and Argo Rollouts' CRDs leave these fields schemaless. The quantity fields of a pod
@@ -19,12 +23,12 @@ import java.util.Set;
  * fields (ports, maxSurge) are left as they are. The edit is textual, as the generator's layout is fixed; a file in
  * which no quantity was found fails the build.
  */
-public final class CrdQuantities {
+public final class CrdArgoSchema {
 
   private static final Set<String> MAPS = Set.of("limits:", "requests:", "overhead:");
   private static final Set<String> SCALARS = Set.of("divisor:", "sizeLimit:");
 
-  private CrdQuantities() {}
+  private CrdArgoSchema() {}
 
   /**
    * Edits each file in place.
@@ -50,6 +54,13 @@ public final class CrdQuantities {
           out.add(in + "x-kubernetes-preserve-unknown-fields: true");
           i += 6;
           edits++;
+          continue;
+        }
+        if (key.equals("restartAt:") && matches(lines, i + 1, in + "type: \"string\"")) {
+          out.add(line);
+          out.add(in + "format: \"date-time\"");
+          out.add(lines.get(i + 1));
+          i += 1;
           continue;
         }
         if (SCALARS.contains(key)
