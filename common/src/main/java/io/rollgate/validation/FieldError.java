@@ -82,6 +82,11 @@ public record FieldError(String path, Type type, String value, String detail) {
     return new FieldError(path, Type.INTERNAL, null, detail);
   }
 
+  /**
+   * Renders a value as Kubernetes' {@code field.Invalid} prints it: numbers and booleans as they are, strings quoted,
+   * anything else (maps, lists, objects) as JSON with sorted map keys, as Go's {@code json.Marshal} writes it, so that
+   * {@code kubectl argo rollouts}, the dashboard and Argo CD show the same message under Rollgate and Argo.
+   */
   private static String render(Object value) {
     if (value == null) {
       return "null";
@@ -89,8 +94,20 @@ public record FieldError(String path, Type type, String value, String detail) {
     if (value instanceof String s) {
       return "\"" + s + "\"";
     }
-    return String.valueOf(value);
+    if (value instanceof Number || value instanceof Boolean) {
+      return String.valueOf(value);
+    }
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | RuntimeException e) {
+      return String.valueOf(value);
+    }
   }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper()
+          .configure(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+          .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
 
   @Override
   public String toString() {

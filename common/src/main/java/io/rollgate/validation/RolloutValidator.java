@@ -106,7 +106,7 @@ public final class RolloutValidator {
     }
     if (!notEmpty(selector.getMatchLabels())
         && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty())) {
-      errors.add(FieldError.invalid("spec.selector", "{}", "empty selector is invalid for deployment"));
+      errors.add(FieldError.invalid("spec.selector", Map.of(), "empty selector is invalid for deployment"));
       return;
     }
     PodTemplateValidator.validateLabels("spec.selector.matchLabels", selector.getMatchLabels(), errors);
@@ -132,7 +132,7 @@ public final class RolloutValidator {
       errors.add(
           FieldError.invalid(
               "spec.template.metadata.labels",
-              labels == null ? "{}" : labels.toString(),
+              labels == null ? Map.of() : labels,
               "`selector` does not match template `labels`"));
     }
     if (template.getSpec() == null

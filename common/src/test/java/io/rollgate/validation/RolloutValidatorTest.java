@@ -247,7 +247,7 @@ class RolloutValidatorTest {
   @Test
   void rejectsEmptySelector() {
     assertEquals(
-        "spec.selector: Invalid value: \"{}\": empty selector is invalid for deployment",
+        "spec.selector: Invalid value: {}: empty selector is invalid for deployment",
         firstError(rollout("spec: {selector: {matchLabels: null}}")));
   }
 
@@ -270,7 +270,7 @@ class RolloutValidatorTest {
   @Test
   void rejectsTemplateLabelsThatSelectorDoesNotMatch() {
     assertEquals(
-        "spec.template.metadata.labels: Invalid value: \"{app=other}\": `selector` does not match template `labels`",
+        "spec.template.metadata.labels: Invalid value: {\"app\":\"other\"}: `selector` does not match template `labels`",
         firstError(rollout("spec: {template: {metadata: {labels: {app: other}}}}")));
   }
 
@@ -289,7 +289,7 @@ class RolloutValidatorTest {
                 + expression
                 + "]}, template: {metadata: {labels: {app: web, tier: front}}}}");
     assertEquals(
-        "spec.template.metadata.labels: Invalid value: \"{app=web, tier=front}\": `selector` does not match template"
+        "spec.template.metadata.labels: Invalid value: {\"app\":\"web\",\"tier\":\"front\"}: `selector` does not match template"
             + " `labels`",
         firstError(r));
   }
