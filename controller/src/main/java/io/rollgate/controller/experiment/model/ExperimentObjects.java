@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Builds the objects an Experiment owns (argo-spec.md 12.1): one ReplicaSet {@code <experiment>-<template>} per
@@ -169,15 +170,16 @@ public final class ExperimentObjects {
 
   /**
    * The Service of a template: selects the template's pods ({@code matchLabels} and the hash), one port per container
-   * port (same name, port and target port, protocol), controlled by the Experiment.
+   * port (same name, port and target port, protocol), controlled by the Experiment. As Argo Rollouts does for
+   * {@code templates[].service}, a template whose containers declare no port gets no Service at all: it is neither
+   * created nor an error (a Service without ports would be refused by the API server).
    *
    * @param ex the Experiment
    * @param template the template
    * @param hash the pod-template hash
-   * @return the Service to create
-   * @throws IllegalArgumentException when no container declares a port (a Service needs at least one)
+   * @return the Service to create, or empty when no container declares a port
    */
-  public static Service service(Experiment ex, ExperimentTemplate template, String hash) {
+  public static Optional<Service> service(Experiment ex, ExperimentTemplate template, String hash) {
     List<ServicePort> ports = new ArrayList<>();
     List<Container> containers =
         template.getTemplate() == null || template.getTemplate().getSpec() == null || template.getTemplate().getSpec().getContainers() == null
@@ -198,8 +200,7 @@ public final class ExperimentObjects {
       }
     }
     if (ports.isEmpty()) {
-      throw new IllegalArgumentException(
-          "template '" + template.getName() + "' requests a Service but none of its containers declares a port");
+      return Optional.empty();
     }
     ObjectMeta meta = new ObjectMetaBuilder()
         .withName(serviceName(ex, template))
@@ -207,13 +208,14 @@ public final class ExperimentObjects {
         .withAnnotations(Map.of(EXPERIMENT_NAME, ex.getMetadata().getName(), TEMPLATE_NAME, template.getName()))
         .withOwnerReferences(ownerReference(ex))
         .build();
-    return new ServiceBuilder()
-        .withMetadata(meta)
-        .withNewSpec()
-        .withSelector(selector(template, hash).getMatchLabels())
-        .withPorts(ports)
-        .endSpec()
-        .build();
+    return Optional.of(
+        new ServiceBuilder()
+            .withMetadata(meta)
+            .withNewSpec()
+            .withSelector(selector(template, hash).getMatchLabels())
+            .withPorts(ports)
+            .endSpec()
+            .build());
   }
 
   /**
