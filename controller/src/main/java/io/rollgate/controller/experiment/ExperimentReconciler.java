@@ -568,7 +568,8 @@ final class ExperimentReconciler implements Reconciler {
   private Future<Void> createRun(Pass pass, ExperimentAnalysisTemplateRef a, ExperimentAnalysisRunStatus entry) {
     AnalysisRun wanted;
     try {
-      wanted = ExperimentObjects.analysisRun(pass.ex, a, lookup(pass.namespace()));
+      wanted = ExperimentObjects.analysisRun(
+          pass.ex, a, lookup(pass.namespace()), pass.status.getAvailableAt(), pass.replicaSets);
     } catch (AnalysisSpecException e) {
       entry.setPhase(AnalysisPhase.ERROR);
       entry.setMessage(e.getMessage());

@@ -224,19 +224,29 @@ public final class ExperimentObjects {
    * labels from {@code analysisRunMetadata} plus the controller instance id of the Experiment, annotations from
    * {@code analysisRunMetadata}; the Experiment is its controller.
    *
+   * <p>The analysis's argument values first have the Experiment's placeholders substituted ({@link ExperimentArgs}).
+   *
    * @param ex the Experiment
    * @param analysis the analysis
    * @param lookup where templates are read
+   * @param availableAt {@code status.availableAt} as this pass computed it, or null
+   * @param replicaSets the template ReplicaSets, by ReplicaSet name ({@code {{templates.<name>.podTemplateHash}}})
    * @return the run to create
-   * @throws AnalysisSpecException when the template is missing, does not flatten, or an argument has no value
+   * @throws AnalysisSpecException when the template is missing, does not flatten, an argument has no value, or an
+   *     argument value has a placeholder that cannot be resolved
    */
-  public static AnalysisRun analysisRun(Experiment ex, ExperimentAnalysisTemplateRef analysis, AnalysisTemplates.Lookup lookup)
+  public static AnalysisRun analysisRun(
+      Experiment ex,
+      ExperimentAnalysisTemplateRef analysis,
+      AnalysisTemplates.Lookup lookup,
+      String availableAt,
+      Map<String, ReplicaSet> replicaSets)
       throws AnalysisSpecException {
+    List<Argument> incoming = ExperimentArgs.resolve(analysis.getArgs(), ex, availableAt, replicaSets);
     AnalysisTemplateRef ref = new AnalysisTemplateRef();
     ref.setTemplateName(analysis.getTemplateName());
     ref.setClusterScope(analysis.getClusterScope());
     AnalysisTemplates.Flattened flat = AnalysisTemplates.flatten(AnalysisTemplates.resolve(List.of(ref), lookup));
-    List<Argument> incoming = analysis.getArgs() == null ? List.of() : analysis.getArgs();
     AnalysisRunSpec spec = new AnalysisRunSpec();
     spec.setMetrics(flat.metrics());
     List<Argument> args = RunArguments.merge(incoming, flat.args());
