@@ -43,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -467,13 +468,13 @@ final class ExperimentReconciler implements Reconciler {
       if (t.getService() == null || ts.getServiceName() != null || rs == null || !isActive(ts)) {
         continue;
       }
-      Service wanted;
-      try {
-        wanted = ExperimentObjects.service(pass.ex, t, label(rs, Labels.POD_TEMPLATE_HASH));
-      } catch (IllegalArgumentException e) {
-        markError(pass, ts, e.getMessage());
+      Optional<Service> service = ExperimentObjects.service(pass.ex, t, label(rs, Labels.POD_TEMPLATE_HASH));
+      if (service.isEmpty()) {
+        // As Argo Rollouts: no container port, no Service; the template carries on without one.
+        LOG.debug("{} template {} requests a Service but declares no container port: none created", pass.ctx, t.getName());
         continue;
       }
+      Service wanted = service.get();
       String svcName = wanted.getMetadata().getName();
       chain = chain.compose(v -> api.create(wanted)
           .map(created -> {
@@ -567,7 +568,8 @@ final class ExperimentReconciler implements Reconciler {
   private Future<Void> createRun(Pass pass, ExperimentAnalysisTemplateRef a, ExperimentAnalysisRunStatus entry) {
     AnalysisRun wanted;
     try {
-      wanted = ExperimentObjects.analysisRun(pass.ex, a, lookup(pass.namespace()));
+      wanted = ExperimentObjects.analysisRun(
+          pass.ex, a, lookup(pass.namespace()), pass.status.getAvailableAt(), pass.replicaSets);
     } catch (AnalysisSpecException e) {
       entry.setPhase(AnalysisPhase.ERROR);
       entry.setMessage(e.getMessage());

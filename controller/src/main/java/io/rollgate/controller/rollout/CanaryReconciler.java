@@ -367,6 +367,7 @@ final class CanaryReconciler {
       pass.clearPauses = true;
       pass.removeAbort = true;
     }
+    RollbackWindow.skipRemainingSteps(pass, status);
     String promoteReason = shouldFullPromote(pass, status, promoteFull);
     if (promoteReason != null) {
       pass.clearPauses = true;

@@ -3,6 +3,10 @@ package io.rollgate.controller.rollout;
 import io.rollgate.api.Annotations;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.RollbackWindowSpec;
+import io.rollgate.api.RolloutStatus;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code spec.rollbackWindow.revisions} (argo-spec.md 1.1, 5.3 item 2, 5.10 item 5): a return to an older template is a
@@ -11,7 +15,33 @@ import io.rollgate.api.RollbackWindowSpec;
  */
 final class RollbackWindow {
 
+  private static final Logger LOG = LoggerFactory.getLogger(RollbackWindow.class);
+
   private RollbackWindow() {}
+
+  /**
+   * Canary status sync (argo-spec.md 5.3 item 2, 5.10): a rollback inside the window skips whatever steps remain,
+   * also when the older ReplicaSet had already been scaled down and the template change therefore restarted the steps
+   * at 0. Pauses and abort are cleared and {@code currentStepIndex} becomes the number of steps, so the following passes
+   * scale the new ReplicaSet to 100% and promote it ("Rollback within window") without step analyses or experiments.
+   *
+   * @param pass the pass, ReplicaSets classified
+   * @param status the status being computed; its {@code currentStepIndex} is updated
+   * @return whether the rollback is within the window
+   */
+  static boolean skipRemainingSteps(RolloutPass pass, RolloutStatus status) {
+    if (!within(pass)) {
+      return false;
+    }
+    pass.clearPauses = true;
+    pass.removeAbort = true;
+    int steps = pass.steps().size();
+    if (steps > 0 && !Objects.equals(status.getCurrentStepIndex(), steps)) {
+      LOG.info("{} rollback within rollbackWindow: skipping steps {}..{}", pass.ctx, status.getCurrentStepIndex(), steps);
+      status.setCurrentStepIndex(steps);
+    }
+    return true;
+  }
 
   /**
    * Whether the pass's new ReplicaSet is a rollback inside the window.

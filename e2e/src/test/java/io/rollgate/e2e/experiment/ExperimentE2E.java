@@ -173,6 +173,43 @@ class ExperimentE2E {
     keep = false;
   }
 
+  @Test
+  void analysisArgs_getEachTemplatesPodTemplateHashAndReplicaSetName() {
+    keep = true;
+    experiments.create("experiment/experiment-placeholders.yaml", Map.of("NAME", "hashes"));
+
+    AnalysisRun run = experiments.awaitRun("hashes-smoke", "the analysis run exists", TIMEOUT, r -> true);
+    String canaryHash = experiments.replicaSet("hashes-canary").getMetadata().getLabels().get("rollouts-pod-template-hash");
+    assertNotNull(canaryHash);
+    assertEquals(canaryHash, arg(run, "hash"), "{{templates.canary.podTemplateHash}}");
+    assertEquals("hashes-baseline", arg(run, "team"), "{{ templates.baseline.replicaset.name }}");
+    experiments.await("hashes", "hashes Successful", TIMEOUT,
+        e -> e.getStatus() != null && "Successful".equals(e.getStatus().getPhase()));
+    keep = false;
+  }
+
+  @Test
+  void serviceWithoutContainerPorts_isNotCreatedAndTheExperimentCarriesOn() {
+    keep = true;
+    experiments.create("experiment/experiment-placeholders.yaml", Map.of("NAME", "noport"));
+
+    Experiment running = experiments.await("noport", "noport Running with both templates available", TIMEOUT,
+        e -> e.getStatus() != null && "Running".equals(e.getStatus().getPhase()) && e.getStatus().getAvailableAt() != null);
+    assertEquals("Running", template(running, "baseline").getStatus());
+    assertNull(template(running, "baseline").getServiceName());
+    Experiment done = experiments.await("noport", "noport Successful", TIMEOUT,
+        e -> e.getStatus() != null && "Successful".equals(e.getStatus().getPhase()));
+    assertEquals("Successful", template(done, "baseline").getStatus(), String.valueOf(template(done, "baseline").getMessage()));
+    assertNull(template(done, "baseline").getServiceName());
+    assertNull(cluster.client().services().inNamespace(ns).withName("noport-baseline").get(), "no Service without a port");
+    assertFalse(experiments.eventReasons("noport").contains("TemplateError"), experiments.eventReasons("noport").toString());
+    keep = false;
+  }
+
+  static String arg(AnalysisRun run, String name) {
+    return run.getSpec().getArgs().stream().filter(a -> name.equals(a.getName())).findFirst().orElseThrow().getValue();
+  }
+
   static TemplateStatus template(Experiment e, String name) {
     if (e.getStatus() == null || e.getStatus().getTemplateStatuses() == null) {
       return null;

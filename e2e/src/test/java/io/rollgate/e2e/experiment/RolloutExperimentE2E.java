@@ -190,6 +190,38 @@ class RolloutExperimentE2E {
     keep = false;
   }
 
+  @Test
+  void experimentAnalysisArgs_getTheExperimentTemplatesPodTemplateHashes() {
+    keep = true;
+    rollouts.create("experiment/rollout-placeholders.yaml", Map.of("NAME", "tph", "TEMPLATE", "pass", "DURATION", "5s"));
+    Rollout first = rollouts.await("tph", "tph Healthy", TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()) && r.getStatus().getStableRS() != null);
+    String stable = first.getStatus().getStableRS();
+    rollouts.setImage("tph", "registry.example/app:v2");
+
+    Rollout atStep = rollouts.await("tph", "tph runs its experiment step", TIMEOUT,
+        r -> r.getStatus() != null && r.getStatus().getCanary() != null && r.getStatus().getCanary().getCurrentExperiment() != null);
+    String name = atStep.getStatus().getCanary().getCurrentExperiment();
+    AnalysisRun run = experiments.awaitRun(name + "-smoke", "the Experiment's analysis run", TIMEOUT, r -> true);
+    String previewHash = experiments.replicaSet(name + "-preview").getMetadata().getLabels().get("rollouts-pod-template-hash");
+    String baselineHash = experiments.replicaSet(name + "-baseline").getMetadata().getLabels().get("rollouts-pod-template-hash");
+    assertEquals(previewHash, arg(run, "hash"), "{{templates.preview.podTemplateHash}}");
+    assertEquals(baselineHash, arg(run, "team"), "{{templates.baseline.podTemplateHash}}");
+    assertTrue(!previewHash.equals(baselineHash), "canary and stable templates differ");
+    assertTrue(!stable.equals(baselineHash) && !atStep.getStatus().getCurrentPodHash().equals(previewHash),
+        "the experiment's pods carry their own hash, not the Rollout's");
+
+    String hash = atStep.getStatus().getCurrentPodHash();
+    rollouts.await("tph", "tph Healthy on the new revision", TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()) && hash.equals(r.getStatus().getStableRS()));
+    assertEquals("Successful", experiments.get(name).getStatus().getPhase());
+    keep = false;
+  }
+
+  static String arg(AnalysisRun run, String name) {
+    return run.getSpec().getArgs().stream().filter(a -> name.equals(a.getName())).findFirst().orElseThrow().getValue();
+  }
+
   static JsonNode awaitRoute(String what, java.util.function.Predicate<JsonNode> condition) {
     JsonNode[] last = new JsonNode[1];
     Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Rollout;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.Rollouts;
@@ -152,6 +153,57 @@ class RollbackE2E {
     assertEquals("BlueGreenPause", paused.getStatus().getPauseConditions().get(0).getReason());
     assertTrue(
         rollouts.eventMessages(name, "RolloutCompleted").stream().noneMatch(m -> m.endsWith("Rollback within window")));
+  }
+
+  @Test
+  void canaryRollbackWithinWindowToAScaledDownReplicaSetSkipsStepsAndAnalysis() {
+    String name = "canary-in";
+    createAll("rollback/canary-window.yaml", Map.of("NAME", name));
+    String v1 = awaitHealthyAt(name, null).getStatus().getStableRS();
+    List<String> seen = new java.util.ArrayList<>(List.of(v1));
+    for (String image : new String[] {"registry.example/app:v2", "registry.example/app:v3", "registry.example/app:v4"}) {
+      rollouts.setImage(name, image);
+      String hash = rollouts.await(name, name + " picks up " + image, TIMEOUT,
+              r -> r.getStatus() != null && r.getStatus().getCurrentPodHash() != null
+                  && !seen.contains(r.getStatus().getCurrentPodHash()))
+          .getStatus().getCurrentPodHash();
+      awaitHealthyAt(name, hash);
+      seen.add(hash);
+    }
+    String v2 = seen.get(1);
+    assertEquals(3, analysisRuns(name), "one step analysis per update");
+    String back = v2;
+    rollouts.await(name, "revision 2 scaled down", TIMEOUT, r -> rollouts.specReplicas(name, back) == 0);
+    assertTrue(!v1.equals(v2));
+
+    // Back to the template of revision 2: its ReplicaSet becomes revision 5; revision 3 alone lies in between.
+    rollouts.setImage(name, "registry.example/app:v2");
+
+    Rollout healthy = awaitHealthyAt(name, v2);
+    assertEquals(2, healthy.getStatus().getCurrentStepIndex(), "steps skipped");
+    assertEquals(3, analysisRuns(name), "fast rollback: no analysis");
+    assertEquals("5", rollouts.replicaSet(name, v2).getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
+    assertEquals(2, rollouts.specReplicas(name, v2));
+    List<String> completed = rollouts.eventMessages(name, "RolloutCompleted");
+    assertTrue(completed.get(completed.size() - 1).endsWith(": Rollback within window"), completed.toString());
+  }
+
+  static int analysisRuns(String rollout) {
+    return (int) cluster.client().resources(AnalysisRun.class).inNamespace(ns).list().getItems().stream()
+        .filter(r -> r.getMetadata().getOwnerReferences() != null
+            && r.getMetadata().getOwnerReferences().stream().anyMatch(o -> rollout.equals(o.getName())))
+        .count();
+  }
+
+  static void createAll(String resource, Map<String, String> vars) {
+    String yaml = read(resource);
+    for (Map.Entry<String, String> e : vars.entrySet()) {
+      yaml = yaml.replace("${" + e.getKey() + "}", e.getValue());
+    }
+    var client = cluster.client();
+    for (HasMetadata item : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+      client.resource(item).inNamespace(ns).create();
+    }
   }
 
   static void create(String name, int window) {

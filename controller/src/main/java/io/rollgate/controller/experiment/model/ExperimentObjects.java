@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Builds the objects an Experiment owns (argo-spec.md 12.1): one ReplicaSet {@code <experiment>-<template>} per
@@ -169,15 +170,16 @@ public final class ExperimentObjects {
 
   /**
    * The Service of a template: selects the template's pods ({@code matchLabels} and the hash), one port per container
-   * port (same name, port and target port, protocol), controlled by the Experiment.
+   * port (same name, port and target port, protocol), controlled by the Experiment. As Argo Rollouts does for
+   * {@code templates[].service}, a template whose containers declare no port gets no Service at all: it is neither
+   * created nor an error (a Service without ports would be refused by the API server).
    *
    * @param ex the Experiment
    * @param template the template
    * @param hash the pod-template hash
-   * @return the Service to create
-   * @throws IllegalArgumentException when no container declares a port (a Service needs at least one)
+   * @return the Service to create, or empty when no container declares a port
    */
-  public static Service service(Experiment ex, ExperimentTemplate template, String hash) {
+  public static Optional<Service> service(Experiment ex, ExperimentTemplate template, String hash) {
     List<ServicePort> ports = new ArrayList<>();
     List<Container> containers =
         template.getTemplate() == null || template.getTemplate().getSpec() == null || template.getTemplate().getSpec().getContainers() == null
@@ -198,8 +200,7 @@ public final class ExperimentObjects {
       }
     }
     if (ports.isEmpty()) {
-      throw new IllegalArgumentException(
-          "template '" + template.getName() + "' requests a Service but none of its containers declares a port");
+      return Optional.empty();
     }
     ObjectMeta meta = new ObjectMetaBuilder()
         .withName(serviceName(ex, template))
@@ -207,13 +208,14 @@ public final class ExperimentObjects {
         .withAnnotations(Map.of(EXPERIMENT_NAME, ex.getMetadata().getName(), TEMPLATE_NAME, template.getName()))
         .withOwnerReferences(ownerReference(ex))
         .build();
-    return new ServiceBuilder()
-        .withMetadata(meta)
-        .withNewSpec()
-        .withSelector(selector(template, hash).getMatchLabels())
-        .withPorts(ports)
-        .endSpec()
-        .build();
+    return Optional.of(
+        new ServiceBuilder()
+            .withMetadata(meta)
+            .withNewSpec()
+            .withSelector(selector(template, hash).getMatchLabels())
+            .withPorts(ports)
+            .endSpec()
+            .build());
   }
 
   /**
@@ -222,19 +224,29 @@ public final class ExperimentObjects {
    * labels from {@code analysisRunMetadata} plus the controller instance id of the Experiment, annotations from
    * {@code analysisRunMetadata}; the Experiment is its controller.
    *
+   * <p>The analysis's argument values first have the Experiment's placeholders substituted ({@link ExperimentArgs}).
+   *
    * @param ex the Experiment
    * @param analysis the analysis
    * @param lookup where templates are read
+   * @param availableAt {@code status.availableAt} as this pass computed it, or null
+   * @param replicaSets the template ReplicaSets, by ReplicaSet name ({@code {{templates.<name>.podTemplateHash}}})
    * @return the run to create
-   * @throws AnalysisSpecException when the template is missing, does not flatten, or an argument has no value
+   * @throws AnalysisSpecException when the template is missing, does not flatten, an argument has no value, or an
+   *     argument value has a placeholder that cannot be resolved
    */
-  public static AnalysisRun analysisRun(Experiment ex, ExperimentAnalysisTemplateRef analysis, AnalysisTemplates.Lookup lookup)
+  public static AnalysisRun analysisRun(
+      Experiment ex,
+      ExperimentAnalysisTemplateRef analysis,
+      AnalysisTemplates.Lookup lookup,
+      String availableAt,
+      Map<String, ReplicaSet> replicaSets)
       throws AnalysisSpecException {
+    List<Argument> incoming = ExperimentArgs.resolve(analysis.getArgs(), ex, availableAt, replicaSets);
     AnalysisTemplateRef ref = new AnalysisTemplateRef();
     ref.setTemplateName(analysis.getTemplateName());
     ref.setClusterScope(analysis.getClusterScope());
     AnalysisTemplates.Flattened flat = AnalysisTemplates.flatten(AnalysisTemplates.resolve(List.of(ref), lookup));
-    List<Argument> incoming = analysis.getArgs() == null ? List.of() : analysis.getArgs();
     AnalysisRunSpec spec = new AnalysisRunSpec();
     spec.setMetrics(flat.metrics());
     List<Argument> args = RunArguments.merge(incoming, flat.args());
