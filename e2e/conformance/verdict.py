@@ -7,6 +7,7 @@ A test counts as passed only when test2json reported "pass" for the subtest itse
 """
 import json
 import os
+import re
 import sys
 
 
@@ -22,12 +23,15 @@ def main(prefix):
     name = os.path.basename(prefix).replace("__", "/")
     seconds = read(prefix + ".seconds", "?").strip()
     rc = read(prefix + ".rc", "?").strip()
-    action, output = None, []
+    action, output, suite_skipped = None, [], False
+    suite = name.split("/", 1)[0]
     for line in read(prefix + ".json").splitlines():
         try:
             ev = json.loads(line)
         except ValueError:
             continue
+        if ev.get("Test") == suite and ev.get("Action") == "skip":
+            suite_skipped = True
         if ev.get("Test") != name:
             continue
         if ev.get("Action") in ("pass", "fail", "skip"):
@@ -50,8 +54,16 @@ def main(prefix):
                     reason += " " + nxt
         elif l.startswith("panic:") and not reason:
             reason = l
+        elif ("level=error" in l or "level=fatal" in l) and "msg=" in l and not reason:
+            # The suite's own checks log their failure through logrus before failing the test.
+            reason = l.split("msg=", 1)[1].split('" ', 1)[0].strip('"')
+        elif re.match(r"^[\w-]+\.go:\d+: \S", l) and not reason:
+            # t.Fatalf / t.Errorf from the suite's fixtures: "when.go:555: timeout after 1m0s waiting for ..."
+            reason = l.split(": ", 1)[1]
     if action == "skip":
         reason = "skipped: " + (reason or " ".join(l for l in lines if l)[:200])
+    elif action is None and suite_skipped:
+        reason = "skipped: the suite skipped itself (what it needs is not installed)"
     elif action is None:
         reason = f"test did not run to an end (no verdict; process exit code {rc})"
         for l in read(prefix + ".stderr").splitlines() + lines:

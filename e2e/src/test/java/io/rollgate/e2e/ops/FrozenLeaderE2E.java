@@ -59,8 +59,8 @@ class FrozenLeaderE2E {
     flags =
         new String[] {
           "--namespace", ns, "--leader-elect", "--leader-election-namespace", ns,
-          "--leader-election-lease-duration", "6s", "--leader-election-renew-deadline", "4s",
-          "--leader-election-retry-period", "1s"
+          "--leader-election-lease-duration", "12s", "--leader-election-renew-deadline", "8s",
+          "--leader-election-retry-period", "2s"
         };
     processes.add(ControllerProcess.start(cluster, "ops-frozen-1", flags));
     processes.add(ControllerProcess.start(cluster, "ops-frozen-2", flags));
