@@ -154,7 +154,10 @@ public final class RolloutValidator {
     Map<String, String> l = labels == null ? Map.of() : labels;
     if (selector.getMatchLabels() != null) {
       for (Map.Entry<String, String> e : selector.getMatchLabels().entrySet()) {
-        if (!e.getValue().equals(l.get(e.getKey()))) {
+        // A JSON null label value reads as "" (Go's map[string]string), and the key must be present.
+        String want = e.getValue() == null ? "" : e.getValue();
+        String have = l.get(e.getKey());
+        if (!l.containsKey(e.getKey()) || !want.equals(have == null ? "" : have)) {
           return false;
         }
       }

@@ -900,6 +900,19 @@ class RolloutValidatorTest {
   }
 
   @Test
+  void readsANullSelectorLabelValueAsEmpty_insteadOfFailing() {
+    // A JSON null inside matchLabels (the merge helper would drop it, so it is set directly).
+    Rollout missing = rollout();
+    missing.getSpec().getSelector().getMatchLabels().put("tier", null);
+    assertEquals(
+        "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`",
+        firstError(missing));
+    Rollout empty = rollout("spec: {template: {metadata: {labels: {tier: ''}}}}");
+    empty.getSpec().getSelector().getMatchLabels().put("tier", null);
+    assertEquals(List.of(), RolloutValidator.validate(empty));
+  }
+
+  @Test
   void refusesRestartAtThatIsNotAnRfc3339Time() {
     assertEquals(
         "spec.restartAt: Invalid value: \"not-a-time\": must be an RFC 3339 date-time such as 2026-01-02T15:04:05Z",
