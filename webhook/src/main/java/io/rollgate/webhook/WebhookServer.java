@@ -153,6 +153,7 @@ public final class WebhookServer {
     if (OPENSSL) {
       options.setSslEngineOptions(new OpenSSLEngineOptions());
     }
+    bundle.sslOptions().getEnabledCipherSuites().forEach(options::addEnabledCipherSuite);
     return options
         .setHost(host)
         .setPort(listenPort)

@@ -365,6 +365,29 @@ class AdmissionRouterTest {
         .onComplete(ctx.failing(err -> ctx.completeNow()));
   }
 
+  /** Runs {@code openssl s_client} against the server; returns its exit code and output. */
+  static String openssl(String... args) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS), "openssl did not finish");
+    return p.exitValue() + "\n" + out;
+  }
+
+  @Test
+  void offersOnlyAeadSuitesOverTls12AndKeepsTls13() throws Exception {
+    String gcm = openssl("-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256");
+    assertTrue(gcm.startsWith("0\n") && gcm.contains("ECDHE-ECDSA-AES128-GCM-SHA256"), gcm);
+    for (String cbc : List.of("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "ECDHE-ECDSA-AES128-SHA256")) {
+      String refused = openssl("-tls1_2", "-cipher", cbc);
+      assertFalse(refused.startsWith("0\n") && refused.contains("Cipher is " + cbc), cbc + " was accepted: " + refused);
+    }
+    String tls13 = openssl("-tls1_3");
+    assertTrue(tls13.startsWith("0\n") && tls13.contains("TLSv1.3"), tls13);
+  }
+
   @Test
   void reloadedCertificateIsServedWithoutRestart(VertxTestContext ctx) {
     CertBundle next = ISSUER.issue("localhost", List.of("localhost", "127.0.0.1"), Duration.ofDays(10), Duration.ofDays(5));
