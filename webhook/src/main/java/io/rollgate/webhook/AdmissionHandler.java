@@ -192,7 +192,9 @@ public final class AdmissionHandler {
   private void policyChecks(AdmissionRequest request, Rollout rollout, List<FieldError> errors, List<String> warnings) {
     List<RolloutPolicy> policies = cluster.policies();
     if (!cluster.policiesKnown()) {
-      warnings.add("RolloutPolicies are not loaded yet: this Rollout was not checked against them");
+      if (!cluster.policiesAbsent()) {
+        warnings.add("RolloutPolicies are not loaded yet: this Rollout was not checked against them");
+      }
       return;
     }
     if (policies.isEmpty()) {

@@ -68,6 +68,16 @@ public interface ClusterView {
   boolean policiesKnown();
 
   /**
+   * Whether the RolloutPolicy CRD is not installed (listing RolloutPolicies answers 404): policies are then off, which
+   * is not a reason to warn about an applied Rollout.
+   *
+   * @return true while the API server does not serve RolloutPolicies
+   */
+  default boolean policiesAbsent() {
+    return false;
+  }
+
+  /**
    * The labels of a namespace.
    *
    * @param namespace the namespace's name

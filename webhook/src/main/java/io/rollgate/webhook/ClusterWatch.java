@@ -30,6 +30,7 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
   private final Runnable onPolicyChange;
   private SharedIndexInformer<ConfigMap> configMaps;
   private SharedIndexInformer<RolloutPolicy> policies;
+  private volatile boolean policyCrdAbsent;
   private SharedIndexInformer<Namespace> namespaces;
   private volatile PluginCache pluginCache;
 
@@ -92,6 +93,11 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
       String kind = i.getApiTypeClass().getSimpleName();
       i.exceptionHandler(
           (started, err) -> {
+            if (i == policies) {
+              // 404: the RolloutPolicy CRD is not installed, so there are no policies (not "not loaded yet").
+              policyCrdAbsent =
+                  err instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404;
+            }
             LOG.warn("informer for {} cannot list or watch, retrying: {}", kind, String.valueOf(err));
             return true;
           });
@@ -133,6 +139,11 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
   @Override
   public boolean policiesKnown() {
     return policies != null && policies.hasSynced();
+  }
+
+  @Override
+  public boolean policiesAbsent() {
+    return policyCrdAbsent && !policiesKnown();
   }
 
   @Override

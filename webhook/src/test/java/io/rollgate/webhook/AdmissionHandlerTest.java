@@ -33,9 +33,17 @@ class AdmissionHandlerTest {
       return policies;
     }
 
+    boolean known = true;
+    boolean absent;
+
     @Override
     public boolean policiesKnown() {
-      return true;
+      return known;
+    }
+
+    @Override
+    public boolean policiesAbsent() {
+      return absent;
     }
 
     @Override
@@ -93,6 +101,22 @@ class AdmissionHandlerTest {
         response(warned).get("warnings").get(0).asText());
     view.policies.set(0, policy("audit"));
     assertEquals("allowed", handler.validate(big).verdict());
+  }
+
+  @Test
+  void warnsThatPoliciesWereNotChecked_onlyWhileTheyCannotBeReadAndNotWhenTheirCrdIsAbsent() throws Exception {
+    FixedView view = new FixedView();
+    view.registry = PluginRegistry.EMPTY;
+    AdmissionHandler handler = new AdmissionHandler(view);
+    AdmissionRequest r = Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"setWeight\":10}]", 1)));
+    view.known = false;
+    AdmissionDecision loading = handler.validate(r);
+    assertEquals("warned", loading.verdict());
+    assertEquals(
+        "RolloutPolicies are not loaded yet: this Rollout was not checked against them",
+        response(loading).get("warnings").get(0).asText());
+    view.absent = true;
+    assertEquals("allowed", handler.validate(r).verdict());
   }
 
   @Test
