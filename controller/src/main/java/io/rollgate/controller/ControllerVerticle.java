@@ -58,6 +58,7 @@ public final class ControllerVerticle extends VerticleBase {
   private PluginRegistryWatch pluginWatch;
   private volatile boolean synced;
   private long sweepTimer = -1;
+  private final io.rollgate.controller.kube.WriteFence fence;
 
   /**
    * Creates the verticle.
@@ -68,10 +69,29 @@ public final class ControllerVerticle extends VerticleBase {
    * @param metrics the meters (owned by the caller, which closes them)
    */
   public ControllerVerticle(ControllerOptions options, KubernetesClient client, Clock clock, ControllerMetrics metrics) {
+    this(options, client, clock, metrics, null);
+  }
+
+  /**
+   * Creates the verticle with the HTTP-level write fence installed in the client.
+   *
+   * @param options the process settings
+   * @param client the fabric8 client, built on this verticle's Vert.x instance, with {@code fence} as an interceptor
+   * @param clock the clock every time decision uses
+   * @param metrics the meters (owned by the caller, which closes them)
+   * @param fence the client's write fence, guarded by the leader Lease once the election starts; null when none
+   */
+  public ControllerVerticle(
+      ControllerOptions options,
+      KubernetesClient client,
+      Clock clock,
+      ControllerMetrics metrics,
+      io.rollgate.controller.kube.WriteFence fence) {
     this.options = options;
     this.client = client;
     this.clock = clock;
     this.metrics = metrics;
+    this.fence = fence;
   }
 
   @Override
@@ -148,6 +168,9 @@ public final class ControllerVerticle extends VerticleBase {
     // Lease sends nothing when it resumes, even before the elector notices that it lost.
     LeaderElection elected = election;
     api.guardWrites(elected::holdsLease);
+    if (fence != null) {
+      fence.guard(elected::holdsLease);
+    }
     plugins.guardCalls(elected::holdsLease);
     election.start();
     if (options.leaderElection() != null) {

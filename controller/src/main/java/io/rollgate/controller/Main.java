@@ -261,7 +261,8 @@ public final class Main implements Callable<Integer> {
       }
     }
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
-    KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT);
+    io.rollgate.controller.kube.WriteFence fence = new io.rollgate.controller.kube.WriteFence();
+    KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT, fence);
     String watched = watchedNamespace(client);
     LeaderElection.Settings election = leaderElect ? electionSettings(watched) : null;
     ControllerOptions options =
@@ -298,7 +299,7 @@ public final class Main implements Callable<Integer> {
         burst,
         leaderElect);
     ControllerMetrics metrics = new ControllerMetrics(VERSION);
-    ControllerVerticle verticle = new ControllerVerticle(options, client, Clock.systemUTC(), metrics);
+    ControllerVerticle verticle = new ControllerVerticle(options, client, Clock.systemUTC(), metrics, fence);
     // The JVM runs shutdown hooks on SIGTERM; this one is the only place that waits, bounded, for the graceful stop.
     Runtime.getRuntime()
         .addShutdownHook(
@@ -470,7 +471,8 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  private static KubernetesClient buildClient(Vertx vertx, String kubeconfig, Duration apiTimeout) {
+  private static KubernetesClient buildClient(
+      Vertx vertx, String kubeconfig, Duration apiTimeout, io.rollgate.controller.kube.WriteFence fence) {
     Config config =
         kubeconfig != null
             ? Config.fromKubeconfig(null, readFile(kubeconfig), kubeconfig)
@@ -482,6 +484,7 @@ public final class Main implements Callable<Integer> {
         "rollgate-controller/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ")");
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(io.rollgate.controller.kube.WriteFence.NAME, fence))
         .withConfig(config)
         .build();
   }
