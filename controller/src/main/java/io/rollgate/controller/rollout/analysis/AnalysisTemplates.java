@@ -118,7 +118,8 @@ public final class AnalysisTemplates {
    * @param templates the templates, as {@link #resolve} returned them
    * @return the flattened metrics, arguments and rules (deep copies)
    * @throws AnalysisSpecException {@code two metrics have the same name '<m>'}, {@code Argument `<a>` specified multiple
-   *     times with different values: '<v1>', '<v2>'}, or a duplicate dryRun / measurementRetention rule
+   *     times with different values: '<v1>', '<v2>'} (only when both templates give a value; one that only declares
+   *     the argument takes the other's), or a duplicate dryRun / measurementRetention rule
    */
   public static Flattened flatten(List<Template> templates) throws AnalysisSpecException {
     List<Metric> metrics = new ArrayList<>();
@@ -139,8 +140,11 @@ public final class AnalysisTemplates {
       if (spec.getArgs() != null) {
         for (Argument a : spec.getArgs()) {
           Argument existing = args.get(a.getName());
-          if (existing == null) {
+          if (existing == null || !hasValue(existing)) {
+            // A template that only declares the argument takes the value another template gives it.
             args.put(a.getName(), ModelJson.deepCopy(a));
+          } else if (!hasValue(a)) {
+            continue;
           } else if (!Objects.equals(existing.getValue(), a.getValue())
               || !Objects.equals(existing.getValueFrom(), a.getValueFrom())) {
             throw new AnalysisSpecException(
@@ -158,6 +162,10 @@ public final class AnalysisTemplates {
       retention = mergeMeasurementRetention(retention, spec.getMeasurementRetention());
     }
     return new Flattened(metrics, new ArrayList<>(args.values()), dryRun, retention);
+  }
+
+  private static boolean hasValue(Argument a) {
+    return a.getValue() != null || a.getValueFrom() != null;
   }
 
   private static String text(Argument a) {

@@ -102,6 +102,20 @@ class AnalysisTemplatesTest {
   }
 
   @Test
+  void anArgumentOnlyDeclaredByOneTemplateTakesTheValueAnotherGives() throws Exception {
+    var partial =
+        lookup(
+            Map.of(
+                "a", spec("{\"args\":[{\"name\":\"host\",\"value\":\"h\"},{\"name\":\"repo\"}]}"),
+                "b", spec("{\"args\":[{\"name\":\"host\"},{\"name\":\"repo\",\"value\":\"r\"}]}")),
+            Map.of());
+    var f = AnalysisTemplates.flatten(AnalysisTemplates.resolve(List.of(ref("a", false), ref("b", false)), partial));
+    assertEquals(
+        List.of("host=h", "repo=r"),
+        f.args().stream().map(a -> a.getName() + "=" + a.getValue()).collect(Collectors.toList()));
+  }
+
+  @Test
   void dryRunAndRetentionRulesMayNameAMetricOnce() throws Exception {
     DryRun d = new DryRun();
     d.setMetricName("m");
