@@ -87,7 +87,7 @@ final class RolloutValidatorReference {
     }
     if (!notEmpty(selector.getMatchLabels())
         && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty())) {
-      errors.add(FieldError.invalid("spec.selector", "{}", "empty selector is invalid for deployment"));
+      errors.add(FieldError.invalid("spec.selector", Map.of(), "empty selector is invalid for deployment"));
       return;
     }
     PodTemplateValidatorReference.validateLabels("spec.selector.matchLabels", selector.getMatchLabels(), errors);
@@ -113,7 +113,7 @@ final class RolloutValidatorReference {
       errors.add(
           FieldError.invalid(
               "spec.template.metadata.labels",
-              labels == null ? "{}" : labels.toString(),
+              labels == null ? Map.of() : labels,
               "`selector` does not match template `labels`"));
     }
     if (template.getSpec() == null
