@@ -41,6 +41,13 @@ def main(results_path, baseline_path, deviations_path, version):
       f"({len(deliberate)} of the failures are deliberate deviations, listed with their reason). "
       f"{len(base_failed)} of the suite's {len(baseline)} tests fail with upstream's controller here and are "
       "listed at the end.")
+    causes = {}
+    for t in failed:
+        d = deviations.get(t)
+        key = d[1].split(" (issue")[0] if d and "(issue" in d[1] else ("deviation" if d and d[0] == "deviation" else "other")
+        causes[key] = causes.get(key, 0) + 1
+    p()
+    p("Failures by cause: " + "; ".join(f"{n}: {c}" for c, n in sorted(causes.items(), key=lambda x: -x[1])) + ".")
     p()
     p("This file is written by `bin/conformance`; the reasons come from `e2e/conformance/deviations.tsv`.")
     p()
