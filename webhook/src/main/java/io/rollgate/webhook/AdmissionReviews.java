@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,6 +37,7 @@ public final class AdmissionReviews {
       JsonMapper.builder(
               JsonFactory.builder()
                   .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                  .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                   .build())
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -78,6 +80,10 @@ public final class AdmissionReviews {
   public static AdmissionRequest parse(byte[] body) throws BadReviewException {
     if (body == null || body.length == 0) {
       throw new BadReviewException("empty body: expected an admission.k8s.io/v1 AdmissionReview");
+    }
+    String encoding = Utf8Check.problem(body);
+    if (encoding != null) {
+      throw new BadReviewException("body is not valid UTF-8: " + encoding);
     }
     // One streaming pass: the envelope's few fields are read as they come, and the (possibly large) object and old
     // object are skipped over and kept as their byte ranges in the body, so that binding one to the model later reads
@@ -145,10 +151,22 @@ public final class AdmissionReviews {
       // Another of the parser's limits: a number or a name too long.
       throw new BadReviewException("JSON beyond a parser limit: " + e.getOriginalMessage());
     } catch (JsonProcessingException e) {
-      throw new BadReviewException("malformed JSON: " + e.getOriginalMessage());
+      throw new BadReviewException("malformed JSON: " + e.getOriginalMessage() + at(e));
     } catch (IOException e) {
       throw new BadReviewException("unreadable body: " + e.getMessage());
     }
+  }
+
+  /**
+   * Where a parse error happened, as a JSON Pointer into the AdmissionReview ({@code " at /request/object/spec"}), so
+   * that a duplicate key or a bad value is named by its place rather than only by a byte offset.
+   */
+  private static String at(JsonProcessingException e) {
+    if (e.getProcessor() instanceof JsonParser p && p.getParsingContext() != null) {
+      String pointer = p.getParsingContext().pathAsPointer().toString();
+      return pointer.isEmpty() ? "" : " at " + pointer;
+    }
+    return "";
   }
 
   /** The fields of {@code request}, as read. */
