@@ -1,6 +1,8 @@
 package io.rollgate.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rollgate.analysis.AnalysisReferences;
+import io.rollgate.analysis.AnalysisTemplates;
 import io.rollgate.api.AnalysisTemplateSpec;
 import io.rollgate.api.Metric;
 import io.rollgate.api.ModelJson;
@@ -33,7 +35,9 @@ import java.util.Optional;
  *       configurations ({@code configSchema}, {@link PluginConfigSchemas}) checked against the registry (unreadable or
  *       absent registry: warnings) and the RolloutPolicies that select it ({@code deny}: part
  *       of the denial, except a violation the stored object already had, which an UPDATE may keep with a warning;
- *       {@code warn}: admission warnings; {@code audit}: left to the audit).
+ *       {@code warn}: admission warnings; {@code audit}: left to the audit), and the analyses it names checked against
+ *       the AnalysisTemplates as the controller checks them ({@link AnalysisReferences}: a step analysis whose metric
+ *       would run forever, arguments that do not resolve; a template that does not exist yet is a warning).
  *   <li>ConfigMap {@code argo-rollouts-config}: {@link PluginConfigValidator}; other ConfigMaps are allowed untouched.
  *   <li>{@code rollgate.io} RolloutPolicy: {@link RolloutPolicyValidator}.
  *   <li>{@code argoproj.io} AnalysisTemplate and ClusterAnalysisTemplate: {@link AnalysisTemplateValidator}, and a
@@ -185,8 +189,53 @@ public final class AdmissionHandler {
             plugins.where() + ("absent".equals(plugins.state()) ? " (does not exist)" : ""));
     errors.addAll(refs.errors());
     warnings.addAll(refs.warnings());
+    analysisChecks(request, rollout, errors, warnings);
     policyChecks(request, rollout, errors, warnings);
     return new RolloutAdmission.Extra(errors, warnings);
+  }
+
+  /**
+   * The analyses the Rollout names, checked against the templates as the controller checks them before it creates a
+   * run (argo-spec.md 2.3 items 2-5): a problem it would report as InvalidSpec is denied here, except a template that
+   * does not exist yet (it may be applied after the Rollout), which is a warning.
+   */
+  private void analysisChecks(
+      AdmissionRequest request, Rollout rollout, List<FieldError> errors, List<String> warnings) {
+    if (!cluster.templatesKnown()) {
+      return;
+    }
+    String namespace =
+        !request.namespace().isEmpty() || rollout.getMetadata() == null
+            ? request.namespace()
+            : rollout.getMetadata().getNamespace();
+    for (AnalysisReferences.Named named : AnalysisReferences.analyses(rollout)) {
+      boolean[] missing = new boolean[1];
+      AnalysisTemplates.Lookup lookup =
+          new AnalysisTemplates.Lookup() {
+            @Override
+            public AnalysisTemplateSpec namespaced(String name) {
+              AnalysisTemplateSpec spec = namespace == null ? null : cluster.analysisTemplate(namespace, name);
+              missing[0] |= spec == null;
+              return spec;
+            }
+
+            @Override
+            public AnalysisTemplateSpec cluster(String name) {
+              AnalysisTemplateSpec spec = cluster.clusterAnalysisTemplate(name);
+              missing[0] |= spec == null;
+              return spec;
+            }
+          };
+      FieldError e = AnalysisReferences.check(rollout, named, lookup);
+      if (e == null) {
+        continue;
+      }
+      if (missing[0]) {
+        warnings.add(e + ": the Rollout is InvalidSpec until it exists");
+      } else {
+        errors.add(e);
+      }
+    }
   }
 
   private void policyChecks(AdmissionRequest request, Rollout rollout, List<FieldError> errors, List<String> warnings) {

@@ -1,5 +1,6 @@
 package io.rollgate.webhook;
 
+import io.rollgate.api.AnalysisTemplateSpec;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.plugin.PluginRegistry;
 import java.util.List;
@@ -84,4 +85,36 @@ public interface ClusterView {
    * @return its labels, or empty when the namespace is not (yet) in the cache
    */
   Optional<Map<String, String>> namespaceLabels(String namespace);
+
+  /**
+   * Whether the AnalysisTemplate and ClusterAnalysisTemplate caches are synced, so that a template absent from them
+   * does not exist. False when they cannot be read (not synced yet, forbidden): the Rollout's analyses are then not
+   * checked on apply (the controller still reports InvalidSpec).
+   *
+   * @return whether {@link #analysisTemplate} and {@link #clusterAnalysisTemplate} answer
+   */
+  default boolean templatesKnown() {
+    return false;
+  }
+
+  /**
+   * An AnalysisTemplate's spec, as last seen.
+   *
+   * @param namespace the namespace
+   * @param name the name
+   * @return its spec, or null when there is no such template
+   */
+  default AnalysisTemplateSpec analysisTemplate(String namespace, String name) {
+    return null;
+  }
+
+  /**
+   * A ClusterAnalysisTemplate's spec, as last seen.
+   *
+   * @param name the name
+   * @return its spec, or null when there is no such template
+   */
+  default AnalysisTemplateSpec clusterAnalysisTemplate(String name) {
+    return null;
+  }
 }

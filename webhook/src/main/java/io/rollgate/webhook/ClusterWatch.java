@@ -5,6 +5,9 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.api.AnalysisTemplate;
+import io.rollgate.api.AnalysisTemplateSpec;
+import io.rollgate.api.ClusterAnalysisTemplate;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.plugin.PluginRegistry;
 import java.util.List;
@@ -15,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The informers behind {@link ClusterView}: the plugin registry ConfigMap ({@code argo-rollouts-config} in one
- * namespace, watched by name), every {@code RolloutPolicy}, and every Namespace (for policy namespace selectors).
+ * namespace, watched by name), every {@code RolloutPolicy}, every Namespace (for policy namespace selectors), and every
+ * AnalysisTemplate and ClusterAnalysisTemplate (for the analyses a Rollout names).
  *
  * <p>Starting never blocks and never fails the webhook: an informer that cannot list (RBAC, CRD missing) keeps
  * retrying in the background, and until it has synced the view reports the data as unknown (plugin references become
@@ -32,6 +36,8 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
   private SharedIndexInformer<RolloutPolicy> policies;
   private volatile boolean policyCrdAbsent;
   private SharedIndexInformer<Namespace> namespaces;
+  private SharedIndexInformer<AnalysisTemplate> templates;
+  private SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplates;
   private volatile PluginCache pluginCache;
 
   private record PluginCache(String resourceVersion, PluginRegistry registry) {}
@@ -87,7 +93,9 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
           @Override
           public void onDelete(Namespace n, boolean unknown) {}
         });
-    for (SharedIndexInformer<?> i : List.of(configMaps, policies, namespaces)) {
+    templates = client.resources(AnalysisTemplate.class).inAnyNamespace().runnableInformer(0);
+    clusterTemplates = client.resources(ClusterAnalysisTemplate.class).runnableInformer(0);
+    for (SharedIndexInformer<?> i : List.of(configMaps, policies, namespaces, templates, clusterTemplates)) {
       // fabric8 gives up on an informer whose first list fails (a CRD installed after the webhook, RBAC granted
       // later); keep retrying with its backoff instead, so the data appears once it can be read.
       String kind = i.getApiTypeClass().getSimpleName();
@@ -160,8 +168,27 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
   }
 
   @Override
+  public boolean templatesKnown() {
+    return templates != null && templates.hasSynced() && templates.isWatching()
+        && clusterTemplates.hasSynced() && clusterTemplates.isWatching();
+  }
+
+  @Override
+  public AnalysisTemplateSpec analysisTemplate(String namespace, String name) {
+    AnalysisTemplate t = templates == null ? null : templates.getStore().getByKey(namespace + "/" + name);
+    return t == null ? null : t.getSpec();
+  }
+
+  @Override
+  public AnalysisTemplateSpec clusterAnalysisTemplate(String name) {
+    ClusterAnalysisTemplate t = clusterTemplates == null ? null : clusterTemplates.getStore().getByKey(name);
+    return t == null ? null : t.getSpec();
+  }
+
+  @Override
   public void close() {
-    for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {configMaps, policies, namespaces}) {
+    for (SharedIndexInformer<?> i :
+        new SharedIndexInformer<?>[] {configMaps, policies, namespaces, templates, clusterTemplates}) {
       if (i != null) {
         i.close();
       }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rollgate.api.AnalysisTemplateSpec;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.plugin.PluginRegistry;
@@ -35,6 +36,23 @@ class AdmissionHandlerTest {
 
     boolean known = true;
     boolean absent;
+    boolean templatesKnown;
+    final Map<String, AnalysisTemplateSpec> templates = new java.util.HashMap<>();
+
+    @Override
+    public boolean templatesKnown() {
+      return templatesKnown;
+    }
+
+    @Override
+    public AnalysisTemplateSpec analysisTemplate(String namespace, String name) {
+      return templates.get(namespace + "/" + name);
+    }
+
+    @Override
+    public AnalysisTemplateSpec clusterAnalysisTemplate(String name) {
+      return templates.get("/" + name);
+    }
 
     @Override
     public boolean policiesKnown() {
@@ -251,5 +269,57 @@ class AdmissionHandlerTest {
         response(denied).get("status").get("message").asText()
             .contains("spec.template.spec.containers[0].resources.limits.cpu: Invalid value: \"1.5.5\""),
         denied.review().toString());
+  }
+
+  static AnalysisTemplateSpec templateSpec(String metricJson) throws Exception {
+    return ModelJson.mapper()
+        .readValue("{\"metrics\":[" + metricJson + "]}", AnalysisTemplateSpec.class);
+  }
+
+  @Test
+  void stepAnalysisWhoseMetricWouldRunForeverIsDeniedNamingTheStep() throws Exception {
+    FixedView view = new FixedView();
+    view.templatesKnown = true;
+    view.templates.put(
+        "shop/forever", templateSpec("{\"name\":\"rate\",\"interval\":\"1m\",\"provider\":{\"job\":{}}}"));
+    view.templates.put(
+        "shop/bounded",
+        templateSpec("{\"name\":\"rate\",\"interval\":\"1m\",\"count\":3,\"provider\":{\"job\":{}}}"));
+    AdmissionHandler handler = new AdmissionHandler(view);
+    String step = "[{\"setWeight\":20},{\"analysis\":{\"templates\":[{\"templateName\":\"%s\"}]}}]";
+
+    AdmissionDecision denied = handler.validate(Reviews.parse(Reviews.review("CREATE", rolloutWith(step.formatted("forever"), 2))));
+    assertEquals("denied", denied.verdict());
+    String message = response(denied).at("/status/message").asText();
+    assertTrue(
+        message.contains(
+            "spec.strategy.canary.steps[1].analysis.templates: Invalid value: \"templateNames: [forever]\": "
+                + "AnalysisTemplate forever has metric rate which runs indefinitely. Invalid value for count: <nil>"),
+        message);
+
+    assertEquals(
+        "allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", rolloutWith(step.formatted("bounded"), 2)))).verdict());
+
+    // The same template as background analysis may run forever (Argo's rule).
+    ObjectNode background = rolloutWith("[{\"setWeight\":20}]", 2);
+    ((ObjectNode) background.at("/spec/strategy/canary"))
+        .set("analysis", AdmissionReviews.mapper().readTree("{\"templates\":[{\"templateName\":\"forever\"}]}"));
+    assertEquals("allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", background))).verdict());
+  }
+
+  @Test
+  void stepAnalysisOfATemplateNotAppliedYetIsAWarning_andNothingIsCheckedBeforeTheTemplatesAreKnown() throws Exception {
+    FixedView view = new FixedView();
+    view.templatesKnown = true;
+    AdmissionHandler handler = new AdmissionHandler(view);
+    ObjectNode rollout =
+        rolloutWith("[{\"analysis\":{\"templates\":[{\"templateName\":\"later\",\"clusterScope\":true}]}}]", 2);
+    AdmissionDecision warned = handler.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
+    assertEquals("warned", warned.verdict());
+    assertTrue(
+        response(warned).get("warnings").toString().contains("ClusterAnalysisTemplate 'later' not found: the Rollout is InvalidSpec until it exists"),
+        response(warned).toString());
+    view.templatesKnown = false;
+    assertEquals("allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", rollout))).verdict());
   }
 }

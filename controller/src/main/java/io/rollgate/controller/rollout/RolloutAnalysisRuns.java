@@ -18,11 +18,12 @@ import io.rollgate.api.RolloutAnalysisRunStatus;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
-import io.rollgate.controller.rollout.analysis.AnalysisSpecException;
-import io.rollgate.controller.rollout.analysis.AnalysisTemplates;
-import io.rollgate.controller.rollout.analysis.RunFactory;
-import io.rollgate.controller.rollout.analysis.RunHistory;
-import io.rollgate.controller.rollout.analysis.RunType;
+import io.rollgate.analysis.AnalysisSpecException;
+import io.rollgate.analysis.AnalysisReferences;
+import io.rollgate.analysis.AnalysisTemplates;
+import io.rollgate.analysis.RunFactory;
+import io.rollgate.analysis.RunHistory;
+import io.rollgate.analysis.RunType;
 import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
@@ -82,40 +83,7 @@ final class RolloutAnalysisRuns {
    * @return the problems, first one first; empty when every analysis is usable
    */
   List<FieldError> validate(Rollout rollout) {
-    List<FieldError> errors = new ArrayList<>();
-    AnalysisTemplates.Lookup lookup = lookup(rollout.getMetadata().getNamespace());
-    var strategy = rollout.getSpec().getStrategy();
-    if (strategy.getBlueGreen() != null) {
-      check(errors, rollout, strategy.getBlueGreen().getPrePromotionAnalysis(), "spec.strategy.blueGreen.prePromotionAnalysis", lookup, false);
-      check(errors, rollout, strategy.getBlueGreen().getPostPromotionAnalysis(), "spec.strategy.blueGreen.postPromotionAnalysis", lookup, false);
-    }
-    if (strategy.getCanary() != null) {
-      check(errors, rollout, strategy.getCanary().getAnalysis(), "spec.strategy.canary.analysis", lookup, true);
-      List<CanaryStep> steps = strategy.getCanary().getSteps();
-      for (int i = 0; steps != null && i < steps.size(); i++) {
-        check(errors, rollout, steps.get(i).getAnalysis(), "spec.strategy.canary.steps[" + i + "].analysis", lookup, false);
-      }
-    }
-    return errors;
-  }
-
-  private static void check(
-      List<FieldError> errors,
-      Rollout rollout,
-      RolloutAnalysis analysis,
-      String path,
-      AnalysisTemplates.Lookup lookup,
-      boolean background) {
-    if (analysis == null || analysis.getTemplates() == null || analysis.getTemplates().isEmpty()) {
-      return;
-    }
-    try {
-      RunFactory.validate(rollout, analysis, lookup, background);
-    } catch (AnalysisSpecException e) {
-      List<String> names = new ArrayList<>();
-      analysis.getTemplates().forEach(t -> names.add(t.getTemplateName()));
-      errors.add(FieldError.invalid(path + ".templates", "templateNames: [" + String.join(" ", names) + "]", e.getMessage()));
-    }
+    return AnalysisReferences.validate(rollout, lookup(rollout.getMetadata().getNamespace()));
   }
 
   private AnalysisTemplates.Lookup lookup(String namespace) {

@@ -201,4 +201,41 @@ class WebhookE2E {
         KubernetesClientException.class,
         () -> rollouts.create("webhook/rollout.yaml", Map.of("NAME", "still-checked", "WEIGHT", "150")));
   }
+
+  @Test
+  @Order(5)
+  void stepAnalysisWhoseMetricWouldRunForeverIsRefusedOnApply_aTemplateNotAppliedYetIsAWarning() {
+    String forever =
+        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: forever\nspec:\n  metrics:\n"
+            + "  - name: rate\n    interval: 30s\n    successCondition: result == 1\n    provider:\n"
+            + "      web:\n        url: http://127.0.0.1:1/check\n";
+    client.resource(client.getKubernetesSerialization().unmarshal(forever, io.rollgate.api.AnalysisTemplate.class))
+        .inNamespace(ns)
+        .create();
+    // The webhook sees the template through its informer: the denial comes once it has arrived.
+    Awaitility.await("a step analysis of a template without count refused")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              String name = uniqueName("forever");
+              try {
+                rollouts.create("webhook/step-analysis.yaml", Map.of("NAME", name, "TEMPLATE", "forever"));
+              } catch (KubernetesClientException e) {
+                assertEquals(422, e.getCode(), e.getMessage());
+                assertTrue(
+                    e.getMessage().contains("spec.strategy.canary.steps[1].analysis.templates: Invalid value: "
+                        + "\"templateNames: [forever]\": AnalysisTemplate forever has metric rate which runs "
+                        + "indefinitely. Invalid value for count: <nil>"),
+                    e.getMessage());
+                return true;
+              }
+              client.resources(Rollout.class).inNamespace(ns).withName(name).delete();
+              return false;
+            });
+    // A template applied after the Rollout (kubectl apply of a folder) must not make the Rollout fail to apply; the
+    // admission answer carries a warning instead (AdmissionHandlerTest checks its text).
+    Rollout later = rollouts.create("webhook/step-analysis.yaml", Map.of("NAME", "later", "TEMPLATE", "not-yet"));
+    assertNotNull(later, "a Rollout naming a template that does not exist yet is admitted");
+  }
 }

@@ -6,7 +6,7 @@ import io.rollgate.api.Experiment;
 import io.rollgate.api.ExperimentTemplate;
 import io.rollgate.api.Labels;
 import io.rollgate.controller.analysis.model.Times;
-import io.rollgate.controller.rollout.analysis.AnalysisSpecException;
+import io.rollgate.analysis.AnalysisSpecException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

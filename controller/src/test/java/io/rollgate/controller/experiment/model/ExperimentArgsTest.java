@@ -9,7 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Argument;
 import io.rollgate.api.Experiment;
-import io.rollgate.controller.rollout.analysis.AnalysisSpecException;
+import io.rollgate.analysis.AnalysisSpecException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,7 @@ import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisTemplateSpec;
 import io.rollgate.api.Experiment;
 import io.rollgate.api.ExperimentTemplate;
-import io.rollgate.controller.rollout.analysis.AnalysisTemplates;
+import io.rollgate.analysis.AnalysisTemplates;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

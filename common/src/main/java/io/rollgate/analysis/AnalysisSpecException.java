@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.analysis;
+package io.rollgate.analysis;
 
 /**
  * A Rollout's analysis configuration cannot be turned into an AnalysisRun: a referenced template is missing, the

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.analysis;
+package io.rollgate.analysis;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.analysis;
+package io.rollgate.analysis;
 
 import io.rollgate.api.AnalysisTemplateRef;
 import io.rollgate.api.AnalysisTemplateSpec;

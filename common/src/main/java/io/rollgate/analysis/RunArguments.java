@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.analysis;
+package io.rollgate.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rollgate.api.AnalysisRunArgument;

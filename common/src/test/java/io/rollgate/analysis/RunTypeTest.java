@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.analysis;
+package io.rollgate.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
