@@ -58,7 +58,7 @@ public final class ControllerVerticle extends VerticleBase {
   private PluginRegistryWatch pluginWatch;
   private volatile boolean synced;
   private long sweepTimer = -1;
-  private final io.rollgate.controller.kube.WriteFence fence;
+  private final io.rollgate.lease.WriteFence fence;
 
   /**
    * Creates the verticle.
@@ -86,7 +86,7 @@ public final class ControllerVerticle extends VerticleBase {
       KubernetesClient client,
       Clock clock,
       ControllerMetrics metrics,
-      io.rollgate.controller.kube.WriteFence fence) {
+      io.rollgate.lease.WriteFence fence) {
     this.options = options;
     this.client = client;
     this.clock = clock;

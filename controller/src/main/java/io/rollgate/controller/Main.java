@@ -261,7 +261,7 @@ public final class Main implements Callable<Integer> {
       }
     }
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
-    io.rollgate.controller.kube.WriteFence fence = new io.rollgate.controller.kube.WriteFence();
+    io.rollgate.lease.WriteFence fence = new io.rollgate.lease.WriteFence();
     KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT, fence);
     String watched = watchedNamespace(client);
     LeaderElection.Settings election = leaderElect ? electionSettings(watched) : null;
@@ -472,7 +472,7 @@ public final class Main implements Callable<Integer> {
   }
 
   private static KubernetesClient buildClient(
-      Vertx vertx, String kubeconfig, Duration apiTimeout, io.rollgate.controller.kube.WriteFence fence) {
+      Vertx vertx, String kubeconfig, Duration apiTimeout, io.rollgate.lease.WriteFence fence) {
     Config config =
         kubeconfig != null
             ? Config.fromKubeconfig(null, readFile(kubeconfig), kubeconfig)
@@ -484,7 +484,7 @@ public final class Main implements Callable<Integer> {
         "rollgate-controller/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ")");
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(io.rollgate.controller.kube.WriteFence.NAME, fence))
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(io.rollgate.lease.WriteFence.NAME, fence))
         .withConfig(config)
         .build();
   }

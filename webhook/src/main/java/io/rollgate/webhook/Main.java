@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.rollgate.api.policy.RolloutPolicy;
+import io.rollgate.lease.WriteFence;
 import io.rollgate.webhook.tls.CertificateIssuer;
 import io.rollgate.webhook.policy.PolicyAuditor;
 import io.rollgate.webhook.tls.CertificateManager;
@@ -233,7 +235,17 @@ public final class Main implements Callable<Integer> {
       LOG.info("network transport: NIO (native epoll unavailable: {})", vertx.unavailableNativeTransportCause());
     }
     LOG.info("TLS engine: {}", WebhookServer.tlsEngine());
-    KubernetesClient client = buildClient(vertx);
+    String identity = identity();
+    // Only the Lease holder renews the certificate and writes policy audit results: those writes are fenced on the
+    // Lease (docs/reliability.md). Creating a missing Secret stays open to every replica: the API server lets one
+    // create win and the others read the winner's.
+    String secretPath =
+        "/api/v1/namespaces/" + options.secretNamespace() + "/secrets/" + options.secretName();
+    WriteFence fence =
+        new WriteFence(
+            (method, path) ->
+                path.startsWith("/apis/" + RolloutPolicy.GROUP + "/") || path.equals(secretPath) && !"POST".equals(method));
+    KubernetesClient client = buildClient(vertx, fence, identity);
     CertificateIssuer issuer = new CertificateIssuer(Clock.systemUTC());
     CertificateSource certificates =
         switch (certSource) {
@@ -294,7 +306,7 @@ public final class Main implements Callable<Integer> {
                 ? new WebhookLeader.Settings(
                     options.namespace(),
                     options.leaseName(),
-                    identity(),
+                    identity,
                     Duration.ofSeconds(15),
                     Duration.ofSeconds(10),
                     Duration.ofSeconds(2))
@@ -304,6 +316,9 @@ public final class Main implements Callable<Integer> {
                 auditor[0].trigger();
               }
             });
+    if (options.leaderElect()) {
+      fence.guard(leader::isLeader);
+    }
     auditor[0] =
         new PolicyAuditor(
             vertx, client, cluster, Clock.systemUTC(), options.auditInterval(), auditPageSize, leader::isLeader);
@@ -473,7 +488,7 @@ public final class Main implements Callable<Integer> {
     return "default";
   }
 
-  private KubernetesClient buildClient(Vertx vertx) {
+  private KubernetesClient buildClient(Vertx vertx, WriteFence fence, String identity) {
     Config config;
     if (kubeconfig != null) {
       try {
@@ -485,8 +500,14 @@ public final class Main implements Callable<Integer> {
       config = Config.autoConfigure(null);
     }
     config.setRequestTimeout(30_000);
+    // Each replica names itself, so that the API server's audit log tells which one sent what.
+    String version = Main.class.getPackage().getImplementationVersion();
+    config.setUserAgent(
+        "rollgate-webhook/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ") "
+            + identity);
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(WriteFence.NAME, fence))
         .withConfig(config)
         .build();
   }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.rollgate.lease.LeaseGuard;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * Leadership among webhook replicas through a {@code coordination.k8s.io/v1} Lease. Every replica serves admissions;
  * only the leader renews the certificate before expiry and audits existing Rollouts against RolloutPolicies.
  *
- * <p>Unlike the controller, a webhook that loses the Lease keeps serving and campaigns again. fabric8's
+ * <p>Unlike the controller, a webhook that loses the Lease keeps serving and campaigns again. The leader-only writes
+ * (certificate renewal, policy audit results) are fenced on {@link #isLeader()} by a {@link io.rollgate.lease.WriteFence}
+ * on the client. fabric8's
  * {@link LeaderElector} makes blocking calls, so it runs on its own single thread, never on an event loop.
  */
 public final class WebhookLeader implements AutoCloseable {
@@ -47,6 +50,7 @@ public final class WebhookLeader implements AutoCloseable {
   private final Settings settings;
   private final Runnable onElected;
   private final ExecutorService thread;
+  private final LeaseGuard guard;
   private volatile boolean leading;
   private volatile boolean closing;
   private volatile CompletableFuture<?> running;
@@ -62,6 +66,13 @@ public final class WebhookLeader implements AutoCloseable {
     this.client = client;
     this.settings = settings;
     this.onElected = onElected;
+    this.guard =
+        settings == null
+            ? null
+            : new LeaseGuard(
+                new LeaseLock(settings.namespace(), settings.name(), settings.identity()),
+                settings.renewDeadline(),
+                System::nanoTime);
     this.thread =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -88,7 +99,7 @@ public final class WebhookLeader implements AutoCloseable {
     LeaderElectionConfig config =
         new LeaderElectionConfigBuilder()
             .withName(settings.name())
-            .withLock(new LeaseLock(settings.namespace(), settings.name(), settings.identity()))
+            .withLock(guard)
             .withLeaseDuration(settings.leaseDuration())
             .withRenewDeadline(settings.renewDeadline())
             .withRetryPeriod(settings.retryPeriod())
@@ -103,6 +114,7 @@ public final class WebhookLeader implements AutoCloseable {
                     },
                     () -> {
                       leading = false;
+                      guard.forget();
                       LOG.info("webhook leader: {} lost Lease {}/{}", settings.identity(), settings.namespace(),
                           settings.name());
                     },
@@ -114,6 +126,7 @@ public final class WebhookLeader implements AutoCloseable {
           running.whenComplete(
               (v, err) -> {
                 leading = false;
+                guard.forget();
                 if (!closing) {
                   // Lost or failed: campaign again after one retry period.
                   CompletableFuture.delayedExecutor(settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS, thread)
@@ -124,12 +137,14 @@ public final class WebhookLeader implements AutoCloseable {
   }
 
   /**
-   * Whether this replica holds the Lease (always true without a Lease).
+   * Whether this replica certainly holds the Lease now (always true without a Lease): elected, and its last renewal
+   * younger than the renew deadline on a monotonic clock, so that a replica frozen past its Lease does not act as
+   * leader when it resumes, before the elector notices the loss (docs/reliability.md).
    *
    * @return true while leading
    */
   public boolean isLeader() {
-    return leading;
+    return leading && (guard == null || guard.holds());
   }
 
   /** Stops campaigning and releases the Lease when held. */

@@ -94,6 +94,11 @@ public final class WebhookProcess implements AutoCloseable {
     return process != null && process.isAlive();
   }
 
+  /** The process id of the running process. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** The log file. */
   public Path log() {
     return log;

@@ -1,4 +1,4 @@
-package io.rollgate.controller.leader;
+package io.rollgate.lease;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

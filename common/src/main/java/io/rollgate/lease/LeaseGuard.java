@@ -1,4 +1,4 @@
-package io.rollgate.controller.leader;
+package io.rollgate.lease;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
