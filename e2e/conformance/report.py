@@ -24,6 +24,8 @@ def main(results_path, baseline_path, deviations_path, version):
     deviations = rows(deviations_path)
     with open(baseline_path, encoding="utf-8") as f:
         baseline_note = f.readline().lstrip("# ").strip()
+    with open(results_path, encoding="utf-8") as f:
+        runs = [line.lstrip("# ").strip() for line in f if line.startswith("#")]
     passed = [t for t, r in results.items() if r[0] == "pass"]
     failed = [t for t, r in results.items() if r[0] != "pass"]
     deliberate = [t for t in failed if deviations.get(t, [""])[0] == "deviation"]
@@ -37,7 +39,9 @@ def main(results_path, baseline_path, deviations_path, version):
     p("`e2e/conformance/kwok-stages.yaml` for the pod behaviours the Stages model). The tests selected are those that pass")
     p(f"with upstream's own controller on the same cluster (`bin/conformance --baseline`; {baseline_note}).")
     p()
-    p(f"Run of {today}: **{len(passed)} passed, {len(failed)} failed** of {len(results)} selected "
+    p(f"Runs: {'; then '.join(runs) if runs else today}.")
+    p()
+    p(f"**{len(passed)} passed, {len(failed)} failed** of {len(results)} selected "
       f"({len(deliberate)} of the failures are deliberate deviations, listed with their reason). "
       f"{len(base_failed)} of the suite's {len(baseline)} tests fail with upstream's controller here and are "
       "listed at the end.")
