@@ -111,6 +111,11 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--leader-elect",
       defaultValue = "true",
+      // Without arity and fallbackValue, picocli 4.7 takes a bare --leader-elect of a true-by-default negatable
+      // option as its negation (false); --leader-elect, --leader-elect=true|false and --no-leader-elect all mean
+      // what they say, as the controller's flag of the same name.
+      arity = "0..1",
+      fallbackValue = "true",
       negatable = true,
       description =
           "Elect one replica (Lease) to renew the certificate and audit RolloutPolicies (default: ${DEFAULT-VALUE}).")

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerProcess;
+import io.rollgate.e2e.support.FaultReport;
 import io.rollgate.e2e.support.Rollouts;
 import io.rollgate.e2e.support.TestCluster;
 import java.io.IOException;
@@ -177,6 +178,11 @@ class FrozenLeaderE2E {
               && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS()));
     }
     assertTrue(takeoverMillis.stream().allMatch(ms -> ms < 30_000), "takeover times " + takeoverMillis);
+    FaultReport.record(
+        "controller leader frozen past its Lease with reconciles in flight",
+        "SIGSTOP until the standby leads, then SIGCONT; " + ROUNDS + " rounds",
+        "no write from the resumed process (API server audit log); the new leader finishes the Rollout",
+        "passed; 0 writes after a lost Lease; takeover ms " + takeoverMillis);
     System.out.println("frozen leader: " + ROUNDS + " rounds, 0 writes after a lost Lease, takeover ms " + takeoverMillis);
   }
 }

@@ -14,6 +14,7 @@ import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerProcess;
+import io.rollgate.e2e.support.FaultReport;
 import io.rollgate.e2e.support.Rollouts;
 import io.rollgate.e2e.support.TestCluster;
 import java.time.Duration;
@@ -410,6 +411,15 @@ class ControllerRestartE2E {
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
       failed = true;
+    }
+
+    @Override
+    public void testSuccessful(ExtensionContext context) {
+      FaultReport.record(
+          "controller killed mid-update",
+          "SIGKILL, then a new process",
+          context.getRequiredTestMethod().getName().replace('_', ' '),
+          "passed");
     }
   }
 }

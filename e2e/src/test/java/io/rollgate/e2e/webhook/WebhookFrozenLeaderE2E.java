@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.e2e.support.ControllerLog;
+import io.rollgate.e2e.support.FaultReport;
 import io.rollgate.e2e.support.TestCluster;
 import io.rollgate.e2e.support.WebhookProcess;
 import java.io.IOException;
@@ -104,6 +105,11 @@ class WebhookFrozenLeaderE2E {
 
   /** Leader-only writes (RolloutPolicies, Secrets) the API server received from this replica at or after a time. */
   static List<String> leaderWritesBy(WebhookProcess p, Instant since) throws IOException {
+    return writesBy(p, since, LEADER_ONLY);
+  }
+
+  /** Writes to these resources the API server received from this replica at or after a time. */
+  static List<String> writesBy(WebhookProcess p, Instant since, Set<String> resources) throws IOException {
     String agent = "(pid " + p.pid() + ")";
     List<String> found = new ArrayList<>();
     for (String line : Files.readAllLines(auditLog, StandardCharsets.UTF_8)) {
@@ -113,7 +119,7 @@ class WebhookFrozenLeaderE2E {
       JsonNode e = JSON.readTree(line);
       String resource = e.at("/objectRef/resource").asText();
       if (!WRITES.contains(e.path("verb").asText())
-          || !LEADER_ONLY.contains(resource)
+          || !resources.contains(resource)
           || !e.path("userAgent").asText().contains(agent)) {
         continue;
       }
@@ -163,14 +169,20 @@ class WebhookFrozenLeaderE2E {
       assertEquals(List.of(), late, "round " + round + ": writes the deposed leader sent after it resumed");
       assertTrue(leader.isAlive(), "a webhook that lost its Lease keeps serving");
     }
+    FaultReport.record(
+        "webhook leader frozen past its Lease",
+        "SIGSTOP until the other replica leads, then SIGCONT; " + ROUNDS + " rounds",
+        "no write to a RolloutPolicy or the certificate Secret from the resumed replica (API server audit log)",
+        "passed; 0 leader-only writes after a lost Lease; takeover ms " + takeoverMillis);
     System.out.println(
         "webhook frozen leader: " + ROUNDS + " rounds, 0 leader-only writes after a lost Lease, takeover ms "
             + takeoverMillis);
   }
 
+  /** Policy audit writes: only the leader sends them, about every second here. */
   private static List<String> uncheckedWrites(WebhookProcess p, Instant since) {
     try {
-      return leaderWritesBy(p, since);
+      return writesBy(p, since, Set.of("rolloutpolicies"));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
