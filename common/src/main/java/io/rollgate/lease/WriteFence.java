@@ -4,8 +4,14 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The last check before a request leaves the process: a fabric8 HTTP {@link Interceptor} that refuses every request
@@ -22,12 +28,31 @@ public final class WriteFence implements Interceptor {
   /** The interceptor's name in fabric8's HTTP client builder. */
   public static final String NAME = "rollgate-write-fence";
 
+  /** How many of the last writes let through are remembered, for {@link #inFlightAcross}. */
+  static final int REMEMBERED = 256;
+
   private volatile BooleanSupplier allowed = () -> true;
   private final BiPredicate<String, String> leaderOnly;
+  private final LongSupplier nanoTime;
+
+  /** A write let through: what, when (monotonic), and when its answer came (0 while none). */
+  private static final class Sent {
+    final String what;
+    final long allowedAt;
+    long answeredAt;
+
+    Sent(String what, long allowedAt) {
+      this.what = what;
+      this.allowedAt = allowedAt;
+    }
+  }
+
+  private final Sent[] recent = new Sent[REMEMBERED];
+  private int next;
 
   /** A fence over every write (the controller's: all its writes are the leader's). */
   public WriteFence() {
-    this((method, path) -> true);
+    this((method, path) -> true, System::nanoTime);
   }
 
   /**
@@ -37,7 +62,65 @@ public final class WriteFence implements Interceptor {
    *     {@code coordination.k8s.io} requests are never refused, whatever it says
    */
   public WriteFence(BiPredicate<String, String> leaderOnly) {
+    this(leaderOnly, System::nanoTime);
+  }
+
+  /**
+   * A fence over some writes, with its own clock.
+   *
+   * @param leaderOnly as for {@link #WriteFence(BiPredicate)}
+   * @param nanoTime the monotonic clock, {@code System::nanoTime} outside tests
+   */
+  public WriteFence(BiPredicate<String, String> leaderOnly, LongSupplier nanoTime) {
     this.leaderOnly = leaderOnly;
+    this.nanoTime = nanoTime;
+  }
+
+  /**
+   * The writes in flight across a process pause: after a long GC, a stopped process or SIGSTOP, those are the requests
+   * that may reach the API server late. A request already in the socket when the process froze is not stopped by any
+   * check in the process; it is in flight, as a request delayed by the network is, and only the API server's
+   * optimistic concurrency ({@code resourceVersion}) arbitrates it (docs/reliability.md). The pause lies somewhere in
+   * {@code [from, to]}: a write counts when it was let through by {@code to} and not answered by {@code from}, which
+   * errs towards naming a write too many.
+   *
+   * @param from a {@link System#nanoTime()} reading taken before the pause began
+   * @param to a reading no earlier than its start
+   * @return {@code "<METHOD> <path>"} of each such write among the last {@value #REMEMBERED}, oldest first
+   */
+  public synchronized List<String> inFlightAcross(long from, long to) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < REMEMBERED; i++) {
+      Sent s = recent[(next + i) % REMEMBERED];
+      if (s != null && s.allowedAt - to <= 0 && (s.answeredAt == 0 || s.answeredAt - from > 0)) {
+        out.add(s.what);
+      }
+    }
+    return out;
+  }
+
+  private synchronized void sent(String what) {
+    recent[next] = new Sent(what, nanoTime.getAsLong());
+    next = (next + 1) % REMEMBERED;
+  }
+
+  private synchronized void answered(HttpRequest request) {
+    if (request == null) {
+      return;
+    }
+    String what = request.method() + " " + request.uri().getPath();
+    long now = nanoTime.getAsLong();
+    for (int i = 0; i < REMEMBERED; i++) {
+      Sent s = recent[(next + i) % REMEMBERED];
+      if (s != null && s.answeredAt == 0 && s.what.equals(what)) {
+        s.answeredAt = now;
+        return;
+      }
+    }
+  }
+
+  private static boolean isWrite(String method, String path) {
+    return !"GET".equals(method) && !path.startsWith("/apis/coordination.k8s.io/");
   }
 
   /**
@@ -65,10 +148,24 @@ public final class WriteFence implements Interceptor {
 
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-    if (refuses(request.method(), request.uri().getPath())) {
+    String path = request.uri().getPath();
+    if (refuses(request.method(), path)) {
       throw new KubernetesClientException(
           "refused: this process does not certainly hold the leader Lease (" + request.method() + " "
-              + request.uri().getPath() + " not sent)");
+              + path + " not sent)");
     }
+    if (isWrite(request.method(), path)) {
+      sent(request.method() + " " + path);
+    }
+  }
+
+  @Override
+  public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    answered(request);
+  }
+
+  @Override
+  public void afterConnectionFailure(HttpRequest request, Throwable failure) {
+    answered(request);
   }
 }

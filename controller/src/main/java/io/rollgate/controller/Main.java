@@ -263,6 +263,8 @@ public final class Main implements Callable<Integer> {
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
     io.rollgate.lease.WriteFence fence = new io.rollgate.lease.WriteFence();
     KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT, fence);
+    // A process pause of 2 s or more is logged with the writes it caught in flight (docs/reliability.md).
+    new io.rollgate.controller.leader.PauseDetector(fence, 250, 2_000, System::nanoTime).start(vertx);
     String watched = watchedNamespace(client);
     LeaderElection.Settings election = leaderElect ? electionSettings(watched) : null;
     ControllerOptions options =
