@@ -89,7 +89,18 @@ class LeaseTakenAwayE2E {
     int leaderFrom = ControllerLog.of(leader).size();
     int standbyFrom = ControllerLog.of(standby).size();
     Instant takenAt = Instant.now();
-    cluster.client().leases().inNamespace(ns).withName(LOCK).edit(lease -> takeOver(lease, takenAt));
+    // The leader renews every 2 s, so the edit can meet a newer resourceVersion (409): retry as a competing elector
+    // would.
+    Awaitility.await("another holder written into the Lease")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50))
+        .ignoreExceptionsMatching(
+            e -> e instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 409)
+        .until(
+            () -> {
+              cluster.client().leases().inNamespace(ns).withName(LOCK).edit(lease -> takeOver(lease, takenAt));
+              return true;
+            });
 
     // The renew loop sees the foreign holder within a retry period (2 s); the renew deadline (10 s) bounds it.
     ControllerLog.of(leader).awaitLine(leaderFrom, LOST, Duration.ofSeconds(12));
