@@ -350,6 +350,12 @@ final class CanaryReconciler {
       if (s.getCanary() != null) {
         s.getCanary().setWeights(w);
       }
+      CanaryStrategy canary = TrafficRouted.canary(pass);
+      if (w != null && canary.getTrafficRouting() != null && canary.getTrafficRouting().getAlb() != null) {
+        // Without target-group verification Argo clears status.alb/albs (they hold AWS ARNs only verification reads).
+        s.setAlb(null);
+        s.setAlbs(null);
+      }
     }
     return s;
   }

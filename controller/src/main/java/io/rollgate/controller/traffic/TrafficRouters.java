@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
  * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
+ * NGINX, AWS ALB, SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
  */
@@ -30,6 +30,7 @@ public final class TrafficRouters {
   private final IstioTrafficRouter istio;
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
+  private final AlbTrafficRouter alb;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
 
@@ -59,6 +60,7 @@ public final class TrafficRouters {
     this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
+    this.alb = new AlbTrafficRouter(api, events);
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
 
@@ -93,7 +95,7 @@ public final class TrafficRouters {
       list.add(nginx);
     }
     if (tr.getAlb() != null) {
-      list.add(unsupported("ALB"));
+      list.add(alb);
     }
     if (tr.getSmi() != null) {
       list.add(smi);
