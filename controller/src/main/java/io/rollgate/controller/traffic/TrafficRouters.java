@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
  * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, AWS ALB, SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
+ * NGINX, AWS ALB, SMI, APISIX, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
  */
@@ -31,6 +31,7 @@ public final class TrafficRouters {
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
   private final AlbTrafficRouter alb;
+  private final ApisixTrafficRouter apisix;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
 
@@ -61,6 +62,7 @@ public final class TrafficRouters {
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
     this.alb = new AlbTrafficRouter(api, events);
+    this.apisix = new ApisixTrafficRouter(api, events);
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
 
@@ -110,7 +112,7 @@ public final class TrafficRouters {
       list.add(unsupported("Traefik"));
     }
     if (tr.getApisix() != null) {
-      list.add(unsupported("Apisix"));
+      list.add(apisix);
     }
     if (tr.getPlugins() != null) {
       for (Map.Entry<String, JsonNode> e : tr.getPlugins().entrySet()) {
