@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.IngressRule;
 import io.rollgate.api.ALBTrafficRouting;
 import io.rollgate.api.HeaderRoutingMatch;
 import io.rollgate.api.ModelJson;
+import io.rollgate.api.Rollout;
 import io.rollgate.api.SetHeaderRoute;
 import io.rollgate.api.SetMirrorRoute;
 import io.rollgate.api.StickinessConfig;
@@ -319,6 +320,101 @@ public final class AlbTrafficRouter implements TrafficRouter {
   @Override
   public Future<WeightVerification> verifyWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
+  }
+
+  /**
+   * Releases the Ingresses of a deleted Rollout (as Argo's Ingress controller does): on every Ingress of the namespace
+   * whose bookkeeping annotation lists the Rollout, each action it managed whose Service is one of that action's own
+   * target groups is reset to send 100% to that Service (port and stickiness kept), the Rollout's entry is removed
+   * from the bookkeeping (the annotation itself when it was the last one), and the earlier
+   * {@code managed-alb-actions} annotation is removed. Other managed annotations (header routes, an action of a
+   * {@code rootService} that is not a target group) are left as they are.
+   *
+   * @param namespace the Rollout's namespace
+   * @param rollout the Rollout's name (missing from the cache; nothing is done when the API server still has it)
+   * @return a Future completing when every such Ingress is patched; fails with the first API or parse error
+   */
+  public Future<Void> releaseAfterDeletion(String namespace, String rollout) {
+    return api.list(Ingress.class, namespace)
+        .compose(
+            all -> {
+              List<Ingress> managed = new ArrayList<>();
+              for (Ingress ing : all) {
+                String value = annotations(ing).get(AlbActions.MANAGED_ANNOTATIONS);
+                if (value != null && value.contains("\"" + rollout + "\"")) {
+                  managed.add(ing);
+                }
+              }
+              if (managed.isEmpty()) {
+                return Future.succeededFuture();
+              }
+              return api.get(Rollout.class, namespace, rollout)
+                  .compose(existing -> existing != null ? Future.succeededFuture() : reset(namespace, rollout, managed));
+            });
+  }
+
+  private Future<Void> reset(String namespace, String rollout, List<Ingress> managed) {
+    Future<Void> chain = Future.succeededFuture();
+    for (Ingress ing : managed) {
+      chain = chain.compose(v -> {
+        String patch;
+        try {
+          patch = patch(ing, released(ing, rollout), null);
+        } catch (IllegalArgumentException e) {
+          return Future.failedFuture("ingress `" + ing.getMetadata().getName() + "`: " + e.getMessage());
+        }
+        if (patch == null) {
+          return Future.succeededFuture();
+        }
+        LOG.info("Rollout {}/{} deleted: resetting ALB Ingress {}", namespace, rollout, ing.getMetadata().getName());
+        return api.patch(Ingress.class, namespace, ing.getMetadata().getName(), null, patch).mapEmpty();
+      });
+    }
+    return chain;
+  }
+
+  /**
+   * The annotations of an Ingress once a deleted Rollout is released from it (pure; exposed for unit tests).
+   *
+   * @param ing the Ingress
+   * @param rollout the deleted Rollout's name
+   * @return the complete desired annotations
+   * @throws IllegalArgumentException when the bookkeeping annotation cannot be read
+   */
+  static Map<String, String> released(Ingress ing, String rollout) {
+    Map<String, String> ann = annotations(ing);
+    Map<String, List<String>> managed = AlbActions.parseManaged(ann.get(AlbActions.MANAGED_ANNOTATIONS));
+    List<String> keys = managed.remove(rollout);
+    if (keys == null) {
+      return ann;
+    }
+    for (String key : keys) {
+      int at = key.indexOf(AlbActions.ACTION_INFIX);
+      if (at < 0 || !ann.containsKey(key)) {
+        continue;
+      }
+      String service = key.substring(at + AlbActions.ACTION_INFIX.length());
+      List<AlbActions.TargetGroup> groups;
+      try {
+        groups = AlbActions.parseTargetGroups(ann.get(key));
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      for (AlbActions.TargetGroup g : groups) {
+        if (service.equals(g.serviceName()) && !g.servicePort().isEmpty()) {
+          ann.put(key, AlbActions.forwardAction(
+              List.of(new AlbActions.TargetGroup(service, g.servicePort(), 100)), AlbActions.parseStickiness(ann.get(key))));
+          break;
+        }
+      }
+    }
+    if (managed.isEmpty()) {
+      ann.remove(AlbActions.MANAGED_ANNOTATIONS);
+    } else {
+      ann.put(AlbActions.MANAGED_ANNOTATIONS, AlbActions.formatManaged(managed));
+    }
+    ann.remove(AlbActions.MANAGED_ACTIONS_LEGACY);
+    return ann;
   }
 
   /** What one Ingress should look like: all annotations, the rules (null: leave them), and the event message. */

@@ -137,6 +137,19 @@ public final class TrafficRouters {
     return Future.join(nginx.releaseUnused(req), istio.releaseUnused(req)).mapEmpty();
   }
 
+  /**
+   * Releases the router objects of a Rollout that no longer exists: ALB actions it managed are reset to their own
+   * Service (docs/traffic-routers.md). Objects the Rollout controls (canary Ingresses, header ApisixRoutes) go with it
+   * through garbage collection.
+   *
+   * @param namespace the Rollout's namespace
+   * @param name the Rollout's name
+   * @return a Future completing when done; failing with the first API error
+   */
+  public Future<Void> releaseAfterDeletion(String namespace, String name) {
+    return alb.releaseAfterDeletion(namespace, name);
+  }
+
   private static TrafficRouter unsupported(String type) {
     return new TrafficRouter() {
       private <T> Future<T> fail() {

@@ -225,4 +225,29 @@ class AlbTrafficRouterTest {
     assertEquals("alb.ingress.kubernetes.io", AlbTrafficRouter.prefix(req.trafficRouting().getAlb()));
     assertEquals("web-root", AlbTrafficRouter.actionService(req));
   }
+
+  @Test
+  void releasingADeletedRolloutResetsItsActionsToTheirOwnService() throws Exception {
+    Ingress ing = yaml(INGRESS, Ingress.class);
+    Map<String, String> ann = ing.getMetadata().getAnnotations();
+    ann.put("alb.ingress.kubernetes.io/actions.web-stable",
+        "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[{\"ServiceName\":\"web-canary\",\"ServicePort\":\"8080\",\"Weight\":30},"
+            + "{\"ServiceName\":\"web-stable\",\"ServicePort\":\"8080\",\"Weight\":70}],"
+            + "\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":60}}}");
+    ann.put("alb.ingress.kubernetes.io/actions.hdr", "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[]}}");
+    ann.put(AlbActions.MANAGED_ACTIONS_LEGACY, "web:alb.ingress.kubernetes.io/actions.web-stable");
+    ann.put(AlbActions.MANAGED_ANNOTATIONS,
+        "{\"other\":[\"x\"],\"web\":[\"alb.ingress.kubernetes.io/actions.web-stable\",\"alb.ingress.kubernetes.io/actions.hdr\"]}");
+    Map<String, String> out = AlbTrafficRouter.released(ing, "web");
+    assertEquals(
+        "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[{\"ServiceName\":\"web-stable\",\"ServicePort\":\"8080\",\"Weight\":100}],"
+            + "\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":60}}}",
+        out.get("alb.ingress.kubernetes.io/actions.web-stable"));
+    assertEquals(ann.get("alb.ingress.kubernetes.io/actions.hdr"), out.get("alb.ingress.kubernetes.io/actions.hdr"),
+        "no Service of the header route's name among its target groups: left as it is");
+    assertEquals("{\"other\":[\"x\"]}", out.get(AlbActions.MANAGED_ANNOTATIONS));
+    assertFalse(out.containsKey(AlbActions.MANAGED_ACTIONS_LEGACY));
+    ann.put(AlbActions.MANAGED_ANNOTATIONS, "{\"web\":[]}");
+    assertFalse(AlbTrafficRouter.released(ing, "web").containsKey(AlbActions.MANAGED_ANNOTATIONS), "last entry: annotation removed");
+  }
 }
