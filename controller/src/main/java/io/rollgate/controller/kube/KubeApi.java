@@ -643,6 +643,26 @@ public final class KubeApi {
   }
 
   /**
+   * Deletes an object of a kind the controller has no Java model for.
+   *
+   * @param apiVersion the {@code group/version}, for example {@code apisix.apache.org/v2}
+   * @param kind the kind, for example {@code ApisixRoute}
+   * @param namespace the namespace
+   * @param name the name
+   * @return a Future completing once the API server accepted the deletion; a missing object is not an error; fails
+   *     with {@link KubeApiException} on other errors
+   */
+  public Future<Void> deleteGeneric(String apiVersion, String kind, String namespace, String name) {
+    return call(
+        "delete",
+        kind.toLowerCase(java.util.Locale.ROOT),
+        () -> {
+          client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).delete();
+          return null;
+        });
+  }
+
+  /**
    * Releases the worker pool.
    *
    * @return a Future completing when closed

@@ -1,6 +1,7 @@
 package io.rollgate.controller.rollout;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.Annotations;
 import io.rollgate.api.CanaryStep;
 import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.ModelJson;
@@ -16,6 +17,7 @@ import io.vertx.core.Future;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -348,6 +350,12 @@ final class CanaryReconciler {
       if (s.getCanary() != null) {
         s.getCanary().setWeights(w);
       }
+      CanaryStrategy canary = TrafficRouted.canary(pass);
+      if (w != null && canary.getTrafficRouting() != null && canary.getTrafficRouting().getAlb() != null) {
+        // Without target-group verification Argo clears status.alb/albs (they hold AWS ARNs only verification reads).
+        s.setAlb(null);
+        s.setAlbs(null);
+      }
     }
     return s;
   }
@@ -568,8 +576,23 @@ final class CanaryReconciler {
             healthy(pass, status),
             RolloutConditions.nz(status.getAvailableReplicas()) >= pass.replicas,
             evaluateDeadline,
-            waitingStep && !pass.podHash.equals(status.getStableRS())));
+            (waitingStep && !pass.podHash.equals(status.getStableRS())) || awaitingScaleDown(pass)));
     return progress;
+  }
+
+  /**
+   * Whether an older ReplicaSet (neither new nor stable) still waits for its {@code scale-down-deadline}: no progress
+   * timeout then, as Argo ({@code isWaitingForReplicaSetScaleDown}); the Rollout is done updating, only the delayed
+   * scale-down is left.
+   */
+  private static boolean awaitingScaleDown(RolloutPass pass) {
+    for (ReplicaSet rs : pass.otherRSs) {
+      Map<String, String> a = rs.getMetadata().getAnnotations();
+      if (a != null && a.containsKey(Annotations.SCALE_DOWN_DEADLINE)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** argo-spec.md 3.5: progress = any of these counters or markers moved since the stored status. */

@@ -80,6 +80,7 @@ public final class RolloutReconciler implements Reconciler {
   private final Clock clock;
   private final CanaryReconciler canary;
   private final Services services;
+  private final io.rollgate.controller.traffic.TrafficRouters routers;
   private final BlueGreenReconciler blueGreen;
   private final WorkloadRefs workloads;
   private final EphemeralMetadata ephemeral;
@@ -127,11 +128,12 @@ public final class RolloutReconciler implements Reconciler {
     this.analysis = new RolloutAnalysisRuns(cache, api);
     this.experiments = new RolloutExperiments(cache, api);
     this.services = new Services(cache, api, events);
+    this.routers = new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, pluginRouters);
     this.canary =
         new CanaryReconciler(
             this,
             services,
-            new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, pluginRouters),
+            routers,
             new CanaryStepPlugins(
                 stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins, StepConfigSchemas::check));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
@@ -168,9 +170,11 @@ public final class RolloutReconciler implements Reconciler {
   private Future<ReconcileOutcome> reconcileSafely(ReconcileContext ctx) {
     Rollout rollout = cache.rollout(ctx.namespace(), ctx.name());
     if (rollout == null) {
-      LOG.debug("{} not found; releasing the Services it managed, if any", ctx);
+      LOG.debug("{} not found; releasing the Services and ALB actions it managed, if any", ctx);
       announced.remove(ctx.namespace() + "/" + ctx.name());
-      return services.releaseAfterDeletion(ctx).map(v -> ReconcileOutcome.done());
+      return services.releaseAfterDeletion(ctx)
+          .compose(v -> routers.releaseAfterDeletion(ctx.namespace(), ctx.name()))
+          .map(v -> ReconcileOutcome.done());
     }
     if (rollout.getMetadata().getDeletionTimestamp() != null) {
       LOG.debug("{} being deleted, nothing to do", ctx);

@@ -131,7 +131,7 @@ public final class IstioTrafficRouter implements TrafficRouter {
       }
       return new Targets(null, null, dr.getCanarySubsetName(), dr.getStableSubsetName(), keep);
     }
-    return new Targets(req.canaryService(), req.stableService(), null, null, Set.of());
+    return new Targets(req.canaryService(false), req.stableService(false), null, null, Set.of());
   }
 
   /** Reads a VirtualService, lets {@code edit} change its spec copy, and patches the spec when it changed. */

@@ -48,7 +48,20 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
    * @return the Service name, or null
    */
   public String stableService() {
-    if (canary().getPingPong() != null) {
+    return stableService(true);
+  }
+
+  /**
+   * Returns the Service that receives the stable share, as a router sees it. With {@code pingPong} and
+   * {@code pingPongPreferred} (ALB, Services, status) that is the stable one of ping and pong; without it (Istio) the
+   * ping/pong Services are used only when neither {@code stableService} nor {@code canaryService} is set, so a Rollout
+   * combining ALB ping-pong with an Istio mesh routes the mesh through {@code stableService}/{@code canaryService}.
+   *
+   * @param pingPongPreferred whether ping/pong wins over {@code stableService}/{@code canaryService}
+   * @return the Service name, or null
+   */
+  public String stableService(boolean pingPongPreferred) {
+    if (usesPingPong(pingPongPreferred)) {
       return PONG.equals(stablePingPong()) ? canary().getPingPong().getPongService() : canary().getPingPong().getPingService();
     }
     return canary().getStableService();
@@ -61,10 +74,31 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
    * @return the Service name, or null
    */
   public String canaryService() {
-    if (canary().getPingPong() != null) {
+    return canaryService(true);
+  }
+
+  /**
+   * Returns the Service that receives the canary share, with the same choice as {@link #stableService(boolean)}.
+   *
+   * @param pingPongPreferred whether ping/pong wins over {@code stableService}/{@code canaryService}
+   * @return the Service name, or null
+   */
+  public String canaryService(boolean pingPongPreferred) {
+    if (usesPingPong(pingPongPreferred)) {
       return PONG.equals(stablePingPong()) ? canary().getPingPong().getPingService() : canary().getPingPong().getPongService();
     }
     return canary().getCanaryService();
+  }
+
+  private boolean usesPingPong(boolean pingPongPreferred) {
+    if (canary().getPingPong() == null) {
+      return false;
+    }
+    return pingPongPreferred || (isEmpty(canary().getStableService()) && isEmpty(canary().getCanaryService()));
+  }
+
+  private static boolean isEmpty(String s) {
+    return s == null || s.isEmpty();
   }
 
   private String stablePingPong() {

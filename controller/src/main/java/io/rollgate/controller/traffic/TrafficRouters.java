@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
  * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
+ * NGINX, AWS ALB, SMI, APISIX, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
  */
@@ -30,6 +30,8 @@ public final class TrafficRouters {
   private final IstioTrafficRouter istio;
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
+  private final AlbTrafficRouter alb;
+  private final ApisixTrafficRouter apisix;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
 
@@ -59,6 +61,8 @@ public final class TrafficRouters {
     this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
+    this.alb = new AlbTrafficRouter(api, events);
+    this.apisix = new ApisixTrafficRouter(api, events);
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
 
@@ -93,7 +97,7 @@ public final class TrafficRouters {
       list.add(nginx);
     }
     if (tr.getAlb() != null) {
-      list.add(unsupported("ALB"));
+      list.add(alb);
     }
     if (tr.getSmi() != null) {
       list.add(smi);
@@ -108,7 +112,7 @@ public final class TrafficRouters {
       list.add(unsupported("Traefik"));
     }
     if (tr.getApisix() != null) {
-      list.add(unsupported("Apisix"));
+      list.add(apisix);
     }
     if (tr.getPlugins() != null) {
       for (Map.Entry<String, JsonNode> e : tr.getPlugins().entrySet()) {
@@ -131,6 +135,19 @@ public final class TrafficRouters {
    */
   public Future<Void> releaseUnused(TrafficRequest req) {
     return Future.join(nginx.releaseUnused(req), istio.releaseUnused(req)).mapEmpty();
+  }
+
+  /**
+   * Releases the router objects of a Rollout that no longer exists: ALB actions it managed are reset to their own
+   * Service (docs/traffic-routers.md). Objects the Rollout controls (canary Ingresses, header ApisixRoutes) go with it
+   * through garbage collection.
+   *
+   * @param namespace the Rollout's namespace
+   * @param name the Rollout's name
+   * @return a Future completing when done; failing with the first API error
+   */
+  public Future<Void> releaseAfterDeletion(String namespace, String name) {
+    return alb.releaseAfterDeletion(namespace, name);
   }
 
   private static TrafficRouter unsupported(String type) {
