@@ -18,7 +18,8 @@ import java.util.function.Function;
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
  * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, SMI, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
+ * NGINX, SMI, Traefik, and Gateway API under its plugin name; other plugin names are looked up among the registered
+ * plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
  */
@@ -30,6 +31,7 @@ public final class TrafficRouters {
   private final IstioTrafficRouter istio;
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
+  private final TraefikTrafficRouter traefik;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
 
@@ -55,10 +57,30 @@ public final class TrafficRouters {
    */
   public TrafficRouters(
       KubeApi api, EventRecorder events, String smiVersion, Function<String, TrafficRouter> pluginRouters) {
+    this(api, events, smiVersion, RouterApiVersions.DEFAULTS, pluginRouters);
+  }
+
+  /**
+   * Creates the built-in routers with the router API versions of the controller flags.
+   *
+   * @param api the API facade
+   * @param events the event recorder
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
+   * @param versions the Traefik, Ambassador and App Mesh API versions ({@code --traefik-api-group} and the like)
+   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
+   *     built-in names and {@link #registerPlugin} take precedence
+   */
+  public TrafficRouters(
+      KubeApi api,
+      EventRecorder events,
+      String smiVersion,
+      RouterApiVersions versions,
+      Function<String, TrafficRouter> pluginRouters) {
     this.pluginRouters = pluginRouters;
     this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
+    this.traefik = new TraefikTrafficRouter(api, events, versions.traefikServiceApiVersion());
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
 
@@ -105,7 +127,7 @@ public final class TrafficRouters {
       list.add(unsupported("AppMesh"));
     }
     if (tr.getTraefik() != null) {
-      list.add(unsupported("Traefik"));
+      list.add(traefik);
     }
     if (tr.getApisix() != null) {
       list.add(unsupported("Apisix"));

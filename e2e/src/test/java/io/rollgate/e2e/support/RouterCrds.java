@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Installs the CustomResourceDefinitions of the traffic routers' objects (Gateway API routes, SMI TrafficSplit, Istio
- * VirtualService and DestinationRule) when the cluster does not have them yet. A CRD that already exists (for example
+ * VirtualService and DestinationRule, Traefik TraefikService in both API groups) when the cluster does not have them
+ * yet. A CRD that already exists (for example
  * the real Gateway API CRDs of a kind cluster) is left as it is, so the suite runs unchanged on any cluster.
  */
 public final class RouterCrds {
@@ -21,7 +22,9 @@ public final class RouterCrds {
           "crds/gateway-tcproutes.yaml",
           "crds/smi-trafficsplits.yaml",
           "crds/istio-virtualservices.yaml",
-          "crds/istio-destinationrules.yaml");
+          "crds/istio-destinationrules.yaml",
+          "crds/traefik-traefikservices.yaml",
+          "crds/traefik-containous-traefikservices.yaml");
 
   private RouterCrds() {}
 
