@@ -612,6 +612,27 @@ public final class KubeApi {
   }
 
   /**
+   * Deletes an object of a kind the controller has no Java model for (a generated router object, such as an
+   * Ambassador canary Mapping).
+   *
+   * @param apiVersion the {@code group/version}
+   * @param kind the kind
+   * @param namespace the namespace
+   * @param name the name
+   * @return a Future completing once the API server accepted the deletion; a missing object is not an error; fails
+   *     with {@link KubeApiException} otherwise
+   */
+  public Future<Void> deleteGeneric(String apiVersion, String kind, String namespace, String name) {
+    return call(
+        "delete",
+        kind.toLowerCase(java.util.Locale.ROOT),
+        () -> {
+          client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).delete();
+          return null;
+        });
+  }
+
+  /**
    * Releases the worker pool.
    *
    * @return a Future completing when closed

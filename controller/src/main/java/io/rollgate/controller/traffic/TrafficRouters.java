@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
  * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, SMI, Traefik, and Gateway API under its plugin name; other plugin names are looked up among the registered
+ * NGINX, SMI, Ambassador, Traefik, and Gateway API under its plugin name; other plugin names are looked up among the registered
  * plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
@@ -31,6 +31,7 @@ public final class TrafficRouters {
   private final IstioTrafficRouter istio;
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
+  private final AmbassadorTrafficRouter ambassador;
   private final TraefikTrafficRouter traefik;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
@@ -80,6 +81,9 @@ public final class TrafficRouters {
     this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
+    this.ambassador =
+        new AmbassadorTrafficRouter(
+            api, events, versions.mappingApiVersion(), versions.mappingKind(), AmbassadorTrafficRouter.ZERO_WEIGHT_GRACE);
     this.traefik = new TraefikTrafficRouter(api, events, versions.traefikServiceApiVersion());
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
@@ -121,7 +125,7 @@ public final class TrafficRouters {
       list.add(smi);
     }
     if (tr.getAmbassador() != null) {
-      list.add(unsupported("Ambassador"));
+      list.add(ambassador);
     }
     if (tr.getAppMesh() != null) {
       list.add(unsupported("AppMesh"));

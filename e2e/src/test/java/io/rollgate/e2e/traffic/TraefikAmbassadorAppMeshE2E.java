@@ -3,6 +3,7 @@ package io.rollgate.e2e.traffic;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,11 +39,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Canary Rollouts routed through Traefik (TraefikService), driven the way a user drives them; after each step the router objects in the API server, the
+ * Canary Rollouts routed through Traefik (TraefikService) and Ambassador (canary Mappings), driven the way a user drives them; after each step the router objects in the API server, the
  * Rollout's {@code status.canary.weights} and its events are checked.
  *
  * <p>Two controllers run: one with the default router API versions in one namespace, and one started with
- * {@code --traefik-api-group traefik.containo.us --traefik-api-version traefik.containo.us/v1alpha1} in another.
+ * {@code --traefik-api-group traefik.containo.us --traefik-api-version traefik.containo.us/v1alpha1
+ * --ambassador-api-version getambassador.io/v3alpha1} in another.
  */
 @ExtendWith(TraefikAmbassadorAppMeshE2E.FailureTracker.class)
 class TraefikAmbassadorAppMeshE2E {
@@ -51,6 +53,8 @@ class TraefikAmbassadorAppMeshE2E {
   static final String HASH = "rollouts-pod-template-hash";
   static final String TRAEFIK = "traefik.io/v1alpha1";
   static final String TRAEFIK_V2 = "traefik.containo.us/v1alpha1";
+  static final String MAPPING_V2 = "getambassador.io/v2";
+  static final String MAPPING_V3 = "getambassador.io/v3alpha1";
   static final String DIR = "traefik-ambassador-appmesh/";
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -73,7 +77,8 @@ class TraefikAmbassadorAppMeshE2E {
     String altNs = cluster.createNamespace("routers-alt");
     alt = new Env(altNs, new Rollouts(client, altNs),
         ControllerProcess.start(cluster, "routers-alt", "--namespace", altNs,
-            "--traefik-api-group", "traefik.containo.us", "--traefik-api-version", TRAEFIK_V2));
+            "--traefik-api-group", "traefik.containo.us", "--traefik-api-version", TRAEFIK_V2,
+            "--ambassador-api-version", MAPPING_V3));
   }
 
   @AfterAll
@@ -360,6 +365,159 @@ class TraefikAmbassadorAppMeshE2E {
         l -> !l.isEmpty());
     assertTrue(errors.stream().anyMatch(m -> m.equals("Traefik: failed to set weight: TraefikService `trfbad-ts`:"
         + " canary Service `trfbad-canary` not found in spec.weighted.services")), errors.toString());
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Ambassador
+
+  static String ambassador(String... mappings) {
+    return "{\"ambassador\":{\"mappings\":[\"" + String.join("\",\"", mappings) + "\"]}}";
+  }
+
+  static void applyMapping(Env env, String name, String mapping, String apiVersion) {
+    apply(env, "mapping.yaml", vars(name, "MAPPING", mapping, "APIVERSION", apiVersion));
+  }
+
+  static JsonNode awaitCanaryMappingWeight(Env env, String apiVersion, String mapping, int weight) {
+    return await(mapping + "-canary weight " + weight, () -> generic(env, apiVersion, "Mapping", mapping + "-canary"),
+        m -> m != null && m.path("spec").path("weight").asInt(-1) == weight);
+  }
+
+  /**
+   * Waits until a canary Mapping is gone and returns the weights it was seen with on the way (it is set to 0 and
+   * deleted 5 s later).
+   */
+  static List<Integer> awaitCanaryMappingDeleted(Env env, String apiVersion, String mapping) {
+    List<Integer> seen = new ArrayList<>();
+    await(mapping + "-canary deleted", () -> {
+      JsonNode m = generic(env, apiVersion, "Mapping", mapping + "-canary");
+      if (m != null) {
+        int w = m.path("spec").path("weight").asInt(-1);
+        if (seen.isEmpty() || seen.get(seen.size() - 1) != w) {
+          seen.add(w);
+        }
+      }
+      return m == null;
+    }, Boolean::booleanValue);
+    return seen;
+  }
+
+  static void assertCanaryMapping(JsonNode canary, Rollout r, String name, String mapping) {
+    assertEquals(name + "-canary:80", canary.path("spec").path("service").asText(), "points at the canary Service");
+    assertEquals("/" + mapping + "/", canary.path("spec").path("prefix").asText(), "stable spec copied");
+    assertEquals("/", canary.path("spec").path("rewrite").asText());
+    assertEquals(name + ".example.com", canary.path("spec").path("hostname").asText());
+    assertEquals(3000, canary.path("spec").path("timeout_ms").asInt());
+    assertTrue(canary.path("metadata").path("labels").path("team").isMissingNode(), "labels are not copied");
+    JsonNode owner = canary.path("metadata").path("ownerReferences").path(0);
+    assertEquals("Rollout", owner.path("kind").asText());
+    assertEquals(r.getMetadata().getUid(), owner.path("uid").asText());
+    assertTrue(owner.path("controller").asBoolean());
+  }
+
+  static void assertStableMappingUntouched(Env env, String apiVersion, String name, String mapping) {
+    JsonNode stable = generic(env, apiVersion, "Mapping", mapping);
+    assertEquals(name + "-stable:80", stable.path("spec").path("service").asText());
+    assertTrue(stable.path("spec").path("weight").isMissingNode(), "no weight on the stable Mapping: " + stable);
+    assertEquals(1, stable.path("metadata").path("generation").asInt(), "stable Mapping never written: " + stable);
+  }
+
+  @Test
+  void ambassadorCanaryMappingsAreCreatedWeightedAndDeletedAtTheEnd() {
+    String name = "amb";
+    apply(main, "services.yaml", vars(name));
+    applyMapping(main, name, "amb-web", MAPPING_V2);
+    applyMapping(main, name, "amb-api", MAPPING_V2);
+    createRollout(main, name, 4, canary(name, ambassador("amb-web", "amb-api"),
+        "[{\"setWeight\":30},{\"pause\":{}},{\"setWeight\":60},{\"pause\":{}}]", null));
+    Rollout r = awaitHealthy(main, name);
+    String v1 = r.getStatus().getStableRS();
+    assertStatusWeights(awaitStatusWeight(main, name, 0), 0, v1, 100, v1);
+    assertNull(generic(main, MAPPING_V2, "Mapping", "amb-web-canary"), "no canary Mapping at weight 0");
+
+    main.rollouts().setImage(name, "registry.example/app:v2");
+    r = awaitPausedAt(main, name, 1);
+    String v2 = r.getStatus().getCurrentPodHash();
+    for (String m : List.of("amb-web", "amb-api")) {
+      assertCanaryMapping(awaitCanaryMappingWeight(main, MAPPING_V2, m, 30), r, name, m);
+      assertStableMappingUntouched(main, MAPPING_V2, name, m);
+    }
+    assertStatusWeights(awaitStatusWeight(main, name, 30), 30, v2, 70, v1);
+    assertTrue(events(main, name, "CanaryMappingWeightUpdate").contains("Set canary mapping weight to 30"),
+        events(main, name, "CanaryMappingWeightUpdate").toString());
+
+    main.rollouts().promote(name);
+    awaitPausedAt(main, name, 3);
+    awaitCanaryMappingWeight(main, MAPPING_V2, "amb-web", 60);
+    awaitCanaryMappingWeight(main, MAPPING_V2, "amb-api", 60);
+
+    main.rollouts().promote(name);
+    List<Integer> seen = awaitCanaryMappingDeleted(main, MAPPING_V2, "amb-web");
+    assertTrue(seen.contains(0), "set to weight 0 before it is deleted: " + seen);
+    awaitCanaryMappingDeleted(main, MAPPING_V2, "amb-api");
+    r = awaitHealthy(main, name);
+    assertEquals(v2, r.getStatus().getStableRS());
+    assertStatusWeights(awaitStatusWeight(main, name, 0), 0, v2, 100, v2);
+    assertStableMappingUntouched(main, MAPPING_V2, name, "amb-web");
+    assertTrue(events(main, name, "CanaryMappingWeightUpdate").contains("Set canary mapping weight to 0"),
+        events(main, name, "CanaryMappingWeightUpdate").toString());
+  }
+
+  @Test
+  void ambassadorV3alpha1WithTheFlag_abortSetsZeroAndDeletesTheCanaryMapping() {
+    String name = "ambv3";
+    apply(alt, "services.yaml", vars(name));
+    applyMapping(alt, name, "ambv3-web", MAPPING_V3);
+    createRollout(alt, name, 4, canary(name, ambassador("ambv3-web"), "[{\"setWeight\":50},{\"pause\":{}}]",
+        "\"dynamicStableScale\":true"));
+    String v1 = awaitHealthy(alt, name).getStatus().getStableRS();
+    alt.rollouts().setImage(name, "registry.example/app:v2");
+    Rollout r = awaitPausedAt(alt, name, 1);
+    String v2 = r.getStatus().getCurrentPodHash();
+    JsonNode canary = awaitCanaryMappingWeight(alt, MAPPING_V3, "ambv3-web", 50);
+    assertCanaryMapping(canary, r, name, "ambv3-web");
+    List<String> writers = new ArrayList<>();
+    canary.path("metadata").path("managedFields").forEach(f -> writers.add(f.path("apiVersion").asText()));
+    assertTrue(writers.contains(MAPPING_V3) && !writers.contains(MAPPING_V2),
+        "written through " + MAPPING_V3 + ": " + writers);
+    await("dynamicStableScale: stable scaled down to 2", () -> alt.rollouts().specReplicas(name, v1), n -> n == 2);
+
+    alt.rollouts().abort(name);
+    List<Integer> seen = awaitCanaryMappingDeleted(alt, MAPPING_V3, "ambv3-web");
+    assertTrue(seen.contains(0), "set to weight 0 before it is deleted: " + seen);
+    alt.rollouts().await(name, "Degraded", TIMEOUT, x -> "Degraded".equals(x.getStatus().getPhase()));
+    assertStatusWeights(awaitStatusWeight(alt, name, 0), 0, v2, 100, v1);
+    await("stable back to 4", () -> alt.rollouts().specReplicas(name, v1), n -> n == 4);
+    await("canary Service back on stable", () -> selected(alt, name + "-canary"), v1::equals);
+    assertStableMappingUntouched(alt, MAPPING_V3, name, "ambv3-web");
+  }
+
+  @Test
+  void ambassadorMissingOrWeightedStableMappingsAreReportedTogether() {
+    String name = "ambbad";
+    apply(main, "services.yaml", vars(name));
+    applyMapping(main, name, "ambbad-web", MAPPING_V2);
+    client.genericKubernetesResources(MAPPING_V2, "Mapping").inNamespace(main.ns()).withName("ambbad-web")
+        .edit(m -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> spec = (Map<String, Object>) m.getAdditionalProperties().get("spec");
+          spec.put("weight", 10);
+          return m;
+        });
+    createRollout(main, name, 1, canary(name, ambassador("ambbad-web", "ambbad-missing"),
+        "[{\"setWeight\":50},{\"pause\":{}}]", null));
+    awaitHealthy(main, name);
+    main.rollouts().setImage(name, "registry.example/app:v2");
+    List<String> errors = await("TrafficRoutingError", () -> events(main, name, "TrafficRoutingError"),
+        l -> !l.isEmpty());
+    String expected = "Ambassador: failed to set weight: 2 errors found: "
+        + "[Ambassador mapping \"ambbad-web\" can not define weight][Ambassador mapping \"ambbad-missing\" not found]";
+    assertTrue(errors.contains(expected), errors.toString());
+    assertTrue(events(main, name, "AmbassadorMappingConfigError").contains("Ambassador mapping \"ambbad-web\" can not"
+        + " define weight"), events(main, name, "AmbassadorMappingConfigError").toString());
+    assertTrue(events(main, name, "AmbassadorMappingNotFound").contains("Ambassador mapping \"ambbad-missing\" not found"),
+        events(main, name, "AmbassadorMappingNotFound").toString());
+    assertNull(generic(main, MAPPING_V2, "Mapping", "ambbad-web-canary"));
   }
 
   // -------------------------------------------------------------------------------------------------------------
