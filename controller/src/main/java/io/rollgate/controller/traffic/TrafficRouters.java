@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
  * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, SMI, Ambassador, Traefik, and Gateway API under its plugin name; other plugin names are looked up among the registered
+ * NGINX, SMI, Ambassador, App Mesh, Traefik, and Gateway API under its plugin name; other plugin names are looked up among the registered
  * plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
@@ -32,6 +32,7 @@ public final class TrafficRouters {
   private final NginxTrafficRouter nginx;
   private final SmiTrafficRouter smi;
   private final AmbassadorTrafficRouter ambassador;
+  private final AppMeshTrafficRouter appMesh;
   private final TraefikTrafficRouter traefik;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
@@ -84,6 +85,7 @@ public final class TrafficRouters {
     this.ambassador =
         new AmbassadorTrafficRouter(
             api, events, versions.mappingApiVersion(), versions.mappingKind(), AmbassadorTrafficRouter.ZERO_WEIGHT_GRACE);
+    this.appMesh = new AppMeshTrafficRouter(api, events, versions.appMeshApiVersion());
     this.traefik = new TraefikTrafficRouter(api, events, versions.traefikServiceApiVersion());
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
@@ -128,7 +130,7 @@ public final class TrafficRouters {
       list.add(ambassador);
     }
     if (tr.getAppMesh() != null) {
-      list.add(unsupported("AppMesh"));
+      list.add(appMesh);
     }
     if (tr.getTraefik() != null) {
       list.add(traefik);

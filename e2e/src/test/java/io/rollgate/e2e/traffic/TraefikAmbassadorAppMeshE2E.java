@@ -39,7 +39,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Canary Rollouts routed through Traefik (TraefikService) and Ambassador (canary Mappings), driven the way a user drives them; after each step the router objects in the API server, the
+ * Canary Rollouts routed through Traefik (TraefikService), Ambassador (canary Mappings) and App Mesh (VirtualRouter
+ * and VirtualNodes), driven the way a user drives them; after each step the router objects in the API server, the
  * Rollout's {@code status.canary.weights} and its events are checked.
  *
  * <p>Two controllers run: one with the default router API versions in one namespace, and one started with
@@ -55,6 +56,7 @@ class TraefikAmbassadorAppMeshE2E {
   static final String TRAEFIK_V2 = "traefik.containo.us/v1alpha1";
   static final String MAPPING_V2 = "getambassador.io/v2";
   static final String MAPPING_V3 = "getambassador.io/v3alpha1";
+  static final String APPMESH = "appmesh.k8s.aws/v1beta2";
   static final String DIR = "traefik-ambassador-appmesh/";
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -521,7 +523,142 @@ class TraefikAmbassadorAppMeshE2E {
   }
 
   // -------------------------------------------------------------------------------------------------------------
-  // Header routes are refused as upstream refuses them
+  // App Mesh
+
+  static String appMesh(String name, String routes) {
+    return "{\"appMesh\":{\"virtualService\":{\"name\":\"" + name + "-vsvc\""
+        + (routes == null ? "" : ",\"routes\":" + routes) + "},"
+        + "\"virtualNodeGroup\":{\"canaryVirtualNodeRef\":{\"name\":\"" + name + "-canary-vn\"},"
+        + "\"stableVirtualNodeRef\":{\"name\":\"" + name + "-stable-vn\"}}}}";
+  }
+
+  /** {@code [stable weight, canary weight]} of a VirtualRouter route. */
+  static int[] routeWeights(JsonNode vr, String route, String name) {
+    for (JsonNode r : vr.path("spec").path("routes")) {
+      if (!route.equals(r.path("name").asText())) {
+        continue;
+      }
+      int[] out = {-1, -1};
+      for (String type : List.of("httpRoute", "http2Route", "grpcRoute", "tcpRoute")) {
+        for (JsonNode t : r.path(type).path("action").path("weightedTargets")) {
+          String node = t.path("virtualNodeRef").path("name").asText();
+          if (node.equals(name + "-stable-vn")) {
+            out[0] = t.path("weight").asInt();
+          } else if (node.equals(name + "-canary-vn")) {
+            out[1] = t.path("weight").asInt();
+          }
+        }
+      }
+      return out;
+    }
+    return null;
+  }
+
+  static JsonNode awaitRouterWeights(Env env, String name, String route, int canaryWeight) {
+    return await(name + "-vrouter " + route + " weights " + canaryWeight + "/" + (100 - canaryWeight),
+        () -> generic(env, APPMESH, "VirtualRouter", name + "-vrouter"),
+        vr -> java.util.Arrays.equals(routeWeights(vr, route, name), new int[] {100 - canaryWeight, canaryWeight}));
+  }
+
+  static JsonNode awaitNodeSelects(Env env, String node, String hash) {
+    return await(node + " selects " + hash, () -> generic(env, APPMESH, "VirtualNode", node),
+        vn -> hash.equals(vn.path("spec").path("podSelector").path("matchLabels").path(HASH).asText()));
+  }
+
+  static void assertNodeManaged(JsonNode vn, String name) {
+    assertEquals(name, vn.path("spec").path("podSelector").path("matchLabels").path("app").asText(),
+        "the user's selector labels are kept");
+    assertEquals(name, vn.path("metadata").path("annotations").path("argo-rollouts.argoproj.io/managed-by-rollouts")
+        .asText(), "managed-by annotation");
+    assertEquals(80, vn.path("spec").path("listeners").path(0).path("portMapping").path("port").asInt(),
+        "the rest of the spec is kept");
+  }
+
+  @Test
+  void appMeshRouteWeightsAndVirtualNodeSelectorsFollowTheRollout_throughPromoteFull() {
+    String name = "mesh";
+    apply(main, "services.yaml", vars(name));
+    apply(main, "appmesh.yaml", vars(name));
+    createRollout(main, name, 4, canary(name, appMesh(name, "[\"primary\"]"),
+        "[{\"setWeight\":25},{\"pause\":{}},{\"setWeight\":75},{\"pause\":{}}]", null));
+    Rollout r = awaitHealthy(main, name);
+    String v1 = r.getStatus().getStableRS();
+    assertNodeManaged(awaitNodeSelects(main, name + "-stable-vn", v1), name);
+    assertNodeManaged(awaitNodeSelects(main, name + "-canary-vn", "canary-hash"), name);
+    awaitRouterWeights(main, name, "primary", 0);
+    assertStatusWeights(awaitStatusWeight(main, name, 0), 0, v1, 100, v1);
+
+    main.rollouts().setImage(name, "registry.example/app:v2");
+    r = awaitPausedAt(main, name, 1);
+    String v2 = r.getStatus().getCurrentPodHash();
+    awaitNodeSelects(main, name + "-canary-vn", v2);
+    awaitNodeSelects(main, name + "-stable-vn", v1);
+    JsonNode vr = awaitRouterWeights(main, name, "primary", 25);
+    assertTrue(java.util.Arrays.equals(new int[] {100, 0}, routeWeights(vr, "admin", name)),
+        "a route not listed in appMesh.virtualService.routes is left alone: " + vr);
+    assertEquals("/", vr.path("spec").path("routes").path(0).path("httpRoute").path("match").path("prefix").asText());
+    assertStatusWeights(awaitStatusWeight(main, name, 25), 25, v2, 75, v1);
+    assertEquals(1, main.rollouts().specReplicas(name, v2));
+
+    main.rollouts().promote(name);
+    awaitPausedAt(main, name, 3);
+    awaitRouterWeights(main, name, "primary", 75);
+
+    main.rollouts().promoteFull(name);
+    r = awaitHealthy(main, name);
+    assertEquals(v2, r.getStatus().getStableRS());
+    awaitRouterWeights(main, name, "primary", 0);
+    awaitNodeSelects(main, name + "-stable-vn", v2);
+    awaitNodeSelects(main, name + "-canary-vn", "canary-hash");
+    assertStatusWeights(awaitStatusWeight(main, name, 0), 0, v2, 100, v2);
+    assertTrue(events(main, name, "TrafficWeightUpdated").contains("Traffic weight updated from 0 to 25"),
+        events(main, name, "TrafficWeightUpdated").toString());
+  }
+
+  @Test
+  void appMeshAbortWithDynamicStableScaleDrainsTheCanaryRouteToZero() {
+    String name = "meshabort";
+    apply(main, "services.yaml", vars(name));
+    apply(main, "appmesh.yaml", vars(name));
+    createRollout(main, name, 4, canary(name, appMesh(name, null),
+        "[{\"setWeight\":50},{\"pause\":{}}]", "\"dynamicStableScale\":true"));
+    String v1 = awaitHealthy(main, name).getStatus().getStableRS();
+    main.rollouts().setImage(name, "registry.example/app:v2");
+    String v2 = awaitPausedAt(main, name, 1).getStatus().getCurrentPodHash();
+    awaitRouterWeights(main, name, "primary", 50);
+    awaitRouterWeights(main, name, "admin", 50);
+    await("dynamicStableScale: stable scaled down to 2", () -> main.rollouts().specReplicas(name, v1), n -> n == 2);
+
+    main.rollouts().abort(name);
+    awaitRouterWeights(main, name, "primary", 0);
+    awaitRouterWeights(main, name, "admin", 0);
+    await("canary scaled to 0 and stable back to 4",
+        () -> main.rollouts().specReplicas(name, v2) == 0 && main.rollouts().specReplicas(name, v1) == 4,
+        Boolean::booleanValue);
+    Rollout r = main.rollouts().await(name, "Degraded", TIMEOUT, x -> "Degraded".equals(x.getStatus().getPhase()));
+    assertStatusWeights(awaitStatusWeight(main, name, 0), 0, v2, 100, v1);
+    assertEquals(v1, r.getStatus().getStableRS());
+    assertEquals(v1, awaitNodeSelects(main, name + "-stable-vn", v1).path("spec").path("podSelector").path("matchLabels")
+        .path(HASH).asText());
+  }
+
+  @Test
+  void appMeshMissingVirtualServiceIsReportedAsTrafficRoutingError() {
+    String name = "meshmissing";
+    apply(main, "services.yaml", vars(name));
+    apply(main, "appmesh.yaml", vars(name));
+    client.genericKubernetesResources(APPMESH, "VirtualService").inNamespace(main.ns()).withName(name + "-vsvc").delete();
+    createRollout(main, name, 1, canary(name, appMesh(name, null), "[{\"setWeight\":50},{\"pause\":{}}]", null));
+    String expected = "VirtualService `meshmissing-vsvc` not found in namespace `" + main.ns() + "`";
+    List<String> errors = await("TrafficRoutingError", () -> events(main, name, "TrafficRoutingError"),
+        l -> !l.isEmpty());
+    assertTrue(errors.contains("AppMesh: failed to set weight: " + expected), errors.toString());
+    assertTrue(events(main, name, "VirtualServiceNotFound").contains(expected),
+        events(main, name, "VirtualServiceNotFound").toString());
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // All three: header routes are refused as upstream refuses them
 
   @Test
   void setHeaderRouteWithoutARouterThatServesItIsInvalidSpec() {
