@@ -1,6 +1,7 @@
 package io.rollgate.controller;
 
 import io.rollgate.controller.leader.LeaderElection;
+import io.rollgate.controller.traffic.RouterApiVersions;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -31,6 +32,8 @@ import java.time.Duration;
  * @param pluginNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config} (the
  *     controller's namespace, argo-spec §10.1)
  * @param experimentThreads concurrent Experiment reconciles ({@code --experiment-threads}, default 10)
+ * @param routerApiVersions the Traefik, Ambassador and App Mesh object versions ({@code --traefik-api-group},
+ *     {@code --traefik-api-version}, {@code --ambassador-api-version}, {@code --appmesh-crd-version})
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -52,4 +55,5 @@ public record ControllerOptions(
     Duration pluginCallTimeout,
     Duration pluginHandshakeTimeout,
     String pluginNamespace,
-    int experimentThreads) {}
+    int experimentThreads,
+    RouterApiVersions routerApiVersions) {}

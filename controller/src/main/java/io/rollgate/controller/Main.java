@@ -192,6 +192,31 @@ public final class Main implements Callable<Integer> {
               + " else the kubeconfig context's namespace, else argo-rollouts).")
   String pluginConfigNamespace;
 
+  @Option(
+      names = "--traefik-api-group",
+      defaultValue = io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_TRAEFIK_API_GROUP,
+      description = "API group of TraefikService objects; traefik.containo.us for Traefik v2 (default: ${DEFAULT-VALUE}).")
+  String traefikApiGroup;
+
+  @Option(
+      names = "--traefik-api-version",
+      defaultValue = io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_TRAEFIK_API_VERSION,
+      description = "apiVersion of TraefikService objects, <group>/<version>; its group must be --traefik-api-group"
+          + " (default: ${DEFAULT-VALUE}).")
+  String traefikApiVersion;
+
+  @Option(
+      names = "--ambassador-api-version",
+      defaultValue = io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_AMBASSADOR_API_VERSION,
+      description = "apiVersion of Ambassador Mappings, e.g. getambassador.io/v3alpha1 (default: ${DEFAULT-VALUE}).")
+  String ambassadorApiVersion;
+
+  @Option(
+      names = "--appmesh-crd-version",
+      defaultValue = io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_APPMESH_CRD_VERSION,
+      description = "Version of the appmesh.k8s.aws objects (default: ${DEFAULT-VALUE}).")
+  String appMeshCrdVersion;
+
   /**
    * Parses the flags and runs the controller until SIGTERM.
    *
@@ -244,6 +269,14 @@ public final class Main implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--plugin-call-timeout must be at least 1 (seconds), got " + pluginCallTimeoutSeconds);
     }
+    io.rollgate.controller.traffic.RouterApiVersions routerVersions;
+    try {
+      routerVersions =
+          new io.rollgate.controller.traffic.RouterApiVersions(
+              traefikApiGroup, traefikApiVersion, ambassadorApiVersion, appMeshCrdVersion);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+    }
     Path plugins = pluginDir != null ? pluginDir : Path.of(System.getProperty("java.io.tmpdir"), "rollgate-plugins");
     if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
       throw new CommandLine.ParameterException(
@@ -288,8 +321,8 @@ public final class Main implements Callable<Integer> {
             Duration.ofSeconds(pluginCallTimeoutSeconds),
             Duration.ofSeconds(pluginHandshakeTimeoutSeconds),
             pluginNamespace(client, watched),
-
-            experimentThreads);
+            experimentThreads,
+            routerVersions);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",

@@ -170,8 +170,9 @@ public final class RolloutController {
             .withExperiments(experimentInformer);
     RolloutReconciler reconciler =
         plugins == null
-            ? new RolloutReconciler(cache, api, events, clock)
-            : new RolloutReconciler(cache, api, events, clock, plugins.stepPlugins(), plugins::router);
+            ? new RolloutReconciler(cache, api, events, clock, null, null, options.routerApiVersions())
+            : new RolloutReconciler(
+                cache, api, events, clock, plugins.stepPlugins(), plugins::router, options.routerApiVersions());
     queue =
         new WorkQueue(
             vertx,

@@ -118,6 +118,29 @@ public final class RolloutReconciler implements Reconciler {
       Clock clock,
       io.rollgate.controller.plugin.StepPlugins stepPlugins,
       java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters) {
+    this(cache, api, events, clock, stepPlugins, pluginRouters, io.rollgate.controller.traffic.RouterApiVersions.DEFAULTS);
+  }
+
+  /**
+   * Creates the reconciler with the plugin host's hooks and the router API versions of the controller flags.
+   *
+   * @param cache the informer caches
+   * @param api the API facade
+   * @param events the event recorder
+   * @param clock the clock (all time decisions use it)
+   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins are off
+   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when plugins are off
+   * @param routerVersions the Traefik, Ambassador and App Mesh object versions ({@code --traefik-api-group} and the
+   *     like)
+   */
+  public RolloutReconciler(
+      RolloutCache cache,
+      KubeApi api,
+      EventRecorder events,
+      Clock clock,
+      io.rollgate.controller.plugin.StepPlugins stepPlugins,
+      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters,
+      io.rollgate.controller.traffic.RouterApiVersions routerVersions) {
     this.stepPlugins = stepPlugins;
     this.cache = cache;
     this.api = api;
@@ -128,7 +151,8 @@ public final class RolloutReconciler implements Reconciler {
     this.analysis = new RolloutAnalysisRuns(cache, api);
     this.experiments = new RolloutExperiments(cache, api);
     this.services = new Services(cache, api, events);
-    this.routers = new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, pluginRouters);
+    this.routers =
+        new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, routerVersions, pluginRouters);
     this.canary =
         new CanaryReconciler(
             this,

@@ -18,7 +18,8 @@ import java.util.function.Function;
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
  * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, AWS ALB, SMI, APISIX, and Gateway API under its plugin name; other plugin names are looked up among the registered plugin routers.
+ * NGINX, AWS ALB, SMI, Ambassador, App Mesh, Traefik, APISIX, and Gateway API under its plugin name; other plugin
+ * names are looked up among the registered plugin routers.
  * A configured router this controller does not implement yields a router whose every call fails with a clear message,
  * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
  */
@@ -32,6 +33,9 @@ public final class TrafficRouters {
   private final SmiTrafficRouter smi;
   private final AlbTrafficRouter alb;
   private final ApisixTrafficRouter apisix;
+  private final AmbassadorTrafficRouter ambassador;
+  private final AppMeshTrafficRouter appMesh;
+  private final TraefikTrafficRouter traefik;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
 
@@ -57,12 +61,36 @@ public final class TrafficRouters {
    */
   public TrafficRouters(
       KubeApi api, EventRecorder events, String smiVersion, Function<String, TrafficRouter> pluginRouters) {
+    this(api, events, smiVersion, RouterApiVersions.DEFAULTS, pluginRouters);
+  }
+
+  /**
+   * Creates the built-in routers with the router API versions of the controller flags.
+   *
+   * @param api the API facade
+   * @param events the event recorder
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
+   * @param versions the Traefik, Ambassador and App Mesh API versions ({@code --traefik-api-group} and the like)
+   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
+   *     built-in names and {@link #registerPlugin} take precedence
+   */
+  public TrafficRouters(
+      KubeApi api,
+      EventRecorder events,
+      String smiVersion,
+      RouterApiVersions versions,
+      Function<String, TrafficRouter> pluginRouters) {
     this.pluginRouters = pluginRouters;
     this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
     this.alb = new AlbTrafficRouter(api, events);
     this.apisix = new ApisixTrafficRouter(api, events);
+    this.ambassador =
+        new AmbassadorTrafficRouter(
+            api, events, versions.mappingApiVersion(), versions.mappingKind(), AmbassadorTrafficRouter.ZERO_WEIGHT_GRACE);
+    this.appMesh = new AppMeshTrafficRouter(api, events, versions.appMeshApiVersion());
+    this.traefik = new TraefikTrafficRouter(api, events, versions.traefikServiceApiVersion());
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
 
@@ -103,13 +131,13 @@ public final class TrafficRouters {
       list.add(smi);
     }
     if (tr.getAmbassador() != null) {
-      list.add(unsupported("Ambassador"));
+      list.add(ambassador);
     }
     if (tr.getAppMesh() != null) {
-      list.add(unsupported("AppMesh"));
+      list.add(appMesh);
     }
     if (tr.getTraefik() != null) {
-      list.add(unsupported("Traefik"));
+      list.add(traefik);
     }
     if (tr.getApisix() != null) {
       list.add(apisix);

@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Installs the CustomResourceDefinitions of the traffic routers' objects (Gateway API routes, SMI TrafficSplit, Istio
- * VirtualService and DestinationRule, APISIX ApisixRoute) when the cluster does not have them yet. A CRD that already exists (for example
- * the real Gateway API CRDs of a kind cluster) is left as it is, so the suite runs unchanged on any cluster.
+ * VirtualService and DestinationRule, APISIX ApisixRoute, Traefik TraefikService in both API groups, Ambassador
+ * Mapping v2 and v3alpha1, App Mesh VirtualService, VirtualRouter and VirtualNode) when the cluster does not have
+ * them yet. A CRD that already exists (for example the real Gateway API CRDs of a kind cluster) is left as it is, so the suite runs unchanged on any cluster.
  */
 public final class RouterCrds {
 
@@ -22,7 +23,13 @@ public final class RouterCrds {
           "crds/smi-trafficsplits.yaml",
           "crds/istio-virtualservices.yaml",
           "crds/istio-destinationrules.yaml",
-          "crds/apisix-routes.yaml");
+          "crds/apisix-routes.yaml",
+          "crds/traefik-traefikservices.yaml",
+          "crds/traefik-containous-traefikservices.yaml",
+          "crds/ambassador-mappings.yaml",
+          "crds/appmesh-virtualservices.yaml",
+          "crds/appmesh-virtualrouters.yaml",
+          "crds/appmesh-virtualnodes.yaml");
 
   private RouterCrds() {}
 
