@@ -31,6 +31,8 @@ import java.time.Duration;
  * @param pluginNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config} (the
  *     controller's namespace, argo-spec §10.1)
  * @param experimentThreads concurrent Experiment reconciles ({@code --experiment-threads}, default 10)
+ * @param pluginBridge the plugin bridge for Argo Rollouts' go-plugin binaries ({@code --plugin-bridge}), or null to
+ *     look for it (docs/plugins.md, "Go plugins of Argo Rollouts")
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -52,4 +54,5 @@ public record ControllerOptions(
     Duration pluginCallTimeout,
     Duration pluginHandshakeTimeout,
     String pluginNamespace,
-    int experimentThreads) {}
+    int experimentThreads,
+    Path pluginBridge) {}

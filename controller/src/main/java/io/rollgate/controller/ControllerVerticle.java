@@ -24,6 +24,7 @@ import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,7 +122,12 @@ public final class ControllerVerticle extends VerticleBase {
             options.pluginNamespace() + "/" + io.rollgate.plugin.PluginRegistry.CONFIG_MAP_NAME,
             events,
             metrics,
-            clock);
+            clock,
+            io.rollgate.controller.plugin.PluginBridge.ofController(options.pluginBridge()));
+    if (options.kubeconfig() != null) {
+      plugins.processEnvironment(
+          Map.of("KUBECONFIG", java.nio.file.Path.of(options.kubeconfig()).toAbsolutePath().toString()));
+    }
     pluginWatch = new PluginRegistryWatch(vertx, api, options.pluginNamespace(), plugins);
     Future<Void> pluginsRead = pluginWatch.start();
     rollouts = new RolloutController(vertx, api, events, options, clock, plugins);

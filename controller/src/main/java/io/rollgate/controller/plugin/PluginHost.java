@@ -61,6 +61,9 @@ public final class PluginHost {
   private final Clock clock;
   private final PluginFetcher fetcher;
   private final PluginHttpClient http;
+  private final PluginBridge bridge;
+  private final Map<String, Boolean> goPluginBySha = new HashMap<>();
+  private volatile Map<String, String> processEnvironment = Map.of();
   private final Map<String, Held> instances = new HashMap<>();
   private volatile PluginRegistry registry = PluginRegistry.EMPTY;
   private volatile boolean loaded;
@@ -91,6 +94,34 @@ public final class PluginHost {
       EventRecorder events,
       ControllerMetrics metrics,
       Clock clock) {
+    this(vertx, pluginDir, callTimeout, handshakeTimeout, where, events, metrics, clock, PluginBridge.ofController(null));
+  }
+
+  /**
+   * Creates the host on the caller's Vert.x context (or a new one when called off-context).
+   *
+   * @param vertx the controller's Vert.x instance
+   * @param pluginDir the plugin folder ({@code --plugin-dir})
+   * @param callTimeout bound of one call ({@code --plugin-call-timeout})
+   * @param handshakeTimeout how long an executable plugin has to write its handshake line, and to answer
+   *     {@code init} ({@code --plugin-handshake-timeout}, 10 s by default)
+   * @param where {@code <namespace>/argo-rollouts-config}, for messages
+   * @param events the event recorder, or null (no events)
+   * @param metrics the meters, or null
+   * @param clock the clock
+   * @param bridge where {@code rollgate-plugin-bridge} is ({@code --plugin-bridge}), for go-plugin binaries
+   */
+  public PluginHost(
+      Vertx vertx,
+      Path pluginDir,
+      Duration callTimeout,
+      Duration handshakeTimeout,
+      String where,
+      EventRecorder events,
+      ControllerMetrics metrics,
+      Clock clock,
+      PluginBridge bridge) {
+    this.bridge = bridge;
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.callTimeout = callTimeout;
@@ -149,6 +180,17 @@ public final class PluginHost {
    */
   public void onRegistryChange(Runnable listener) {
     registryListener = listener;
+  }
+
+  /**
+   * Sets environment variables every executable plugin process gets on top of the controller's own (the controller
+   * passes {@code KUBECONFIG} when it runs with {@code --kubeconfig}, so plugins that talk to the cluster, as Argo
+   * Rollouts' do, use the controller's identity and API server). Applies to processes started afterwards.
+   *
+   * @param env the variables
+   */
+  public void processEnvironment(Map<String, String> env) {
+    processEnvironment = Map.copyOf(env);
   }
 
   /**
@@ -316,7 +358,9 @@ public final class PluginHost {
       throw new IllegalArgumentException(
           "location " + loc + ": must start with file://, http://, https:// or java:");
     }
-    return new ExecutablePlugin(vertx, context, kind, e, fetcher, http, clock, handshakeTimeout, why -> {});
+    return new ExecutablePlugin(
+        vertx, context, kind, e, fetcher, http, clock, handshakeTimeout, bridge, goPluginBySha, () -> processEnvironment,
+        why -> {});
   }
 
   private static <T> Future<T> unavailable(String name, String why) {
