@@ -133,7 +133,7 @@ public final class ControllerVerticle extends VerticleBase {
     rollouts = new RolloutController(vertx, api, events, options, clock, plugins);
     plugins.onRegistryChange(rollouts::requeueUsingPlugins);
     analysisRuns =
-        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
+        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins), options, clock);
     experiments = new ExperimentController(vertx, api, events, options, clock);
     Future<Void> rolloutsSynced = rollouts.start();
     Future<Void> experimentsSynced =
@@ -210,11 +210,13 @@ public final class ControllerVerticle extends VerticleBase {
    * @param vertx the Vert.x instance, for providers that make HTTP calls or set timers
    * @param api the API facade, for providers that create Kubernetes objects
    * @param clock the clock every time decision uses
+   * @param plugins the plugin host, for {@code provider.plugin} metrics
    * @return the registry
    */
-  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock) {
+  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock, PluginHost plugins) {
     List<MetricProvider> providers = new ArrayList<>();
     providers.add(new JobMetricProvider(api));
+    providers.add(plugins.metricProvider());
     providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv()));
     return MetricProviders.of(providers);
   }

@@ -283,11 +283,17 @@ final class ExecutablePlugin implements PluginInstance {
         .recover(err -> Future.failedFuture(new IllegalStateException("through " + PluginBridge.FILE_NAME + ": " + err.getMessage(), err)));
   }
 
-  /** A go-plugin server stopped during detection leaves its unix socket behind: remove it. */
+  /**
+   * A go-plugin server stopped during detection leaves its unix socket behind ({@code <tmp>/plugin<digits>}): remove
+   * it.
+   */
   private void removeProbeSocket(String handshakeLine) {
     String[] parts = handshakeLine.trim().split("\\|");
     if (parts.length > 3 && "unix".equals(parts[2]) && parts[3].startsWith("/")) {
       Path socket = Path.of(parts[3]);
+      if (socket.getFileName() == null || !socket.getFileName().toString().startsWith("plugin")) {
+        return; // not a name go-plugin gives its sockets: leave it alone
+      }
       vertx.setTimer(
           1000,
           t -> vertx.executeBlocking(() -> java.nio.file.Files.deleteIfExists(socket), false)

@@ -44,6 +44,9 @@ public final class PluginHost {
   /** The protocol kind of traffic-router plugins. */
   public static final String KIND_TRAFFIC_ROUTER = PluginProtocol.KIND_TRAFFIC_ROUTER;
 
+  /** The protocol kind of metric-provider plugins. */
+  public static final String KIND_METRIC_PROVIDER = PluginProtocol.KIND_METRIC_PROVIDER;
+
   /** The reason of the Warning event recorded on a Rollout whose plugin is unavailable. */
   public static final String EVENT_UNAVAILABLE = "PluginUnavailable";
 
@@ -149,7 +152,7 @@ public final class PluginHost {
           for (var it = instances.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             String[] key = e.getKey().split(" ", 2);
-            PluginKind kind = KIND_STEP.equals(key[0]) ? PluginKind.STEP : PluginKind.TRAFFIC_ROUTER;
+            PluginKind kind = registryKind(key[0]);
             Optional<PluginEntry> now = next.find(kind, key[1]);
             if (now.isEmpty() || !now.get().equals(e.getValue().entry())) {
               LOG.info(
@@ -372,10 +375,31 @@ public final class PluginHost {
    * The protocol kind of a registry kind.
    *
    * @param kind the registry kind
-   * @return {@code step} or {@code trafficrouter}
+   * @return {@code step}, {@code trafficrouter} or {@code metricprovider}
    */
   public static String protocolKind(PluginKind kind) {
-    return kind == PluginKind.STEP ? KIND_STEP : KIND_TRAFFIC_ROUTER;
+    return switch (kind) {
+      case STEP -> KIND_STEP;
+      case TRAFFIC_ROUTER -> KIND_TRAFFIC_ROUTER;
+      case METRIC_PROVIDER -> KIND_METRIC_PROVIDER;
+    };
+  }
+
+  private static PluginKind registryKind(String protocolKind) {
+    return switch (protocolKind) {
+      case KIND_STEP -> PluginKind.STEP;
+      case KIND_METRIC_PROVIDER -> PluginKind.METRIC_PROVIDER;
+      default -> PluginKind.TRAFFIC_ROUTER;
+    };
+  }
+
+  /**
+   * The metric provider of AnalysisTemplates' {@code provider.plugin} metrics, for the AnalysisRun reconciler.
+   *
+   * @return a provider whose measurements are taken by the registered metric-provider plugins
+   */
+  public PluginMetricProvider metricProvider() {
+    return new PluginMetricProvider(this);
   }
 
   /**
