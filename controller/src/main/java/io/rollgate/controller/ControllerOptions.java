@@ -34,6 +34,8 @@ import java.time.Duration;
  * @param experimentThreads concurrent Experiment reconciles ({@code --experiment-threads}, default 10)
  * @param routerApiVersions the Traefik, Ambassador and App Mesh object versions ({@code --traefik-api-group},
  *     {@code --traefik-api-version}, {@code --ambassador-api-version}, {@code --appmesh-crd-version})
+ * @param pluginBridge the plugin bridge for Argo Rollouts' go-plugin binaries ({@code --plugin-bridge}), or null to
+ *     look for it (docs/plugins.md, "Go plugins of Argo Rollouts")
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -56,4 +58,5 @@ public record ControllerOptions(
     Duration pluginHandshakeTimeout,
     String pluginNamespace,
     int experimentThreads,
-    RouterApiVersions routerApiVersions) {}
+    RouterApiVersions routerApiVersions,
+    Path pluginBridge) {}

@@ -24,6 +24,7 @@ import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,13 +122,18 @@ public final class ControllerVerticle extends VerticleBase {
             options.pluginNamespace() + "/" + io.rollgate.plugin.PluginRegistry.CONFIG_MAP_NAME,
             events,
             metrics,
-            clock);
+            clock,
+            io.rollgate.controller.plugin.PluginBridge.ofController(options.pluginBridge()));
+    if (options.kubeconfig() != null) {
+      plugins.processEnvironment(
+          Map.of("KUBECONFIG", java.nio.file.Path.of(options.kubeconfig()).toAbsolutePath().toString()));
+    }
     pluginWatch = new PluginRegistryWatch(vertx, api, options.pluginNamespace(), plugins);
     Future<Void> pluginsRead = pluginWatch.start();
     rollouts = new RolloutController(vertx, api, events, options, clock, plugins);
     plugins.onRegistryChange(rollouts::requeueUsingPlugins);
     analysisRuns =
-        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock), options, clock);
+        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins), options, clock);
     experiments = new ExperimentController(vertx, api, events, options, clock);
     Future<Void> rolloutsSynced = rollouts.start();
     Future<Void> experimentsSynced =
@@ -204,11 +210,13 @@ public final class ControllerVerticle extends VerticleBase {
    * @param vertx the Vert.x instance, for providers that make HTTP calls or set timers
    * @param api the API facade, for providers that create Kubernetes objects
    * @param clock the clock every time decision uses
+   * @param plugins the plugin host, for {@code provider.plugin} metrics
    * @return the registry
    */
-  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock) {
+  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock, PluginHost plugins) {
     List<MetricProvider> providers = new ArrayList<>();
     providers.add(new JobMetricProvider(api));
+    providers.add(plugins.metricProvider());
     providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv()));
     return MetricProviders.of(providers);
   }

@@ -173,6 +173,13 @@ public final class Main implements Callable<Integer> {
   Path pluginDir;
 
   @Option(
+      names = "--plugin-bridge",
+      description =
+          "The plugin bridge that runs Argo Rollouts' Go plugins (go-plugin over net/rpc) (default: the "
+              + "environment variable ROLLGATE_PLUGIN_BRIDGE, else rollgate-plugin-bridge beside the controller's jar, else on PATH).")
+  Path pluginBridge;
+
+  @Option(
       names = "--plugin-call-timeout",
       defaultValue = "30",
       description = "Bound of one plugin call, in seconds (default: ${DEFAULT-VALUE}).")
@@ -322,7 +329,8 @@ public final class Main implements Callable<Integer> {
             Duration.ofSeconds(pluginHandshakeTimeoutSeconds),
             pluginNamespace(client, watched),
             experimentThreads,
-            routerVersions);
+            routerVersions,
+            pluginBridge);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",

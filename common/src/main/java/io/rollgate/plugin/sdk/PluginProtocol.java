@@ -32,5 +32,8 @@ public final class PluginProtocol {
   /** Kind value for traffic-router plugins. */
   public static final String KIND_TRAFFIC_ROUTER = "trafficrouter";
 
+  /** Kind value for metric-provider plugins. */
+  public static final String KIND_METRIC_PROVIDER = "metricprovider";
+
   private PluginProtocol() {}
 }

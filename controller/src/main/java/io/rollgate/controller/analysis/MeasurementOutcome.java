@@ -81,6 +81,9 @@ record MeasurementOutcome(
       mergeMetadata(m, v.metadata(), resultMetadata);
       m.setPhase(v.phase());
       m.setMessage(v.message());
+      if (v.value() != null && !v.value().isEmpty()) {
+        m.setValue(v.value());
+      }
     } else if (result instanceof ProviderResult.Running r) {
       mergeMetadata(m, r.metadata(), resultMetadata);
       m.setPhase(AnalysisPhase.RUNNING);

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,10 +33,16 @@ import org.slf4j.LoggerFactory;
  * "Executable plugins"): fetched and verified once, started lazily on the first call with {@code args} and the
  * {@code ROLLGATE_PLUGIN_*} environment, its handshake line (the first line on standard output that starts with
  * {@code rollgate-plugin}; earlier lines, such as a logging library's start-up output, are logged) read within the
- * handshake timeout (10 s by default), then {@code init} sent once. A process that exits, fails to start, or stops answering ({@value #MAX_TRANSPORT_FAILURES} transport
- * failures in a row) is started again after a {@link RestartBackoff} delay (a Vert.x timer); meanwhile calls fail at
- * once with {@code plugin <name> is not running: <why>}. Later lines on standard output and standard error go to the
- * controller's log, prefixed with the plugin name.
+ * handshake timeout (10 s by default), then {@code init} sent once. A process that exits, fails to start, or stops
+ * answering ({@value #MAX_TRANSPORT_FAILURES} transport failures in a row) is started again after a
+ * {@link RestartBackoff} delay (a Vert.x timer); meanwhile calls fail at once with {@code plugin <name> is not running:
+ * <why>}. Later lines on standard output and standard error go to the controller's log, prefixed with the plugin name.
+ *
+ * <p>Go plugins of Argo Rollouts (docs/plugins.md, "Go plugins of Argo Rollouts"): the first start also carries Argo
+ * Rollouts' magic cookie ({@code ARGO_ROLLOUTS_RPC_PLUGIN=<kind>}); when the first line is a go-plugin handshake line
+ * instead, the process is stopped, the binary's SHA-256 is remembered as go-plugin, and it is started through
+ * {@code rollgate-plugin-bridge}, which speaks protocol v1 to the controller. Supervision, timeouts and restarts then
+ * apply to the bridge, which exits when its plugin does.
  *
  * <p>State lives on the host's Vert.x context. The process is started on a worker; its two output streams are read by
  * two daemon threads (a pipe has no non-blocking reader in the JDK), which hand each line to the context.
@@ -55,8 +62,18 @@ final class ExecutablePlugin implements PluginInstance {
 
   private enum State { IDLE, STARTING, RUNNING, DOWN, CLOSED }
 
-  /** A started process and how to reach it. */
-  private record Running(Process process, String baseUrl, String cookie, Instant startedAt) {}
+  /** A started process and how to reach it; {@code bridged} when it is the bridge in front of a go-plugin binary. */
+  private record Running(Process process, String baseUrl, String cookie, Instant startedAt, boolean bridged) {}
+
+  /** The first line of a process started directly was a go-plugin handshake line: it needs the bridge. */
+  private static final class GoPluginDetected extends IllegalStateException {
+    private final String line;
+
+    GoPluginDetected(String line) {
+      super("speaks go-plugin (Argo Rollouts' plugin protocol)");
+      this.line = line;
+    }
+  }
 
   private final Vertx vertx;
   private final Context context;
@@ -68,12 +85,16 @@ final class ExecutablePlugin implements PluginInstance {
   private final RestartBackoff backoff = new RestartBackoff();
   private final Consumer<String> onDown;
   private final Duration handshakeTimeout;
+  private final PluginBridge bridge;
+  private final Map<String, Boolean> goPluginBySha;
+  private final java.util.function.Supplier<Map<String, String>> extraEnv;
   private volatile String lastOutput;
+  private volatile boolean handshaking;
   private State state = State.IDLE;
   private Future<Running> starting;
   private Running running;
   private Process process;
-  private Path executable;
+  private PluginFetcher.Fetched executable;
   private String downReason;
   private Instant nextStart;
   private long restartTimer = -1;
@@ -90,6 +111,10 @@ final class ExecutablePlugin implements PluginInstance {
    * @param http the HTTP client
    * @param clock the clock
    * @param handshakeTimeout how long to wait for the handshake line
+   * @param bridge where the plugin bridge is, for go-plugin binaries
+   * @param goPluginBySha what the host learnt so far: SHA-256 of an executable to whether it speaks go-plugin
+   *     (shared by every plugin of the host, written on its context)
+   * @param extraEnv variables the process gets on top of the controller's environment
    * @param onDown told the reason each time the plugin goes down (for logs and events)
    */
   ExecutablePlugin(
@@ -101,8 +126,14 @@ final class ExecutablePlugin implements PluginInstance {
       PluginHttpClient http,
       Clock clock,
       Duration handshakeTimeout,
+      PluginBridge bridge,
+      Map<String, Boolean> goPluginBySha,
+      java.util.function.Supplier<Map<String, String>> extraEnv,
       Consumer<String> onDown) {
+    this.extraEnv = extraEnv;
     this.handshakeTimeout = handshakeTimeout;
+    this.bridge = bridge;
+    this.goPluginBySha = goPluginBySha;
     this.vertx = vertx;
     this.context = context;
     this.kind = kind;
@@ -161,12 +192,14 @@ final class ExecutablePlugin implements PluginInstance {
   private Future<Running> start() {
     cancelRestartTimer();
     state = State.STARTING;
-    Future<Path> fetched =
-        executable != null ? Future.succeededFuture(executable) : fetcher.fetch(kind, entry).onSuccess(p -> executable = p);
+    Future<PluginFetcher.Fetched> fetched =
+        executable != null
+            ? Future.succeededFuture(executable)
+            : fetcher.fetchVerified(kind, entry).onSuccess(p -> executable = p);
     Future<Running> f =
         fetched
             .recover(err -> Future.failedFuture(new IllegalStateException("cannot be fetched: " + err.getMessage(), err)))
-            .compose(this::spawn)
+            .compose(this::launch)
             .compose(this::init);
     starting = f.transform(
         ar -> {
@@ -180,7 +213,13 @@ final class ExecutablePlugin implements PluginInstance {
             running = ar.result();
             state = State.RUNNING;
             transportFailures = 0;
-            LOG.info("plugin {} ({}) started pid={} url={}", entry.name(), kind, running.process().pid(), running.baseUrl());
+            LOG.info(
+                "plugin {} ({}) started pid={} url={}{}",
+                entry.name(),
+                kind,
+                running.process().pid(),
+                running.baseUrl(),
+                running.bridged() ? " (go-plugin, through " + PluginBridge.FILE_NAME + ")" : "");
             return Future.succeededFuture(running);
           }
           down(ar.cause().getMessage());
@@ -193,31 +232,105 @@ final class ExecutablePlugin implements PluginInstance {
     return starting;
   }
 
-  private Future<Running> spawn(Path exe) {
-    String cookie = HexFormat.of().formatHex(randomBytes());
+  /**
+   * Starts the executable: directly, with both the protocol v1 environment and Argo Rollouts' go-plugin magic cookie,
+   * unless it is already known to speak go-plugin; a go-plugin handshake line as its first line means it does, so it
+   * is stopped, remembered by its SHA-256, and started again through the bridge.
+   */
+  private Future<Running> launch(PluginFetcher.Fetched exe) {
+    if (Boolean.TRUE.equals(goPluginBySha.get(exe.sha256()))) {
+      return spawnBridged(exe.path());
+    }
     List<String> cmd = new ArrayList<>();
+    cmd.add(exe.path().toString());
+    cmd.addAll(entry.args());
+    return spawn(cmd, exe.path(), false)
+        .recover(
+            err -> {
+              if (!(err instanceof GoPluginDetected detected)) {
+                return Future.failedFuture(err);
+              }
+              goPluginBySha.put(exe.sha256(), true);
+              LOG.info(
+                  "plugin {} ({}) speaks go-plugin (handshake '{}'): starting it through {}",
+                  entry.name(),
+                  kind,
+                  excerpt(detected.line),
+                  PluginBridge.FILE_NAME);
+              removeProbeSocket(detected.line);
+              return spawnBridged(exe.path());
+            })
+        .onSuccess(r -> goPluginBySha.putIfAbsent(exe.sha256(), false));
+  }
+
+  private Future<Running> spawnBridged(Path exe) {
+    Optional<Path> found = bridge.locate();
+    if (found.isEmpty()) {
+      return Future.failedFuture(
+          new IllegalStateException("speaks go-plugin (Argo Rollouts' plugin protocol), but " + bridge.notFound()));
+    }
+    long startMillis = Math.max(1000, handshakeTimeout.toMillis() - 1000);
+    List<String> cmd = new ArrayList<>();
+    cmd.add(found.get().toString());
+    cmd.add("--kind");
+    cmd.add(kind);
+    cmd.add("--start-timeout");
+    cmd.add(startMillis + "ms");
+    cmd.add("--");
     cmd.add(exe.toString());
     cmd.addAll(entry.args());
+    return spawn(cmd, exe, true)
+        .recover(err -> Future.failedFuture(new IllegalStateException("through " + PluginBridge.FILE_NAME + ": " + err.getMessage(), err)));
+  }
+
+  /**
+   * A go-plugin server stopped during detection leaves its unix socket behind ({@code <tmp>/plugin<digits>}): remove
+   * it.
+   */
+  private void removeProbeSocket(String handshakeLine) {
+    String[] parts = handshakeLine.trim().split("\\|");
+    if (parts.length > 3 && "unix".equals(parts[2]) && parts[3].startsWith("/")) {
+      Path socket = Path.of(parts[3]);
+      if (socket.getFileName() == null || !socket.getFileName().toString().startsWith("plugin")) {
+        return; // not a name go-plugin gives its sockets: leave it alone
+      }
+      vertx.setTimer(
+          1000,
+          t -> vertx.executeBlocking(() -> java.nio.file.Files.deleteIfExists(socket), false)
+              .onFailure(e -> LOG.debug("plugin {}: cannot remove {}: {}", entry.name(), socket, e.toString())));
+    }
+  }
+
+  private Future<Running> spawn(List<String> cmd, Path exe, boolean bridged) {
+    String cookie = HexFormat.of().formatHex(randomBytes());
     return vertx
         .executeBlocking(
             () -> {
               ProcessBuilder pb = new ProcessBuilder(cmd).directory(exe.getParent().toFile());
               Map<String, String> env = pb.environment();
+              env.putAll(extraEnv.get());
               env.put(PluginProtocol.ENV_PROTOCOL, String.valueOf(PluginProtocol.VERSION));
               env.put(PluginProtocol.ENV_KIND, kind);
               env.put(PluginProtocol.ENV_NAME, entry.name());
               env.put(PluginProtocol.ENV_COOKIE, cookie);
+              if (bridged) {
+                env.remove(PluginBridge.MAGIC_COOKIE_KEY);
+              } else {
+                env.put(PluginBridge.MAGIC_COOKIE_KEY, kind);
+              }
               return pb.start();
             },
             false)
         .recover(err -> Future.failedFuture(new IllegalStateException("cannot be started: " + err.getMessage(), err)))
-        .compose(p -> handshake(p, cookie));
+        .compose(p -> handshake(p, cookie, bridged));
   }
 
-  private Future<Running> handshake(Process p, String cookie) {
+  private Future<Running> handshake(Process p, String cookie, boolean bridged) {
     process = p;
     Promise<String> firstLine = Promise.promise();
+    Promise<Void> stderrEnd = Promise.promise();
     lastOutput = null;
+    handshaking = true;
     long timer =
         vertx.setTimer(
             handshakeTimeout.toMillis(),
@@ -225,8 +338,19 @@ final class ExecutablePlugin implements PluginInstance {
                 new IllegalStateException(
                     "no handshake line within " + handshakeTimeout.toSeconds() + "s"
                         + (lastOutput == null ? "" : " (last output: '" + excerpt(lastOutput) + "')"))));
-    readLines(p.getInputStream(), "stdout", line -> context.runOnContext(v -> firstLine.tryComplete(line)));
-    readLines(p.getErrorStream(), "stderr", null);
+    readLines(
+        p.getInputStream(),
+        "stdout",
+        line -> context.runOnContext(
+            v -> {
+              if (line != null) {
+                firstLine.tryComplete(line);
+              } else {
+                endedBeforeHandshake(p, stderrEnd.future()).onFailure(firstLine::tryFail);
+              }
+            }),
+        null);
+    readLines(p.getErrorStream(), "stderr", null, () -> context.runOnContext(v -> stderrEnd.tryComplete()));
     Future.fromCompletionStage(p.onExit(), context)
         .onSuccess(
             exited -> {
@@ -237,7 +361,7 @@ final class ExecutablePlugin implements PluginInstance {
                 LOG.debug("plugin {} stdin close: {}", entry.name(), e.toString());
               }
               String why = "exited with code " + exited.exitValue();
-              firstLine.tryFail(new IllegalStateException(why + " before its handshake line"));
+              endedBeforeHandshake(p, stderrEnd.future()).onFailure(firstLine::tryFail);
               if (running != null && running.process() == exited) {
                 down(why);
               }
@@ -246,10 +370,34 @@ final class ExecutablePlugin implements PluginInstance {
         .future()
         .eventually(() -> {
           vertx.cancelTimer(timer);
+          handshaking = false;
           return Future.succeededFuture();
         })
-        .compose(line -> parseHandshake(line).map(url -> new Running(p, url, cookie, clock.instant())))
+        .compose(
+            line -> !bridged && PluginBridge.isGoPluginHandshake(line)
+                ? Future.<String>failedFuture(new GoPluginDetected(line))
+                : parseHandshake(line))
+        .map(url -> new Running(p, url, cookie, clock.instant(), bridged))
         .onFailure(err -> kill(p, 0));
+  }
+
+  /**
+   * The failure of a process whose output ended, or which exited, before its handshake line: waits briefly (1 s) for
+   * its exit and for its standard error to be read to the end, so the message has the exit code and what it printed
+   * last (the bridge prints there why a go-plugin binary did not start).
+   */
+  private Future<Void> endedBeforeHandshake(Process p, Future<Void> stderrEnd) {
+    Future<Process> exited = Future.fromCompletionStage(p.onExit(), context);
+    return Future.join(exited, stderrEnd)
+        .timeout(1, java.util.concurrent.TimeUnit.SECONDS)
+        .transform(
+            x -> {
+              String what = p.isAlive() ? "closed its standard output" : "exited with code " + p.exitValue();
+              return Future.failedFuture(
+                  new IllegalStateException(
+                      what + " before its handshake line"
+                          + (lastOutput == null ? "" : " (last output: '" + excerpt(lastOutput) + "')")));
+            });
   }
 
   private Future<String> parseHandshake(String line) {
@@ -385,7 +533,7 @@ final class ExecutablePlugin implements PluginInstance {
    * prefix goes to {@code first} (null at end of stream when none came); every other line is logged with the plugin
    * name.
    */
-  private void readLines(InputStream in, String stream, Consumer<String> first) {
+  private void readLines(InputStream in, String stream, Consumer<String> first, Runnable onEnd) {
     Thread t =
         new Thread(
             () -> {
@@ -393,11 +541,12 @@ final class ExecutablePlugin implements PluginInstance {
               try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
-                  if (!firstSeen && line.startsWith(PluginProtocol.HANDSHAKE_PREFIX)) {
+                  if (!firstSeen
+                      && (line.startsWith(PluginProtocol.HANDSHAKE_PREFIX) || PluginBridge.isGoPluginHandshake(line))) {
                     firstSeen = true;
                     first.accept(line);
                   } else {
-                    if (!firstSeen) {
+                    if (handshaking && !line.isBlank()) {
                       lastOutput = line;
                     }
                     PLUGIN_LOG.info("plugin={} {}: {}", entry.name(), stream, line);
@@ -408,6 +557,9 @@ final class ExecutablePlugin implements PluginInstance {
               }
               if (!firstSeen) {
                 first.accept(null);
+              }
+              if (onEnd != null) {
+                onEnd.run();
               }
             },
             "plugin-" + entry.name().replace('/', '-') + "-" + stream);

@@ -67,6 +67,21 @@ public final class PluginFetcher {
    *     what is wrong (bad location, unreadable file, HTTP status, checksum mismatch with both digests)
    */
   public Future<Path> fetch(String kind, PluginEntry entry) {
+    return fetchVerified(kind, entry).map(Fetched::path);
+  }
+
+  /** A fetched and verified executable and its SHA-256 (64 lower-case hex digits). */
+  public record Fetched(Path path, String sha256) {}
+
+  /**
+   * Fetches and verifies one executable plugin, as {@link #fetch}, and also tells the file's SHA-256 (the plugin
+   * host remembers per digest which protocol a binary speaks).
+   *
+   * @param kind the kind folder ({@code step} or {@code trafficrouter})
+   * @param entry the registration
+   * @return the executable and its digest; fails as {@link #fetch}
+   */
+  public Future<Fetched> fetchVerified(String kind, PluginEntry entry) {
     Path target;
     URI uri;
     try {
@@ -152,7 +167,7 @@ public final class PluginFetcher {
                                         "download of " + url + " failed: HTTP " + resp.statusCode()))));
   }
 
-  private static Path verifyAndInstall(Path tmp, Path target, PluginEntry entry) throws IOException {
+  private static Fetched verifyAndInstall(Path tmp, Path target, PluginEntry entry) throws IOException {
     String actual = sha256(tmp);
     String expected = entry.sha256();
     if (expected != null && !expected.isEmpty() && !expected.equalsIgnoreCase(actual)) {
@@ -169,7 +184,7 @@ public final class PluginFetcher {
       }
     }
     Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    return target;
+    return new Fetched(target, actual);
   }
 
   /**

@@ -44,6 +44,9 @@ public final class PluginHost {
   /** The protocol kind of traffic-router plugins. */
   public static final String KIND_TRAFFIC_ROUTER = PluginProtocol.KIND_TRAFFIC_ROUTER;
 
+  /** The protocol kind of metric-provider plugins. */
+  public static final String KIND_METRIC_PROVIDER = PluginProtocol.KIND_METRIC_PROVIDER;
+
   /** The reason of the Warning event recorded on a Rollout whose plugin is unavailable. */
   public static final String EVENT_UNAVAILABLE = "PluginUnavailable";
 
@@ -61,6 +64,9 @@ public final class PluginHost {
   private final Clock clock;
   private final PluginFetcher fetcher;
   private final PluginHttpClient http;
+  private final PluginBridge bridge;
+  private final Map<String, Boolean> goPluginBySha = new HashMap<>();
+  private volatile Map<String, String> processEnvironment = Map.of();
   private final Map<String, Held> instances = new HashMap<>();
   private volatile PluginRegistry registry = PluginRegistry.EMPTY;
   private volatile boolean loaded;
@@ -91,6 +97,34 @@ public final class PluginHost {
       EventRecorder events,
       ControllerMetrics metrics,
       Clock clock) {
+    this(vertx, pluginDir, callTimeout, handshakeTimeout, where, events, metrics, clock, PluginBridge.ofController(null));
+  }
+
+  /**
+   * Creates the host on the caller's Vert.x context (or a new one when called off-context).
+   *
+   * @param vertx the controller's Vert.x instance
+   * @param pluginDir the plugin folder ({@code --plugin-dir})
+   * @param callTimeout bound of one call ({@code --plugin-call-timeout})
+   * @param handshakeTimeout how long an executable plugin has to write its handshake line, and to answer
+   *     {@code init} ({@code --plugin-handshake-timeout}, 10 s by default)
+   * @param where {@code <namespace>/argo-rollouts-config}, for messages
+   * @param events the event recorder, or null (no events)
+   * @param metrics the meters, or null
+   * @param clock the clock
+   * @param bridge where {@code rollgate-plugin-bridge} is ({@code --plugin-bridge}), for go-plugin binaries
+   */
+  public PluginHost(
+      Vertx vertx,
+      Path pluginDir,
+      Duration callTimeout,
+      Duration handshakeTimeout,
+      String where,
+      EventRecorder events,
+      ControllerMetrics metrics,
+      Clock clock,
+      PluginBridge bridge) {
+    this.bridge = bridge;
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.callTimeout = callTimeout;
@@ -118,7 +152,7 @@ public final class PluginHost {
           for (var it = instances.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             String[] key = e.getKey().split(" ", 2);
-            PluginKind kind = KIND_STEP.equals(key[0]) ? PluginKind.STEP : PluginKind.TRAFFIC_ROUTER;
+            PluginKind kind = registryKind(key[0]);
             Optional<PluginEntry> now = next.find(kind, key[1]);
             if (now.isEmpty() || !now.get().equals(e.getValue().entry())) {
               LOG.info(
@@ -149,6 +183,17 @@ public final class PluginHost {
    */
   public void onRegistryChange(Runnable listener) {
     registryListener = listener;
+  }
+
+  /**
+   * Sets environment variables every executable plugin process gets on top of the controller's own (the controller
+   * passes {@code KUBECONFIG} when it runs with {@code --kubeconfig}, so plugins that talk to the cluster, as Argo
+   * Rollouts' do, use the controller's identity and API server). Applies to processes started afterwards.
+   *
+   * @param env the variables
+   */
+  public void processEnvironment(Map<String, String> env) {
+    processEnvironment = Map.copyOf(env);
   }
 
   /**
@@ -316,7 +361,9 @@ public final class PluginHost {
       throw new IllegalArgumentException(
           "location " + loc + ": must start with file://, http://, https:// or java:");
     }
-    return new ExecutablePlugin(vertx, context, kind, e, fetcher, http, clock, handshakeTimeout, why -> {});
+    return new ExecutablePlugin(
+        vertx, context, kind, e, fetcher, http, clock, handshakeTimeout, bridge, goPluginBySha, () -> processEnvironment,
+        why -> {});
   }
 
   private static <T> Future<T> unavailable(String name, String why) {
@@ -328,10 +375,31 @@ public final class PluginHost {
    * The protocol kind of a registry kind.
    *
    * @param kind the registry kind
-   * @return {@code step} or {@code trafficrouter}
+   * @return {@code step}, {@code trafficrouter} or {@code metricprovider}
    */
   public static String protocolKind(PluginKind kind) {
-    return kind == PluginKind.STEP ? KIND_STEP : KIND_TRAFFIC_ROUTER;
+    return switch (kind) {
+      case STEP -> KIND_STEP;
+      case TRAFFIC_ROUTER -> KIND_TRAFFIC_ROUTER;
+      case METRIC_PROVIDER -> KIND_METRIC_PROVIDER;
+    };
+  }
+
+  private static PluginKind registryKind(String protocolKind) {
+    return switch (protocolKind) {
+      case KIND_STEP -> PluginKind.STEP;
+      case KIND_METRIC_PROVIDER -> PluginKind.METRIC_PROVIDER;
+      default -> PluginKind.TRAFFIC_ROUTER;
+    };
+  }
+
+  /**
+   * The metric provider of AnalysisTemplates' {@code provider.plugin} metrics, for the AnalysisRun reconciler.
+   *
+   * @return a provider whose measurements are taken by the registered metric-provider plugins
+   */
+  public PluginMetricProvider metricProvider() {
+    return new PluginMetricProvider(this);
   }
 
   /**

@@ -6,6 +6,7 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.SetHeaderRoute;
 import io.rollgate.api.SetMirrorRoute;
 import io.rollgate.api.WeightDestination;
+import io.rollgate.controller.traffic.HostedTrafficRouter;
 import io.rollgate.controller.traffic.TrafficRequest;
 import io.rollgate.controller.traffic.TrafficRouter;
 import io.rollgate.controller.traffic.WeightVerification;
@@ -19,7 +20,7 @@ import java.util.List;
  * whole Rollout. A plugin error or a failed call fails the Future with {@code failed to <call> via plugin:
  * <message>}, as Argo Rollouts' plugin client does; {@code verified: null} is {@link WeightVerification#NOT_IMPLEMENTED}.
  */
-public final class PluginTrafficRouter implements TrafficRouter {
+public final class PluginTrafficRouter implements HostedTrafficRouter {
 
   private final PluginHost host;
   private final String name;
@@ -38,6 +39,11 @@ public final class PluginTrafficRouter implements TrafficRouter {
   @Override
   public String type() {
     return name;
+  }
+
+  @Override
+  public boolean registered() {
+    return host.registration(PluginKind.TRAFFIC_ROUTER, name).isPresent();
   }
 
   @Override

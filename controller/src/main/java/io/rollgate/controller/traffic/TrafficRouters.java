@@ -57,7 +57,8 @@ public final class TrafficRouters {
    * @param events the event recorder
    * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
    * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
-   *     built-in names and {@link #registerPlugin} take precedence
+   *     for a built-in name or one given to {@link #registerPlugin}, it is used only when it is a
+   *     {@link HostedTrafficRouter} whose plugin is registered (a registered plugin takes precedence)
    */
   public TrafficRouters(
       KubeApi api, EventRecorder events, String smiVersion, Function<String, TrafficRouter> pluginRouters) {
@@ -145,8 +146,12 @@ public final class TrafficRouters {
     if (tr.getPlugins() != null) {
       for (Map.Entry<String, JsonNode> e : tr.getPlugins().entrySet()) {
         TrafficRouter r = plugins.get(e.getKey());
-        if (r == null && pluginRouters != null) {
-          r = pluginRouters.apply(e.getKey());
+        if (pluginRouters != null) {
+          // A registered plugin takes precedence over a built-in router of the same name.
+          TrafficRouter hosted = pluginRouters.apply(e.getKey());
+          if (r == null || (hosted instanceof HostedTrafficRouter h && h.registered())) {
+            r = hosted;
+          }
         }
         list.add(r != null ? r : unsupported("plugin " + e.getKey()));
       }

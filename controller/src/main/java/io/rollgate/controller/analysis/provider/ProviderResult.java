@@ -37,12 +37,25 @@ public sealed interface ProviderResult {
    * @param phase an {@link io.rollgate.api.AnalysisPhase} of a completed measurement
    * @param message the measurement message; {@code null} for none
    * @param metadata measurement metadata; {@code null} means none
+   * @param value {@code Measurement.value} as the provider wrote it (a plugin decides the phase itself and reports the
+   *     value it judged), or {@code null}
    */
-  record Verdict(String phase, String message, Map<String, String> metadata) implements ProviderResult {
+  record Verdict(String phase, String message, Map<String, String> metadata, String value) implements ProviderResult {
     /** Canonical constructor; checks the phase and copies the metadata. */
     public Verdict {
       Objects.requireNonNull(phase, "phase");
       metadata = copy(metadata);
+    }
+
+    /**
+     * A verdict without a value.
+     *
+     * @param phase an {@link io.rollgate.api.AnalysisPhase} of a completed measurement
+     * @param message the measurement message; {@code null} for none
+     * @param metadata measurement metadata; {@code null} means none
+     */
+    public Verdict(String phase, String message, Map<String, String> metadata) {
+      this(phase, message, metadata, null);
     }
   }
 
