@@ -296,7 +296,9 @@ class TraefikAmbassadorAppMeshE2E {
     r = main.rollouts().await(name, "Degraded", TIMEOUT, x -> "Degraded".equals(x.getStatus().getPhase()));
     assertStatusWeights(awaitStatusWeight(main, name, 0), 0, v2, 100, v1);
     await("canary Service back on stable", () -> selected(main, name + "-canary"), v1::equals);
-    await("canary scaled to 0", () -> main.rollouts().specReplicas(name, v2), n -> n == 0);
+    // setCanaryScale with abortScaleDownDelaySeconds: 0 leaves the canary scaled up after the abort, as in Argo.
+    assertEquals(1, main.rollouts().specReplicas(name, v2), "the canary keeps its setCanaryScale pod");
+    assertEquals(4, main.rollouts().specReplicas(name, v1));
     assertTrue(events(main, name, "TrafficWeightUpdated").contains("Traffic weight updated from 60 to 0"),
         events(main, name, "TrafficWeightUpdated").toString());
   }
