@@ -88,7 +88,10 @@ final class ExecutablePlugin implements PluginInstance {
   private final PluginBridge bridge;
   private final Map<String, Boolean> goPluginBySha;
   private final java.util.function.Supplier<Map<String, String>> extraEnv;
+  /** The last lines (at most {@value #LAST_LINES}) a process printed before its handshake, joined with a space. */
   private volatile String lastOutput;
+  private final java.util.ArrayDeque<String> lastLines = new java.util.ArrayDeque<>();
+  private static final int LAST_LINES = 3;
   private volatile boolean handshaking;
   private State state = State.IDLE;
   private Future<Running> starting;
@@ -330,6 +333,9 @@ final class ExecutablePlugin implements PluginInstance {
     Promise<String> firstLine = Promise.promise();
     Promise<Void> stderrEnd = Promise.promise();
     lastOutput = null;
+    synchronized (lastLines) {
+      lastLines.clear();
+    }
     handshaking = true;
     long timer =
         vertx.setTimer(
@@ -337,7 +343,7 @@ final class ExecutablePlugin implements PluginInstance {
             t -> firstLine.tryFail(
                 new IllegalStateException(
                     "no handshake line within " + handshakeTimeout.toSeconds() + "s"
-                        + (lastOutput == null ? "" : " (last output: '" + excerpt(lastOutput) + "')"))));
+                        + (lastOutput == null ? "" : " (last output: '" + excerpt(lastOutput, 300) + "')"))));
     readLines(
         p.getInputStream(),
         "stdout",
@@ -396,7 +402,7 @@ final class ExecutablePlugin implements PluginInstance {
               return Future.failedFuture(
                   new IllegalStateException(
                       what + " before its handshake line"
-                          + (lastOutput == null ? "" : " (last output: '" + excerpt(lastOutput) + "')")));
+                          + (lastOutput == null ? "" : " (last output: '" + excerpt(lastOutput, 300) + "')")));
             });
   }
 
@@ -547,7 +553,14 @@ final class ExecutablePlugin implements PluginInstance {
                     first.accept(line);
                   } else {
                     if (handshaking && !line.isBlank()) {
-                      lastOutput = line;
+                      // A message can span lines (go-plugin's refusal does): keep the last few together.
+                      synchronized (lastLines) {
+                        lastLines.addLast(line.strip());
+                        if (lastLines.size() > LAST_LINES) {
+                          lastLines.removeFirst();
+                        }
+                        lastOutput = String.join(" ", lastLines);
+                      }
                     }
                     PLUGIN_LOG.info("plugin={} {}: {}", entry.name(), stream, line);
                   }
@@ -568,8 +581,12 @@ final class ExecutablePlugin implements PluginInstance {
   }
 
   private static String excerpt(String s) {
+    return excerpt(s, 120);
+  }
+
+  private static String excerpt(String s, int max) {
     String one = s.replaceAll("\\p{Cntrl}", "?");
-    return one.length() > 120 ? one.substring(0, 120) + "..." : one;
+    return one.length() > max ? one.substring(0, max) + "..." : one;
   }
 
   private static byte[] randomBytes() {
