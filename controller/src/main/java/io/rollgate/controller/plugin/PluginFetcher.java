@@ -97,7 +97,7 @@ public final class PluginFetcher {
     Path tmp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
     Future<Path> fetched;
     switch (scheme) {
-      case "file" -> fetched = vertx.executeBlocking(() -> copy(Path.of(uri.getPath()), tmp), false);
+      case "file" -> fetched = vertx.executeBlocking(() -> copy(filePath(uri), tmp), false);
       case "http", "https" -> fetched = download(entry.location(), tmp);
       default -> {
         return Future.failedFuture(
@@ -219,5 +219,19 @@ public final class PluginFetcher {
   /** Closes the download client. */
   public void close() {
     client.close();
+  }
+
+  /**
+   * The file a {@code file://} location names, read as Argo Rollouts reads it: the authority and the path together,
+   * made absolute against the working directory, so {@code file://plugin-bin/x} is {@code ./plugin-bin/x} and
+   * {@code file:///opt/x} is {@code /opt/x}.
+   *
+   * @param uri the location
+   * @return the absolute path
+   */
+  static Path filePath(URI uri) {
+    String authority = uri.getRawAuthority() == null ? "" : uri.getAuthority();
+    String path = uri.getPath() == null ? "" : uri.getPath();
+    return Path.of(authority + path).toAbsolutePath();
   }
 }
