@@ -241,15 +241,11 @@ public final class Main implements Callable<Integer> {
     }
     LOG.info("TLS engine: {}", WebhookServer.tlsEngine());
     String identity = identity();
-    // Only the Lease holder renews the certificate and writes policy audit results: those writes are fenced on the
-    // Lease (docs/reliability.md). Creating a missing Secret stays open to every replica: the API server lets one
-    // create win and the others read the winner's.
-    String secretPath =
-        "/api/v1/namespaces/" + options.secretNamespace() + "/secrets/" + options.secretName();
-    WriteFence fence =
-        new WriteFence(
-            (method, path) ->
-                path.startsWith("/apis/" + RolloutPolicy.GROUP + "/") || path.equals(secretPath) && !"POST".equals(method));
+    // Only the Lease holder writes policy audit results: those writes are fenced on the Lease (docs/reliability.md).
+    // Certificate Secret writes are not: every replica must be able to fill the Secret before anyone leads (the
+    // chart creates it empty), and each write carries the resourceVersion it read, so the API server refuses a
+    // stale one.
+    WriteFence fence = new WriteFence((method, path) -> path.startsWith("/apis/" + RolloutPolicy.GROUP + "/"));
     KubernetesClient client = buildClient(vertx, fence, identity);
     CertificateIssuer issuer = new CertificateIssuer(Clock.systemUTC());
     CertificateSource certificates =
