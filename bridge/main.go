@@ -3,6 +3,9 @@
 // docs/plugins.md, "Go plugins of Argo Rollouts"):
 //
 //	rollgate-plugin-bridge --kind step|trafficrouter|metricprovider [--start-timeout 9s] -- <plugin> [args...]
+//	rollgate-plugin-bridge notifications [--send-attempts 3] [--send-backoff 1s] [--send-timeout 30s]
+//
+// The second form hosts Argo's notification engine for the controller instead (notify.go, docs/notifications.md).
 //
 // The controller starts it as it starts any executable plugin, with ROLLGATE_PLUGIN_PROTOCOL, ROLLGATE_PLUGIN_KIND,
 // ROLLGATE_PLUGIN_NAME and ROLLGATE_PLUGIN_COOKIE in its environment. The bridge starts the plugin with go-plugin's
@@ -42,6 +45,9 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "notifications" {
+		return runNotifications(args[1:], stdin, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("rollgate-plugin-bridge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	kindFlag := fs.String("kind", os.Getenv("ROLLGATE_PLUGIN_KIND"), "plugin kind: step, trafficrouter or metricprovider")
@@ -86,11 +92,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer started.Kill()
 
+	pluginExited := watchExit(started, 200*time.Millisecond)
+	code, exited := serveUntilStopped(&Handler{Started: started, Cookie: cookie}, pluginExited, stdin, stdout, stderr)
+	if exited {
+		return fail(exitPluginExited, "plugin %s exited", fs.Arg(0))
+	}
+	return code
+}
+
+// serveUntilStopped listens on a loopback port, prints the protocol v1 handshake line
+// "rollgate-plugin 1 http://127.0.0.1:<port>" on stdout and serves handler until stdin reaches its end (the controller
+// is gone), SIGTERM or SIGINT arrives, or ended is closed; it then returns the exit status, and whether ended was the
+// cause.
+func serveUntilStopped(handler http.Handler, ended <-chan struct{}, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return fail(exitStartFailed, "cannot listen on the loopback interface: %v", err)
+		fmt.Fprintf(stderr, "rollgate-plugin-bridge: cannot listen on the loopback interface: %v\n", err)
+		return exitStartFailed, false
 	}
-	server := &http.Server{Handler: &Handler{Started: started, Cookie: cookie}, ReadHeaderTimeout: 10 * time.Second}
+	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- server.Serve(ln) }()
 	fmt.Fprintf(stdout, "rollgate-plugin 1 http://%s\n", ln.Addr())
@@ -102,24 +122,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		_, _ = io.Copy(io.Discard, stdin)
 		close(stdinClosed)
 	}()
-	pluginExited := watchExit(started, 200*time.Millisecond)
 
 	select {
-	case <-pluginExited:
+	case <-ended:
 		_ = server.Close()
-		return fail(exitPluginExited, "plugin %s exited", fs.Arg(0))
+		return exitPluginExited, true
 	case <-stdinClosed:
 		_ = server.Close()
-		return exitStopped
+		return exitStopped, false
 	case sig := <-signals:
 		_ = server.Close()
-		fmt.Fprintf(stderr, "rollgate-plugin-bridge: %s: stopping the plugin\n", sig)
-		return exitStopped
+		fmt.Fprintf(stderr, "rollgate-plugin-bridge: %s: stopping\n", sig)
+		return exitStopped, false
 	case err := <-served:
 		if errors.Is(err, http.ErrServerClosed) {
-			return exitStopped
+			return exitStopped, false
 		}
-		return fail(exitStartFailed, "serving failed: %v", err)
+		fmt.Fprintf(stderr, "rollgate-plugin-bridge: serving failed: %v\n", err)
+		return exitStartFailed, false
 	}
 }
 

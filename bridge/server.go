@@ -34,12 +34,19 @@ type Handler struct {
 type routeFunc func(body json.RawMessage) (any, error)
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	serveV1(w, r, h.Cookie, "a "+string(h.Started.Kind)+" plugin", h.route)
+}
+
+// serveV1 is the envelope of Rollgate's plugin protocol v1 (docs/plugins.md, "Requests"): POST only, the bearer
+// cookie, the protocol header, a bounded JSON body, a JSON answer. route maps the path after /v1/ to its handler, or
+// to nil for an unknown call (404 naming what for: who).
+func serveV1(w http.ResponseWriter, r *http.Request, cookie, who string, route func(string) routeFunc) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "only POST is allowed", http.StatusMethodNotAllowed)
 		return
 	}
 	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if subtle.ConstantTimeCompare([]byte(token), []byte(h.Cookie)) != 1 || h.Cookie == "" {
+	if subtle.ConstantTimeCompare([]byte(token), []byte(cookie)) != 1 || cookie == "" {
 		http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 		return
 	}
@@ -47,9 +54,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("%s %s is not supported: this bridge speaks 1", ProtocolHeader, v), http.StatusBadRequest)
 		return
 	}
-	route := h.route(strings.TrimPrefix(r.URL.Path, "/v1/"))
-	if route == nil || !strings.HasPrefix(r.URL.Path, "/v1/") {
-		http.Error(w, "no such call for a "+string(h.Started.Kind)+" plugin: "+r.URL.Path, http.StatusNotFound)
+	handler := route(strings.TrimPrefix(r.URL.Path, "/v1/"))
+	if handler == nil || !strings.HasPrefix(r.URL.Path, "/v1/") {
+		http.Error(w, "no such call for "+who+": "+r.URL.Path, http.StatusNotFound)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
@@ -61,7 +68,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("request body over %d bytes", maxBody), http.StatusRequestEntityTooLarge)
 		return
 	}
-	answer, err := route(body)
+	answer, err := handler(body)
 	if err != nil {
 		answer = map[string]string{"error": "rollgate-plugin-bridge: " + err.Error()}
 	}
