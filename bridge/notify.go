@@ -99,11 +99,11 @@ type builtConfig struct {
 	templates interface {
 		FormatNotification(map[string]any, ...string) (*services.Notification, error)
 	}
-	getVars  api.GetVars
+	getVars api.GetVars
 	// serviceTypes maps a service name to its type (service.<type>.<name>).
 	serviceTypes map[string]string
 	problems     []string
-	dropped  map[string]string
+	dropped      map[string]string
 }
 
 // NewNotifier creates a notifier with the given retry settings.

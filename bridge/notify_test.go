@@ -104,7 +104,7 @@ func TestTriggerOf_kebabCasesTheReason(t *testing.T) {
 func TestNotify_rendersTheTemplateWithTheRolloutAndAnalysisRunsAndSendsItOnce(t *testing.T) {
 	rec, url := newReceiver(t)
 	cm := configMap("1", map[string]string{
-		"service.webhook.hook": "url: " + url,
+		"service.webhook.hook":      "url: " + url,
 		"trigger.on-rollout-paused": "- send: [paused]\n",
 		"template.paused": "webhook:\n  hook:\n    method: POST\n    path: /paused\n" +
 			"    body: '{{.rollout.metadata.name}} step {{.rollout.status.currentStepIndex}} runs {{len .analysisRuns}} " +
@@ -170,13 +170,13 @@ func TestNotify_conditionsChooseTheTemplatesAndGlobalSubscriptionsMatchLabels(t 
 func TestNotify_aBrokenEntryIsReportedAndTheOthersStillSend(t *testing.T) {
 	rec, url := newReceiver(t)
 	cm := configMap("1", map[string]string{
-		"service.webhook.hook":      "url: " + url,
-		"trigger.on-rollout-paused": "- send: [broken]\n- send: [fine]\n",
+		"service.webhook.hook":       "url: " + url,
+		"trigger.on-rollout-paused":  "- send: [broken]\n- send: [fine]\n",
 		"trigger.on-rollout-aborted": "- when: rollout.status.phase ==\n  send: [fine]\n",
-		"template.broken":           "message: '{{.rollout.metadata.name'\n",
-		"template.fine":             "webhook:\n  hook:\n    method: POST\n    body: fine\n",
-		"service.slack":             "token: $slack-token\n",
-		"defaultTriggers":           "not: [a list",
+		"template.broken":            "message: '{{.rollout.metadata.name'\n",
+		"template.fine":              "webhook:\n  hook:\n    method: POST\n    body: fine\n",
+		"service.slack":              "token: $slack-token\n",
+		"defaultTriggers":            "not: [a list",
 	})
 	obj := rolloutObject(map[string]any{
 		"notifications.argoproj.io/subscribe.on-rollout-paused.hook":  "",

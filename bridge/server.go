@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
 	metricrpc "github.com/argoproj/argo-rollouts/metricproviders/plugin/rpc"
+	"github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
 	steprpc "github.com/argoproj/argo-rollouts/rollout/steps/plugin/rpc"
 	trafficrpc "github.com/argoproj/argo-rollouts/rollout/trafficrouting/plugin/rpc"
 	"github.com/argoproj/argo-rollouts/utils/plugin/types"
@@ -282,7 +282,9 @@ func metricRoute(p metricrpc.MetricProviderPlugin, path string) routeFunc {
 			return measurementAnswer(p.Terminate(q.AnalysisRun, *q.Metric, *q.Measurement)), nil
 		}
 	case "garbageCollect":
-		do = func(q *metricRequest) (any, error) { return rpcError(p.GarbageCollect(q.AnalysisRun, *q.Metric, q.Limit)) }
+		do = func(q *metricRequest) (any, error) {
+			return rpcError(p.GarbageCollect(q.AnalysisRun, *q.Metric, q.Limit))
+		}
 	case "metadata":
 		do = func(q *metricRequest) (any, error) {
 			return map[string]any{"metadata": p.GetMetadata(*q.Metric), "error": ""}, nil
