@@ -36,6 +36,8 @@ import java.time.Duration;
  *     {@code --traefik-api-version}, {@code --ambassador-api-version}, {@code --appmesh-crd-version})
  * @param pluginBridge the plugin bridge for Argo Rollouts' go-plugin binaries ({@code --plugin-bridge}), or null to
  *     look for it (docs/plugins.md, "Go plugins of Argo Rollouts")
+ * @param selfServiceNotifications whether notification configurations are also read from each Rollout's namespace
+ *     ({@code --self-service-notification-enabled}, docs/notifications.md)
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -59,4 +61,5 @@ public record ControllerOptions(
     String pluginNamespace,
     int experimentThreads,
     RouterApiVersions routerApiVersions,
-    Path pluginBridge) {}
+    Path pluginBridge,
+    boolean selfServiceNotifications) {}

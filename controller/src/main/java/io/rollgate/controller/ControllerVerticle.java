@@ -1,6 +1,7 @@
 package io.rollgate.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.rollgate.controller.analysis.AnalysisRunController;
 import io.rollgate.controller.analysis.provider.HttpMetricProviders;
 import io.rollgate.controller.analysis.provider.JobMetricProvider;
@@ -14,6 +15,8 @@ import io.rollgate.controller.kube.TokenBucket;
 import io.rollgate.controller.leader.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.controller.metrics.MetricsServer;
+import io.rollgate.controller.notify.NotificationConfigs;
+import io.rollgate.controller.notify.Notifications;
 import io.rollgate.controller.plugin.PluginHost;
 import io.rollgate.controller.plugin.PluginRegistryWatch;
 import io.rollgate.controller.rollout.RolloutController;
@@ -57,6 +60,7 @@ public final class ControllerVerticle extends VerticleBase {
   private HealthServer healthServer;
   private PluginHost plugins;
   private PluginRegistryWatch pluginWatch;
+  private NotificationConfigs notificationConfigs;
   private volatile boolean synced;
   private long sweepTimer = -1;
   private final io.rollgate.lease.WriteFence fence;
@@ -131,6 +135,18 @@ public final class ControllerVerticle extends VerticleBase {
     pluginWatch = new PluginRegistryWatch(vertx, api, options.pluginNamespace(), plugins);
     Future<Void> pluginsRead = pluginWatch.start();
     rollouts = new RolloutController(vertx, api, events, options, clock, plugins);
+    notificationConfigs =
+        new NotificationConfigs(vertx, api, options.pluginNamespace(), options.selfServiceNotifications());
+    Future<Void> notificationsRead = notificationConfigs.start();
+    events.listen(
+        new Notifications(
+            plugins,
+            notificationConfigs,
+            ns -> rollouts.analysisRunInformer() == null
+                ? List.of()
+                : rollouts.analysisRunInformer().getIndexer().byIndex(Cache.NAMESPACE_INDEX, ns),
+            metrics,
+            () -> election != null && election.holdsLease())::recorded);
     plugins.onRegistryChange(rollouts::requeueUsingPlugins);
     analysisRuns =
         new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins), options, clock);
@@ -146,7 +162,10 @@ public final class ControllerVerticle extends VerticleBase {
             rolloutsSynced);
     Future<Void> cachesSynced =
         Future.all(
-                analysisRuns.start(rollouts.analysisRunInformer(), rolloutsSynced), experimentsSynced, pluginsRead)
+                analysisRuns.start(rollouts.analysisRunInformer(), rolloutsSynced),
+                experimentsSynced,
+                pluginsRead,
+                notificationsRead)
             .mapEmpty();
     // Same context as the queues and no yield since they were created: no run can have been dispatched yet.
     WorkQueue queue = rollouts.queue();
@@ -287,6 +306,9 @@ public final class ControllerVerticle extends VerticleBase {
             () -> {
               if (pluginWatch != null) {
                 pluginWatch.stop();
+              }
+              if (notificationConfigs != null) {
+                notificationConfigs.stop();
               }
               return plugins == null ? Future.succeededFuture() : plugins.close();
             })

@@ -180,6 +180,13 @@ public final class Main implements Callable<Integer> {
   Path pluginBridge;
 
   @Option(
+      names = "--self-service-notification-enabled",
+      description =
+          "Also read argo-rollouts-notification-configmap and argo-rollouts-notification-secret from each Rollout's own"
+              + " namespace, as Argo Rollouts' flag of the same name (docs/notifications.md).")
+  boolean selfServiceNotifications;
+
+  @Option(
       names = "--plugin-call-timeout",
       defaultValue = "30",
       description = "Bound of one plugin call, in seconds (default: ${DEFAULT-VALUE}).")
@@ -330,7 +337,8 @@ public final class Main implements Callable<Integer> {
             pluginNamespace(client, watched),
             experimentThreads,
             routerVersions,
-            pluginBridge);
+            pluginBridge,
+            selfServiceNotifications);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",

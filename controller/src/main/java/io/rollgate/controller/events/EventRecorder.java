@@ -56,6 +56,29 @@ public final class EventRecorder {
 
   private record Recorded(String namespace, String name, int count, Instant first) {}
 
+  /** Told of every recorded Event (notifications, docs/notifications.md). */
+  public interface Listener {
+    /**
+     * Called once per recorded Event, before its write; must return at once.
+     *
+     * @param obj the involved object
+     * @param type {@code Normal} or {@code Warning}
+     * @param reason the reason
+     */
+    void recorded(HasMetadata obj, String type, String reason);
+  }
+
+  private volatile Listener listener = (obj, type, reason) -> {};
+
+  /**
+   * Sets who is told of every recorded Event (Argo Rollouts sends its notifications from its event recorder).
+   *
+   * @param listener the listener
+   */
+  public void listen(Listener listener) {
+    this.listener = Objects.requireNonNull(listener);
+  }
+
   /** The last write queued per involved object (uid); removed once it completed and nothing was queued after it. */
   private final Map<String, Future<Void>> tails = new java.util.HashMap<>();
 
@@ -119,6 +142,12 @@ public final class EventRecorder {
     String ns = obj.getMetadata().getNamespace();
     if (metrics != null) {
       metrics.event(obj.getKind(), ns, obj.getMetadata().getName(), type, reason);
+    }
+    try {
+      listener.recorded(obj, type, reason);
+    } catch (RuntimeException e) {
+      LOG.warn("kind={} ns={} name={} reason={} listener failed: {}", obj.getKind(), ns, obj.getMetadata().getName(),
+          reason, e.toString());
     }
     String uid = String.valueOf(obj.getMetadata().getUid());
     Future<Void> next;

@@ -185,6 +185,24 @@ public final class ControllerMetrics implements AutoCloseable {
   }
 
   /**
+   * Counts the notifications sent and given up on for one Event ({@code notification_send_success} and
+   * {@code notification_send_error}, labelled {@code namespace, name, type, reason} as in Argo Rollouts) and records
+   * how long handling it took ({@code notification_send}, seconds). docs/notifications.md.
+   *
+   * @param namespace the involved object's namespace
+   * @param name its name
+   * @param type {@code Normal} or {@code Warning}
+   * @param reason the Event reason
+   * @param sent notifications delivered
+   * @param failed notifications that failed after their retries
+   * @param nanos how long the Event's notifications took, in nanoseconds
+   */
+  public void notified(String namespace, String name, String type, String reason, int sent, int failed, long nanos) {
+    perRollout.notified(namespace, name, type, reason, sent, failed);
+    perRollout.notifyDuration(namespace, name, nanos / 1e9);
+  }
+
+  /**
    * Counts one API-server request ({@code controller_clientset_k8s_request_total{kind,verb,status_code}}).
    *
    * @param verb {@code get}, {@code create}, {@code patch}, {@code delete}, ...

@@ -58,6 +58,9 @@ final class ExecutablePlugin implements PluginInstance {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutablePlugin.class);
   private static final Logger PLUGIN_LOG = LoggerFactory.getLogger("io.rollgate.plugin.output");
   private static final SecureRandom RANDOM = new SecureRandom();
+  /** A line a process marks as debug output: "[DEBUG]" or "level=debug" near its start. */
+  private static final java.util.regex.Pattern DEBUG_LINE =
+      java.util.regex.Pattern.compile("^.{0,40}(\\[DEBUG\\]|level=debug\\b)");
   private static final long KILL_GRACE_MILLIS = 5_000;
 
   private enum State { IDLE, STARTING, RUNNING, DOWN, CLOSED }
@@ -88,6 +91,8 @@ final class ExecutablePlugin implements PluginInstance {
   private final PluginBridge bridge;
   private final Map<String, Boolean> goPluginBySha;
   private final java.util.function.Supplier<Map<String, String>> extraEnv;
+  /** Where the executable comes from: fetched and verified from the registration, or located (the bridge's modes). */
+  private final java.util.function.Supplier<Future<PluginFetcher.Fetched>> source;
   /** The last lines (at most {@value #LAST_LINES}) a process printed before its handshake, joined with a space. */
   private volatile String lastOutput;
   private final java.util.ArrayDeque<String> lastLines = new java.util.ArrayDeque<>();
@@ -133,6 +138,32 @@ final class ExecutablePlugin implements PluginInstance {
       Map<String, Boolean> goPluginBySha,
       java.util.function.Supplier<Map<String, String>> extraEnv,
       Consumer<String> onDown) {
+    this(vertx, context, kind, entry, fetcher, http, clock, handshakeTimeout, bridge, goPluginBySha, extraEnv, onDown,
+        null);
+  }
+
+  /**
+   * Creates the supervisor of a program the controller locates itself rather than fetching it from a registration
+   * (the plugin bridge in one of its own modes); otherwise as the other constructor.
+   *
+   * @param source finds the executable at each first start; a failed Future says why it cannot be found. Null means
+   *     fetched and verified from {@code entry}
+   */
+  ExecutablePlugin(
+      Vertx vertx,
+      Context context,
+      String kind,
+      PluginEntry entry,
+      PluginFetcher fetcher,
+      PluginHttpClient http,
+      Clock clock,
+      Duration handshakeTimeout,
+      PluginBridge bridge,
+      Map<String, Boolean> goPluginBySha,
+      java.util.function.Supplier<Map<String, String>> extraEnv,
+      Consumer<String> onDown,
+      java.util.function.Supplier<Future<PluginFetcher.Fetched>> source) {
+    this.source = source != null ? source : () -> fetcher.fetchVerified(kind, entry);
     this.extraEnv = extraEnv;
     this.handshakeTimeout = handshakeTimeout;
     this.bridge = bridge;
@@ -198,7 +229,7 @@ final class ExecutablePlugin implements PluginInstance {
     Future<PluginFetcher.Fetched> fetched =
         executable != null
             ? Future.succeededFuture(executable)
-            : fetcher.fetchVerified(kind, entry).onSuccess(p -> executable = p);
+            : source.get().onSuccess(p -> executable = p);
     Future<Running> f =
         fetched
             .recover(err -> Future.failedFuture(new IllegalStateException("cannot be fetched: " + err.getMessage(), err)))
@@ -562,7 +593,12 @@ final class ExecutablePlugin implements PluginInstance {
                         lastOutput = String.join(" ", lastLines);
                       }
                     }
-                    PLUGIN_LOG.info("plugin={} {}: {}", entry.name(), stream, line);
+                    if (DEBUG_LINE.matcher(line).find()) {
+                      // A library's own debug output (Go's retryablehttp prints "[DEBUG] GET <url>" per request).
+                      PLUGIN_LOG.debug("plugin={} {}: {}", entry.name(), stream, line);
+                    } else {
+                      PLUGIN_LOG.info("plugin={} {}: {}", entry.name(), stream, line);
+                    }
                   }
                 }
               } catch (IOException e) {

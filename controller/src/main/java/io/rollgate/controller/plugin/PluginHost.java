@@ -68,6 +68,7 @@ public final class PluginHost {
   private final Map<String, Boolean> goPluginBySha = new HashMap<>();
   private volatile Map<String, String> processEnvironment = Map.of();
   private final Map<String, Held> instances = new HashMap<>();
+  private final Map<String, ExecutablePlugin> bridgeModes = new HashMap<>();
   private volatile PluginRegistry registry = PluginRegistry.EMPTY;
   private volatile boolean loaded;
   private volatile Runnable registryListener = () -> {};
@@ -394,6 +395,46 @@ public final class PluginHost {
   }
 
   /**
+   * Calls the plugin bridge running in one of its own modes (for example {@code notifications}, docs/notifications.md)
+   * rather than in front of a plugin: the process {@code rollgate-plugin-bridge <mode> [args...]} is found as for
+   * go-plugin binaries ({@link PluginBridge}), started on the first call, supervised and restarted like an executable
+   * plugin, and stopped with the host. Unlike plugin calls, these are not subject to {@link #guardCalls}: the caller
+   * decides. Never blocks.
+   *
+   * @param mode the bridge's mode, its first argument
+   * @param args the mode's further arguments (taken on the first call of a mode)
+   * @param path the protocol path relative to {@code /v1/}
+   * @param body the request body
+   * @param timeout bound of the call
+   * @return the answer body; fails with a {@link PluginCallException} naming {@code rollgate/<mode>} and the reason,
+   *     for example that the bridge is not installed
+   */
+  public Future<JsonNode> callBridge(String mode, List<String> args, String path, JsonNode body, Duration timeout) {
+    return onContextFuture(
+        () -> {
+          if (closed) {
+            return unavailable("rollgate/" + mode, "the controller is shutting down");
+          }
+          ExecutablePlugin p =
+              bridgeModes.computeIfAbsent(
+                  mode,
+                  m -> {
+                    List<String> all = new ArrayList<>();
+                    all.add(m);
+                    all.addAll(args);
+                    PluginEntry entry = new PluginEntry("rollgate/" + m, "bridge:" + m, null, null, all, false, null);
+                    return new ExecutablePlugin(
+                        vertx, context, m, entry, fetcher, http, clock, handshakeTimeout, bridge, goPluginBySha,
+                        () -> processEnvironment, why -> {},
+                        () -> bridge.locate()
+                            .map(found -> Future.succeededFuture(new PluginFetcher.Fetched(found, "bridge:" + m)))
+                            .orElseGet(() -> Future.failedFuture(new IllegalStateException(bridge.notFound()))));
+                  });
+          return p.call(path, body, timeout);
+        });
+  }
+
+  /**
    * The metric provider of AnalysisTemplates' {@code provider.plugin} metrics, for the AnalysisRun reconciler.
    *
    * @return a provider whose measurements are taken by the registered metric-provider plugins
@@ -420,6 +461,8 @@ public final class PluginHost {
             }
           }
           instances.clear();
+          bridgeModes.values().forEach(ExecutablePlugin::killNow);
+          bridgeModes.clear();
           fetcher.close();
           http.close();
           return Future.join(all).mapEmpty();

@@ -28,8 +28,14 @@ class ControllerMetricsTest {
     metrics.reconciled("Rollout", "shop", "web", 20_000_000L, true);
     metrics.reconciled("Rollout", "shop", "api", 20_000_000L, false);
     metrics.event("Rollout", "shop", "web", "Normal", "RolloutCompleted");
+    metrics.notified("shop", "web", "Normal", "RolloutCompleted", 2, 1, 200_000_000L);
 
     String before = metrics.scrape();
+    assertTrue(before.contains("notification_send_success{namespace=\"shop\",name=\"web\",type=\"Normal\",reason=\"RolloutCompleted\"} 2"), before);
+    assertTrue(before.contains("notification_send_error{namespace=\"shop\",name=\"web\",type=\"Normal\",reason=\"RolloutCompleted\"} 1"), before);
+    assertTrue(before.contains("notification_send_bucket{namespace=\"shop\",name=\"web\",le=\"0.25\"} 1"), before);
+    assertTrue(before.contains("notification_send_bucket{namespace=\"shop\",name=\"web\",le=\"0.15\"} 0"), before);
+    assertTrue(before.contains("notification_send_count{namespace=\"shop\",name=\"web\"} 1"), before);
     assertTrue(before.contains("rollout_info{namespace=\"shop\",name=\"web\",strategy=\"canary\",traffic_router=\"\",phase=\"Completed\"} 1"), before);
     assertTrue(before.contains("rollout_reconcile_bucket{namespace=\"shop\",name=\"web\",le=\"0.25\"} 2"), before);
     assertTrue(before.contains("rollout_reconcile_bucket{namespace=\"shop\",name=\"web\",le=\"0.15\"} 1"), before);
