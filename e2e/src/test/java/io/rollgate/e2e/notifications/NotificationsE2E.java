@@ -383,4 +383,49 @@ class NotificationsE2E {
       cluster.deleteNamespace(other);
     }
   }
+
+  @Test
+  void selfServiceAlsoReadsTheRolloutsOwnNamespace() {
+    String home = cluster.createNamespace("notify-home");
+    String team = cluster.createNamespace("notify-team");
+    Rollouts in = new Rollouts(cluster.client(), team);
+    ControllerProcess c = null;
+    try {
+      Map<String, String> homeConfig = new LinkedHashMap<>();
+      homeConfig.put("service.webhook.hook", "url: " + receiver.url("/hook") + "\n");
+      homeConfig.put("trigger.on-rollout-completed", "- send: [home]\n");
+      homeConfig.put("template.home", "message: 'home: Rollout {{.rollout.metadata.name}} done.'\n");
+      applyConfig(home, homeConfig, Map.of());
+      Map<String, String> teamConfig = new LinkedHashMap<>();
+      teamConfig.put("service.webhook.teamhook", "url: " + receiver.url("/hook") + "\n");
+      teamConfig.put("trigger.on-rollout-completed", "- send: [team]\n");
+      teamConfig.put("template.team", "message: 'team: Rollout {{.rollout.metadata.name}} done.'\n");
+      applyConfig(team, teamConfig, Map.of());
+      Map<String, String> subs = new LinkedHashMap<>();
+      subs.put("on-rollout-completed.hook", "");
+      subs.put("on-rollout-completed.teamhook", "");
+
+      c = ControllerProcess.start(cluster, "notify-home", "--namespace", team, "--plugin-config-namespace", home,
+          "--plugin-bridge", GoPlugins.bridge().toString());
+      createRollout(in, "solo", subs, "[{\"setWeight\": 50}]");
+      awaitPhase(in, "solo", "Healthy");
+      assertEquals(List.of("home: Rollout solo done."), awaitCount("messages for solo", 1, () -> hookMessages("solo")));
+      c.close();
+
+      c = ControllerProcess.start(cluster, "notify-self-service", "--namespace", team, "--plugin-config-namespace", home,
+          "--self-service-notification-enabled", "--plugin-bridge", GoPlugins.bridge().toString());
+      createRollout(in, "both", subs, "[{\"setWeight\": 50}]");
+      awaitPhase(in, "both", "Healthy");
+      List<String> both = awaitCount("messages for both", 2, () -> hookMessages("both"));
+      assertEquals(
+          List.of("home: Rollout both done.", "team: Rollout both done."), both.stream().sorted().toList(), both.toString());
+      staysAt("messages for solo", 1, () -> hookMessages("solo"));
+    } finally {
+      if (c != null) {
+        c.close();
+      }
+      cluster.deleteNamespace(team);
+      cluster.deleteNamespace(home);
+    }
+  }
 }
