@@ -88,6 +88,7 @@ class HelmChartE2E {
           "namespaced", List.of("--set", "namespaced.enabled=true"),
           "everything", List.of("--set", "serviceMonitor.enabled=true", "--set", "networkPolicy.enabled=true",
               "--set", "controller.readSecretsForAnalysis=true", "--set", "controller.instanceId=blue",
+              "--set", "controller.selfServiceNotifications=true",
               "--set", "webhook.mutate=false", "--set-json",
               "config.stepPlugins=[{\"name\":\"x/y\",\"location\":\"file:///p/y\",\"sha256\":\"ab\"}]"));
 
@@ -290,7 +291,11 @@ class HelmChartE2E {
                   && !variant.startsWith("provided");
           boolean analysis = variant.equals("everything") && r.name().equals(FULLNAME + "-controller")
               && r.rule().getVerbs().equals(List.of("get"));
-          assertTrue(webhookOwnSecret || analysis, variant + ": unexpected Secret access " + r);
+          // docs/notifications.md: the notification Secret, by name only, read by an informer.
+          boolean notifications = r.name().startsWith(FULLNAME + "-controller")
+              && List.of("argo-rollouts-notification-secret").equals(r.rule().getResourceNames())
+              && r.rule().getVerbs().equals(List.of("get", "list", "watch"));
+          assertTrue(webhookOwnSecret || analysis || notifications, variant + ": unexpected Secret access " + r);
           if (webhookOwnSecret && !r.rule().getVerbs().equals(List.of("create"))) {
             assertEquals(List.of(SECRET), r.rule().getResourceNames(), r.toString());
           }
