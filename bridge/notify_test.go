@@ -6,6 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +16,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // receiver records the requests a webhook service sends; the first failures requests are answered 503.
@@ -315,5 +319,83 @@ func TestNotifyHandler_servesProtocolV1(t *testing.T) {
 	resp, a := post("/v1/notify", "c00kie", body)
 	if resp.StatusCode != 200 || len(a.Sent) != 1 || strings.Join(rec.received(), "") != "checkout" {
 		t.Fatalf("notify: %d %+v %q", resp.StatusCode, a, rec.received())
+	}
+}
+
+// upstreamCatalog reads the notification ConfigMap Argo Rollouts ships (manifests/notifications-install.yaml of the
+// argo-rollouts module this module depends on, in the Go module cache).
+func upstreamCatalog(t *testing.T) *corev1.ConfigMap {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/argoproj/argo-rollouts").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	raw, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "manifests", "notifications-install.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{}
+	if err := yaml.Unmarshal(raw, cm); err != nil {
+		t.Fatal(err)
+	}
+	cm.Namespace = "rollouts"
+	cm.ResourceVersion = "1"
+	return cm
+}
+
+func TestNotify_upstreamCatalogFiresEveryTriggerWithItsText(t *testing.T) {
+	var mu sync.Mutex
+	slackTexts := map[string]string{}
+	slack := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		var attachments []map[string]any
+		if err := json.Unmarshal([]byte(r.PostForm.Get("attachments")), &attachments); err != nil || len(attachments) != 1 {
+			http.Error(w, "attachments are not one JSON object: "+r.PostForm.Get("attachments"), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		slackTexts[r.PostForm.Get("text")] = attachments[0]["title"].(string)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"ok":true,"channel":"C1","ts":"1.0"}`))
+	}))
+	defer slack.Close()
+	cm := upstreamCatalog(t)
+	cm.Data["service.slack"] = "token: xoxb-1\napiURL: " + slack.URL + "/\n"
+	want := map[string]string{
+		"AnalysisRunError":     "Rollout shop's analysis run is in error state.",
+		"AnalysisRunFailed":    "Rollout shop's analysis run failed.",
+		"AnalysisRunRunning":   "Rollout shop's analysis run is running.",
+		"RolloutAborted":       "Rollout shop has been aborted.",
+		"RolloutCompleted":     "Rollout shop has been completed.",
+		"RolloutPaused":        "Rollout shop has been paused.",
+		"RolloutStepCompleted": "Rollout shop step number 3/4 has been completed.",
+		"RolloutUpdated":       "Rollout shop has been updated.",
+		"ScalingReplicaSet":    "Scaling Rollout shop's replicaset to 5.",
+	}
+	annotations := map[string]any{}
+	for reason := range want {
+		annotations["notifications.argoproj.io/subscribe."+TriggerOf(reason)+".slack"] = "deploys"
+	}
+	obj := rolloutObject(annotations)
+	obj["metadata"].(map[string]any)["name"] = "shop"
+	obj["spec"] = map[string]any{
+		"replicas": float64(5),
+		"strategy": map[string]any{"canary": map[string]any{"steps": []any{map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}}}},
+		"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "app", "image": "app:v2"}}}},
+	}
+	n := fastNotifier()
+	for reason := range want {
+		answer := n.Notify(request(reason, obj, NotifyConfig{ConfigMap: cm}))
+		if len(answer.Sent) != 1 || len(answer.Failed) != 0 || len(answer.Problems) != 0 {
+			t.Errorf("%s: %+v", reason, answer)
+		}
+	}
+	if len(slackTexts) != len(want) {
+		t.Fatalf("slack got %d distinct messages, want %d: %v", len(slackTexts), len(want), slackTexts)
+	}
+	for reason, text := range want {
+		if slackTexts[text] != "shop" {
+			t.Errorf("%s: no message %q with attachment title shop (got %v)", reason, text, slackTexts)
+		}
 	}
 }
