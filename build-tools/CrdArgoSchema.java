@@ -11,7 +11,12 @@ import java.util.Set;
  * the generated schemas what Argo Rollouts' own CRDs declare and the generator cannot express.
  *
  * <p>{@code spec.restartAt} gets {@code format: date-time}, so the API server refuses a value that is not an RFC 3339
- * time at apply, as with Argo's CRD (the controller reports a stored bad value as InvalidSpec).
+ * time at apply, as with Argo's CRD (the controller reports a stored bad value as InvalidSpec). So do the status times
+ * Argo's CRDs declare that way (Rollout: {@code abortedAt}, {@code restartedAt}, conditions'
+ * {@code lastTransitionTime}/{@code lastUpdateTime}, pause conditions' {@code startTime}, step plugin statuses'
+ * {@code startedAt}/{@code updatedAt}/{@code finishedAt}; AnalysisRun: {@code startedAt}, {@code completedAt},
+ * measurements' {@code startedAt}/{@code finishedAt}/{@code resumeAt}; Experiment: {@code availableAt}, conditions,
+ * template statuses' {@code lastTransitionTime}), so clients that read the schema see the same types.
  *
  * <p>Pod-template quantities accept YAML numbers, as the API server accepts them for Pods.
  * <p>The generator writes a {@code Quantity} as {@code anyOf: [integer, string]} with
@@ -21,19 +26,24 @@ import java.util.Set;
  * {@code sizeLimit}: scalars) become {@code x-kubernetes-preserve-unknown-fields: true}; the controller and the webhook
  * still parse every value and name the field of one that is not a quantity (docs/conformance.md). Other int-or-string
  * fields (ports, maxSurge) are left as they are. The edit is textual, as the generator's layout is fixed; a file in
- * which no quantity was found fails the build.
+ * which nothing was found to edit fails the build.
  */
 public final class CrdArgoSchema {
 
   private static final Set<String> MAPS = Set.of("limits:", "requests:", "overhead:");
   private static final Set<String> SCALARS = Set.of("divisor:", "sizeLimit:");
 
+  /** The time fields Argo's CRDs declare as {@code format: date-time}: spec.restartAt and the status times. */
+  private static final Set<String> TIMES =
+      Set.of("restartAt:", "abortedAt:", "restartedAt:", "startTime:", "startedAt:", "finishedAt:", "updatedAt:",
+          "lastTransitionTime:", "lastUpdateTime:", "completedAt:", "resumeAt:", "availableAt:");
+
   private CrdArgoSchema() {}
 
   /**
    * Edits each file in place.
    *
-   * @param args paths of generated CRD YAML files that contain pod templates
+   * @param args paths of generated CRD YAML files that contain pod templates or time fields
    * @throws IOException if a file cannot be read or written
    */
   public static void main(String[] args) throws IOException {
@@ -56,11 +66,12 @@ public final class CrdArgoSchema {
           edits++;
           continue;
         }
-        if (key.equals("restartAt:") && matches(lines, i + 1, in + "type: \"string\"")) {
+        if (TIMES.contains(key) && matches(lines, i + 1, in + "type: \"string\"")) {
           out.add(line);
           out.add(in + "format: \"date-time\"");
           out.add(lines.get(i + 1));
           i += 1;
+          edits++;
           continue;
         }
         if (SCALARS.contains(key)
@@ -75,7 +86,7 @@ public final class CrdArgoSchema {
         out.add(line);
       }
       if (edits == 0) {
-        throw new IllegalStateException(file + ": no quantity field found to edit");
+        throw new IllegalStateException(file + ": no quantity or time field found to edit");
       }
       Files.write(file, out, StandardCharsets.UTF_8);
     }

@@ -16,6 +16,7 @@ import io.rollgate.e2e.support.TestCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,5 +135,33 @@ class CrdRoundTripE2E {
                             Map.of("spec", Map.of("selector", Map.of("matchLabels", Map.of("app", "other")))))));
     assertEquals(422, e.getCode());
     assertTrue(e.getMessage().contains(".spec.selector is immutable"), e.getMessage());
+  }
+
+  @Test
+  void statusTimesAreDateTimesAsInArgosCrd() throws IOException {
+    ObjectNode doc = fixture("rollout-canary-full.json");
+    ObjectNode create = JSON.createObjectNode();
+    create.put("apiVersion", "argoproj.io/v1alpha1");
+    create.put("kind", "Rollout");
+    create.putObject("metadata").put("name", "times").putObject("labels")
+        .put("argo-rollouts.argoproj.io/controller-instance-id", "nobody");
+    create.set("spec", doc.get("spec"));
+    var rollouts = cluster.client().resources(Rollout.class).inNamespace(ns);
+    rollouts.resource(JSON.treeToValue(create, Rollout.class)).create();
+    rollouts
+        .withName("times")
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"abortedAt\":\"2026-12-02T10:00:00Z\"}}");
+    for (String field : List.of("abortedAt", "restartedAt")) {
+      KubernetesClientException e =
+          assertThrows(
+              KubernetesClientException.class,
+              () -> rollouts
+                  .withName("times")
+                  .subresource("status")
+                  .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"" + field + "\":\"yesterday\"}}"));
+      assertEquals(422, e.getCode());
+      assertTrue(e.getMessage().contains("status." + field) && e.getMessage().contains("date-time"), e.getMessage());
+    }
   }
 }
