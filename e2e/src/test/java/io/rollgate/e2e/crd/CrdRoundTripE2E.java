@@ -58,6 +58,18 @@ class CrdRoundTripE2E {
     return JSON.readTree(JSON.writeValueAsString(value));
   }
 
+  /** Creates a Rollout named name from the spec of the full canary fixture, for no controller to touch. */
+  static void createFromCanaryFixture(String name) throws IOException {
+    ObjectNode doc = fixture("rollout-canary-full.json");
+    ObjectNode create = JSON.createObjectNode();
+    create.put("apiVersion", "argoproj.io/v1alpha1");
+    create.put("kind", "Rollout");
+    create.putObject("metadata").put("name", name).putObject("labels")
+        .put("argo-rollouts.argoproj.io/controller-instance-id", "nobody");
+    create.set("spec", doc.get("spec"));
+    cluster.client().resources(Rollout.class).inNamespace(ns).resource(JSON.treeToValue(create, Rollout.class)).create();
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"rollout-canary-full.json", "rollout-bluegreen-full.json", "rollout-canary-alternatives.json"})
   void fullRolloutRoundTripsThroughTheApiServer(String file) throws IOException {
@@ -114,15 +126,8 @@ class CrdRoundTripE2E {
 
   @Test
   void selectorIsImmutable() throws IOException {
-    ObjectNode doc = fixture("rollout-canary-full.json");
-    ObjectNode create = JSON.createObjectNode();
-    create.put("apiVersion", "argoproj.io/v1alpha1");
-    create.put("kind", "Rollout");
-    create.putObject("metadata").put("name", "immutable").putObject("labels")
-        .put("argo-rollouts.argoproj.io/controller-instance-id", "nobody");
-    create.set("spec", doc.get("spec"));
+    createFromCanaryFixture("immutable");
     var rollouts = cluster.client().resources(Rollout.class).inNamespace(ns);
-    rollouts.resource(JSON.treeToValue(create, Rollout.class)).create();
     KubernetesClientException e =
         assertThrows(
             KubernetesClientException.class,
@@ -139,15 +144,8 @@ class CrdRoundTripE2E {
 
   @Test
   void statusTimesAreDateTimesAsInArgosCrd() throws IOException {
-    ObjectNode doc = fixture("rollout-canary-full.json");
-    ObjectNode create = JSON.createObjectNode();
-    create.put("apiVersion", "argoproj.io/v1alpha1");
-    create.put("kind", "Rollout");
-    create.putObject("metadata").put("name", "times").putObject("labels")
-        .put("argo-rollouts.argoproj.io/controller-instance-id", "nobody");
-    create.set("spec", doc.get("spec"));
+    createFromCanaryFixture("times");
     var rollouts = cluster.client().resources(Rollout.class).inNamespace(ns);
-    rollouts.resource(JSON.treeToValue(create, Rollout.class)).create();
     rollouts
         .withName("times")
         .subresource("status")
