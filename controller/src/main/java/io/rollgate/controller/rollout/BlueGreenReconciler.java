@@ -158,7 +158,10 @@ final class BlueGreenReconciler {
    * except on the new ReplicaSet while an abort delays its scale-down.
    */
   private Future<Void> removeStaleDeadlines(RolloutPass pass) {
-    pass.fastTracked = fastTracked(pass); // before the deadline of a rolled-back ReplicaSet is removed
+    // Both before the deadline of a rolled-back ReplicaSet is removed.
+    Instant deadline = deadlineText(pass.newRS) == null ? null : parseDeadline(deadlineText(pass.newRS));
+    pass.newRsWithinDelay = deadline != null && deadline.isAfter(pass.now);
+    pass.fastTracked = fastTracked(pass);
     List<ReplicaSet> targets = new ArrayList<>();
     if (!delaysScaleDownOnAbort(pass) && deadlineText(pass.newRS) != null) {
       targets.add(pass.newRS);
@@ -409,11 +412,14 @@ final class BlueGreenReconciler {
     }
   }
 
-  /** Consults the post-promotion gate once the active Service selects the new, not yet stable, ReplicaSet. */
+  /**
+   * Consults the post-promotion gate once the active Service selects the new, not yet stable, ReplicaSet; a fast
+   * rollback (argo-spec.md 7.5) is promoted without it.
+   */
   private Future<Void> checkPostPromotion(RolloutPass pass) {
     if (strategy(pass).getPostPromotionAnalysis() == null
         || pass.aborted()
-        || pass.podHash.equals(pass.old.getStableRS())
+        || fastRollback(pass, pass.old.getStableRS())
         || !pass.podHash.equals(Services.selectedHash(pass.activeService))) {
       return Future.succeededFuture();
     }
@@ -540,11 +546,8 @@ final class BlueGreenReconciler {
     if (Boolean.TRUE.equals(status.getPromoteFull())) {
       return "Full promotion requested";
     }
-    if (pass.podHash.equals(stable)) {
-      return "Fast rollback";
-    }
-    if (RollbackWindow.within(pass)) {
-      return "Rollback within window";
+    if (fastRollback(pass, stable)) {
+      return RollbackWindow.within(pass) ? "Rollback within window" : "Fast rollback";
     }
     if (pass.aborted()) {
       return null;
@@ -553,6 +556,21 @@ final class BlueGreenReconciler {
       return null;
     }
     return "Completed blue-green update";
+  }
+
+  /**
+   * argo-spec.md 7.5: a fast rollback is a return to the stable ReplicaSet, or to a ReplicaSet older than the stable one
+   * that is inside the rollback window or still within its scale-down delay; it is promoted as soon as the active
+   * Service selects it, without post-promotion analysis.
+   */
+  static boolean fastRollback(RolloutPass pass, String stable) {
+    if (pass.podHash.equals(stable)) {
+      return true;
+    }
+    boolean older =
+        pass.newRS != null && pass.stableRS != null && pass.newRS != pass.stableRS
+            && RollbackWindow.older(pass.newRS, pass.stableRS);
+    return older && (RollbackWindow.within(pass) || pass.newRsWithinDelay);
   }
 
   /** argo-spec.md 7.2: the one-way latch that lets a {@code previewReplicaCount} preview scale to full size. */

@@ -254,6 +254,8 @@ final class RolloutAnalysisRuns {
       st.post = retry ? null : curPost;
     } else if (inconclusivePause) {
       st.post = curPost;
+    } else if (curPost == null && BlueGreenReconciler.fastRollback(pass, pass.old.getStableRS())) {
+      st.post = null; // argo-spec.md 7.5: a fast rollback is promoted without post-promotion analysis
     } else if (needsNew(pass, curPost)) {
       chain = chain.compose(v -> create(pass, postSpec, RunType.POST_PROMOTION, null).onSuccess(r -> st.post = r).mapEmpty());
     } else {

@@ -61,6 +61,11 @@ final class RolloutPass {
   Service previewService;
   /** Whether the new ReplicaSet may skip the blue-green pause and go straight to the active Service (7.3). */
   boolean fastTracked;
+  /**
+   * Whether the new ReplicaSet carried a scale-down deadline still in the future when the pass began (read before the
+   * pass removes it): returning to it is a fast rollback (argo-spec.md 7.5).
+   */
+  boolean newRsWithinDelay;
   /** Whether the blue-green pause is over this pass (7.3: not managed, timed out, or resumed by the user). */
   boolean pauseCompleted;
   /** Whether prePromotionAnalysis passed (or is not configured). */

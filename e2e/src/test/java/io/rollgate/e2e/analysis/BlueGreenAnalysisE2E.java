@@ -57,7 +57,12 @@ class BlueGreenAnalysisE2E {
   }
 
   static Rollout createHealthy(String name, String stage, String template) {
+    return createHealthy(name, stage, template, 0);
+  }
+
+  static Rollout createHealthy(String name, String stage, String template, int scaleDownDelaySeconds) {
     Map<String, String> v = new HashMap<>();
+    v.put("DELAY", String.valueOf(scaleDownDelaySeconds));
     v.put("NAME", name);
     v.put("STAGE", stage);
     v.put("TEMPLATE", template);
@@ -130,6 +135,20 @@ class BlueGreenAnalysisE2E {
     assertEquals("Successful", done.getStatus().getBlueGreen().getPostPromotionAnalysisRunStatus().getStatus());
     assertNotEquals(first.getStatus().getStableRS(), done.getStatus().getStableRS());
     assertEquals(1, fixtures.runs("post").size(), "no run for the first deploy, one post-promotion run for the update");
+  }
+
+  @Test
+  void rollbackToAReplicaSetStillWithinItsScaleDownDelay_isPromotedAtOnceWithoutPostPromotionAnalysis() {
+    Rollout first = createHealthy("fast", "postPromotionAnalysis", "pass", 120);
+    String v1 = first.getStatus().getStableRS();
+    rollouts.setImage("fast", "registry.example/app:v2");
+    Rollout second = awaitHealthy("fast", v1);
+    assertEquals(1, fixtures.runs("fast").size(), "one post-promotion run for the update");
+    rollouts.setImage("fast", "registry.example/app:v1");
+    Rollout back = awaitHealthy("fast", second.getStatus().getStableRS());
+    assertEquals(v1, back.getStatus().getStableRS(), "the older ReplicaSet, still up, is stable again");
+    assertEquals(v1, activeHash("fast"));
+    assertEquals(1, fixtures.runs("fast").size(), "no post-promotion run for a fast rollback");
   }
 
   @Test
