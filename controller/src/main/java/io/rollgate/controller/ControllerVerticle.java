@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.rollgate.controller.analysis.AnalysisRunController;
 import io.rollgate.controller.analysis.provider.HttpMetricProviders;
+import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
@@ -149,7 +150,7 @@ public final class ControllerVerticle extends VerticleBase {
             () -> election != null && election.holdsLease())::recorded);
     plugins.onRegistryChange(rollouts::requeueUsingPlugins);
     analysisRuns =
-        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins), options, clock);
+        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins, options.pluginNamespace()), options, clock);
     experiments = new ExperimentController(vertx, api, events, options, clock);
     Future<Void> rolloutsSynced = rollouts.start();
     Future<Void> experimentsSynced =
@@ -230,13 +231,16 @@ public final class ControllerVerticle extends VerticleBase {
    * @param api the API facade, for providers that create Kubernetes objects
    * @param clock the clock every time decision uses
    * @param plugins the plugin host, for {@code provider.plugin} metrics
+   * @param controllerNamespace where provider credential Secrets are read (Datadog, New Relic, Wavefront)
    * @return the registry
    */
-  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock, PluginHost plugins) {
+  static MetricProviders metricProviders(
+      Vertx vertx, KubeApi api, Clock clock, PluginHost plugins, String controllerNamespace) {
     List<MetricProvider> providers = new ArrayList<>();
     providers.add(new JobMetricProvider(api));
     providers.add(plugins.metricProvider());
-    providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv()));
+    ProviderSecrets secrets = new ProviderSecrets(api::getSecret, controllerNamespace);
+    providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv(), secrets));
     return MetricProviders.of(providers);
   }
 
