@@ -107,7 +107,7 @@ public final class KayentaMetricProvider implements MetricProvider {
     } catch (MetricProviderException e) {
       return Future.failedFuture(e);
     }
-    String url = trim(config.address()) + "/canary/" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+    String url = trim(config.address()) + "/canary/" + segment(id);
     return get(url).map(answer -> judgement(answer, config.threshold(), ctx.now(), metadata));
   }
 
@@ -131,13 +131,18 @@ public final class KayentaMetricProvider implements MetricProvider {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
+  /** A URL path segment: query encoding, with spaces as {@code %20}. */
+  private static String segment(String s) {
+    return enc(s).replace("+", "%20");
+  }
+
   static String configListUrl(String address, KayentaConfig c) {
     return address + "/canaryConfig?application=" + enc(c.application()) + "&configurationAccountName="
         + enc(c.configurationAccountName());
   }
 
   static String startUrl(String address, String configId, KayentaConfig c) {
-    return address + "/canary/" + enc(configId) + "?application=" + enc(c.application()) + "&metricsAccountName="
+    return address + "/canary/" + segment(configId) + "?application=" + enc(c.application()) + "&metricsAccountName="
         + enc(c.metricsAccountName()) + "&configurationAccountName=" + enc(c.configurationAccountName())
         + "&storageAccountName=" + enc(c.storageAccountName());
   }
