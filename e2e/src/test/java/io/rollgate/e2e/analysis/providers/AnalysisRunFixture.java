@@ -77,6 +77,11 @@ final class AnalysisRunFixture implements AutoCloseable {
 
   /** Creates an AnalysisRun from its args and metrics (YAML lists). */
   AnalysisRun create(String name, String argsYaml, String metricsYaml) {
+    return create(cluster, ns, name, argsYaml, metricsYaml);
+  }
+
+  /** Creates an AnalysisRun in a namespace from its args and metrics (YAML lists). */
+  static AnalysisRun create(TestCluster cluster, String ns, String name, String argsYaml, String metricsYaml) {
     String yaml =
         "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: " + name + "\nspec:\n"
             + argsYaml.indent(2)

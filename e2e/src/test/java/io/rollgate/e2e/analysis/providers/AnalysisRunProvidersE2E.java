@@ -111,13 +111,7 @@ class AnalysisRunProvidersE2E {
   }
 
   static AnalysisRun create(String name, String argsYaml, String metricsYaml) {
-    String yaml =
-        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: " + name + "\nspec:\n"
-            + argsYaml.indent(2)
-            + "  metrics:\n"
-            + metricsYaml.indent(2);
-    AnalysisRun run = cluster.client().getKubernetesSerialization().unmarshal(yaml, AnalysisRun.class);
-    return cluster.client().resources(AnalysisRun.class).inNamespace(ns).resource(run).create();
+    return AnalysisRunFixture.create(cluster, ns, name, argsYaml, metricsYaml);
   }
 
   static AnalysisRun awaitCompleted(String name) {
@@ -134,10 +128,7 @@ class AnalysisRunProvidersE2E {
   }
 
   static MetricResult result(AnalysisRun run, String metric) {
-    return run.getStatus().getMetricResults().stream()
-        .filter(m -> metric.equals(m.getName()))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no metric result " + metric + " in " + run.getStatus()));
+    return AnalysisRunFixture.result(run, metric);
   }
 
   static Measurement lastMeasurement(MetricResult r) {

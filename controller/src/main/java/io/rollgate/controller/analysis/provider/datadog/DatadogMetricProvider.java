@@ -63,16 +63,12 @@ public final class DatadogMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    DatadogConfig config;
-    Duration interval;
-    Duration timeout;
-    try {
-      config = ProviderConfigs.read(ctx.metric(), type(), DatadogConfig.class);
-      interval = duration(config.interval(), DEFAULT_INTERVAL);
-      timeout = duration(config.requestTimeout(), DEFAULT_TIMEOUT);
-    } catch (MetricProviderException e) {
-      return Future.failedFuture(e);
-    }
+    return ProviderConfigs.bind(ctx.metric(), type(), DatadogConfig.class).compose(config -> query(ctx, config));
+  }
+
+  private Future<ProviderResult> query(MeasurementContext ctx, DatadogConfig config) {
+    Duration interval = duration(config.interval(), DEFAULT_INTERVAL);
+    Duration timeout = duration(config.requestTimeout(), DEFAULT_TIMEOUT);
     return credentials(config, ctx.run().getMetadata() == null ? null : ctx.run().getMetadata().getNamespace())
         .compose(
             c -> {

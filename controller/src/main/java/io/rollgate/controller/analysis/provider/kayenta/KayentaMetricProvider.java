@@ -69,14 +69,11 @@ public final class KayentaMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    KayentaConfig config;
-    ObjectNode request;
-    try {
-      config = ProviderConfigs.read(ctx.metric(), type(), KayentaConfig.class);
-      request = judgementRequest(config, runStart(ctx), ctx.now(), ctx.metric().getInterval());
-    } catch (MetricProviderException e) {
-      return Future.failedFuture(e);
-    }
+    return ProviderConfigs.bind(ctx.metric(), type(), KayentaConfig.class).compose(config -> start(ctx, config));
+  }
+
+  private Future<ProviderResult> start(MeasurementContext ctx, KayentaConfig config) {
+    ObjectNode request = judgementRequest(config, runStart(ctx), ctx.now(), ctx.metric().getInterval());
     String address = trim(config.address());
     return get(configListUrl(address, config))
         .map(answer -> configId(answer, config.canaryConfigName()))
@@ -101,14 +98,10 @@ public final class KayentaMetricProvider implements MetricProvider {
     if (id == null || id.isEmpty()) {
       return Future.failedFuture(new MetricProviderException("measurement has no " + EXECUTION_ID));
     }
-    KayentaConfig config;
-    try {
-      config = ProviderConfigs.read(ctx.metric(), type(), KayentaConfig.class);
-    } catch (MetricProviderException e) {
-      return Future.failedFuture(e);
-    }
-    String url = trim(config.address()) + "/canary/" + segment(id);
-    return get(url).map(answer -> judgement(answer, config.threshold(), ctx.now(), metadata));
+    return ProviderConfigs.bind(ctx.metric(), type(), KayentaConfig.class)
+        .compose(
+            config -> get(trim(config.address()) + "/canary/" + segment(id))
+                .map(answer -> judgement(answer, config.threshold(), ctx.now(), metadata)));
   }
 
   private Future<JsonNode> get(String url) {

@@ -18,7 +18,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -92,12 +91,10 @@ public final class NewRelicMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    Config config;
-    try {
-      config = ProviderConfigs.read(ctx.metric(), type(), Config.class);
-    } catch (MetricProviderException e) {
-      return Future.failedFuture(e);
-    }
+    return ProviderConfigs.bind(ctx.metric(), type(), Config.class).compose(this::query);
+  }
+
+  private Future<ProviderResult> query(Config config) {
     String profile = config.profile() == null || config.profile().isEmpty() ? DEFAULT_PROFILE : config.profile();
     long nrqlTimeout = config.timeout() == null ? DEFAULT_NRQL_TIMEOUT_SECONDS : config.timeout();
     return secrets
@@ -160,10 +157,9 @@ public final class NewRelicMetricProvider implements MetricProvider {
     } catch (JsonProcessingException e) {
       root = null;
     }
-    if (root != null && root.path("errors").isArray() && !root.path("errors").isEmpty()) {
-      List<String> messages = new ArrayList<>();
-      root.path("errors").forEach(e -> messages.add(e.path("message").asText("")));
-      throw new MetricProviderException("NerdGraph query failed: " + String.join(", ", messages));
+    String errors = ProviderConfigs.graphQlErrors(root);
+    if (errors != null) {
+      throw new MetricProviderException("NerdGraph query failed: " + errors);
     }
     if (status / 100 != 2) {
       throw new MetricProviderException("NerdGraph answered " + status + ": " + body.strip());

@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -70,16 +69,13 @@ public final class SkyWalkingMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    Config config;
-    Duration interval;
-    try {
-      config = ProviderConfigs.read(ctx.metric(), type(), Config.class);
-      interval =
-          GoDurations.parse(config.interval())
-              .orElseThrow(() -> new MetricProviderException("skywalking.interval: invalid duration " + config.interval()));
-    } catch (MetricProviderException e) {
-      return Future.failedFuture(e);
-    }
+    return ProviderConfigs.bind(ctx.metric(), type(), Config.class).compose(config -> query(config, ctx.now()));
+  }
+
+  private Future<ProviderResult> query(Config config, Instant now) {
+    Duration interval =
+        GoDurations.parse(config.interval())
+            .orElseThrow(() -> new MetricProviderException("skywalking.interval: invalid duration " + config.interval()));
     String address = config.address().endsWith("/") ? config.address().substring(0, config.address().length() - 1)
         : config.address();
     return http.send(
@@ -87,7 +83,7 @@ public final class SkyWalkingMetricProvider implements MetricProvider {
                 HttpMethod.POST,
                 address + "/graphql",
                 List.of(Map.entry("Content-Type", "application/json"), Map.entry("Accept", "application/json")),
-                body(config.query(), ctx.now(), interval),
+                body(config.query(), now, interval),
                 null,
                 false,
                 TIMEOUT))
@@ -116,10 +112,9 @@ public final class SkyWalkingMetricProvider implements MetricProvider {
       }
       throw new MetricProviderException("graphql: decoding response: " + e.getOriginalMessage());
     }
-    if (root != null && root.path("errors").isArray() && !root.path("errors").isEmpty()) {
-      List<String> messages = new ArrayList<>();
-      root.path("errors").forEach(e -> messages.add(e.path("message").asText("")));
-      throw new MetricProviderException("graphql: " + String.join(", ", messages));
+    String errors = ProviderConfigs.graphQlErrors(root);
+    if (errors != null) {
+      throw new MetricProviderException("graphql: " + errors);
     }
     if (status != 200) {
       throw new MetricProviderException("graphql: server returned a non-200 status code: " + status);

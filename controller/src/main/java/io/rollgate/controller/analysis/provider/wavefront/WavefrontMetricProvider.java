@@ -77,12 +77,10 @@ public final class WavefrontMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    Config config;
-    try {
-      config = ProviderConfigs.read(ctx.metric(), type(), Config.class);
-    } catch (MetricProviderException e) {
-      return Future.failedFuture(e);
-    }
+    return ProviderConfigs.bind(ctx.metric(), type(), Config.class).compose(config -> query(config, ctx.now()));
+  }
+
+  private Future<ProviderResult> query(Config config, Instant now) {
     String base = baseUrl(config.address());
     String key = tokenKey(config.address());
     return secrets
@@ -96,14 +94,14 @@ public final class WavefrontMetricProvider implements MetricProvider {
               return http.send(
                   new MetricHttpClient.Call(
                       HttpMethod.GET,
-                      url(base, config.query(), ctx.now()),
+                      url(base, config.query(), now),
                       List.of(Map.entry("Authorization", "Bearer " + token), Map.entry("Accept", "application/json")),
                       null,
                       null,
                       false,
                       TIMEOUT));
             })
-        .map(r -> parse(r.statusCode(), r.body() == null ? "" : r.body().toString(), ctx.now()));
+        .map(r -> parse(r.statusCode(), r.body() == null ? "" : r.body().toString(), now));
   }
 
   static String baseUrl(String address) {
