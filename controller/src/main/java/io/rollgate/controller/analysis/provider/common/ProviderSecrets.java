@@ -23,7 +23,8 @@ public final class ProviderSecrets {
    *
    * @param reader reads a Secret by namespace and name, completing with null when it does not exist (for example
    *     {@code KubeApi::getSecret}, which bounds the call with the API timeout)
-   * @param controllerNamespace the controller's namespace ({@code $POD_NAMESPACE}, else the watched namespace)
+   * @param controllerNamespace the controller's namespace, where {@code argo-rollouts-config} is read
+   *     ({@code --plugin-config-namespace}, else {@code $POD_NAMESPACE}, else the watched namespace)
    */
   public ProviderSecrets(BiFunction<String, String, Future<Secret>> reader, String controllerNamespace) {
     this.reader = reader;
