@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rollgate.controller.analysis.provider.ProviderResult;
 import io.rollgate.controller.analysis.provider.common.GoFormat;
+import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.analysis.provider.common.MetricProviderException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -93,10 +94,10 @@ final class DatadogApi {
    */
   static ProviderResult.Value parse(boolean v2, int status, String body) {
     if (status == 401 || status == 403) {
-      throw new MetricProviderException("received authentication error response code: " + status + " " + body);
+      throw new MetricProviderException("received authentication error response code: " + status + " " + MetricHttpClient.excerpt(body));
     }
     if (status != 200) {
-      throw new MetricProviderException("received non 2xx response code: " + status + " " + body);
+      throw new MetricProviderException("received non 2xx response code: " + status + " " + MetricHttpClient.excerpt(body));
     }
     JsonNode root;
     try {
@@ -105,7 +106,7 @@ final class DatadogApi {
       throw new MetricProviderException("Could not parse JSON body: " + e.getOriginalMessage());
     }
     if (root == null || !root.isObject()) {
-      throw new MetricProviderException("Could not parse JSON body: expected an object, got " + shortText(body));
+      throw new MetricProviderException("Could not parse JSON body: expected an object, got " + MetricHttpClient.excerpt(body));
     }
     return v2 ? parseV2(root) : parseV1(root);
   }
@@ -157,9 +158,5 @@ final class DatadogApi {
     }
     double v = node.asDouble();
     return new ProviderResult.Value(v, GoFormat.formatFloat(v), Map.of());
-  }
-
-  private static String shortText(String body) {
-    return body.length() > 80 ? body.substring(0, 80) + "..." : body;
   }
 }

@@ -86,7 +86,7 @@ public final class DatadogMetricProvider implements MetricProvider {
                   new MetricHttpClient.Call(
                       request.method(), request.url(), headers, request.body(), null, false, timeout));
             })
-        .map(r -> DatadogApi.parse(config.v2(), r.statusCode(), r.body() == null ? "" : r.body().toString()));
+        .map(r -> DatadogApi.parse(config.v2(), r.statusCode(), MetricHttpClient.bodyText(r)));
   }
 
   private static Duration duration(String text, Duration fallback) {

@@ -196,9 +196,9 @@ public final class KayentaMetricProvider implements MetricProvider {
   }
 
   static JsonNode json(HttpResponse<Buffer> r) {
-    String body = r.body() == null ? "" : r.body().toString();
+    String body = MetricHttpClient.bodyText(r);
     if (r.statusCode() != 200) {
-      throw new MetricProviderException("Invalid Response: HTTP " + r.statusCode() + " " + body.strip());
+      throw new MetricProviderException("Invalid Response: HTTP " + r.statusCode() + " " + MetricHttpClient.excerpt(body));
     }
     try {
       JsonNode node = JSON.readTree(body);

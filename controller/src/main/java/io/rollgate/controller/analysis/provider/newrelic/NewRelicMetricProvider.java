@@ -110,7 +110,7 @@ public final class NewRelicMetricProvider implements MetricProvider {
                     null,
                     false,
                     Duration.ofSeconds(nrqlTimeout).plus(HTTP_MARGIN))))
-        .map(r -> parse(r.statusCode(), r.body() == null ? "" : r.body().toString(), config.query()));
+        .map(r -> parse(r.statusCode(), MetricHttpClient.bodyText(r), config.query()));
   }
 
   /** Reads the account settings of a profile Secret. */
@@ -162,10 +162,10 @@ public final class NewRelicMetricProvider implements MetricProvider {
       throw new MetricProviderException("NerdGraph query failed: " + errors);
     }
     if (status / 100 != 2) {
-      throw new MetricProviderException("NerdGraph answered " + status + ": " + body.strip());
+      throw new MetricProviderException("NerdGraph answered " + status + ": " + MetricHttpClient.excerpt(body));
     }
     if (root == null || !root.isObject()) {
-      throw new MetricProviderException("could not parse the NerdGraph response: " + body.strip());
+      throw new MetricProviderException("could not parse the NerdGraph response: " + MetricHttpClient.excerpt(body));
     }
     JsonNode results = root.path("data").path("actor").path("account").path("nrql").path("results");
     Object rows = GoFormat.numbersAsFloat64(JSON.convertValue(results, Object.class));

@@ -87,7 +87,7 @@ public final class SkyWalkingMetricProvider implements MetricProvider {
                 null,
                 false,
                 TIMEOUT))
-        .map(r -> parse(r.statusCode(), r.body() == null ? "" : r.body().toString()));
+        .map(r -> parse(r.statusCode(), MetricHttpClient.bodyText(r)));
   }
 
   /** The GraphQL request: the query and its {@code duration} variable. */

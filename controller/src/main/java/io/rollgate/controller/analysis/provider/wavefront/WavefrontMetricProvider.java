@@ -101,7 +101,7 @@ public final class WavefrontMetricProvider implements MetricProvider {
                       false,
                       TIMEOUT));
             })
-        .map(r -> parse(r.statusCode(), r.body() == null ? "" : r.body().toString(), now));
+        .map(r -> parse(r.statusCode(), MetricHttpClient.bodyText(r), now));
   }
 
   static String baseUrl(String address) {
@@ -127,7 +127,7 @@ public final class WavefrontMetricProvider implements MetricProvider {
   /** Reads the chart answer. */
   static ProviderResult.Value parse(int status, String body, Instant now) {
     if (status != 200) {
-      throw new MetricProviderException("server returned " + status + ": " + body.strip());
+      throw new MetricProviderException("server returned " + status + ": " + MetricHttpClient.excerpt(body));
     }
     JsonNode root;
     try {

@@ -91,6 +91,9 @@ class DatadogApiTest {
         "Datapoint does not have 2 values",
         assertThrows(MetricProviderException.class, () -> DatadogApi.parse(false, 200, "{\"series\":[{\"pointlist\":[[1]]}]}"))
             .getMessage());
+    assertEquals(
+        "received non 2xx response code: 502 " + "<".repeat(512) + "...",
+        assertThrows(MetricProviderException.class, () -> DatadogApi.parse(false, 502, "<".repeat(2000))).getMessage());
     String malformed =
         assertThrows(MetricProviderException.class, () -> DatadogApi.parse(false, 200, "{\"series\":")).getMessage();
     assertEquals(true, malformed.startsWith("Could not parse JSON body: "), malformed);
