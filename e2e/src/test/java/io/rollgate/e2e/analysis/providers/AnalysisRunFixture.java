@@ -123,6 +123,31 @@ final class AnalysisRunFixture implements AutoCloseable {
   }
 
   /**
+   * Waits until the controller's {@code /metrics} exposes a metric's {@code analysis_run_metric_type} series with the
+   * given type label.
+   *
+   * @param run the AnalysisRun's name
+   * @param metric the metric's name
+   * @param type the expected label value, for example {@code Datadog}
+   */
+  void awaitMetricType(String run, String metric, String type) {
+    String series =
+        "analysis_run_metric_type{namespace=\"" + ns + "\",name=\"" + run + "\",metric=\"" + metric + "\",type=\"" + type
+            + "\"} 1";
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpRequest request =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics"))
+            .timeout(Duration.ofSeconds(5))
+            .build();
+    Awaitility.await(series)
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(500))
+        .ignoreExceptions()
+        .until(() -> http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body().contains(series));
+  }
+
+  /**
    * Stops the controller and deletes the namespace, unless a test failed.
    *
    * @param watch the test class's failure watch

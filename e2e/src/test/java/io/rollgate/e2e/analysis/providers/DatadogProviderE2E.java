@@ -103,6 +103,7 @@ class DatadogProviderE2E {
     assertEquals("Failed", result(run, "broken").getPhase());
     assertEquals("0.2", last(run, "broken").getValue());
     assertEquals("Metric \"broken\" assessed Failed due to failed (1) > failureLimit (0)", run.getStatus().getMessage());
+    fixture.awaitMetricType("dd-v1", "healthy", "Datadog");
 
     List<Request> seen = datadog.requests("/api/v1/query").subList(before, before + 2);
     for (Request r : seen) {

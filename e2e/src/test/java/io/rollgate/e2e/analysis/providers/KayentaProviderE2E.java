@@ -122,6 +122,7 @@ class KayentaProviderE2E {
     assertEquals("95", m.getValue());
     assertEquals("exec-good", m.getMetadata().get("canaryExecutionId"));
     assertEquals(2, POLLS.get("good").get(), "polled until complete");
+    fixture.awaitMetricType("kayenta-good", "judgement", "Kayenta");
     assertTrue(
         Duration.between(Instant.parse(m.getStartedAt()), Instant.parse(m.getFinishedAt())).toSeconds() >= 25,
         m.getStartedAt() + " .. " + m.getFinishedAt());

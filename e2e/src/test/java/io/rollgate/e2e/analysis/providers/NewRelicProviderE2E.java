@@ -106,6 +106,7 @@ class NewRelicProviderE2E {
     assertEquals("{\"count\":1200,\"errorRate\":0.01}", last(run, "healthy").getValue());
     assertEquals("Failed", result(run, "broken").getPhase());
     assertEquals("Successful", result(run, "facets").getPhase());
+    fixture.awaitMetricType("nr-rows", "healthy", "NewRelic");
     assertEquals(
         "SELECT percentage(count(*), WHERE error IS true) AS errorRate, count(*) FROM Transaction WHERE appName = 'healthy'",
         result(run, "healthy").getMetadata().get("ResolvedNewRelicQuery"));

@@ -100,6 +100,7 @@ class SkyWalkingProviderE2E {
     assertEquals("Successful", result(run, "checkout").getPhase());
     assertEquals("{\"service_sla\":{\"results\":[{\"values\":[{\"value\":\"9990\"}]}]}}", last(run, "checkout").getValue());
     assertEquals("Failed", result(run, "payments").getPhase());
+    fixture.awaitMetricType("sw-sla", "checkout", "SkyWalking");
 
     Request seen =
         oap.requests("/graphql").subList(before, before + 2).stream()

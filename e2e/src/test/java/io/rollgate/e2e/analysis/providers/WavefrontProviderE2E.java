@@ -101,6 +101,7 @@ class WavefrontProviderE2E {
     assertEquals("-2", checkout.getMetadata().get("drift"));
     assertEquals("Failed", result(run, "payments").getPhase());
     assertEquals("0.31", last(run, "payments").getValue());
+    fixture.awaitMetricType("wf-errors-rate", "checkout", "Wavefront");
 
     Request seen =
         wavefront.requests("/api/v2/chart/api").subList(before, before + 2).stream()
