@@ -52,6 +52,8 @@ class KayentaProviderE2E {
     }
     downPort = ControllerProcess.freePort();
     fixture = AnalysisRunFixture.start("kayenta-provider");
+    // Its judgement takes two polls 15 s apart: started here, it runs alongside the other tests.
+    fixture.create("kayenta-no-score", "", metric("judgement", "http://127.0.0.1:" + kayenta.port(), "garbled"));
   }
 
   @AfterAll
@@ -192,7 +194,6 @@ class KayentaProviderE2E {
 
   @Test
   void completedJudgementWithoutAScoreIsAnError() {
-    fixture.create("kayenta-no-score", "", metric("judgement", "http://127.0.0.1:" + kayenta.port(), "garbled"));
     AnalysisRun run = fixture.awaitCompleted("kayenta-no-score");
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("Missing Score", last(run, "judgement").getMessage());
