@@ -545,7 +545,7 @@ final class CanaryReconciler {
     if (pass.restartedAt != null) {
       status.setRestartedAt(pass.restartedAt);
     }
-    Phase.apply(pass.rollout, status, pass.replicas);
+    Phase.apply(pass.rollout, status, pass.replicas, CanaryStepPlugins.blockedBy(pass));
     if (!progressed) {
       LOG.debug("{} no progress this pass", pass.ctx);
     }

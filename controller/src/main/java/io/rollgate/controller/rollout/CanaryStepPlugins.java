@@ -98,7 +98,7 @@ final class CanaryStepPlugins {
    * @return whether the step may advance
    */
   static boolean completed(RolloutPass pass, int index, PluginStep step) {
-    if (pass.stepPluginError) {
+    if (pass.stepPluginError != null) {
       return false;
     }
     List<StepPluginStatus> list = pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
@@ -116,6 +116,34 @@ final class CanaryStepPlugins {
     return StepPhase.Running.name().equals(phase)
         && (find(list, index, step.getName(), StepOperation.TERMINATE) != null
             || find(list, index, step.getName(), StepOperation.ABORT) != null);
+  }
+
+  /**
+   * What holds the current plugin step, for {@code status.message} (docs/plugins.md, "A plugin that is not one"): the
+   * handled error of this pass (the call could not be made or timed out), else the current step's {@code Run} in phase
+   * {@code Error} as Argo's {@code StepPluginTransition} event words it, with the plugin's message.
+   *
+   * @param pass the pass, after {@link #reconcile}
+   * @return the text, or null when the current step is not a plugin step held by an error
+   */
+  static String blockedBy(RolloutPass pass) {
+    if (pass.stepPluginError != null) {
+      return pass.stepPluginError;
+    }
+    Integer idx = pass.old.getCurrentStepIndex();
+    int index = idx == null ? 0 : idx;
+    List<CanaryStep> steps = pass.steps();
+    if (index >= steps.size() || steps.get(index).getPlugin() == null) {
+      return null;
+    }
+    String name = steps.get(index).getPlugin().getName();
+    List<StepPluginStatus> list = pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
+    StepPluginStatus run = find(list, index, name, StepOperation.RUN);
+    if (run == null || !StepPhase.Error.name().equals(run.getPhase())) {
+      return null;
+    }
+    String text = "Step plugin " + name + " (step " + (index + 1) + ") transitioned to Error";
+    return run.getMessage() == null || run.getMessage().isEmpty() ? text : text + ": " + run.getMessage();
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -410,7 +438,7 @@ final class CanaryStepPlugins {
     String message = err.getMessage() == null ? err.toString() : err.getMessage();
     LOG.warn("{} step plugin: {}", pass.ctx, message);
     LOG.debug("{} step plugin error", pass.ctx, err);
-    pass.stepPluginError = true;
+    pass.stepPluginError = message;
     pass.warning("ReconciliationError", "Reconciliation failed with error: " + message);
     pass.requeueAfter(HANDLED_ERROR_REQUEUE);
   }

@@ -89,8 +89,11 @@ final class RolloutPass {
    * null when it did not run, so the stored list is carried over.
    */
   List<io.rollgate.api.StepPluginStatus> stepPluginStatuses;
-  /** Whether a step-plugin call met a handled error this pass (the plugin step then does not complete). */
-  boolean stepPluginError;
+  /**
+   * The message of a step-plugin call that met a handled error this pass (the plugin step then does not complete, and
+   * the message becomes {@code status.message}); null when none did.
+   */
+  String stepPluginError;
 
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
   io.fabric8.kubernetes.api.model.HasMetadata workload;

@@ -22,6 +22,7 @@ public final class GoPlugins {
 
   private static Path bridge;
   private static Path pluginsDir;
+  private static Path faultyStepPlugin;
 
   private GoPlugins() {}
 
@@ -53,6 +54,20 @@ public final class GoPlugins {
       throw new IllegalStateException("no test plugin " + name + " in " + pluginsDir);
     }
     return p;
+  }
+
+  /**
+   * The project's own misbehaving step plugin ({@code bridge/cmd/faulty-step-plugin}: its step config
+   * {@code {do: panic|hang|succeed}} picks what {@code Run} does). {@code bin/test} exports its path as
+   * {@code ROLLGATE_FAULTY_STEP_PLUGIN}.
+   *
+   * @return its path
+   */
+  public static synchronized Path faultyStepPlugin() {
+    if (faultyStepPlugin == null) {
+      faultyStepPlugin = fromEnvOrBuild("ROLLGATE_FAULTY_STEP_PLUGIN", "--faulty-plugin");
+    }
+    return faultyStepPlugin;
   }
 
   /**
