@@ -1,0 +1,75 @@
+package io.rollgate.e2e.support;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A local AWS API emulator for tests: moto's server ({@code moto[server]} from PyPI, in the virtual environment that
+ * {@code e2e/cluster/install-moto} caches; {@code bin/test} exports its python as {@code ROLLGATE_MOTO_PYTHON}) on a
+ * free loopback port. It answers the AWS SDK's real requests (signed, in the service's own protocol), so a test talks
+ * to it through the SDK with an endpoint override and any credentials.
+ */
+public final class MotoServer implements AutoCloseable {
+
+  /** The region the tests use. */
+  public static final String REGION = "us-east-1";
+
+  private final Process process;
+  private final int port;
+
+  private MotoServer(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  /**
+   * Starts the server and waits until it listens (bounded).
+   *
+   * @param name a name for the log file ({@code target/moto-<name>.log})
+   * @return the running server
+   */
+  public static MotoServer start(String name) {
+    String python = LocalServers.installed("ROLLGATE_MOTO_PYTHON", "install-moto");
+    int port = ControllerProcess.freePort();
+    Process process =
+        LocalServers.start(
+            List.of(python, "-m", "moto.server", "-H", "127.0.0.1", "-p", String.valueOf(port)),
+            Map.of(),
+            "moto-" + name + ".log");
+    MotoServer server = new MotoServer(process, port);
+    try {
+      LocalServers.awaitPort(process, port, "moto (target/moto-" + name + ".log)");
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  /** The endpoint, e.g. {@code http://127.0.0.1:40123}, for {@code AWS_ENDPOINT_URL_CLOUDWATCH}. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + port);
+  }
+
+  /**
+   * The environment that points the AWS SDK of a process at this server: region, test credentials, the CloudWatch
+   * endpoint, and instance metadata off (no probing of 169.254.169.254).
+   *
+   * @return the variables
+   */
+  public Map<String, String> sdkEnvironment() {
+    return Map.of(
+        "AWS_REGION", REGION,
+        "AWS_ACCESS_KEY_ID", "testing",
+        "AWS_SECRET_ACCESS_KEY", "testing",
+        "AWS_ENDPOINT_URL_CLOUDWATCH", endpoint().toString(),
+        "AWS_EC2_METADATA_DISABLED", "true");
+  }
+
+  /** Stops the server (its data lives in memory only). */
+  @Override
+  public void close() {
+    Processes.stop(process);
+  }
+}
