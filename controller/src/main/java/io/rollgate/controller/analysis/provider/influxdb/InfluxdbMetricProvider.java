@@ -132,14 +132,15 @@ public final class InfluxdbMetricProvider implements MetricProvider {
     } catch (MetricProviderException e) {
       return Future.failedFuture(e);
     }
+    // No Accept header, as InfluxDB's client library: with "Accept: text/csv" InfluxDB 1.8 writes its errors as CSV
+    // instead of JSON with the X-Influxdb-Error header.
     MetricHttpClient.Call call =
         new MetricHttpClient.Call(
             HttpMethod.POST,
             url,
             List.of(
                 Map.entry("Authorization", "Token " + credentials.authToken()),
-                Map.entry("Content-Type", "application/json"),
-                Map.entry("Accept", "text/csv")),
+                Map.entry("Content-Type", "application/json")),
             Buffer.buffer(FluxQuery.body(query)),
             null,
             false,
