@@ -1,8 +1,16 @@
 package io.rollgate.e2e.support;
 
 import java.net.URI;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
+import software.amazon.awssdk.services.cloudwatch.model.Dimension;
+import software.amazon.awssdk.services.cloudwatch.model.MetricDatum;
 
 /**
  * A local AWS API emulator for tests: moto's server ({@code moto[server]} from PyPI, in the virtual environment that
@@ -65,6 +73,40 @@ public final class MotoServer implements AutoCloseable {
         "AWS_SECRET_ACCESS_KEY", "testing",
         "AWS_ENDPOINT_URL_CLOUDWATCH", endpoint().toString(),
         "AWS_EC2_METADATA_DISABLED", "true");
+  }
+
+  /**
+   * Stores CloudWatch data points through the AWS SDK (as an application would), one per timestamp.
+   *
+   * @param namespace the metric namespace, e.g. {@code app}
+   * @param metricName the metric name
+   * @param dimensions dimension name to value
+   * @param points timestamp to value
+   */
+  public void putMetricData(
+      String namespace, String metricName, Map<String, String> dimensions, Map<Instant, Double> points) {
+    List<Dimension> dims =
+        dimensions.entrySet().stream()
+            .map(e -> Dimension.builder().name(e.getKey()).value(e.getValue()).build())
+            .toList();
+    List<MetricDatum> data =
+        points.entrySet().stream()
+            .map(p -> MetricDatum.builder()
+                .metricName(metricName)
+                .dimensions(dims)
+                .timestamp(p.getKey())
+                .value(p.getValue())
+                .build())
+            .toList();
+    try (CloudWatchClient client =
+        CloudWatchClient.builder()
+            .httpClient(UrlConnectionHttpClient.create())
+            .endpointOverride(endpoint())
+            .region(Region.of(REGION))
+            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
+            .build()) {
+      client.putMetricData(b -> b.namespace(namespace).metricData(data));
+    }
   }
 
   /** Stops the server (its data lives in memory only). */
