@@ -76,6 +76,25 @@ public final class MotoServer implements AutoCloseable {
   }
 
   /**
+   * The environment of a pod using IRSA (web identity), pointed at this server: no access keys, a role ARN and a
+   * projected token file; the SDK exchanges the token for credentials with STS ({@code AssumeRoleWithWebIdentity}),
+   * which this server answers too.
+   *
+   * @param tokenFile the web identity token file
+   * @return the variables
+   */
+  public Map<String, String> webIdentityEnvironment(java.nio.file.Path tokenFile) {
+    return Map.of(
+        "AWS_REGION", REGION,
+        "AWS_ROLE_ARN", "arn:aws:iam::123456789012:role/rollgate-controller",
+        "AWS_ROLE_SESSION_NAME", "rollgate-e2e",
+        "AWS_WEB_IDENTITY_TOKEN_FILE", tokenFile.toString(),
+        "AWS_ENDPOINT_URL_CLOUDWATCH", endpoint().toString(),
+        "AWS_ENDPOINT_URL_STS", endpoint().toString(),
+        "AWS_EC2_METADATA_DISABLED", "true");
+  }
+
+  /**
    * Stores CloudWatch data points through the AWS SDK (as an application would), one per timestamp.
    *
    * @param namespace the metric namespace, e.g. {@code app}

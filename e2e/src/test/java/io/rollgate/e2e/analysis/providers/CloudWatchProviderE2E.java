@@ -135,6 +135,29 @@ class CloudWatchProviderE2E {
 
   @Test
   @Order(4)
+  void webIdentityCredentialsAreExchangedWithSts() throws Exception {
+    // A second controller, as a pod with IRSA runs: no access keys, only a role and a token file. Its own namespace,
+    // so that the two controllers never reconcile the same runs.
+    java.nio.file.Path token = java.nio.file.Files.createTempFile("rollgate-irsa-", ".jwt");
+    java.nio.file.Files.writeString(token, "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2ln");
+    ProviderRuns irsaRuns = new ProviderRuns(TestCluster.get(), "cloudwatch-irsa");
+    try (ControllerProcess irsa =
+        ControllerProcess.start(
+            TestCluster.get(),
+            "cloudwatch-irsa",
+            moto.webIdentityEnvironment(token),
+            "--namespace",
+            irsaRuns.namespace())) {
+      AnalysisRun run = irsaRuns.run("cw-irsa", service("web"), metric("errors", null, "Sum", NO_RETRY));
+      assertEquals("Successful", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
+    } finally {
+      irsaRuns.close(CloudWatchProviderE2E.class);
+      java.nio.file.Files.deleteIfExists(token);
+    }
+  }
+
+  @Test
+  @Order(5)
   void unreachableEndpointIsAnError() {
     moto.close();
     AnalysisRun run = runs.run("cw-down", service("web"), metric("errors", null, "Sum", NO_RETRY));
