@@ -33,10 +33,18 @@ final class ProviderRuns {
 
   private final TestCluster cluster;
   private final String ns;
+  private final Duration timeout;
 
+  /** Runs in a new namespace {@code <prefix>-<random>}. */
   ProviderRuns(TestCluster cluster, String namespacePrefix) {
+    this(cluster, cluster.createNamespace(namespacePrefix), TIMEOUT);
+  }
+
+  /** Runs in an existing namespace, each awaited at most {@code timeout}. */
+  ProviderRuns(TestCluster cluster, String namespace, Duration timeout) {
     this.cluster = cluster;
-    this.ns = cluster.createNamespace(namespacePrefix);
+    this.ns = namespace;
+    this.timeout = timeout;
   }
 
   /** Marks the test class failed, so that {@link #close(Class)} keeps its namespace for inspection. */
@@ -64,7 +72,7 @@ final class ProviderRuns {
   AnalysisRun awaitCompleted(String name) {
     AnalysisRun[] last = new AnalysisRun[1];
     Awaitility.await(name + " completed")
-        .atMost(TIMEOUT)
+        .atMost(timeout)
         .pollInterval(Duration.ofMillis(250))
         .until(() -> {
           last[0] = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName(name).get();
