@@ -7,6 +7,7 @@ import io.rollgate.controller.analysis.provider.HttpMetricProviders;
 import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
+import io.rollgate.controller.analysis.provider.TimeSeriesMetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.experiment.ExperimentController;
 import io.rollgate.controller.health.HealthServer;
@@ -149,7 +150,7 @@ public final class ControllerVerticle extends VerticleBase {
             () -> election != null && election.holdsLease())::recorded);
     plugins.onRegistryChange(rollouts::requeueUsingPlugins);
     analysisRuns =
-        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins), options, clock);
+        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins, options.pluginNamespace()), options, clock);
     experiments = new ExperimentController(vertx, api, events, options, clock);
     Future<Void> rolloutsSynced = rollouts.start();
     Future<Void> experimentsSynced =
@@ -232,11 +233,13 @@ public final class ControllerVerticle extends VerticleBase {
    * @param plugins the plugin host, for {@code provider.plugin} metrics
    * @return the registry
    */
-  static MetricProviders metricProviders(Vertx vertx, KubeApi api, Clock clock, PluginHost plugins) {
+  static MetricProviders metricProviders(
+      Vertx vertx, KubeApi api, Clock clock, PluginHost plugins, String controllerNamespace) {
     List<MetricProvider> providers = new ArrayList<>();
     providers.add(new JobMetricProvider(api));
     providers.add(plugins.metricProvider());
     providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv()));
+    providers.addAll(TimeSeriesMetricProviders.create(vertx, api::getSecret, controllerNamespace));
     return MetricProviders.of(providers);
   }
 

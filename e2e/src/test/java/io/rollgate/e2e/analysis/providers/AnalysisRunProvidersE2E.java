@@ -111,33 +111,15 @@ class AnalysisRunProvidersE2E {
   }
 
   static AnalysisRun create(String name, String argsYaml, String metricsYaml) {
-    String yaml =
-        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: " + name + "\nspec:\n"
-            + argsYaml.indent(2)
-            + "  metrics:\n"
-            + metricsYaml.indent(2);
-    AnalysisRun run = cluster.client().getKubernetesSerialization().unmarshal(yaml, AnalysisRun.class);
-    return cluster.client().resources(AnalysisRun.class).inNamespace(ns).resource(run).create();
+    return new ProviderRuns(cluster, ns, TIMEOUT).create(name, argsYaml, metricsYaml);
   }
 
   static AnalysisRun awaitCompleted(String name) {
-    AnalysisRun[] last = new AnalysisRun[1];
-    Awaitility.await(name + " completed")
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> {
-          last[0] = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName(name).get();
-          String phase = last[0] == null || last[0].getStatus() == null ? null : last[0].getStatus().getPhase();
-          return phase != null && List.of("Successful", "Failed", "Error", "Inconclusive").contains(phase);
-        });
-    return last[0];
+    return new ProviderRuns(cluster, ns, TIMEOUT).awaitCompleted(name);
   }
 
   static MetricResult result(AnalysisRun run, String metric) {
-    return run.getStatus().getMetricResults().stream()
-        .filter(m -> metric.equals(m.getName()))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no metric result " + metric + " in " + run.getStatus()));
+    return ProviderRuns.result(run, metric);
   }
 
   static Measurement lastMeasurement(MetricResult r) {
