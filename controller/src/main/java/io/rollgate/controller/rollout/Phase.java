@@ -9,7 +9,7 @@ import io.rollgate.api.RolloutStatus;
 
 /**
  * Computes {@code status.phase} and {@code status.message} exactly as Argo Rollouts' controller does
- * ({@code CalculateRolloutPhase}, argo-spec.md 3.3): the first matching rule wins.
+ * ({@code CalculateRolloutPhase}, docs/compatibility.md §3.3): the first matching rule wins.
  */
 final class Phase {
 

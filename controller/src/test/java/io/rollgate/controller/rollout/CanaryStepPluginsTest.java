@@ -34,7 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Canary plugin steps (argo-spec.md 10.3-10.6) against a fake {@link StepPlugins}. */
+/** Canary plugin steps (docs/compatibility.md §10.3-10.6) against a fake {@link StepPlugins}. */
 class CanaryStepPluginsTest {
 
   private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * The Gloo Platform traffic-router plugin of the Argo Rollouts ecosystem (argoproj-labs, unmodified go-plugin binary
- * from {@code ../shared/plugins}), registered as {@code solo-io/glooplatform} and run through the plugin bridge
+ * from {@link GoPlugins#shared}), registered as {@code solo-io/glooplatform} and run through the plugin bridge
  * (docs/plugins.md, "Go plugins of Argo Rollouts"): its {@code routeTableSelector} (labels, namespace) picks
  * RouteTables and its {@code routeSelector} (labels) picks routes, whose stable and canary {@code forwardTo}
  * destinations it weights through a canary with a manual promotion, and back to the stable Service on abort. Routes and

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * The Gateway API traffic-router plugin of the Argo Rollouts ecosystem (argoproj-labs, v0.15.0, built against
- * argo-rollouts v1.6: an old go-plugin binary, unmodified, from {@code ../shared/plugins}) registered under its own
+ * argo-rollouts v1.6: an old go-plugin binary, unmodified, see {@link GoPlugins#shared}) registered under its own
  * name {@code argoproj-labs/gatewayAPI}: the registration takes precedence over Rollgate's built-in router of that
  * name, the controller detects go-plugin and runs it through the bridge, and the plugin moves the HTTPRoute's
  * backendRef weights through a canary (docs/plugins.md, "Go plugins of Argo Rollouts", "Precedence").

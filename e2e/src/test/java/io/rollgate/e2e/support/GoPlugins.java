@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * Argo Rollouts"). The bridge and upstream's test plugins ({@code test/cmd/*} of the argo-rollouts module) are built
  * and cached by {@code bridge/build}: {@code bin/test} exports their paths as {@code ROLLGATE_PLUGIN_BRIDGE} and
  * {@code ROLLGATE_ARGO_PLUGINS_DIR}; without them (a single test run by Maven) the script is run here and answers
- * from its cache. Third-party plugins come prebuilt from {@code ../shared/plugins} (never copied into the repository).
+ * from its cache. Third-party plugins come prebuilt from the directory {@link #shared} reads (never copied into the
+ * repository).
  */
 public final class GoPlugins {
 
@@ -71,7 +72,9 @@ public final class GoPlugins {
   }
 
   /**
-   * A prebuilt third-party plugin of {@code ../shared/plugins} (its README lists them).
+   * A prebuilt third-party plugin, from the directory named by {@code ROLLGATE_SHARED_PLUGINS} (or the system property
+   * {@code rollgate.shared.plugins}); without either, a {@code shared/plugins} directory two levels above the e2e
+   * module's working directory, outside the repository.
    *
    * @param file the file name
    * @return its path

@@ -19,10 +19,10 @@ import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataRequest;
 import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataResponse;
 
 /**
- * Argo's CloudWatch provider ({@code metrics[].provider.cloudWatch}, argo-spec.md 9.7; docs/metric-providers.md):
- * one {@code GetMetricData} call with the metric's {@code metricDataQueries} over the last {@code interval} (default
- * 5m), answering one entry per query id (see {@link CloudWatchQueries#value}) for the conditions, for example
- * {@code all(result[0].Values, {# <= 0.01})}.
+ * Argo's CloudWatch provider ({@code metrics[].provider.cloudWatch}, docs/compatibility.md §9.7;
+ * docs/metric-providers.md): one {@code GetMetricData} call with the metric's {@code metricDataQueries} over the last
+ * {@code interval} (default 5m), answering one entry per query id (see {@link CloudWatchQueries#value}) for the
+ * conditions, for example {@code all(result[0].Values, {# <= 0.01})}.
  *
  * <p>AWS access: the AWS SDK for Java v2 with its default chains: region from {@code AWS_REGION} or the profile,
  * credentials from the environment, web identity (IRSA), the profile or the instance profile, and the endpoint from

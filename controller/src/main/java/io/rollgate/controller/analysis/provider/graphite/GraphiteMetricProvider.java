@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo's Graphite provider ({@code metrics[].provider.graphite}, argo-spec.md 9.7; docs/metric-providers.md): GETs
- * {@code <address>/render?<query>&format=json} and answers the non-null datapoint values of the first target as a list
- * of Doubles, the value the conditions see as {@code result} (for example {@code result[0] < 0.05}).
+ * Argo's Graphite provider ({@code metrics[].provider.graphite}, docs/compatibility.md §9.7; docs/metric-providers.md):
+ * GETs {@code <address>/render?<query>&format=json} and answers the non-null datapoint values of the first target as a
+ * list of Doubles, the value the conditions see as {@code result} (for example {@code result[0] < 0.05}).
  *
  * <p>Configuration: {@code address} (an absolute http(s) URL, required) and {@code query} (render API parameters such
  * as {@code target=...&from=-5min}; white space is removed). Each call times out after 10 seconds. An HTTP status of

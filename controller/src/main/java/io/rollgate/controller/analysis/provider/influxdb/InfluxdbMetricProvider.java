@@ -22,10 +22,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo's InfluxDB provider ({@code metrics[].provider.influxdb}, argo-spec.md 9.7; docs/metric-providers.md): runs
- * the Flux {@code query} through InfluxDB's v2 query API ({@code POST <address>/api/v2/query?org=<org>}, header
- * {@code Authorization: Token <authToken>}) and answers the {@code _value} of every returned record, across all
- * tables, as a list: the value the conditions see as {@code result} (for example {@code result[0] < 0.05}).
+ * Argo's InfluxDB provider ({@code metrics[].provider.influxdb}, docs/compatibility.md §9.7; docs/metric-providers.md):
+ * runs the Flux {@code query} through InfluxDB's v2 query API ({@code POST <address>/api/v2/query?org=<org>}, header
+ * {@code Authorization: Token <authToken>}) and answers the {@code _value} of every returned record, across all tables,
+ * as a list: the value the conditions see as {@code result} (for example {@code result[0] < 0.05}).
  *
  * <p>Credentials: the Secret named by {@code profile}, else {@code influxdb}, in the controller's namespace, with the
  * keys {@code address}, {@code authToken} and {@code org} (all three required). Each query times out after 30 seconds.
