@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
 	metricrpc "github.com/argoproj/argo-rollouts/metricproviders/plugin/rpc"
+	"github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
 	steprpc "github.com/argoproj/argo-rollouts/rollout/steps/plugin/rpc"
 	trafficrpc "github.com/argoproj/argo-rollouts/rollout/trafficrouting/plugin/rpc"
 	"github.com/argoproj/argo-rollouts/utils/plugin/types"

@@ -38,6 +38,8 @@ def main(results_path, baseline_path, deviations_path, version):
     p("Rollgate's controller by `bin/conformance` on the local control plane (kwok: pods are simulated, see")
     p("`e2e/conformance/kwok-stages.yaml` for the pod behaviours the Stages model). The tests selected are those that pass")
     p(f"with upstream's own controller on the same cluster (`bin/conformance --baseline`; {baseline_note}).")
+    p("The Argo Rollouts behaviours Rollgate implements, section by section with its deliberate deviations: "
+      "[compatibility.md](compatibility.md).")
     p()
     p(f"Runs: {'; then '.join(runs) if runs else today}.")
     p()

@@ -9,9 +9,9 @@ import java.util.List;
 
 /**
  * Checks every analysis a Rollout names against the templates it references, as Argo Rollouts does before it creates
- * a run (argo-spec.md 2.3 items 2-5): the templates exist (recursively), flatten without conflicts, the arguments
- * resolve, and no step, pre- or post-promotion analysis has a metric that would run forever (an interval without a
- * count). The controller reports a problem as InvalidSpec; the webhook answers it on apply.
+ * a run (docs/compatibility.md §2.3 items 2-5): the templates exist (recursively), flatten without conflicts, the
+ * arguments resolve, and no step, pre- or post-promotion analysis has a metric that would run forever (an interval
+ * without a count). The controller reports a problem as InvalidSpec; the webhook answers it on apply.
  */
 public final class AnalysisReferences {
 

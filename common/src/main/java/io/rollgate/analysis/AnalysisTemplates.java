@@ -17,7 +17,7 @@ import java.util.Set;
 
 /**
  * Resolves the templates a Rollout analysis references ({@code templates[] {templateName, clusterScope}}) and flattens
- * them into the spec of one AnalysisRun (argo-spec.md 9.1, 9.8, 2.3 items 2-3).
+ * them into the spec of one AnalysisRun (docs/compatibility.md §9.1, §9.8, §2.3 items 2-3).
  *
  * <p>Resolution follows {@code AnalysisTemplate.spec.templates} (and the ClusterAnalysisTemplate equivalent)
  * recursively; each template is used once, by name and scope. Flattening concatenates the metrics of the namespaced
@@ -69,7 +69,7 @@ public final class AnalysisTemplates {
       List<Metric> metrics, List<Argument> args, List<DryRun> dryRun, List<MeasurementRetention> measurementRetention) {}
 
   /**
-   * Resolves template references recursively (argo-spec.md 2.3 item 2).
+   * Resolves template references recursively (docs/compatibility.md §2.3 item 2).
    *
    * @param refs the references of a Rollout analysis
    * @param lookup where templates are read
@@ -113,7 +113,7 @@ public final class AnalysisTemplates {
   }
 
   /**
-   * Flattens resolved templates into one run spec (argo-spec.md 2.3 item 3, 9.8).
+   * Flattens resolved templates into one run spec (docs/compatibility.md §2.3 item 3, §9.8).
    *
    * @param templates the templates, as {@link #resolve} returned them
    * @return the flattened metrics, arguments and rules (deep copies)

@@ -14,13 +14,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Arguments of the AnalysisRuns a Rollout creates (argo-spec.md 1.6, 9.3): the Rollout's own {@code args[]} are
- * resolved to plain values ({@code podTemplateHashValue: Latest|Stable}, {@code fieldRef.fieldPath}), then merged into
- * the templates' arguments.
+ * Arguments of the AnalysisRuns a Rollout creates (docs/compatibility.md §1.6, §9.3): the Rollout's own {@code args[]}
+ * are resolved to plain values ({@code podTemplateHashValue: Latest|Stable}, {@code fieldRef.fieldPath}), then merged
+ * into the templates' arguments.
  */
 public final class RunArguments {
 
-  /** Validation message for a {@code metadata...} fieldPath the downward API cannot read (argo-spec.md 2.2 item 26). */
+  /**
+   * Validation message for a {@code metadata...} fieldPath the downward API cannot read (docs/compatibility.md §2.2
+   * item 26).
+   */
   public static final String INVALID_METADATA_FIELD_REF =
       "Analyses arguments must refer to valid object metadata supported by downwardAPI";
 
@@ -175,9 +178,9 @@ public final class RunArguments {
   }
 
   /**
-   * Merges the Rollout's resolved arguments into the templates' (argo-spec.md 9.3): template arguments are the base;
-   * an incoming argument of the same name replaces its value (else its valueFrom); incoming arguments no template
-   * declares are dropped.
+   * Merges the Rollout's resolved arguments into the templates' (docs/compatibility.md §9.3): template arguments are
+   * the base; an incoming argument of the same name replaces its value (else its valueFrom); incoming arguments no
+   * template declares are dropped.
    *
    * @param incoming the Rollout's resolved arguments
    * @param templateArgs the flattened template arguments

@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Builds the AnalysisRun a Rollout analysis asks for (argo-spec.md 9.8): its name
+ * Builds the AnalysisRun a Rollout analysis asks for (docs/compatibility.md §9.8): its name
  * {@code <rollout>-<newRS hash>-<revision>[-<infix>]}, labels, annotations, controller owner reference and the spec
  * flattened from the referenced templates with the Rollout's arguments and rules.
  */
@@ -123,10 +123,10 @@ public final class RunFactory {
   }
 
   /**
-   * Checks that an analysis would build a run, without the ReplicaSets of a pass (argo-spec.md 2.3 items 2-5, 2.2 item
-   * 26): templates exist and flatten, {@code metadata...} fieldRefs are readable, every template argument gets a value,
-   * rules are not duplicated. A fieldRef into the rest of the Rollout is only checked when the run is created (its
-   * value may appear later, e.g. in the status).
+   * Checks that an analysis would build a run, without the ReplicaSets of a pass (docs/compatibility.md §2.3 items 2-5,
+   * §2.2 item 26): templates exist and flatten, {@code metadata...} fieldRefs are readable, every template argument
+   * gets a value, rules are not duplicated. A fieldRef into the rest of the Rollout is only checked when the run is
+   * created (its value may appear later, e.g. in the status).
    *
    * @param rollout the Rollout
    * @param analysis the Rollout analysis
@@ -141,7 +141,7 @@ public final class RunFactory {
   /**
    * Checks an analysis as {@link #validate(Rollout, RolloutAnalysis, AnalysisTemplates.Lookup)} does; for a step,
    * pre- or post-promotion analysis ({@code background} false) a metric that would run forever (an interval without a
-   * count, after the arguments are substituted) is rejected too (argo-spec.md 2.3 item 4).
+   * count, after the arguments are substituted) is rejected too (docs/compatibility.md §2.3 item 4).
    *
    * @param rollout the Rollout
    * @param analysis the Rollout analysis

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which of a Rollout's non-current AnalysisRuns to delete (argo-spec.md 9.8 "History"): runs without a
+ * Which of a Rollout's non-current AnalysisRuns to delete (docs/compatibility.md §9.8 "History"): runs without a
  * {@code rollouts-pod-template-hash} label, or whose ReplicaSet is gone or being deleted, always; of the others, newest
  * first, all but {@code successfulRunHistoryLimit} Successful and {@code unsuccessfulRunHistoryLimit}
  * Failed/Error/Inconclusive runs. Runs still running are kept (they are terminated first).

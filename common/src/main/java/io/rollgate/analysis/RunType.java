@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * The four kinds of AnalysisRun a Rollout creates, with the {@code rollout-type} label value, the name infix and the
- * wording Argo Rollouts uses for them in abort messages and events (argo-spec.md 9.8, 7.7).
+ * wording Argo Rollouts uses for them in abort messages and events (docs/compatibility.md §9.8, §7.7).
  */
 public enum RunType {
   /** An inline canary {@code analysis} step ({@code spec.strategy.canary.steps[i].analysis}). */

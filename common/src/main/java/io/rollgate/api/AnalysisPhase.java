@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * Values of {@code status.phase} of an AnalysisRun, and of {@code phase} of its metric results and measurements
- * (Argo's {@code AnalysisPhase}, argo-spec.md 9.1). Fields stay {@code String}s so that a value written by another
- * controller version round-trips unchanged.
+ * (Argo's {@code AnalysisPhase}, docs/compatibility.md §9.1). Fields stay {@code String}s so that a value written by
+ * another controller version round-trips unchanged.
  */
 public final class AnalysisPhase {
 

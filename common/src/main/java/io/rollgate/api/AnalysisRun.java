@@ -17,7 +17,8 @@ import java.util.Map;
 
 /**
  * The AnalysisRun custom resource, {@code argoproj.io/v1alpha1} kind {@code AnalysisRun} (plural
- * {@code analysisruns}, short name {@code ar}, namespaced), wire-compatible with Argo Rollouts (argo-spec.md 0, 9).
+ * {@code analysisruns}, short name {@code ar}, namespaced), wire-compatible with Argo Rollouts (docs/compatibility.md
+ * §0, §9).
  *
  * <p>As upstream, the CRD has <b>no status subresource</b>: {@code status} is part of the main resource and is written
  * with a normal patch guarded by {@code resourceVersion}. The build removes the status subresource that the CRD

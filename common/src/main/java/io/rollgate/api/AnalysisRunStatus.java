@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Observed state of an AnalysisRun ({@code status}, argo-spec.md 9.1). AnalysisRuns have no status
+ * Observed state of an AnalysisRun ({@code status}, docs/compatibility.md §9.1). AnalysisRuns have no status
  * subresource, so the controller writes this with a normal (merge) patch of the object.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -18,9 +18,9 @@ import java.util.Map;
 
 /**
  * The AnalysisTemplate custom resource, {@code argoproj.io/v1alpha1} kind {@code AnalysisTemplate} (plural
- * {@code analysistemplates}, short name {@code at}, namespaced), wire-compatible with Argo Rollouts (argo-spec.md 0,
- * 9.1): a reusable set of metrics that Rollouts and Experiments turn into AnalysisRuns. It has no status (the
- * CRD schema has no {@code status} property, as upstream).
+ * {@code analysistemplates}, short name {@code at}, namespaced), wire-compatible with Argo Rollouts
+ * (docs/compatibility.md §0, §9.1): a reusable set of metrics that Rollouts and Experiments turn into AnalysisRuns. It
+ * has no status (the CRD schema has no {@code status} property, as upstream).
  */
 @Group("argoproj.io")
 @Version("v1alpha1")

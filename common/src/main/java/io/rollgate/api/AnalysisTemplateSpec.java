@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Desired state of an AnalysisTemplate or ClusterAnalysisTemplate ({@code spec}, argo-spec.md 9.1).
+ * Desired state of an AnalysisTemplate or ClusterAnalysisTemplate ({@code spec}, docs/compatibility.md §9.1).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AnalysisTemplateSpec extends ModelObject {

@@ -1,6 +1,6 @@
 package io.rollgate.api;
 
-/** Annotation keys with the exact spelling Argo Rollouts uses (argo-spec.md section 0). */
+/** Annotation keys with the exact spelling Argo Rollouts uses (docs/compatibility.md §0). */
 public final class Annotations {
 
   /** Revision number (decimal string) on the Rollout, its ReplicaSets, AnalysisRuns and Experiments. */

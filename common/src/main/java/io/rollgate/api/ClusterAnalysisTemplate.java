@@ -18,7 +18,7 @@ import java.util.Map;
 /**
  * The ClusterAnalysisTemplate custom resource, {@code argoproj.io/v1alpha1} kind {@code ClusterAnalysisTemplate}
  * (plural {@code clusteranalysistemplates}, short name {@code cat}, cluster-scoped), wire-compatible with Argo Rollouts
- * (argo-spec.md 0, 9.1): an AnalysisTemplate usable from every namespace. It has no status (the
+ * (docs/compatibility.md §0, §9.1): an AnalysisTemplate usable from every namespace. It has no status (the
  * CRD schema has no {@code status} property, as upstream).
  */
 @Group("argoproj.io")

@@ -1,6 +1,6 @@
 package io.rollgate.api;
 
-/** Values of {@code status.conditions[].type} of a Rollout (argo-spec.md section 3.2). */
+/** Values of {@code status.conditions[].type} of a Rollout (docs/compatibility.md §3.2). */
 public final class ConditionType {
 
   /** Whether the rollout is progressing, paused, aborted or timed out; see {@link ConditionReason}. */

@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * The Experiment custom resource, {@code argoproj.io/v1alpha1} kind {@code Experiment} (plural {@code experiments},
- * short name {@code exp}, namespaced), wire-compatible with Argo Rollouts (argo-spec.md 0, 12.1).
+ * short name {@code exp}, namespaced), wire-compatible with Argo Rollouts (docs/compatibility.md §0, §12.1).
  *
  * <p>As upstream, the CRD has <b>no status subresource</b>: {@code status} is part of the main resource and is written
  * with a normal patch guarded by {@code resourceVersion}. The build removes the status subresource that the CRD

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Objects;
 
-/** Desired state of an Experiment ({@code spec}, argo-spec.md 12.1). */
+/** Desired state of an Experiment ({@code spec}, docs/compatibility.md §12.1). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ExperimentSpec extends ModelObject {
 

@@ -6,7 +6,10 @@ import io.fabric8.crd.generator.annotation.PrinterColumn;
 import java.util.List;
 import java.util.Objects;
 
-/** Observed state of an Experiment ({@code status}, argo-spec.md 12.1). Experiments have no status subresource, so the controller writes this with a normal (merge) patch of the object. */
+/**
+ * Observed state of an Experiment ({@code status}, docs/compatibility.md §12.1). Experiments have no status
+ * subresource, so the controller writes this with a normal (merge) patch of the object.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ExperimentStatus extends ModelObject {
 

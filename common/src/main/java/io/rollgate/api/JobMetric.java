@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.Objects;
 
 /**
- * Job provider ({@code provider.job}, argo-spec.md 9.7): a Kubernetes Job per measurement, Successful when it
+ * Job provider ({@code provider.job}, docs/compatibility.md §9.7): a Kubernetes Job per measurement, Successful when it
  * completes, Failed when it fails. {@code spec} is a {@code batch/v1} JobSpec kept as a JSON tree, because the common
  * module does not depend on the batch model.
  */

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One measurement of a metric ({@code status.metricResults[].measurements[]}, argo-spec.md 9.1).
+ * One measurement of a metric ({@code status.metricResults[].measurements[]}, docs/compatibility.md §9.1).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Measurement extends ModelObject {

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Result of one metric of a run ({@code status.metricResults[]}, argo-spec.md 9.1, 9.4).
+ * Result of one metric of a run ({@code status.metricResults[]}, docs/compatibility.md §9.1, §9.4).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MetricResult extends ModelObject {

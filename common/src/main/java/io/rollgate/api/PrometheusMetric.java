@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Prometheus provider ({@code provider.prometheus}, argo-spec.md 9.7).
+ * Prometheus provider ({@code provider.prometheus}, docs/compatibility.md §9.7).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PrometheusMetric extends ModelObject {

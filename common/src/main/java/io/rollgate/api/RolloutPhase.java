@@ -1,7 +1,7 @@
 package io.rollgate.api;
 
 /**
- * Values of {@code status.phase} of a Rollout (argo-spec.md section 3.3). The status field stays a {@code String} so
+ * Values of {@code status.phase} of a Rollout (docs/compatibility.md §3.3). The status field stays a {@code String} so
  * that a value written by another controller version round-trips unchanged.
  */
 public final class RolloutPhase {

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
- * Time to live of a completed AnalysisRun ({@code spec.ttlStrategy}, argo-spec.md 9.4), in seconds after
+ * Time to live of a completed AnalysisRun ({@code spec.ttlStrategy}, docs/compatibility.md §9.4), in seconds after
  * {@code status.completedAt}. The most specific field applies: {@code secondsAfterSuccess} for a Successful run,
  * {@code secondsAfterFailure} for a Failed one, else {@code secondsAfterCompletion}.
  */

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Web provider ({@code provider.web}, argo-spec.md 9.7).
+ * Web provider ({@code provider.web}, docs/compatibility.md §9.7).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class WebMetric extends ModelObject {

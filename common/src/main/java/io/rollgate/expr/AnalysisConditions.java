@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo Rollouts' measurement verdict (argo-spec.md 9.6, {@code metrics[].successCondition} and
+ * Argo Rollouts' measurement verdict (docs/compatibility.md §9.6, {@code metrics[].successCondition} and
  * {@code metrics[].failureCondition}): both conditions compiled once, then judged against each provider value.
  *
  * <p>Rules: neither condition ⇒ {@link Verdict#SUCCESSFUL}; only a success condition ⇒ {@link Verdict#FAILED} when

@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * A parsed condition expression in the expr-lang/expr syntax that Argo Rollouts evaluates for
- * {@code metrics[].successCondition} and {@code failureCondition} (argo-spec.md 9.6), and for Prometheus
+ * {@code metrics[].successCondition} and {@code failureCondition} (docs/compatibility.md §9.6), and for Prometheus
  * {@code rangeQuery.start}/{@code end}. Parse once, evaluate many times: an instance is immutable and thread-safe.
  *
  * <p>Values are JSON-like Java objects. Integer numbers (Integer, Long, ...) are expr's {@code int} and evaluate to

@@ -1,6 +1,6 @@
 package io.rollgate.expr;
 
-/** The outcome of judging one measurement value against a metric's conditions (argo-spec.md 9.6). */
+/** The outcome of judging one measurement value against a metric's conditions (docs/compatibility.md §9.6). */
 public enum Verdict {
   /** The measurement passed: Argo's {@code Successful} phase. */
   SUCCESSFUL("Successful"),

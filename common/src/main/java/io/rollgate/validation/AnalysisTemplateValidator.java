@@ -22,15 +22,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Static validation of an AnalysisTemplate or ClusterAnalysisTemplate spec (argo-spec.md 9.2, 9.3): every metric has a
- * unique name and exactly one provider; its {@code successCondition} and {@code failureCondition} parse in the
- * condition language (the message gives the line:column); {@code count}, {@code interval} and the limits are
+ * Static validation of an AnalysisTemplate or ClusterAnalysisTemplate spec (docs/compatibility.md §9.2, §9.3): every
+ * metric has a unique name and exactly one provider; its {@code successCondition} and {@code failureCondition} parse in
+ * the condition language (the message gives the line:column); {@code count}, {@code interval} and the limits are
  * consistent (Argo's {@code ValidateMetric} rules: limits not negative, {@code failureLimit} -1 disables it, a
- * {@code count} above 1 needs an {@code interval}, {@code count} at least the limits it must leave room for);
- * durations are Go durations; arguments have unique names; every {@code {{args.NAME}}} placeholder anywhere in
- * the metrics names a declared argument; and the built-in providers Rollgate keeps as plain JSON (Datadog, New Relic,
- * Wavefront, Kayenta, SkyWalking, Graphite, InfluxDB, CloudWatch) have their required fields
- * ({@link MetricProviderValidator}).
+ * {@code count} above 1 needs an {@code interval}, {@code count} at least the limits it must leave room for); durations
+ * are Go durations; arguments have unique names; every {@code {{args.NAME}}} placeholder anywhere in the metrics names
+ * a declared argument; and the built-in providers Rollgate keeps as plain JSON (Datadog, New Relic, Wavefront,
+ * Kayenta, SkyWalking, Graphite, InfluxDB, CloudWatch) have their required fields ({@link MetricProviderValidator}).
  *
  * <p>Fields holding a placeholder ({@code count: "{{args.count}}"}) are checked only after substitution, at run time.
  */

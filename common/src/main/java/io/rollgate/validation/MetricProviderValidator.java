@@ -14,11 +14,11 @@ import java.util.regex.Pattern;
 
 /**
  * Checks the fields of the built-in metric providers that Rollgate reads from a metric's {@code provider} member as
- * plain JSON ({@code datadog}, {@code newRelic}, {@code wavefront}, {@code kayenta}, {@code skywalking},
- * {@code graphite}, {@code influxdb}, {@code cloudWatch}; argo-spec.md 9.7): the fields each provider cannot measure
+ * plain JSON ({@code datadog}, {@code newRelic}, {@code wavefront}, {@code kayenta}, {@code skywalking}, {@code
+ * graphite}, {@code influxdb}, {@code cloudWatch}; docs/compatibility.md §9.7): the fields each provider cannot measure
  * without, the enumerations and defaults of Argo's CRD (Datadog {@code apiVersion} {@code v1|v2}, {@code aggregator}),
- * the combinations Argo refuses when it builds the provider (Datadog {@code query} versus {@code queries} and
- * {@code formula}), and the Go durations and integers the providers parse.
+ * the combinations Argo refuses when it builds the provider (Datadog {@code query} versus {@code queries} and {@code
+ * formula}), and the Go durations and integers the providers parse.
  *
  * <p>Used twice: by {@link AnalysisTemplateValidator} when a template is applied (paths such as
  * {@code spec.metrics[0].provider.datadog.query}), and by the controller before each measurement, after argument

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks the plugin registry ConfigMap {@code argo-rollouts-config} (argo-spec.md 10.1): each of
+ * Checks the plugin registry ConfigMap {@code argo-rollouts-config} (docs/compatibility.md §10.1): each of
  * {@code stepPlugins}, {@code trafficRouterPlugins} and {@code metricProviderPlugins} is a YAML list of objects with
  * a {@code name} of the form {@code <org>/<name>}, unique within its list; exactly one of {@code location}
  * ({@code file://}, {@code http://}, {@code https://}, or {@code java:<class>} for step and traffic-router plugins)

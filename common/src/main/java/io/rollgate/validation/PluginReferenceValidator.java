@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * Checks that a Rollout's plugin references name plugins of the registry ({@code argo-rollouts-config}): canary
  * {@code steps[].plugin.name} must be a registered step plugin and each key of {@code trafficRouting.plugins} a
- * registered traffic-router plugin (argo-spec.md 10.1, 11). Names must have the form {@code <org>/<name>}.
+ * registered traffic-router plugin (docs/compatibility.md §10.1, §11). Names must have the form {@code <org>/<name>}.
  *
  * <p>When the registered plugin declares a {@code configSchema}, its configuration ({@code steps[i].plugin.config},
  * {@code trafficRouting.plugins[<name>]}) must match it ({@link PluginConfigSchemas}; docs/plugins.md "Configuration

@@ -28,8 +28,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Static validation of a Rollout spec: the rules Argo Rollouts applies before reconciling (argo-spec.md 2.2), with
- * Argo's detail texts. Pure: no cluster lookups (references to Services or templates are checked elsewhere).
+ * Static validation of a Rollout spec: the rules Argo Rollouts applies before reconciling (docs/compatibility.md §2.2),
+ * with Argo's detail texts. Pure: no cluster lookups (references to Services or templates are checked elsewhere).
  *
  * <p>Paths name the real field ({@code spec.strategy.canary.steps[2].setWeight}); Argo itself drops the
  * {@code canary}/{@code blueGreen} segment. The controller reports the first error in the {@code InvalidSpec}

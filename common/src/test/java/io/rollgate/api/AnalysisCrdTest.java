@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Checks the AnalysisTemplate, ClusterAnalysisTemplate and AnalysisRun CRDs generated into {@code target/classes}
- * (and post-processed by {@code build-tools/CrdWithoutStatusSubresource.java}) against argo-spec.md sections 0 and 9.
+ * (and post-processed by {@code build-tools/CrdWithoutStatusSubresource.java}) against docs/compatibility.md §0 and §9.
  */
 class AnalysisCrdTest {
 

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Checks the Experiment CRD generated into {@code target/classes} (and post-processed by
- * {@code build-tools/CrdWithoutStatusSubresource.java}) against argo-spec.md sections 0 and 12.1.
+ * {@code build-tools/CrdWithoutStatusSubresource.java}) against docs/compatibility.md §0 and §12.1.
  */
 class ExperimentCrdTest {
 

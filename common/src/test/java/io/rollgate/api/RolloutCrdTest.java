@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Checks the CRD that {@code crd-generator-maven-plugin} writes into {@code target/classes} during
- * {@code process-classes}, against the Argo Rollouts contract (argo-spec.md section 0).
+ * {@code process-classes}, against the Argo Rollouts contract (docs/compatibility.md §0).
  */
 class RolloutCrdTest {
 

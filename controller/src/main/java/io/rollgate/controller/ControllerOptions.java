@@ -30,7 +30,7 @@ import java.time.Duration;
  * @param pluginHandshakeTimeout how long an executable plugin has to write its handshake line
  *     ({@code --plugin-handshake-timeout}, default 10 s)
  * @param pluginNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config} (the
- *     controller's namespace, argo-spec §10.1)
+ *     controller's namespace, docs/compatibility.md §10.1)
  * @param experimentThreads concurrent Experiment reconciles ({@code --experiment-threads}, default 10)
  * @param routerApiVersions the Traefik, Ambassador and App Mesh object versions ({@code --traefik-api-group},
  *     {@code --traefik-api-version}, {@code --ambassador-api-version}, {@code --appmesh-crd-version})

@@ -8,6 +8,7 @@ import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
+import io.rollgate.controller.analysis.provider.TimeSeriesMetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.experiment.ExperimentController;
 import io.rollgate.controller.health.HealthServer;
@@ -231,7 +232,7 @@ public final class ControllerVerticle extends VerticleBase {
    * @param api the API facade, for providers that create Kubernetes objects
    * @param clock the clock every time decision uses
    * @param plugins the plugin host, for {@code provider.plugin} metrics
-   * @param controllerNamespace where provider credential Secrets are read (Datadog, New Relic, Wavefront)
+   * @param controllerNamespace where provider credential Secrets are read (Datadog, New Relic, Wavefront, InfluxDB)
    * @return the registry
    */
   static MetricProviders metricProviders(
@@ -241,6 +242,7 @@ public final class ControllerVerticle extends VerticleBase {
     providers.add(plugins.metricProvider());
     ProviderSecrets secrets = new ProviderSecrets(api::getSecret, controllerNamespace);
     providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv(), secrets));
+    providers.addAll(TimeSeriesMetricProviders.create(vertx, api::getSecret, controllerNamespace));
     return MetricProviders.of(providers);
   }
 

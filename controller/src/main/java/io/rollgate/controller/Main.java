@@ -423,7 +423,7 @@ public final class Main implements Callable<Integer> {
 
   /**
    * The namespace of {@code argo-rollouts-config}: {@code --plugin-config-namespace}, else {@code $POD_NAMESPACE}
-   * (argo-spec §10.1), else the watched namespace, else the client's namespace, else {@code argo-rollouts}.
+   * (docs/compatibility.md §10.1), else the watched namespace, else the client's namespace, else {@code argo-rollouts}.
    */
   private String pluginNamespace(KubernetesClient client, String watched) {
     if (pluginConfigNamespace != null && !pluginConfigNamespace.isEmpty()) {

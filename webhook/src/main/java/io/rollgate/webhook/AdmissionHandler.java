@@ -196,8 +196,8 @@ public final class AdmissionHandler {
 
   /**
    * The analyses the Rollout names, checked against the templates as the controller checks them before it creates a
-   * run (argo-spec.md 2.3 items 2-5): a problem it would report as InvalidSpec is denied here, except a template that
-   * does not exist yet (it may be applied after the Rollout), which is a warning.
+   * run (docs/compatibility.md §2.3 items 2-5): a problem it would report as InvalidSpec is denied here, except a
+   * template that does not exist yet (it may be applied after the Rollout), which is a warning.
    */
   private void analysisChecks(
       AdmissionRequest request, Rollout rollout, List<FieldError> errors, List<String> warnings) {

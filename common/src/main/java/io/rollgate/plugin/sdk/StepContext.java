@@ -3,7 +3,7 @@ package io.rollgate.plugin.sdk;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * What a step plugin receives besides the Rollout (Argo Rollouts' {@code RpcStepContext}, argo-spec §10.2).
+ * What a step plugin receives besides the Rollout (Argo Rollouts' {@code RpcStepContext}, docs/compatibility.md §10.2).
  *
  * @param pluginName the registered name, {@code <org>/<name>}
  * @param stepIndex the 0-based index of the step in {@code spec.strategy.canary.steps}

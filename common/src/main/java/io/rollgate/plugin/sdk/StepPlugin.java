@@ -5,7 +5,8 @@ import io.rollgate.api.Rollout;
 import io.vertx.core.Future;
 
 /**
- * A step plugin: the logic behind a canary step {@code plugin: {name, config}} (argo-spec §10, docs/plugins.md).
+ * A step plugin: the logic behind a canary step {@code plugin: {name, config}} (docs/compatibility.md §10,
+ * docs/plugins.md).
  *
  * <p>Every method returns at once with a Future. A failed Future is a plugin error (the controller records phase
  * {@code Error} and retries). {@link #run} must be idempotent: after a controller restart it is called again with the

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The answer of a step plugin to {@code run}, {@code terminate} or {@code abort} (Argo Rollouts' {@code
- * RpcStepResult} and {@code RpcError}, argo-spec §10.2).
+ * RpcStepResult} and {@code RpcError}, docs/compatibility.md §10.2).
  *
  * @param phase the new phase, or null to keep the previous one
  * @param message a human-readable message for the Rollout status, or null

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * A traffic-router plugin, configured by {@code spec.strategy.canary.trafficRouting.plugins["<org>/<name>"]}
- * (Argo Rollouts' {@code RpcTrafficRoutingReconciler}, argo-spec §11, docs/plugins.md).
+ * (Argo Rollouts' {@code RpcTrafficRoutingReconciler}, docs/compatibility.md §11, docs/plugins.md).
  *
  * <p>Every method returns at once with a Future; a failed Future is a plugin error, which fails the reconcile with
  * {@code failed to <call> via plugin: <message>}. Calls must be idempotent: the controller repeats them on every

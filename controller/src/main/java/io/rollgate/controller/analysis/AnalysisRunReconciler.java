@@ -53,9 +53,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one AnalysisRun (argo-spec.md 9.2 to 9.5): validates it, takes the measurements that are due through the
- * metric providers, assesses metrics and run, and writes the status; a completed run is only deleted when its
- * {@code ttlStrategy} expires.
+ * Reconciles one AnalysisRun (docs/compatibility.md §9.2 to 9.5): validates it, takes the measurements that are due
+ * through the metric providers, assesses metrics and run, and writes the status; a completed run is only deleted when
+ * its {@code ttlStrategy} expires.
  *
  * <p>One pass reads as:
  *

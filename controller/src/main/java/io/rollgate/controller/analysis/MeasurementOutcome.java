@@ -19,9 +19,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Turns the outcome of one provider call into the measurement to store (argo-spec.md 9.4, 9.6): a value is judged with
- * the metric's conditions, a provider verdict is taken as is, a Running answer keeps the measurement open until
- * {@code resumeAt} (rounded up to the second), and a failure is an Error whose message is the failure's. Secret
+ * Turns the outcome of one provider call into the measurement to store (docs/compatibility.md §9.4, §9.6): a value is
+ * judged with the metric's conditions, a provider verdict is taken as is, a Running answer keeps the measurement open
+ * until {@code resumeAt} (rounded up to the second), and a failure is an Error whose message is the failure's. Secret
  * values are masked in the message and the value.
  *
  * @param metric the metric name

@@ -24,9 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Experiments (argo-spec.md 12.1): the process's informers on Experiments, on ReplicaSets and AnalysisRuns
- * (indexed by controller owner) and on the analysis templates, shared with the Rollout controller that owns them,
- * feed {@code namespace/name} keys into a {@link WorkQueue} in front of the {@link ExperimentReconciler}
+ * Wiring for Experiments (docs/compatibility.md §12.1): the process's informers on Experiments, on ReplicaSets and
+ * AnalysisRuns (indexed by controller owner) and on the analysis templates, shared with the Rollout controller that
+ * owns them, feed {@code namespace/name} keys into a {@link WorkQueue} in front of the {@link ExperimentReconciler}
  * ({@code --experiment-threads} concurrent reconciles). A ReplicaSet or AnalysisRun event enqueues the Experiment that
  * controls it. The Experiment and AnalysisRun informers honour the controller instance id label, and with
  * {@code --namespaced} every informer is scoped to the one namespace (ClusterAnalysisTemplates are then not watched).

@@ -48,7 +48,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one Experiment (argo-spec.md 12.1). One pass reads as:
+ * Reconciles one Experiment (docs/compatibility.md §12.1). One pass reads as:
  *
  * <ol>
  *   <li>check the spec: problems end the Experiment in phase Error with an {@code InvalidSpec} condition, nothing is

@@ -30,15 +30,16 @@ import java.util.function.Supplier;
 /**
  * Owns every meter of the controller and renders the {@code /metrics} exposition (Prometheus text format).
  *
- * <p>Names and labels follow Argo Rollouts' controller (argo-spec §14) where one exists, so that its Grafana dashboard
- * keeps working: per-Rollout gauges ({@code rollout_info}, {@code rollout_info_replicas_*}, {@code rollout_phase}) are
- * computed from the informer cache at scrape time ({@link RolloutSeries}); {@code rollout_reconcile} (histogram,
- * seconds, buckets 0.01/0.15/0.25/0.5/1), {@code rollout_reconcile_error} and {@code rollout_events_total} carry
- * {@code namespace} and {@code name} and are dropped when their Rollout leaves the cache ({@link #sweep()}, also run
- * at every scrape). Deviations: {@code controller_clientset_k8s_request_total} is labelled {@code kind} (the resource),
- * {@code verb} and {@code status_code} only (no per-object {@code namespace}/{@code name}, which is unbounded); JVM
- * memory is under Micrometer's standard names ({@code jvm_memory_used_bytes{area="heap"}}), as a JVM has no
- * {@code go_memstats_*}. Rollgate's own meters are prefixed {@code rollgate_}.
+ * <p>Names and labels follow Argo Rollouts' controller (docs/compatibility.md §14) where one exists, so that its
+ * Grafana dashboard keeps working: per-Rollout gauges ({@code rollout_info}, {@code rollout_info_replicas_*},
+ * {@code rollout_phase}) are computed from the informer cache at scrape time ({@link RolloutSeries});
+ * {@code rollout_reconcile} (histogram, seconds, buckets 0.01/0.15/0.25/0.5/1), {@code rollout_reconcile_error} and
+ * {@code rollout_events_total} carry {@code namespace} and {@code name} and are dropped when their Rollout leaves the
+ * cache ({@link #sweep()}, also run at every scrape). Deviations: {@code controller_clientset_k8s_request_total} is
+ * labelled {@code kind} (the resource), {@code verb} and {@code status_code} only (no per-object
+ * {@code namespace}/{@code name}, which is unbounded); JVM memory is under Micrometer's standard names
+ * ({@code jvm_memory_used_bytes{area="heap"}}), as a JVM has no {@code go_memstats_*}. Rollgate's own meters are
+ * prefixed {@code rollgate_}.
  */
 public final class ControllerMetrics implements AutoCloseable {
 
@@ -176,7 +177,7 @@ public final class ControllerMetrics implements AutoCloseable {
    * @param namespace its namespace
    * @param name its name
    * @param type {@code Normal} or {@code Warning}
-   * @param reason the event reason (argo-spec §13.1)
+   * @param reason the event reason (docs/compatibility.md §13.1)
    */
   public void event(String kind, String namespace, String name, String type, String reason) {
     if ("Rollout".equals(kind)) {

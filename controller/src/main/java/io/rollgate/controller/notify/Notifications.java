@@ -104,7 +104,7 @@ public final class Notifications {
    *
    * @param obj the involved object (a Rollout, an AnalysisRun or an Experiment)
    * @param type {@code Normal} or {@code Warning}
-   * @param reason the Event reason (argo-spec §13.1)
+   * @param reason the Event reason (docs/compatibility.md §13.1)
    */
   public void recorded(HasMetadata obj, String type, String reason) {
     if (reason == null || reason.isEmpty() || !leader.getAsBoolean()) {

@@ -19,14 +19,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@code plugin} metric provider ({@code metrics[].provider.plugin: {"<org>/<name>": {...}}}, argo-spec.md 9.7):
- * each measurement call goes to the metric-provider plugin registered under that name in {@code argo-rollouts-config}
- * ({@code metricProviderPlugins}), as {@code metricprovider/run}, {@code resume}, {@code terminate} or
- * {@code garbageCollect} with the AnalysisRun and the metric (docs/plugins.md, "Metric-provider plugins"). The plugin
- * decides the measurement's phase itself; its value, message and metadata are stored as it answers them. A
- * {@code Running} or {@code Pending} measurement is resumed at its {@code resumeAt} (10 s later when it gives none).
- * A plugin error, a call that cannot be made or a bad answer fails the Future, which is an {@code Error} measurement
- * with that message.
+ * The {@code plugin} metric provider ({@code metrics[].provider.plugin: {"<org>/<name>": {...}}}, docs/compatibility.md
+ * §9.7): each measurement call goes to the metric-provider plugin registered under that name in
+ * {@code argo-rollouts-config} ({@code metricProviderPlugins}), as {@code metricprovider/run}, {@code resume},
+ * {@code terminate} or {@code garbageCollect} with the AnalysisRun and the metric (docs/plugins.md, "Metric-provider
+ * plugins"). The plugin decides the measurement's phase itself; its value, message and metadata are stored as it
+ * answers them. A {@code Running} or {@code Pending} measurement is resumed at its {@code resumeAt} (10 s later when it
+ * gives none). A plugin error, a call that cannot be made or a bad answer fails the Future, which is an {@code Error}
+ * measurement with that message.
  */
 public final class PluginMetricProvider implements MetricProvider {
 

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches the plugin registry ConfigMap {@code argo-rollouts-config} in the controller's namespace (an informer on
- * that one name, argo-spec §10.1) and hands every change to the {@link PluginHost}, so plugins are added, removed,
- * disabled or enabled without a restart. An absent ConfigMap is an empty registry.
+ * that one name, docs/compatibility.md §10.1) and hands every change to the {@link PluginHost}, so plugins are added,
+ * removed, disabled or enabled without a restart. An absent ConfigMap is an empty registry.
  *
  * <p>Bad input never takes plugins away: a key whose value is not a YAML list keeps the plugins it listed before, and
  * an item without a valid {@code name} is skipped; both are logged as errors naming the key, the item and the reason.

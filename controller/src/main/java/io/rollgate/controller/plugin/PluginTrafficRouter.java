@@ -16,8 +16,8 @@ import java.util.List;
 
 /**
  * A {@link TrafficRouter} whose calls go to a traffic-router plugin ({@code trafficRouting.plugins["<org>/<name>"]},
- * argo-spec §11, docs/plugins.md "Traffic-router plugins"): each call becomes {@code trafficrouter/<call>} with the
- * whole Rollout. A plugin error or a failed call fails the Future with {@code failed to <call> via plugin:
+ * docs/compatibility.md §11, docs/plugins.md "Traffic-router plugins"): each call becomes {@code trafficrouter/<call>}
+ * with the whole Rollout. A plugin error or a failed call fails the Future with {@code failed to <call> via plugin:
  * <message>}, as Argo Rollouts' plugin client does; {@code verified: null} is {@link WeightVerification#NOT_IMPLEMENTED}.
  */
 public final class PluginTrafficRouter implements HostedTrafficRouter {

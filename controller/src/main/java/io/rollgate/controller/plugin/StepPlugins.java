@@ -10,9 +10,9 @@ import java.util.Optional;
 /**
  * How the Rollout reconciler reaches step plugins, whatever their form (executable, endpoint, in-process).
  *
- * <p>A {@link StepResult} with an {@code error} is a plugin error (argo-spec §10.4: phase {@code Error}, retried
- * after 30 s). A failed Future is a handled error: the plugin is not registered, could not be fetched or started, or
- * the call failed in transport or timed out; its message names the plugin and the reason.
+ * <p>A {@link StepResult} with an {@code error} is a plugin error (docs/compatibility.md §10.4: phase {@code Error},
+ * retried after 30 s). A failed Future is a handled error: the plugin is not registered, could not be fetched or
+ * started, or the call failed in transport or timed out; its message names the plugin and the reason.
  */
 public interface StepPlugins {
 

@@ -27,9 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blue-green strategy (argo-spec.md section 7): the preview Service follows the new ReplicaSet, the active Service
- * is switched to it once it is saturated and the pause (if any) is over, the new ReplicaSet is then marked stable and
- * the previous active ReplicaSet is scaled down after {@code scaleDownDelaySeconds}.
+ * The blue-green strategy (docs/compatibility.md §7): the preview Service follows the new ReplicaSet, the active
+ * Service is switched to it once it is saturated and the pause (if any) is over, the new ReplicaSet is then marked
+ * stable and the previous active ReplicaSet is scaled down after {@code scaleDownDelaySeconds}.
  *
  * <p>One pass, in order: validate the Service references; create the new ReplicaSet if missing (the pass ends); keep
  * revisions in sync; point the preview Service at the new ReplicaSet; on a template change, reset and sync the status
@@ -86,7 +86,7 @@ final class BlueGreenReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Services
 
-  /** argo-spec.md 2.3 item 1 (active first, then preview); also loads the Services into the pass. */
+  /** docs/compatibility.md §2.3 item 1 (active first, then preview); also loads the Services into the pass. */
   private List<FieldError> validateServices(RolloutPass pass) {
     BlueGreenStrategy bg = strategy(pass);
     List<FieldError> errors = new ArrayList<>();
@@ -98,7 +98,7 @@ final class BlueGreenReconciler {
     return errors;
   }
 
-  /** argo-spec.md 7.1 item 2: the preview Service follows the new ReplicaSet (held while paused). */
+  /** docs/compatibility.md §7.1 item 2: the preview Service follows the new ReplicaSet (held while paused). */
   private Future<Void> reconcilePreviewService(RolloutPass pass) {
     if (pass.previewService == null
         || Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
@@ -111,7 +111,10 @@ final class BlueGreenReconciler {
         .mapEmpty();
   }
 
-  /** argo-spec.md 7.4: switch the active Service when the new ReplicaSet is saturated and promotable; abort reverts. */
+  /**
+   * docs/compatibility.md §7.4: switch the active Service when the new ReplicaSet is saturated and promotable; abort
+   * reverts.
+   */
   private Future<Void> reconcileActiveService(RolloutPass pass) {
     String current = Services.selectedHash(pass.activeService);
     String target = current;
@@ -195,7 +198,7 @@ final class BlueGreenReconciler {
     return chain;
   }
 
-  /** argo-spec.md 7.2 and 7.7: the new ReplicaSet's size, and its delayed scale-down while aborted. */
+  /** docs/compatibility.md §7.2 and §7.7: the new ReplicaSet's size, and its delayed scale-down while aborted. */
   private Future<Void> scaleNewReplicaSet(RolloutPass pass) {
     ReplicaSet rs = pass.newRS;
     pass.newDesired = newDesired(pass);
@@ -249,7 +252,7 @@ final class BlueGreenReconciler {
         oldBg != null && Boolean.TRUE.equals(oldBg.getScaleUpPreviewCheckPoint()));
   }
 
-  /** argo-spec.md 7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}. */
+  /** docs/compatibility.md §7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}. */
   private Future<Void> scaleDownPreviousReplicaSets(RolloutPass pass) {
     if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
         || RolloutAnalysisRuns.holdsScaleDownForPostPromotion(pass)) {
@@ -302,7 +305,7 @@ final class BlueGreenReconciler {
     return hashes;
   }
 
-  /** Revision history (argo-spec.md 4 item 10): delete the oldest drained ReplicaSets beyond the limit. */
+  /** Revision history (docs/compatibility.md §4 item 10): delete the oldest drained ReplicaSets beyond the limit. */
   private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
     return base.cleanupOldReplicaSets(pass, referencedHashes(pass));
   }
@@ -319,7 +322,7 @@ final class BlueGreenReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Pause and promotion gates
 
-  /** argo-spec.md 7.3: fast-track reasons that skip the pause and the pre-promotion gate. */
+  /** docs/compatibility.md §7.3: fast-track reasons that skip the pause and the pre-promotion gate. */
   private boolean fastTracked(RolloutPass pass) {
     String activeHash = Services.selectedHash(pass.activeService);
     BlueGreenStatus oldBg = pass.old.getBlueGreen();
@@ -414,7 +417,7 @@ final class BlueGreenReconciler {
 
   /**
    * Consults the post-promotion gate once the active Service selects the new, not yet stable, ReplicaSet; a fast
-   * rollback (argo-spec.md 7.5) is promoted without it.
+   * rollback (docs/compatibility.md §7.5) is promoted without it.
    */
   private Future<Void> checkPostPromotion(RolloutPass pass) {
     if (strategy(pass).getPostPromotionAnalysis() == null
@@ -504,7 +507,7 @@ final class BlueGreenReconciler {
         && (bg.getAdditionalProperties() == null || bg.getAdditionalProperties().isEmpty());
   }
 
-  /** argo-spec.md 3.1: blue-green reports the active ReplicaSet's counts (the HPA sees only it). */
+  /** docs/compatibility.md §3.1: blue-green reports the active ReplicaSet's counts (the HPA sees only it). */
   private void counters(RolloutPass pass, RolloutStatus s) {
     int replicas = 0;
     int ready = 0;
@@ -530,7 +533,10 @@ final class BlueGreenReconciler {
     }
   }
 
-  /** argo-spec.md 7.5; returns the promotion reason, or null when the new ReplicaSet is not promoted this pass. */
+  /**
+   * docs/compatibility.md §7.5; returns the promotion reason, or null when the new ReplicaSet is not promoted this
+   * pass.
+   */
   private String shouldFullPromote(RolloutPass pass, RolloutStatus status) {
     String stable = pass.old.getStableRS();
     if (stable == null || stable.isEmpty()) {
@@ -559,9 +565,9 @@ final class BlueGreenReconciler {
   }
 
   /**
-   * argo-spec.md 7.5: a fast rollback is a return to the stable ReplicaSet, or to a ReplicaSet older than the stable one
-   * that is inside the rollback window or still within its scale-down delay; it is promoted as soon as the active
-   * Service selects it, without post-promotion analysis.
+   * docs/compatibility.md §7.5: a fast rollback is a return to the stable ReplicaSet, or to a ReplicaSet older than the
+   * stable one that is inside the rollback window or still within its scale-down delay; it is promoted as soon as the
+   * active Service selects it, without post-promotion analysis.
    */
   static boolean fastRollback(RolloutPass pass, String stable) {
     if (pass.podHash.equals(stable)) {
@@ -573,7 +579,9 @@ final class BlueGreenReconciler {
     return older && (RollbackWindow.within(pass) || pass.newRsWithinDelay);
   }
 
-  /** argo-spec.md 7.2: the one-way latch that lets a {@code previewReplicaCount} preview scale to full size. */
+  /**
+   * docs/compatibility.md §7.2: the one-way latch that lets a {@code previewReplicaCount} preview scale to full size.
+   */
   private boolean scaleUpPreviewCheckPoint(RolloutPass pass) {
     Integer preview = strategy(pass).getPreviewReplicaCount();
     if (preview == null) {
@@ -605,12 +613,15 @@ final class BlueGreenReconciler {
         .map(v -> pass.requeue == null ? ReconcileOutcome.done() : ReconcileOutcome.requeueAfter(pass.requeue));
   }
 
-  /** argo-spec.md 3.4. */
+  /** docs/compatibility.md §3.4. */
   private void applyPauseAndAbort(RolloutPass pass, RolloutStatus status) {
     PauseBookkeeping.apply(pass, status);
   }
 
-  /** Sets Progressing, Available, Paused, Completed and Healthy with the blue-green predicates (argo-spec.md 3.2, 3.5). */
+  /**
+   * Sets Progressing, Available, Paused, Completed and Healthy with the blue-green predicates (docs/compatibility.md
+   * §3.2, §3.5).
+   */
   private void applyConditions(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
     ReplicaSet active = findByHash(pass, status.getBlueGreen() == null ? null : status.getBlueGreen().getActiveSelector());
     RolloutConditions.apply(
@@ -625,7 +636,7 @@ final class BlueGreenReconciler {
             pass.otherRSs.stream().anyMatch(rs -> deadlineText(rs) != null)));
   }
 
-  /** argo-spec.md 3.5: progress for blue-green includes the Service selectors and the stable hash. */
+  /** docs/compatibility.md §3.5: progress for blue-green includes the Service selectors and the stable hash. */
   private static boolean progressed(RolloutStatus old, RolloutStatus now) {
     BlueGreenStatus o = old.getBlueGreen();
     BlueGreenStatus n = now.getBlueGreen();
@@ -634,7 +645,7 @@ final class BlueGreenReconciler {
         || !Objects.equals(o == null ? null : o.getPreviewSelector(), n == null ? null : n.getPreviewSelector());
   }
 
-  /** Argo's RolloutHealthy predicate for blue-green (argo-spec.md 3.2). */
+  /** Argo's RolloutHealthy predicate for blue-green (docs/compatibility.md §3.2). */
   private static boolean healthy(RolloutPass pass, RolloutStatus s) {
     int r = pass.replicas;
     String oldGen = pass.old.getObservedGeneration();

@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The canary strategy without traffic routing (argo-spec.md section 5): replica-ratio steps, pauses, promotion, abort
+ * The canary strategy without traffic routing (docs/compatibility.md §5): replica-ratio steps, pauses, promotion, abort
  * and the status Argo Rollouts writes for them.
  *
  * <p>One pass, in order: keep revisions in sync; reset the steps when the template or the steps changed; pod restarts
@@ -73,7 +73,7 @@ final class CanaryReconciler {
         .compose(evicted -> evicted ? Future.succeededFuture(ReconcileOutcome.requeueAfter(pass.requeue)) : afterRestarts(pass));
   }
 
-  /** argo-spec.md 5.1 items 3-13, in a pass that evicted no pod. */
+  /** docs/compatibility.md §5.1 items 3-13, in a pass that evicted no pod. */
   private Future<ReconcileOutcome> afterRestarts(RolloutPass pass) {
     return base.ephemeral().sync(pass, false)
         .compose(v -> cleanupOldReplicaSets(pass))
@@ -83,7 +83,7 @@ final class CanaryReconciler {
         .compose(v -> base.experiments().reconcile(pass))
         .compose(
             v ->
-                // argo-spec.md 5.1 item 9: an inconclusive run paused the rollout; straight to status sync.
+                // docs/compatibility.md §5.1 item 9: an inconclusive run paused the rollout; straight to status sync.
                 pass.addPause.contains(PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
                         || pass.addPause.contains(PauseReason.INCONCLUSIVE_EXPERIMENT)
                     ? Future.succeededFuture(true)
@@ -93,7 +93,8 @@ final class CanaryReconciler {
               if (scaled) {
                 return syncStatus(pass, false);
               }
-              // argo-spec.md 5.1 items 11-12: a pause step ends the pass; otherwise plugin steps, then status sync.
+              // docs/compatibility.md §5.1 items 11-12: a pause step ends the pass; otherwise plugin steps, then status
+              // sync.
               if (reconcilePauseStep(pass)) {
                 return syncStatus(pass, true);
               }
@@ -127,7 +128,10 @@ final class CanaryReconciler {
     }
   }
 
-  /** argo-spec.md 5.3 item 2: a new template or new steps restart the steps (or skip them on a return to stable). */
+  /**
+   * docs/compatibility.md §5.3 item 2: a new template or new steps restart the steps (or skip them on a return to
+   * stable).
+   */
   private Future<ReconcileOutcome> resetSteps(RolloutPass pass) {
     RolloutStatus status = baseStatus(pass);
     pass.clearPauses = true;
@@ -170,8 +174,8 @@ final class CanaryReconciler {
   // Scaling
 
   /**
-   * argo-spec.md 4 item 7: {@code spec.replicas} changed (HPA, {@code kubectl scale}) since the new or the stable
-   * ReplicaSet (whichever has pods) was last scaled, as its {@code desired-replicas} annotation tells.
+   * docs/compatibility.md §4 item 7: {@code spec.replicas} changed (HPA, {@code kubectl scale}) since the new or the
+   * stable ReplicaSet (whichever has pods) was last scaled, as its {@code desired-replicas} annotation tells.
    */
   private static boolean scalingEvent(RolloutPass pass) {
     String want = String.valueOf(pass.replicas);
@@ -211,7 +215,7 @@ final class CanaryReconciler {
         .compose(v -> syncStatus(pass, false));
   }
 
-  /** argo-spec.md 5.1 item 10: scale stable, then new, then the others; stop after the first that changed. */
+  /** docs/compatibility.md §5.1 item 10: scale stable, then new, then the others; stop after the first that changed. */
   private Future<Boolean> scaleReplicaSets(RolloutPass pass, boolean honourPause) {
     if (honourPause
         && (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
@@ -275,7 +279,7 @@ final class CanaryReconciler {
   // Pause step
 
   /**
-   * Pause-step bookkeeping (argo-spec.md 5.2).
+   * Pause-step bookkeeping (docs/compatibility.md §5.2).
    *
    * @return whether the current step is a pause step still being reconciled (the pass then skips plugin steps)
    */
@@ -311,7 +315,7 @@ final class CanaryReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Status sync
 
-  /** The status fields every pass recomputes from the ReplicaSets (argo-spec.md 5.3 item 1). */
+  /** The status fields every pass recomputes from the ReplicaSets (docs/compatibility.md §5.3 item 1). */
   private RolloutStatus baseStatus(RolloutPass pass) {
     RolloutStatus s = RolloutReconciler.copy(pass.old);
     s.setCurrentPodHash(pass.podHash);
@@ -342,7 +346,7 @@ final class CanaryReconciler {
       }
     }
     if (pass.trafficReconciled || !TrafficRouted.enabled(pass)) {
-      // argo-spec.md 5.6: the weights the traffic step decided; none without a router.
+      // docs/compatibility.md §5.6: the weights the traffic step decided; none without a router.
       io.rollgate.api.TrafficWeights w = pass.trafficReconciled ? pass.trafficWeights : null;
       if (w != null && s.getCanary() == null) {
         s.setCanary(new io.rollgate.api.CanaryStatus());
@@ -400,7 +404,10 @@ final class CanaryReconciler {
     return finish(pass, status, mayAdvance);
   }
 
-  /** argo-spec.md 5.10; returns the promotion reason, or null when the new ReplicaSet is not promoted this pass. */
+  /**
+   * docs/compatibility.md §5.10; returns the promotion reason, or null when the new ReplicaSet is not promoted this
+   * pass.
+   */
   private String shouldFullPromote(RolloutPass pass, RolloutStatus status, boolean promoteFull) {
     String stable = pass.old.getStableRS();
     if (stable == null || stable.isEmpty()) {
@@ -545,7 +552,7 @@ final class CanaryReconciler {
     if (pass.restartedAt != null) {
       status.setRestartedAt(pass.restartedAt);
     }
-    Phase.apply(pass.rollout, status, pass.replicas);
+    Phase.apply(pass.rollout, status, pass.replicas, CanaryStepPlugins.blockedBy(pass));
     if (!progressed) {
       LOG.debug("{} no progress this pass", pass.ctx);
     }
@@ -553,13 +560,14 @@ final class CanaryReconciler {
         .map(v -> pass.requeue == null ? ReconcileOutcome.done() : ReconcileOutcome.requeueAfter(pass.requeue));
   }
 
-  /** argo-spec.md 3.4. */
+  /** docs/compatibility.md §3.4. */
   private void applyPauseAndAbort(RolloutPass pass, RolloutStatus status) {
     PauseBookkeeping.apply(pass, status);
   }
 
   /**
-   * Sets Progressing, Available, Paused, Completed and Healthy (argo-spec.md 3.2, 3.5) with the canary predicates.
+   * Sets Progressing, Available, Paused, Completed and Healthy (docs/compatibility.md §3.2, §3.5) with the canary
+   * predicates.
    *
    * @return whether progress was observed in this pass
    */
@@ -595,14 +603,14 @@ final class CanaryReconciler {
     return false;
   }
 
-  /** argo-spec.md 3.5: progress = any of these counters or markers moved since the stored status. */
+  /** docs/compatibility.md §3.5: progress = any of these counters or markers moved since the stored status. */
   private static boolean progressed(RolloutStatus old, RolloutStatus now) {
     return RolloutConditions.replicasProgressed(old, now)
         || !Objects.equals(old.getCurrentStepIndex(), now.getCurrentStepIndex())
         || !Objects.equals(old.getCurrentStepHash(), now.getCurrentStepHash());
   }
 
-  /** Argo's RolloutHealthy predicate for canary (argo-spec.md 3.2). */
+  /** Argo's RolloutHealthy predicate for canary (docs/compatibility.md §3.2). */
   private static boolean healthy(RolloutPass pass, RolloutStatus s) {
     int r = pass.replicas;
     String oldGen = pass.old.getObservedGeneration();

@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The canary strategy's {@code stableService} and {@code canaryService} (argo-spec.md 5.7): the stable Service follows
- * the stable ReplicaSet and the canary Service the new one; a basic canary being aborted points the canary Service back
- * at the stable ReplicaSet (with traffic routing the traffic step does that, see {@link TrafficRouting}).
+ * The canary strategy's {@code stableService} and {@code canaryService} (docs/compatibility.md §5.7): the stable
+ * Service follows the stable ReplicaSet and the canary Service the new one; a basic canary being aborted points the
+ * canary Service back at the stable ReplicaSet (with traffic routing the traffic step does that, see
+ * {@link TrafficRouting}).
  *
  * <p>Switch rule (Argo's {@code ensureSVCTargets}): a Service not yet carrying the managed-by annotation is adopted only
  * when the ReplicaSet is fully available; a switch always needs at least one available pod, unless the caller asks
@@ -36,7 +37,7 @@ final class CanaryServices {
     this.cache = cache;
   }
 
-  /** argo-spec.md 2.3 item 1 for {@code stableService}, {@code canaryService} and the ping/pong Services. */
+  /** docs/compatibility.md §2.3 item 1 for {@code stableService}, {@code canaryService} and the ping/pong Services. */
   List<FieldError> validate(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
     List<FieldError> errors = new ArrayList<>();
@@ -50,9 +51,9 @@ final class CanaryServices {
   }
 
   /**
-   * argo-spec.md 5.1 item 5, pingPong: the stable one of ping and pong ({@code status.canary.stablePingPong}) follows
-   * the stable ReplicaSet; the other one follows the new ReplicaSet until it is promoted, then the two swap roles
-   * (no selector switch at promotion).
+   * docs/compatibility.md §5.1 item 5, pingPong: the stable one of ping and pong ({@code status.canary.stablePingPong})
+   * follows the stable ReplicaSet; the other one follows the new ReplicaSet until it is promoted, then the two swap
+   * roles (no selector switch at promotion).
    */
   Future<Void> reconcilePingPong(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
@@ -86,7 +87,7 @@ final class CanaryServices {
     status.getCanary().setStablePingPong(next);
   }
 
-  /** argo-spec.md 5.1 item 6: point the stable and canary Services at their ReplicaSets. */
+  /** docs/compatibility.md §5.1 item 6: point the stable and canary Services at their ReplicaSets. */
   Future<Void> reconcile(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
     Future<Void> stable = reconcilePingPong(pass).compose(v -> ensure(pass, c.getStableService(), pass.stableRS, true));

@@ -23,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Canary {@code plugin} steps (argo-spec.md 10.3-10.6): runs the current plugin step, aborts executed plugin steps in
- * reverse order when the Rollout is aborted, terminates the running one on a full promotion, and clears the leftovers
- * of an aborted attempt on retry. The outcome is {@code status.canary.stepPluginStatuses}, kept in the pass until the
- * status sync writes it.
+ * Canary {@code plugin} steps (docs/compatibility.md §10.3-10.6): runs the current plugin step, aborts executed plugin
+ * steps in reverse order when the Rollout is aborted, terminates the running one on a full promotion, and clears the
+ * leftovers of an aborted attempt on retry. The outcome is {@code status.canary.stepPluginStatuses}, kept in the pass
+ * until the status sync writes it.
  *
  * <p>Waiting is a requeue: a {@code Running} or {@code Error} step asks for the Rollout to be reconciled again at
  * {@code updatedAt + backoff + 5s}; no thread ever waits. A call that fails (the plugin is not registered, not
@@ -39,7 +39,7 @@ final class CanaryStepPlugins {
 
   /** Backoff after a plugin error, and after a {@code Running} answer without (or with a short) requeue. */
   static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(30);
-  /** A {@code requeueAfter} must exceed this to be honoured (argo-spec.md 10.4). */
+  /** A {@code requeueAfter} must exceed this to be honoured (docs/compatibility.md §10.4). */
   static final Duration MIN_REQUEUE = Duration.ofSeconds(10);
   /** Added to {@code updatedAt + backoff} before the Rollout is reconciled again. */
   static final Duration REQUEUE_SLACK = Duration.ofSeconds(5);
@@ -61,8 +61,8 @@ final class CanaryStepPlugins {
   }
 
   /**
-   * Reconciles the plugin steps of the pass (argo-spec.md 5.1 item 12). Never fails: handled errors are recorded in
-   * the pass ({@link RolloutPass#stepPluginError}, an event and a requeue).
+   * Reconciles the plugin steps of the pass (docs/compatibility.md §5.1 item 12). Never fails: handled errors are
+   * recorded in the pass ({@link RolloutPass#stepPluginError}, an event and a requeue).
    *
    * @param pass the pass; its {@code stepPluginStatuses} is set to the list to write
    * @return a Future completing when every call of this pass answered
@@ -98,7 +98,7 @@ final class CanaryStepPlugins {
    * @return whether the step may advance
    */
   static boolean completed(RolloutPass pass, int index, PluginStep step) {
-    if (pass.stepPluginError) {
+    if (pass.stepPluginError != null) {
       return false;
     }
     List<StepPluginStatus> list = pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
@@ -118,8 +118,36 @@ final class CanaryStepPlugins {
             || find(list, index, step.getName(), StepOperation.ABORT) != null);
   }
 
+  /**
+   * What holds the current plugin step, for {@code status.message} (docs/plugins.md, "A plugin that is not one"): the
+   * handled error of this pass (the call could not be made or timed out), else the current step's {@code Run} in phase
+   * {@code Error} as Argo's {@code StepPluginTransition} event words it, with the plugin's message.
+   *
+   * @param pass the pass, after {@link #reconcile}
+   * @return the text, or null when the current step is not a plugin step held by an error
+   */
+  static String blockedBy(RolloutPass pass) {
+    if (pass.stepPluginError != null) {
+      return pass.stepPluginError;
+    }
+    Integer idx = pass.old.getCurrentStepIndex();
+    int index = idx == null ? 0 : idx;
+    List<CanaryStep> steps = pass.steps();
+    if (index >= steps.size() || steps.get(index).getPlugin() == null) {
+      return null;
+    }
+    String name = steps.get(index).getPlugin().getName();
+    List<StepPluginStatus> list = pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
+    StepPluginStatus run = find(list, index, name, StepOperation.RUN);
+    if (run == null || !StepPhase.Error.name().equals(run.getPhase())) {
+      return null;
+    }
+    String text = "Step plugin " + name + " (step " + (index + 1) + ") transitioned to Error";
+    return run.getMessage() == null || run.getMessage().isEmpty() ? text : text + ": " + run.getMessage();
+  }
+
   // ---------------------------------------------------------------------------------------------------------------
-  // Run (argo-spec.md 10.4)
+  // Run (docs/compatibility.md §10.4)
 
   private Future<Void> run(RolloutPass pass) {
     Integer idx = pass.old.getCurrentStepIndex();
@@ -273,7 +301,7 @@ final class CanaryStepPlugins {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-  // Retry cleanup (argo-spec.md 10.6)
+  // Retry cleanup (docs/compatibility.md §10.6)
 
   private void retryCleanup(RolloutPass pass) {
     Integer idx = pass.old.getCurrentStepIndex();
@@ -288,7 +316,7 @@ final class CanaryStepPlugins {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-  // Abort and terminate (argo-spec.md 10.5)
+  // Abort and terminate (docs/compatibility.md §10.5)
 
   private Future<Void> abort(RolloutPass pass) {
     List<StepPluginStatus> runs = new ArrayList<>();
@@ -405,12 +433,15 @@ final class CanaryStepPlugins {
     }
   }
 
-  /** A handled error (argo-spec.md 10.4): Warning {@code ReconciliationError}, requeue in 30 s, the pass goes on. */
+  /**
+   * A handled error (docs/compatibility.md §10.4): Warning {@code ReconciliationError}, requeue in 30 s, the pass goes
+   * on.
+   */
   private static void handledError(RolloutPass pass, Throwable err) {
     String message = err.getMessage() == null ? err.toString() : err.getMessage();
     LOG.warn("{} step plugin: {}", pass.ctx, message);
     LOG.debug("{} step plugin error", pass.ctx, err);
-    pass.stepPluginError = true;
+    pass.stepPluginError = message;
     pass.warning("ReconciliationError", "Reconciliation failed with error: " + message);
     pass.requeueAfter(HANDLED_ERROR_REQUEUE);
   }
@@ -447,7 +478,7 @@ final class CanaryStepPlugins {
     return null;
   }
 
-  /** Entries are unique by (index, name, operation): replace in place, else append (argo-spec.md 10.3). */
+  /** Entries are unique by (index, name, operation): replace in place, else append (docs/compatibility.md §10.3). */
   private static void put(List<StepPluginStatus> list, StepPluginStatus s) {
     for (int i = 0; i < list.size(); i++) {
       StepPluginStatus e = list.get(i);

@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ephemeral pod metadata (argo-spec.md 6; {@code spec.strategy.canary.canaryMetadata}/{@code stableMetadata},
+ * Ephemeral pod metadata (docs/compatibility.md §6; {@code spec.strategy.canary.canaryMetadata}/{@code stableMetadata},
  * {@code spec.strategy.blueGreen.previewMetadata}/{@code activeMetadata}): labels and annotations merged into a
  * ReplicaSet's {@code spec.template.metadata} and patched onto its existing pods in place, so a pod's role can change
  * without a restart.

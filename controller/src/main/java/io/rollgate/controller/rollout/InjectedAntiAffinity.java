@@ -18,9 +18,9 @@ import java.util.List;
 
 /**
  * The pod anti-affinity term a new ReplicaSet gets against the stable pods ({@code spec.strategy.canary.antiAffinity},
- * {@code spec.strategy.blueGreen.antiAffinity}; argo-spec.md 4 item 4 and 6): {@code rollouts-pod-template-hash In
- * [status.stableRS]} with topology key {@code kubernetes.io/hostname}, appended to the user's own terms, preferred
- * with the configured weight or required. Pure: no I/O.
+ * {@code spec.strategy.blueGreen.antiAffinity}; docs/compatibility.md §4 item 4 and §6):
+ * {@code rollouts-pod-template-hash In [status.stableRS]} with topology key {@code kubernetes.io/hostname}, appended to
+ * the user's own terms, preferred with the configured weight or required. Pure: no I/O.
  */
 final class InjectedAntiAffinity {
 

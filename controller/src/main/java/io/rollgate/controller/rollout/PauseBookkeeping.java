@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns a pass's pause and abort intents into {@code status.pauseConditions}, {@code controllerPause}, {@code abort}
  * and {@code abortedAt}, with the {@code RolloutPaused}, {@code RolloutResumed} and {@code RolloutAborted} events
- * (argo-spec.md 3.4). Shared by every strategy.
+ * (docs/compatibility.md §3.4). Shared by every strategy.
  */
 final class PauseBookkeeping {
 

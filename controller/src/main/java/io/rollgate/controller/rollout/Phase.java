@@ -9,7 +9,7 @@ import io.rollgate.api.RolloutStatus;
 
 /**
  * Computes {@code status.phase} and {@code status.message} exactly as Argo Rollouts' controller does
- * ({@code CalculateRolloutPhase}, argo-spec.md 3.3): the first matching rule wins.
+ * ({@code CalculateRolloutPhase}, docs/compatibility.md §3.3): the first matching rule wins.
  */
 final class Phase {
 
@@ -23,6 +23,21 @@ final class Phase {
    * @param replicas the effective {@code spec.replicas}
    */
   static void apply(Rollout rollout, RolloutStatus s, int replicas) {
+    apply(rollout, s, replicas, null);
+  }
+
+  /**
+   * Sets phase and message on the status, where a problem that keeps the current step from completing (a step
+   * plugin that cannot be called: not registered, not running, timed out) is the message of a progressing Rollout in
+   * place of Argo's generic one, so {@code kubectl argo rollouts get}, the dashboard and Argo CD name the plugin and the
+   * reason (docs/plugins.md). Degraded and paused Rollouts keep their message.
+   *
+   * @param rollout the Rollout (spec is read)
+   * @param s the status being written (conditions, counters and hashes already computed)
+   * @param replicas the effective {@code spec.replicas}
+   * @param blocked the problem that holds the current step this pass, or null
+   */
+  static void apply(Rollout rollout, RolloutStatus s, int replicas, String blocked) {
     if (s.getConditions() != null) {
       for (RolloutCondition c : s.getConditions()) {
         if (ConditionType.INVALID_SPEC.equals(c.getType())) {
@@ -42,6 +57,10 @@ final class Phase {
     }
     if (s.getPauseConditions() != null && !s.getPauseConditions().isEmpty()) {
       set(s, RolloutPhase.PAUSED, s.getPauseConditions().get(0).getReason());
+      return;
+    }
+    if (blocked != null && !blocked.isEmpty()) {
+      set(s, RolloutPhase.PROGRESSING, blocked);
       return;
     }
     String restartAt = rollout.getSpec().getRestartAt();

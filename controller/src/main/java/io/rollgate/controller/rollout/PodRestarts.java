@@ -21,10 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pod restarts requested through {@code spec.restartAt} ({@code kubectl argo rollouts restart}; argo-spec.md 8.6):
- * pods created before that time are evicted through the Eviction API, a few at a time so that availability never drops
- * more than {@code max(maxUnavailable, 1)} below {@code max(spec.replicas, Σ ReplicaSet replicas)}; once none remain,
- * {@code status.restartedAt} is set to {@code spec.restartAt}.
+ * Pod restarts requested through {@code spec.restartAt} ({@code kubectl argo rollouts restart}; docs/compatibility.md
+ * §8.6): pods created before that time are evicted through the Eviction API, a few at a time so that availability never
+ * drops more than {@code max(maxUnavailable, 1)} below {@code max(spec.replicas, Σ ReplicaSet replicas)}; once none
+ * remain, {@code status.restartedAt} is set to {@code spec.restartAt}.
  *
  * <p>Availability is counted from the pods read from the API server in the same pass (ready for at least
  * {@code minReadySeconds}, not terminating), not from ReplicaSet status, which lags behind an eviction.
@@ -126,7 +126,10 @@ final class PodRestarts {
     });
   }
 
-  /** Stable first, then new, then the others oldest first (argo-spec.md 8.6); only ReplicaSets that may have pods. */
+  /**
+   * Stable first, then new, then the others oldest first (docs/compatibility.md §8.6); only ReplicaSets that may have
+   * pods.
+   */
   private static List<ReplicaSet> ordered(RolloutPass pass) {
     List<ReplicaSet> out = new ArrayList<>();
     if (pass.stableRS != null) {

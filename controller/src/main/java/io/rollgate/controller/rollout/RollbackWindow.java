@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code spec.rollbackWindow.revisions} (argo-spec.md 1.1, 5.3 item 2, 5.10 item 5): a return to an older template is a
- * fast rollback when its ReplicaSet was created before the stable one and fewer than {@code revisions} ReplicaSets
- * were created in between.
+ * {@code spec.rollbackWindow.revisions} (docs/compatibility.md §1.1, §5.3 item 2, §5.10 item 5): a return to an older
+ * template is a fast rollback when its ReplicaSet was created before the stable one and fewer than {@code revisions}
+ * ReplicaSets were created in between.
  */
 final class RollbackWindow {
 
@@ -20,10 +20,11 @@ final class RollbackWindow {
   private RollbackWindow() {}
 
   /**
-   * Canary status sync (argo-spec.md 5.3 item 2, 5.10): a rollback inside the window skips whatever steps remain,
-   * also when the older ReplicaSet had already been scaled down and the template change therefore restarted the steps
-   * at 0. Pauses and abort are cleared and {@code currentStepIndex} becomes the number of steps, so the following passes
-   * scale the new ReplicaSet to 100% and promote it ("Rollback within window") without step analyses or experiments.
+   * Canary status sync (docs/compatibility.md §5.3 item 2, §5.10): a rollback inside the window skips whatever steps
+   * remain, also when the older ReplicaSet had already been scaled down and the template change therefore restarted the
+   * steps at 0. Pauses and abort are cleared and {@code currentStepIndex} becomes the number of steps, so the following
+   * passes scale the new ReplicaSet to 100% and promote it ("Rollback within window") without step analyses or
+   * experiments.
    *
    * @param pass the pass, ReplicaSets classified
    * @param status the status being computed; its {@code currentStepIndex} is updated

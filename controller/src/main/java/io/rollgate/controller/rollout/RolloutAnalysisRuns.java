@@ -37,8 +37,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The AnalysisRuns a Rollout creates and reacts to (argo-spec.md 9.8): inline canary {@code analysis} steps, background
- * analysis ({@code spec.strategy.canary.analysis}) and blue-green {@code prePromotionAnalysis} /
+ * The AnalysisRuns a Rollout creates and reacts to (docs/compatibility.md §9.8): inline canary {@code analysis} steps,
+ * background analysis ({@code spec.strategy.canary.analysis}) and blue-green {@code prePromotionAnalysis} /
  * {@code postPromotionAnalysis}.
  *
  * <p>One pass, per strategy: find the current runs (named in the stored status), decide for each kind whether it
@@ -73,7 +73,7 @@ final class RolloutAnalysisRuns {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-  // Validation (argo-spec.md 2.3 items 2-5)
+  // Validation (docs/compatibility.md §2.3 items 2-5)
 
   /**
    * Checks that every analysis of the Rollout resolves into a run: templates exist (recursively), flatten, and the
@@ -104,7 +104,7 @@ final class RolloutAnalysisRuns {
   // Canary
 
   /**
-   * argo-spec.md 5.1 item 9: step and background runs of a canary Rollout.
+   * docs/compatibility.md §5.1 item 9: step and background runs of a canary Rollout.
    *
    * @param pass the pass, ReplicaSets classified
    * @return a Future completing when runs were created, terminated and pruned; fails on an API error
@@ -171,7 +171,7 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * Whether the current analysis step's run succeeded (argo-spec.md 5.2: the step then completes).
+   * Whether the current analysis step's run succeeded (docs/compatibility.md §5.2: the step then completes).
    *
    * @param pass the pass
    * @return true when this pass's step run is Successful
@@ -206,8 +206,8 @@ final class RolloutAnalysisRuns {
   // Blue-green
 
   /**
-   * argo-spec.md 7.1 item 5: pre- and post-promotion runs of a blue-green Rollout, after the active Service was
-   * reconciled.
+   * docs/compatibility.md §7.1 item 5: pre- and post-promotion runs of a blue-green Rollout, after the active Service
+   * was reconciled.
    *
    * @param pass the pass (Services loaded, new ReplicaSet sized)
    * @return a Future completing when runs were created, terminated and pruned; fails on an API error
@@ -255,7 +255,7 @@ final class RolloutAnalysisRuns {
     } else if (inconclusivePause) {
       st.post = curPost;
     } else if (curPost == null && BlueGreenReconciler.fastRollback(pass, pass.old.getStableRS())) {
-      st.post = null; // argo-spec.md 7.5: a fast rollback is promoted without post-promotion analysis
+      st.post = null; // docs/compatibility.md §7.5: a fast rollback is promoted without post-promotion analysis
     } else if (needsNew(pass, curPost)) {
       chain = chain.compose(v -> create(pass, postSpec, RunType.POST_PROMOTION, null).onSuccess(r -> st.post = r).mapEmpty());
     } else {
@@ -292,8 +292,8 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * argo-spec.md 7.6: with {@code postPromotionAnalysis} and no explicit {@code scaleDownDelaySeconds}, previous
-   * ReplicaSets keep their pods until the post-promotion run of the new ReplicaSet is Successful.
+   * docs/compatibility.md §7.6: with {@code postPromotionAnalysis} and no explicit {@code scaleDownDelaySeconds},
+   * previous ReplicaSets keep their pods until the post-promotion run of the new ReplicaSet is Successful.
    *
    * @param pass the pass
    * @return whether the scale-down of previous ReplicaSets waits this pass
@@ -330,7 +330,7 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * argo-spec.md 9.8: a new run is needed when there is none, when the user promoted past an Inconclusive run
+   * docs/compatibility.md §9.8: a new run is needed when there is none, when the user promoted past an Inconclusive run
    * ({@code controllerPause} without CanaryPauseStep/BlueGreenPause conditions), or right after a retry of an aborted
    * Rollout ({@code abortedAt} still set in the stored status).
    */
@@ -347,7 +347,9 @@ final class RolloutAnalysisRuns {
         && AnalysisPhase.INCONCLUSIVE.equals(phase(current));
   }
 
-  /** Inconclusive pauses the Rollout; Failed and Error abort it with Argo's message (argo-spec.md 9.8, 7.7). */
+  /**
+   * Inconclusive pauses the Rollout; Failed and Error abort it with Argo's message (docs/compatibility.md §9.8, §7.7).
+   */
   private static void react(RolloutPass pass, RunType type, AnalysisRun run) {
     String phase = phase(run);
     if (AnalysisPhase.INCONCLUSIVE.equals(phase)) {

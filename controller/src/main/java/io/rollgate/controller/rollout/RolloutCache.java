@@ -134,7 +134,7 @@ public final class RolloutCache {
   }
 
   /**
-   * Adds the informers that serve analysis (argo-spec.md 9.8): AnalysisRuns (indexed by {@link #BY_OWNER}),
+   * Adds the informers that serve analysis (docs/compatibility.md §9.8): AnalysisRuns (indexed by {@link #BY_OWNER}),
    * AnalysisTemplates and ClusterAnalysisTemplates.
    *
    * @param runs the AnalysisRun informer
@@ -155,7 +155,7 @@ public final class RolloutCache {
 
   /**
    * Adds the Experiment informer (indexed by {@link #BY_OWNER}) that serves the canary {@code experiment} step
-   * (argo-spec.md 12.2).
+   * (docs/compatibility.md §12.2).
    *
    * @param informer the Experiment informer
    * @return this cache
@@ -340,7 +340,7 @@ public final class RolloutCache {
   }
 
   /**
-   * Adds the Deployment informer that serves {@code spec.workloadRef} (argo-spec.md 6).
+   * Adds the Deployment informer that serves {@code spec.workloadRef} (docs/compatibility.md §6).
    *
    * @param informer the Deployment informer, running or about to run
    * @return this cache

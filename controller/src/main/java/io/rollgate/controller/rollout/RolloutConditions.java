@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sets the Progressing, Available, Paused, Completed and Healthy conditions (argo-spec.md 3.2, 3.5) for every
- * strategy; each strategy supplies only its own predicates (progress, health, availability, deadline exemption).
+ * Sets the Progressing, Available, Paused, Completed and Healthy conditions (docs/compatibility.md §3.2, §3.5) for
+ * every strategy; each strategy supplies only its own predicates (progress, health, availability, deadline exemption).
  */
 final class RolloutConditions {
 
@@ -131,7 +131,7 @@ final class RolloutConditions {
     Conditions.remove(status, ConditionType.INVALID_SPEC);
   }
 
-  /** argo-spec.md 3.5: deadline evaluation, requeue at the deadline, and progressDeadlineAbort. */
+  /** docs/compatibility.md §3.5: deadline evaluation, requeue at the deadline, and progressDeadlineAbort. */
   private static void checkDeadline(
       RolloutPass pass, RolloutStatus status, RolloutCondition progressing, String rsName) {
     if (progressing == null || progressing.getLastUpdateTime() == null) {
@@ -168,8 +168,8 @@ final class RolloutConditions {
   }
 
   /**
-   * The progress signals both strategies share (argo-spec.md 3.5): updated replicas changed, old replicas went down,
-   * more ready or available replicas, or a new stable ReplicaSet.
+   * The progress signals both strategies share (docs/compatibility.md §3.5): updated replicas changed, old replicas
+   * went down, more ready or available replicas, or a new stable ReplicaSet.
    */
   static boolean replicasProgressed(RolloutStatus old, RolloutStatus now) {
     return !Objects.equals(old.getUpdatedReplicas(), now.getUpdatedReplicas())

@@ -296,7 +296,7 @@ public final class RolloutController {
     Future<Void> deploymentsSynced =
         Future.fromCompletionStage(deploymentInformer.start(), vertx.getOrCreateContext());
     watchForLoss(deploymentInformer, "deployments");
-    // An Experiment's phase change drives its Rollout's experiment step (argo-spec.md 12.2).
+    // An Experiment's phase change drives its Rollout's experiment step (docs/compatibility.md §12.2).
     experimentInformer.addEventHandler(RolloutExperiments.ownerHandler(cache, key -> queue.add(key, "watch")));
     Future<Void> experimentsSynced = Future.fromCompletionStage(experimentInformer.start(), vertx.getOrCreateContext());
     watchForLoss(experimentInformer, "experiments");

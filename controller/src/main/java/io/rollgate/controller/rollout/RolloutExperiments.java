@@ -45,8 +45,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The canary {@code experiment} step (argo-spec.md 12.2): the Experiment a Rollout creates for its current step and
- * its reaction to the Experiment's phase.
+ * The canary {@code experiment} step (docs/compatibility.md §12.2): the Experiment a Rollout creates for its current
+ * step and its reaction to the Experiment's phase.
  *
  * <p>One pass: find the current step's Experiment ({@code status.canary.currentExperiment}, or by name); create it
  * when missing, once a stable ReplicaSet exists ({@code <rollout>-<hash>-<revision>-<step>}, {@code -1}, {@code -2} on
@@ -136,7 +136,7 @@ final class RolloutExperiments {
   }
 
   /**
-   * argo-spec.md 12.2: the experiment stage of a canary pass.
+   * docs/compatibility.md §12.2: the experiment stage of a canary pass.
    *
    * @param pass the pass, ReplicaSets classified
    * @return a Future completing when Experiments were created, terminated and pruned; fails on an API error
@@ -213,7 +213,7 @@ final class RolloutExperiments {
   }
 
   /**
-   * The additional traffic destinations of the current experiment step (argo-spec.md 12.2): while the step's
+   * The additional traffic destinations of the current experiment step (docs/compatibility.md §12.2): while the step's
    * Experiment (as stored in {@code status.canary.currentExperiment}) is Running, one destination per template with a
    * {@code weight} whose Service exists, with that weight (percent), the Service name and the template's pod-template
    * hash. Empty when the Rollout is aborted, fully promoted or promoted with {@code promoteFull}.
@@ -355,7 +355,7 @@ final class RolloutExperiments {
   }
 
   /**
-   * Builds the Experiment of a step (argo-spec.md 12.2).
+   * Builds the Experiment of a step (docs/compatibility.md §12.2).
    *
    * @param pass the pass (Rollout, new and stable ReplicaSets, hash, revision)
    * @param step the step
@@ -459,7 +459,7 @@ final class RolloutExperiments {
     return out;
   }
 
-  /** Successful completes the step; Failed/Error abort; Inconclusive pauses (argo-spec.md 12.2). */
+  /** Successful completes the step; Failed/Error abort; Inconclusive pauses (docs/compatibility.md §12.2). */
   private static void react(RolloutPass pass, Experiment ex) {
     String phase = phase(ex);
     if (AnalysisPhase.INCONCLUSIVE.equals(phase)) {

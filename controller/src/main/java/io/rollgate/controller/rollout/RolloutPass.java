@@ -54,7 +54,7 @@ final class RolloutPass {
   /** {@code spec.restartAt} once every pod created before it was replaced this pass; stored as status.restartedAt. */
   String restartedAt;
 
-  // Blue-green (argo-spec.md 7): the Services as read (or as written) this pass, and the gate decisions.
+  // Blue-green (docs/compatibility.md §7): the Services as read (or as written) this pass, and the gate decisions.
   /** The active Service; null for canary. */
   Service activeService;
   /** The preview Service; null when none is configured. */
@@ -63,7 +63,7 @@ final class RolloutPass {
   boolean fastTracked;
   /**
    * Whether the new ReplicaSet carried a scale-down deadline still in the future when the pass began (read before the
-   * pass removes it): returning to it is a fast rollback (argo-spec.md 7.5).
+   * pass removes it): returning to it is a fast rollback (docs/compatibility.md §7.5).
    */
   boolean newRsWithinDelay;
   /** Whether the blue-green pause is over this pass (7.3: not managed, timed out, or resumed by the user). */
@@ -75,9 +75,9 @@ final class RolloutPass {
   /** The desired replicas of the new ReplicaSet computed this pass (blue-green). */
   int newDesired;
 
-  /** The AnalysisRuns this pass settled on (argo-spec.md 9.8). */
+  /** The AnalysisRuns this pass settled on (docs/compatibility.md §9.8). */
   final RolloutAnalysisRuns.State analysis = new RolloutAnalysisRuns.State();
-  /** The Experiment of the current experiment step this pass settled on (argo-spec.md 12.2). */
+  /** The Experiment of the current experiment step this pass settled on (docs/compatibility.md §12.2). */
   final RolloutExperiments.State experiments = new RolloutExperiments.State();
   /** Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code status.canary.weights}. */
   boolean trafficReconciled;
@@ -85,12 +85,15 @@ final class RolloutPass {
   io.rollgate.api.TrafficWeights trafficWeights;
 
   /**
-   * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass (argo-spec.md 10.3);
-   * null when it did not run, so the stored list is carried over.
+   * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass (docs/compatibility.md
+   * §10.3); null when it did not run, so the stored list is carried over.
    */
   List<io.rollgate.api.StepPluginStatus> stepPluginStatuses;
-  /** Whether a step-plugin call met a handled error this pass (the plugin step then does not complete). */
-  boolean stepPluginError;
+  /**
+   * The message of a step-plugin call that met a handled error this pass (the plugin step then does not complete, and
+   * the message becomes {@code status.message}); null when none did.
+   */
+  String stepPluginError;
 
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
   io.fabric8.kubernetes.api.model.HasMetadata workload;

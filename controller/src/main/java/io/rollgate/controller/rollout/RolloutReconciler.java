@@ -47,7 +47,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one Rollout: the mechanics shared by every strategy (argo-spec.md section 4) and the hand-off to the
+ * Reconciles one Rollout: the mechanics shared by every strategy (docs/compatibility.md §4) and the hand-off to the
  * strategy reconciler.
  *
  * <p>One pass reads the Rollout and its ReplicaSets from the caches, writes at most a few objects, and persists the
@@ -297,7 +297,7 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   private Future<ReconcileOutcome> reconcileStrategy(RolloutPass pass) {
-    // argo-spec.md 2.3 items 2-5: referenced analysis templates must exist and build a run.
+    // docs/compatibility.md §2.3 items 2-5: referenced analysis templates must exist and build a run.
     List<FieldError> analysisErrors = analysis.validate(pass.rollout);
     if (!analysisErrors.isEmpty()) {
       return invalidSpec(pass, analysisErrors);
@@ -318,7 +318,7 @@ public final class RolloutReconciler implements Reconciler {
 
   /**
    * Reports the first error as the {@code InvalidSpec} condition (phase Degraded) and re-queues after 20 s, as
-   * references (Services, templates) may appear later (argo-spec.md 2.1).
+   * references (Services, templates) may appear later (docs/compatibility.md §2.1).
    */
   Future<ReconcileOutcome> invalidSpec(RolloutPass pass, List<FieldError> errors) {
     String message = "The Rollout \"" + pass.name() + "\" is invalid: " + errors.get(0).toString();
@@ -410,7 +410,7 @@ public final class RolloutReconciler implements Reconciler {
         template == null ? null : ModelJson.toTree(template), collisions, version);
   }
 
-  /** Creates the new ReplicaSet at 0 replicas (argo-spec.md 4 item 4); the pass ends after the write. */
+  /** Creates the new ReplicaSet at 0 replicas (docs/compatibility.md §4 item 4); the pass ends after the write. */
   Future<ReconcileOutcome> createNewReplicaSet(RolloutPass pass) {
     Rollout rollout = pass.rollout;
     long revision = maxRevision(pass.allRSs, null) + 1;

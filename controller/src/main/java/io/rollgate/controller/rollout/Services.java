@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Services a Rollout points at (blue-green active/preview, canary stable/canary): reference validation
- * (argo-spec.md 2.3 item 1), selector switching (5.7, 7.4) and release of Services no Rollout references any more
- * (section 6, service controller).
+ * (docs/compatibility.md §2.3 item 1), selector switching (§5.7, §7.4) and release of Services no Rollout references
+ * any more (§6, service controller).
  *
  * <p>A switch is a JSON merge patch that sets {@code spec.selector.rollouts-pod-template-hash} and the
  * {@code argo-rollouts.argoproj.io/managed-by-rollouts: <rollout>} annotation, guarded by the Service's
@@ -93,8 +93,9 @@ final class Services {
   }
 
   /**
-   * Validates one Service reference (argo-spec.md 2.3 item 1): the Service exists, is not managed by another Rollout,
-   * and every key of its selector except {@code rollouts-pod-template-hash} equals the Rollout's template label.
+   * Validates one Service reference (docs/compatibility.md §2.3 item 1): the Service exists, is not managed by another
+   * Rollout, and every key of its selector except {@code rollouts-pod-template-hash} equals the Rollout's template
+   * label.
    *
    * @param rollout the Rollout
    * @param path the field path of the reference, for example {@code spec.strategy.blueGreen.activeService}
@@ -226,8 +227,8 @@ final class Services {
   }
 
   /**
-   * Whether a Service may be released (argo-spec.md 6): it selects a pod-template hash and no Rollout the controller
-   * sees names it.
+   * Whether a Service may be released (docs/compatibility.md §6): it selects a pod-template hash and no Rollout the
+   * controller sees names it.
    */
   private boolean releasable(Service svc) {
     return selectedHash(svc) != null

@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * Adapts a canary Rollout with {@code spec.strategy.canary.trafficRouting} to the pure traffic-routed replica maths
- * (argo-spec.md 5.2 effective-weight helpers, 5.5, 5.9): which weight and which {@code setCanaryScale} apply this
- * pass, the replica targets, and the dynamic-abort weights.
+ * (docs/compatibility.md §5.2 effective-weight helpers, §5.5, §5.9): which weight and which {@code setCanaryScale}
+ * apply this pass, the replica targets, and the dynamic-abort weights.
  */
 final class TrafficRouted {
 
@@ -137,7 +137,7 @@ final class TrafficRouted {
     return v == null ? 0 : v;
   }
 
-  /** The replica targets of the new and stable ReplicaSets (argo-spec.md 5.5). */
+  /** The replica targets of the new and stable ReplicaSets (docs/compatibility.md §5.5). */
   static CanarySplit targets(RolloutPass pass) {
     return TrafficRoutedReplicaMath.targets(input(pass));
   }
@@ -151,9 +151,9 @@ final class TrafficRouted {
   }
 
   /**
-   * Argo's {@code GetDesiredCanaryWeight} while aborted with dynamicStableScale (argo-spec.md 5.9): the canary keeps
-   * the highest {@code setWeight} whose replica count is below what it still has to serve, walking down the steps as
-   * the stable ReplicaSet takes pods back; 0 at the bottom.
+   * Argo's {@code GetDesiredCanaryWeight} while aborted with dynamicStableScale (docs/compatibility.md §5.9): the
+   * canary keeps the highest {@code setWeight} whose replica count is below what it still has to serve, walking down
+   * the steps as the stable ReplicaSet takes pods back; 0 at the bottom.
    */
   static int dynamicAbortCanaryWeight(RolloutPass pass) {
     int r = pass.replicas;
@@ -172,8 +172,8 @@ final class TrafficRouted {
   }
 
   /**
-   * Argo's {@code calculateDesiredWeightOnAbortOrStableRollback} (argo-spec.md 5.9): the router weight while a
-   * dynamic abort drains, never above what the stable ReplicaSet can already serve and never moving up.
+   * Argo's {@code calculateDesiredWeightOnAbortOrStableRollback} (docs/compatibility.md §5.9): the router weight while
+   * a dynamic abort drains, never above what the stable ReplicaSet can already serve and never moving up.
    */
   static int dynamicAbortRouterWeight(RolloutPass pass) {
     int r = pass.replicas;

@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Scales the ReplicaSets of a traffic-routed canary (argo-spec.md 5.1 item 10, 5.5, 5.8, 5.9): stable first, then the
- * new ReplicaSet, then the others; at most one category changes per pass.
+ * Scales the ReplicaSets of a traffic-routed canary (docs/compatibility.md §5.1 item 10, §5.5, §5.8, §5.9): stable
+ * first, then the new ReplicaSet, then the others; at most one category changes per pass.
  *
  * <ul>
  *   <li>Stale {@code scale-down-deadline} annotations are removed from the new and the stable ReplicaSet (a rollback
@@ -104,7 +104,10 @@ final class TrafficRoutedScaling {
     return base.syncReplicaSetSpec(pass, pass.newRS).compose(v -> scaleDownOthers(pass));
   }
 
-  /** argo-spec.md 5.9: the aborted new ReplicaSet waits for a fully available stable one, then for the abort delay. */
+  /**
+   * docs/compatibility.md §5.9: the aborted new ReplicaSet waits for a fully available stable one, then for the abort
+   * delay.
+   */
   private Future<Boolean> abortScaleDown(RolloutPass pass, int target) {
     if (RolloutPass.available(pass.stableRS) < pass.replicas) {
       LOG.debug("{} aborted: stable ReplicaSet not fully available yet; canary keeps its pods", pass.ctx);
@@ -127,7 +130,7 @@ final class TrafficRoutedScaling {
     return scaleDownOthers(pass);
   }
 
-  /** argo-spec.md 5.8. */
+  /** docs/compatibility.md §5.8. */
   private Future<Boolean> scaleDownOthers(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
     Set<String> referenced = referencedHashes(pass);

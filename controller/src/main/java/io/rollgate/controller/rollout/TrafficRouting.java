@@ -19,10 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The traffic step of a canary pass (argo-spec.md 5.6, Argo's {@code reconcileTrafficRouting}): decides the canary
- * weight, drives every configured {@link TrafficRouter} (remove managed routes, header/mirror route of the current
- * step, {@code updateHash}, {@code setWeight}, {@code verifyWeight}) and leaves the new {@code status.canary.weights}
- * in the pass.
+ * The traffic step of a canary pass (docs/compatibility.md §5.6, Argo's {@code reconcileTrafficRouting}): decides the
+ * canary weight, drives every configured {@link TrafficRouter} (remove managed routes, header/mirror route of the
+ * current step, {@code updateHash}, {@code setWeight}, {@code verifyWeight}) and leaves the new
+ * {@code status.canary.weights} in the pass.
  *
  * <p>The weight only moves to a step's {@code setWeight} once the canary pods for it are ready; until then the
  * previous {@code setWeight} is kept. Nothing is written to a router while the stable ReplicaSet cannot take the
@@ -138,7 +138,7 @@ final class TrafficRouting {
         });
   }
 
-  /** argo-spec.md 5.6 item 2. */
+  /** docs/compatibility.md §5.6 item 2. */
   private static boolean stableCanTakeTraffic(RolloutPass pass, int weight) {
     if (pass.stableRS == null) {
       return false;
@@ -153,7 +153,7 @@ final class TrafficRouting {
   }
 
   private Future<Void> applyWeight(RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d) {
-    // argo-spec.md 12.2: the services of a running experiment step's weighted templates.
+    // docs/compatibility.md §12.2: the services of a running experiment step's weighted templates.
     List<WeightDestination> additional = RolloutExperiments.additionalDestinations(pass, services.cache());
     String stableHash = RolloutPass.hashOf(pass.stableRS);
     Future<Void> chain = Future.succeededFuture();
@@ -222,7 +222,7 @@ final class TrafficRouting {
     }
   }
 
-  /** argo-spec.md 5.6 item 7. */
+  /** docs/compatibility.md §5.6 item 7. */
   private Future<Void> verify(
       RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d, List<WeightDestination> additional) {
     List<Future<WeightVerification>> answers = new ArrayList<>();

@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves {@code spec.workloadRef} (argo-spec.md 1.1, 6): the pod template (and, for a Deployment or ReplicaSet, the
- * selector) of the referenced object replace the Rollout's own in the pass's in-memory copy only; nothing is written
- * back into the Rollout's spec.
+ * Resolves {@code spec.workloadRef} (docs/compatibility.md §1.1, §6): the pod template (and, for a Deployment or
+ * ReplicaSet, the selector) of the referenced object replace the Rollout's own in the pass's in-memory copy only;
+ * nothing is written back into the Rollout's spec.
  *
  * <p>A referenced Deployment is read from the Deployment informer (its events re-enqueue the Rollouts naming it, so a
  * new Deployment template rolls out like a Rollout template change). ReplicaSets and PodTemplates are read directly

@@ -25,11 +25,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ambassador / Emissary ({@code trafficRouting.ambassador}, argo-spec.md 1.5 and 2 item 8): for every Mapping named in
- * {@code ambassador.mappings} (in the Rollout's namespace) a canary Mapping {@code <mapping>-canary} (the stable name
- * cut to 246 characters), a copy of the stable Mapping's {@code spec} whose {@code service} has its first occurrence
- * of {@code stableService} replaced by {@code canaryService}, with {@code spec.weight} the canary weight. Ambassador
- * sends that share of the traffic to the canary Mapping and the rest to the stable one.
+ * Ambassador / Emissary ({@code trafficRouting.ambassador}, docs/compatibility.md §1.5 and §2.3 item 8): for every
+ * Mapping named in {@code ambassador.mappings} (in the Rollout's namespace) a canary Mapping {@code <mapping>-canary}
+ * (the stable name cut to 246 characters), a copy of the stable Mapping's {@code spec} whose {@code service} has its
+ * first occurrence of {@code stableService} replaced by {@code canaryService}, with {@code spec.weight} the canary
+ * weight. Ambassador sends that share of the traffic to the canary Mapping and the rest to the stable one.
  *
  * <p>The canary Mapping is created when the weight first becomes positive, its weight is updated at every step, and
  * once the weight returns to 0 (end of the rollout, abort) it is set to 0, left for {@link #ZERO_WEIGHT_GRACE} so the

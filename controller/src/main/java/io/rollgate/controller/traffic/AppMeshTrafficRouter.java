@@ -25,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * AWS App Mesh ({@code trafficRouting.appMesh}, argo-spec.md 1.5 and 2 item 9), on the {@code appmesh.k8s.aws}
- * objects ({@code --appmesh-crd-version}, default v1beta2) in the Rollout's namespace:
+ * AWS App Mesh ({@code trafficRouting.appMesh}, docs/compatibility.md §1.5 and §2.3 item 9), on the
+ * {@code appmesh.k8s.aws} objects ({@code --appmesh-crd-version}, default v1beta2) in the Rollout's namespace:
  *
  * <ul>
  *   <li>{@code updateHash}: the VirtualNodes {@code virtualNodeGroup.stableVirtualNodeRef} and

@@ -33,8 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Istio ({@code trafficRouting.istio}, argo-spec.md 11.1): VirtualService weights, host-based (destinations named by
- * {@code canaryService}/{@code stableService}, compared on the host's first DNS label) or subset-based (a
+ * Istio ({@code trafficRouting.istio}, docs/compatibility.md §11.1): VirtualService weights, host-based (destinations
+ * named by {@code canaryService}/{@code stableService}, compared on the host's first DNS label) or subset-based (a
  * DestinationRule whose canary and stable subsets carry the {@code rollouts-pod-template-hash} label).
  *
  * <p>For every selected HTTP route (named in {@code routes}, or the only route outside managedRoutes), every TLS route
@@ -236,7 +236,7 @@ public final class IstioTrafficRouter implements TrafficRouter {
     }
   }
 
-  /** argo-spec.md 2.3 item 7: the HTTP routes {@code setWeight} changes. */
+  /** docs/compatibility.md §2.3 item 7: the HTTP routes {@code setWeight} changes. */
   private static List<JsonNode> selectedHttpRoutes(IstioVirtualService vs, ArrayNode http, List<String> managed) {
     List<JsonNode> out = new ArrayList<>();
     if (vs.getRoutes() != null && !vs.getRoutes().isEmpty()) {

@@ -27,14 +27,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * NGINX Ingress ({@code trafficRouting.nginx}, argo-spec.md 11.1): for every stable Ingress a canary Ingress named
- * {@code <rollout>-<stableIngress>-canary}, controlled by the Rollout, carrying the stable Ingress's rules that route
- * to {@code stableService} (rewritten to {@code canaryService}), its TLS, its {@code ingressClassName} and
+ * NGINX Ingress ({@code trafficRouting.nginx}, docs/compatibility.md §11.1): for every stable Ingress a canary Ingress
+ * named {@code <rollout>-<stableIngress>-canary}, controlled by the Rollout, carrying the stable Ingress's rules that
+ * route to {@code stableService} (rewritten to {@code canaryService}), its TLS, its {@code ingressClassName} and
  * {@code kubernetes.io/ingress.class} annotation, and the canary annotations ({@code <prefix>/canary: "true"},
  * {@code <prefix>/canary-weight}, {@code <prefix>/canary-weight-total} when maxTrafficWeight is set) after
  * {@code additionalIngressAnnotations} (prefixed) and {@code canaryIngressAnnotations}. Annotations the canary Ingress
- * already has and that are not desired are kept. Header and mirror routes, hashes and verification are not
- * supported by NGINX and complete at once.
+ * already has and that are not desired are kept. Header and mirror routes, hashes and verification are not supported by
+ * NGINX and complete at once.
  */
 public final class NginxTrafficRouter implements TrafficRouter {
 

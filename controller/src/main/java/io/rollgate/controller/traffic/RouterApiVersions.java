@@ -3,7 +3,8 @@ package io.rollgate.controller.traffic;
 /**
  * The API versions of the router objects the Traefik, Ambassador and App Mesh routers read and write, from the
  * controller flags named as Argo Rollouts' ({@code --traefik-api-group}, {@code --traefik-api-version},
- * {@code --ambassador-api-version}, {@code --appmesh-crd-version}; defaults as Argo Rollouts 1.10, argo-spec.md 14).
+ * {@code --ambassador-api-version}, {@code --appmesh-crd-version}; defaults as Argo Rollouts 1.10,
+ * docs/compatibility.md §14).
  *
  * @param traefikApiGroup the TraefikService API group ({@code traefik.io}, or the older {@code traefik.containo.us})
  * @param traefikApiVersion the TraefikService version, {@code <group>/<version>} or just {@code <version>}; its group

@@ -21,12 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SMI ({@code trafficRouting.smi}, argo-spec.md 11.1): the TrafficSplit {@code smi.trafficSplitName} (default: the
- * Rollout's name) in {@code split.smi-spec.io/<version>} (v1alpha1, v1alpha2 or v1alpha3; default v1alpha1, as Argo's
- * {@code --traffic-split-api-version}), with {@code spec.service = smi.rootService | stableService} and backends
- * canary = weight, stable = {@code 100 - weight - additional}, then the additional destinations. The controller
- * creates it owned by the Rollout and patches it only while it owns it. v1alpha1 weights are quantities (strings),
- * later versions integers. Header and mirror routes are not supported by SMI.
+ * SMI ({@code trafficRouting.smi}, docs/compatibility.md §11.1): the TrafficSplit {@code smi.trafficSplitName}
+ * (default: the Rollout's name) in {@code split.smi-spec.io/<version>} (v1alpha1, v1alpha2 or v1alpha3; default
+ * v1alpha1, as Argo's {@code --traffic-split-api-version}), with {@code spec.service = smi.rootService | stableService}
+ * and backends canary = weight, stable = {@code 100 - weight - additional}, then the additional destinations. The
+ * controller creates it owned by the Rollout and patches it only while it owns it. v1alpha1 weights are quantities
+ * (strings), later versions integers. Header and mirror routes are not supported by SMI.
  */
 public final class SmiTrafficRouter implements TrafficRouter {
 

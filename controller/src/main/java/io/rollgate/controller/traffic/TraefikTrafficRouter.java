@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Traefik ({@code trafficRouting.traefik}, argo-spec.md 1.5): the TraefikService
+ * Traefik ({@code trafficRouting.traefik}, docs/compatibility.md §1.5): the TraefikService
  * {@code traefik.weightedTraefikServiceName} in the Rollout's namespace, whose {@code spec.weighted.services} list
  * must hold an entry named {@code canaryService} and one named {@code stableService}; the canary entry gets the
  * weight and the stable one {@code 100 - weight}. Other entries and fields are left as they are. The API group and

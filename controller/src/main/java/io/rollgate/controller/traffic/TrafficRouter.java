@@ -7,9 +7,9 @@ import io.vertx.core.Future;
 import java.util.List;
 
 /**
- * One traffic router a canary Rollout shifts traffic through (argo-spec.md 5.6 and 11): NGINX Ingress, Istio, SMI,
- * Gateway API, or an out-of-process plugin. The calls and their order mirror Argo Rollouts' traffic-routing reconciler
- * interface, so a plugin speaking the same contract plugs in unchanged.
+ * One traffic router a canary Rollout shifts traffic through (docs/compatibility.md §5.6 and §11): NGINX Ingress,
+ * Istio, SMI, Gateway API, or an out-of-process plugin. The calls and their order mirror Argo Rollouts' traffic-routing
+ * reconciler interface, so a plugin speaking the same contract plugs in unchanged.
  *
  * <p>Every method returns at once with a {@link Future}; nothing blocks the caller. A method writes only what differs
  * from the router object as stored (idempotent: calling it twice with the same arguments writes once). A failed Future

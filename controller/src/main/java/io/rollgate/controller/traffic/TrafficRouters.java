@@ -17,11 +17,11 @@ import java.util.function.Function;
 
 /**
  * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
- * (argo-spec.md 1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in routers: Istio,
- * NGINX, AWS ALB, SMI, Ambassador, App Mesh, Traefik, APISIX, and Gateway API under its plugin name; other plugin
- * names are looked up among the registered plugin routers.
- * A configured router this controller does not implement yields a router whose every call fails with a clear message,
- * so the Rollout reports {@code TrafficRoutingError} instead of silently shifting nothing.
+ * (docs/compatibility.md §1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in
+ * routers: Istio, NGINX, AWS ALB, SMI, Ambassador, App Mesh, Traefik, APISIX, and Gateway API under its plugin name;
+ * other plugin names are looked up among the registered plugin routers. A configured router this controller does not
+ * implement yields a router whose every call fails with a clear message, so the Rollout reports
+ * {@code TrafficRoutingError} instead of silently shifting nothing.
  */
 public final class TrafficRouters {
 

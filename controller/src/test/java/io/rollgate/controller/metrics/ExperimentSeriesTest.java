@@ -11,7 +11,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The per-Experiment series of argo-spec.md 14: info, deprecated phase gauges, reconcile histogram and errors. */
+/**
+ * The per-Experiment series of docs/compatibility.md §14: info, deprecated phase gauges, reconcile histogram and
+ * errors.
+ */
 class ExperimentSeriesTest {
 
   private final ControllerMetrics metrics = new ControllerMetrics("v-test");

@@ -34,7 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Canary plugin steps (argo-spec.md 10.3-10.6) against a fake {@link StepPlugins}. */
+/** Canary plugin steps (docs/compatibility.md §10.3-10.6) against a fake {@link StepPlugins}. */
 class CanaryStepPluginsTest {
 
   private static final Instant NOW = Instant.parse("2026-01-01T10:00:00Z");
@@ -296,7 +296,7 @@ class CanaryStepPluginsTest {
     RolloutPass p = reconcile(plugins, status(0));
 
     assertTrue(p.stepPluginStatuses.isEmpty());
-    assertTrue(p.stepPluginError);
+    assertEquals("step plugin example/ci is not registered in argo-rollouts-config", p.stepPluginError);
     assertEquals(Duration.ofSeconds(30), p.requeue);
     assertEquals(
         List.of(
@@ -314,7 +314,7 @@ class CanaryStepPluginsTest {
     RolloutPass p = reconcile(plugins, status(0, running));
 
     assertEquals(running, only(p));
-    assertTrue(p.stepPluginError);
+    assertEquals("plugin example/ci is not running: exited with 1", p.stepPluginError);
     assertEquals(Duration.ofSeconds(30), p.requeue);
     assertEquals(
         List.of("Warning ReconciliationError Reconciliation failed with error: plugin example/ci is not running: exited with 1"),
@@ -506,8 +506,22 @@ class CanaryStepPluginsTest {
     RolloutPass p = pass(status(0, entry(0, CI, "Run", "Successful")));
     p.stepPluginStatuses = new ArrayList<>(p.old.getCanary().getStepPluginStatuses());
     assertTrue(CanaryStepPlugins.completed(p, 0, p.steps().get(0).getPlugin()));
-    p.stepPluginError = true;
+    p.stepPluginError = "plugin example/ci is not running: exited with 1";
     assertFalse(CanaryStepPlugins.completed(p, 0, p.steps().get(0).getPlugin()));
+  }
+
+  @Test
+  void blockedByNamesTheHandledError_elseTheCurrentStepInError_elseNothing() {
+    StepPluginStatus error = entry(0, CI, "Run", "Error");
+    error.setMessage("Run rpc call error: unexpected EOF");
+    RolloutPass p = pass(status(0, error));
+    assertEquals(
+        "Step plugin example/ci (step 1) transitioned to Error: Run rpc call error: unexpected EOF",
+        CanaryStepPlugins.blockedBy(p));
+    p.stepPluginError = "plugin example/ci is not running: exited with 1";
+    assertEquals("plugin example/ci is not running: exited with 1", CanaryStepPlugins.blockedBy(p));
+    assertNull(CanaryStepPlugins.blockedBy(pass(status(0, entry(0, CI, "Run", "Running")))));
+    assertNull(CanaryStepPlugins.blockedBy(pass(status(1, error))));
   }
 
   @Test

@@ -335,6 +335,29 @@ class PhaseTest {
     assertPhase(RolloutPhase.HEALTHY, null, rollout(BLUE_GREEN), s);
   }
 
+  @Test
+  void namesTheStepPluginProblem_whenAPluginStepCannotComplete() {
+    RolloutStatus s = healthy();
+    s.setUpdatedReplicas(0);
+    String problem = "plugin step/ci is not running: no handshake line within 4s";
+    Phase.apply(rollout(CANARY), s, R, problem);
+    assertEquals(RolloutPhase.PROGRESSING, s.getPhase());
+    assertEquals(problem, s.getMessage());
+  }
+
+  @Test
+  void keepsDegradedAndPausedMessages_overAStepPluginProblem() {
+    RolloutStatus s = healthy();
+    s.setConditions(List.of(aborted()));
+    Phase.apply(rollout(CANARY), s, R, "plugin step/ci is not running: exited with 1");
+    assertEquals("RolloutAborted: " + ABORTED_MSG, s.getMessage());
+    RolloutStatus paused = healthy();
+    Rollout r = rollout(CANARY);
+    r.getSpec().setPaused(true);
+    Phase.apply(r, paused, R, "plugin step/ci is not running: exited with 1");
+    assertEquals(RolloutPhase.PAUSED, paused.getPhase());
+  }
+
   // ---------------------------------------------------------------------------------------------------------------
 
   private static void assertPhase(String phase, String message, Rollout r, RolloutStatus s) {

@@ -15,7 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code spec.rollbackWindow} on the canary strategy (argo-spec.md 5.3 item 2, 5.10). */
+/** {@code spec.rollbackWindow} on the canary strategy (docs/compatibility.md §5.3 item 2, §5.10). */
 class RollbackWindowTest {
 
   private static final String ROLLOUT =

@@ -17,7 +17,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The Experiment a canary experiment step asks for (argo-spec.md 12.2). */
+/** The Experiment a canary experiment step asks for (docs/compatibility.md §12.2). */
 class RolloutExperimentsTest {
 
   private static final String ROLLOUT =

@@ -22,7 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The traffic-routed weight and replica decisions (argo-spec.md 5.2, 5.5, 5.9) on a simulated cluster. */
+/** The traffic-routed weight and replica decisions (docs/compatibility.md §5.2, §5.5, §5.9) on a simulated cluster. */
 class TrafficRoutedTest {
 
   private static final String ROLLOUT =

@@ -6,7 +6,7 @@ import io.rollgate.controller.traffic.IstioTrafficRouter;
 import io.rollgate.controller.traffic.NginxTrafficRouter;
 import org.junit.jupiter.api.Test;
 
-/** Which hashes the traffic step hands to the routers (argo-spec.md 5.6). */
+/** Which hashes the traffic step hands to the routers (docs/compatibility.md §5.6). */
 class TrafficRoutingTest {
 
   private static final IstioTrafficRouter ISTIO = new IstioTrafficRouter(null, null, "v1alpha3");

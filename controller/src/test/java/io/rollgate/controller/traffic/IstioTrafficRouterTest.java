@@ -20,7 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The VirtualService and DestinationRule edits of the Istio router (argo-spec.md 11.1), on the objects' JSON. */
+/**
+ * The VirtualService and DestinationRule edits of the Istio router (docs/compatibility.md §11.1), on the objects' JSON.
+ */
 class IstioTrafficRouterTest {
 
   private static final YAMLMapper YAML = new YAMLMapper();

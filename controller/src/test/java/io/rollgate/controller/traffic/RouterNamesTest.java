@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** Names, annotations and patterns the routers derive from the Rollout (argo-spec.md 11.1). */
+/** Names, annotations and patterns the routers derive from the Rollout (docs/compatibility.md §11.1). */
 class RouterNamesTest {
 
   private static final String ROLLOUT =

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Blue-green Rollouts with {@code prePromotionAnalysis} and {@code postPromotionAnalysis} (argo-spec.md 7.7, 9.8),
- * measured by Jobs: the active Service, the stable ReplicaSet, the runs and the abort message a user sees.
+ * Blue-green Rollouts with {@code prePromotionAnalysis} and {@code postPromotionAnalysis} (docs/compatibility.md §7.7,
+ * §9.8), measured by Jobs: the active Service, the stable ReplicaSet, the runs and the abort message a user sees.
  */
 @ExtendWith(BlueGreenAnalysisE2E.FailureTracker.class)
 class BlueGreenAnalysisE2E {

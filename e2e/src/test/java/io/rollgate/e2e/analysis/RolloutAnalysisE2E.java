@@ -30,9 +30,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Canary Rollouts with analysis (argo-spec.md 9.8): inline {@code analysis} steps and background analysis, measured by
- * Jobs (the Job provider), observed the way a user sees them: the AnalysisRuns, the Rollout status, its events and
- * ReplicaSets.
+ * Canary Rollouts with analysis (docs/compatibility.md §9.8): inline {@code analysis} steps and background analysis,
+ * measured by Jobs (the Job provider), observed the way a user sees them: the AnalysisRuns, the Rollout status, its
+ * events and ReplicaSets.
  */
 @ExtendWith(RolloutAnalysisE2E.FailureTracker.class)
 class RolloutAnalysisE2E {

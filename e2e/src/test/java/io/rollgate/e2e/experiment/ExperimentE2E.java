@@ -24,9 +24,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Stand-alone Experiments (argo-spec.md 12.1) on a real API server: ReplicaSets and a Service per template, an
- * AnalysisRun once every template is available, the phase, the scale-down after the end, the events on the Experiment
- * and the per-Experiment metrics (argo-spec.md 14), which disappear with the Experiment.
+ * Stand-alone Experiments (docs/compatibility.md §12.1) on a real API server: ReplicaSets and a Service per template,
+ * an AnalysisRun once every template is available, the phase, the scale-down after the end, the events on the
+ * Experiment and the per-Experiment metrics (docs/compatibility.md §14), which disappear with the Experiment.
  */
 class ExperimentE2E {
 

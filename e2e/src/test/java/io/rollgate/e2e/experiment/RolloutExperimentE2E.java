@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The canary {@code experiment} step (argo-spec.md 12.2) on a real API server: the Rollout creates the step's
+ * The canary {@code experiment} step (docs/compatibility.md §12.2) on a real API server: the Rollout creates the step's
  * Experiment from its canary and stable pod templates, completes the step when the Experiment succeeds, and aborts
  * when the Experiment's analysis fails.
  */

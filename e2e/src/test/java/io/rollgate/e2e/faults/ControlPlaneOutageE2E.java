@@ -1,10 +1,13 @@
 package io.rollgate.e2e.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Rollout;
@@ -14,6 +17,8 @@ import io.rollgate.e2e.support.FaultReport;
 import io.rollgate.e2e.support.Rollouts;
 import io.rollgate.e2e.support.TestCluster;
 import io.rollgate.e2e.support.TestHttpServer;
+import io.rollgate.e2e.support.WebhookEndpoint;
+import io.rollgate.e2e.support.WebhookProcess;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,7 +41,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * while a canary Rollout waits in a timed pause, a step analysis is measuring and a blue-green Rollout waits for its
  * promotion, and is started again 20 s later. The controller must not die or crash-loop; once the API server answers
  * again it re-lists and carries every Rollout to Healthy, with one ReplicaSet per pod template and one AnalysisRun for
- * the step. Components that exit by design while the API server is away (kube-controller-manager and kube-scheduler
+ * the step. Meanwhile the admission webhook keeps answering the reviews it can decide without the API server (a valid
+ * Rollout allowed, an invalid one denied with the field named) and stays ready, as its serving certificate is loaded.
+ * Components that exit by design while the API server is away (kube-controller-manager and kube-scheduler
  * lose their leader lease) are started again, as a kubelet restarts static pods.
  *
  * <p>Only on the local control plane, whose processes the test can kill; skipped on another cluster.
@@ -51,6 +58,8 @@ class ControlPlaneOutageE2E {
   static String ns;
   static Rollouts rollouts;
   static ControllerProcess controller;
+  static WebhookProcess webhook;
+  static WebhookEndpoint endpoint;
   static TestHttpServer checks;
   static List<ControlPlaneComponent> components;
   static boolean failed;
@@ -63,6 +72,21 @@ class ControlPlaneOutageE2E {
     rollouts = new Rollouts(cluster.client(), ns);
     checks = TestHttpServer.http().route("/check", r -> TestHttpServer.Response.json(200, "{\"ok\":true}"));
     controller = ControllerProcess.start(cluster, "outage", "--namespace", ns);
+    int port = WebhookProcess.freePort();
+    webhook = WebhookProcess.start(cluster, "outage", "--port", String.valueOf(port), "--bind-address", "127.0.0.1",
+        "--namespace", ns, "--tls-san", "127.0.0.1");
+    Awaitility.await("the webhook's certificate Secret")
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(500))
+        .ignoreExceptions()
+        .until(() -> {
+          Secret s = cluster.client().secrets().inNamespace(ns).withName("rollgate-webhook-certs").get();
+          if (s == null || s.getData() == null || s.getData().get("ca.crt") == null) {
+            return false;
+          }
+          endpoint = new WebhookEndpoint(port, s.getData().get("ca.crt"));
+          return endpoint.readyz() == 200;
+        });
   }
 
   @AfterAll
@@ -73,6 +97,9 @@ class ControlPlaneOutageE2E {
     }
     if (controller != null) {
       controller.close();
+    }
+    if (webhook != null) {
+      webhook.close();
     }
     if (checks != null) {
       checks.close();
@@ -124,6 +151,14 @@ class ControlPlaneOutageE2E {
 
     victim.kill();
     Instant killed = Instant.now();
+    // The webhook decides what needs no API server: ready, a valid Rollout allowed, an invalid one denied by field.
+    assertEquals(200, endpoint.readyz(), "webhook /readyz without " + component);
+    JsonNode allowed = endpoint.reviewCreate(ns, "Rollout", "rollouts", rolloutJson("valid", "valid"));
+    assertTrue(allowed.path("allowed").asBoolean(), "valid Rollout without " + component + ": " + allowed);
+    JsonNode denied = endpoint.reviewCreate(ns, "Rollout", "rollouts", rolloutJson("invalid", "other"));
+    assertFalse(denied.path("allowed").asBoolean(true), "invalid Rollout without " + component + ": " + denied);
+    assertTrue(denied.path("status").path("message").asText().contains("spec.template.metadata.labels"), denied.toString());
+    assertTrue(webhook.isAlive(), "the webhook process ended");
     // The controller stays up the whole time (no exit, no crash loop), while it cannot write anything.
     Awaitility.await("the controller alive for " + DOWN.toSeconds() + " s without " + component)
         .during(DOWN)
@@ -165,7 +200,7 @@ class ControlPlaneOutageE2E {
     FaultReport.record(
         component + " outage during a canary pause, a step analysis and a blue-green pause",
         "SIGKILL, started again after " + downSeconds + " s",
-        "controller never exits; all 3 Rollouts Healthy on the new version; 1 ReplicaSet per template, none created by"
+        "controller never exits; webhook ready, valid Rollout allowed, invalid denied by field; all 3 Rollouts Healthy on the new version; 1 ReplicaSet per template, none created by"
             + " the outage; 1 Successful AnalysisRun",
         "passed; all Healthy " + Duration.between(back, Instant.now()).toSeconds() + " s after the API answered"
             + (restarted.isEmpty() ? "" : " (restarted by the test as a kubelet would: " + String.join(", ", restarted) + ")"));
@@ -181,6 +216,14 @@ class ControlPlaneOutageE2E {
         r -> r.getStatus() != null
             && "Healthy".equals(r.getStatus().getPhase())
             && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+  }
+
+  /** A canary Rollout whose template carries {@code app: <label>}; valid only when the label is the name. */
+  static String rolloutJson(String name, String label) {
+    return "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"" + name
+        + "\",\"namespace\":\"" + ns + "\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"" + name + "\"}},"
+        + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"" + label + "\"}},\"spec\":{\"containers\":"
+        + "[{\"name\":\"web\",\"image\":\"nginx\"}]}},\"strategy\":{\"canary\":{\"steps\":[{\"setWeight\":20}]}}}}";
   }
 
   static void awaitApi() {

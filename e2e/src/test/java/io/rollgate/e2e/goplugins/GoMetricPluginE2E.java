@@ -3,7 +3,6 @@ package io.rollgate.e2e.goplugins;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Measurement;
 import io.rollgate.api.MetricResult;
@@ -12,7 +11,6 @@ import io.rollgate.e2e.support.GoPlugins;
 import io.rollgate.e2e.support.PrometheusServer;
 import io.rollgate.e2e.support.TestCluster;
 import io.rollgate.e2e.support.TestExporter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,48 +40,28 @@ class GoMetricPluginE2E {
   static ControllerProcess controller;
   static TestExporter exporter;
   static PrometheusServer prometheus;
+  static GoPluginNamespace fx;
   static boolean failed;
 
   @BeforeAll
   static void setUp() {
-    cluster = TestCluster.get();
-    ns = cluster.createNamespace("gometric");
     exporter = new TestExporter();
     prometheus = PrometheusServer.start("gometric", List.of(exporter.target()));
-    Path binary = GoPlugins.argoTestPlugin("metrics-plugin-sample");
-    String yaml = "- name: " + PLUGIN + "\n  location: file://" + binary + "\n  sha256: " + GoPlugins.sha256(binary) + "\n";
-    cluster.client().configMaps().inNamespace(ns).resource(
-            new ConfigMapBuilder()
-                .withNewMetadata().withName("argo-rollouts-config").withNamespace(ns).endMetadata()
-                .withData(Map.of("metricProviderPlugins", yaml))
-                .build())
-        .serverSideApply();
-    controller = ControllerProcess.start(
-        cluster,
-        "gometric",
-        "--namespace",
-        ns,
-        "--plugin-config-namespace",
-        ns,
-        "--plugin-dir",
-        Path.of("target", "plugins-gometric").toAbsolutePath().toString(),
-        "--plugin-bridge",
-        GoPlugins.bridge().toString());
+    fx = GoPluginNamespace.start("gometric", Map.of("metricProviderPlugins",
+        GoPluginNamespace.registration(PLUGIN, GoPlugins.argoTestPlugin("metrics-plugin-sample"))));
+    cluster = fx.cluster;
+    ns = fx.ns;
+    controller = fx.controller;
   }
 
   @AfterAll
   static void tearDown() {
-    if (controller != null) {
-      controller.close();
-    }
+    GoPluginNamespace.close(fx, failed);
     if (prometheus != null) {
       prometheus.close();
     }
     if (exporter != null) {
       exporter.close();
-    }
-    if (!failed && ns != null) {
-      cluster.deleteNamespace(ns);
     }
   }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.StepPluginStatus;
 import io.rollgate.e2e.support.ControllerProcess;
@@ -46,42 +45,22 @@ class GoStepPluginE2E {
   static Rollouts rollouts;
   static ControllerProcess controller;
   static Path binary;
+  static GoPluginNamespace fx;
   static boolean failed;
 
   @BeforeAll
   static void setUp() {
-    cluster = TestCluster.get();
-    ns = cluster.createNamespace("gostep");
-    rollouts = new Rollouts(cluster.client(), ns);
     binary = GoPlugins.argoTestPlugin("step-plugin-e2e");
-    String yaml = "- name: " + PLUGIN + "\n  location: file://" + binary + "\n  sha256: " + GoPlugins.sha256(binary) + "\n";
-    cluster.client().configMaps().inNamespace(ns).resource(
-            new ConfigMapBuilder()
-                .withNewMetadata().withName("argo-rollouts-config").withNamespace(ns).endMetadata()
-                .withData(Map.of("stepPlugins", yaml))
-                .build())
-        .serverSideApply();
-    controller = ControllerProcess.start(
-        cluster,
-        "gostep",
-        "--namespace",
-        ns,
-        "--plugin-config-namespace",
-        ns,
-        "--plugin-dir",
-        Path.of("target", "plugins-gostep").toAbsolutePath().toString(),
-        "--plugin-bridge",
-        GoPlugins.bridge().toString());
+    fx = GoPluginNamespace.start("gostep", Map.of("stepPlugins", GoPluginNamespace.registration(PLUGIN, binary)));
+    cluster = fx.cluster;
+    ns = fx.ns;
+    rollouts = fx.rollouts;
+    controller = fx.controller;
   }
 
   @AfterAll
   static void tearDown() {
-    if (controller != null) {
-      controller.close();
-    }
-    if (!failed && ns != null) {
-      cluster.deleteNamespace(ns);
-    }
+    GoPluginNamespace.close(fx, failed);
   }
 
   static String step(String config) {

@@ -297,7 +297,7 @@ class HelmChartE2E {
               && r.rule().getVerbs().equals(List.of("get", "list", "watch"));
           // docs/metric-providers.md: the providers' credential Secrets in the release namespace, by name, get only.
           boolean providers = r.name().equals(FULLNAME + "-controller-leader")
-              && List.of("datadog", "newrelic", "wavefront-api-tokens").equals(r.rule().getResourceNames())
+              && List.of("datadog", "newrelic", "wavefront-api-tokens", "influxdb").equals(r.rule().getResourceNames())
               && r.rule().getVerbs().equals(List.of("get"));
           assertTrue(
               webhookOwnSecret || analysis || notifications || providers, variant + ": unexpected Secret access " + r);

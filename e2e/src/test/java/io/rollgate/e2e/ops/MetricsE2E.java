@@ -22,7 +22,7 @@ class MetricsE2E {
 
   static final Duration TIMEOUT = Duration.ofSeconds(90);
 
-  /** The series the upstream Grafana dashboard (examples/dashboard.json) queries, argo-spec §14. */
+  /** The series the upstream Grafana dashboard (examples/dashboard.json) queries, docs/compatibility.md §14. */
   static final List<String> DASHBOARD_SERIES =
       List.of(
           "rollout_info",

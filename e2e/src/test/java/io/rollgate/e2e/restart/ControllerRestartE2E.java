@@ -366,7 +366,7 @@ class ControllerRestartE2E {
     return rss.stream().map(key).filter(Objects::nonNull).distinct().count();
   }
 
-  /** The Rollout's replica counters are the sums over its ReplicaSets (argo-spec.md 3.1). */
+  /** The Rollout's replica counters are the sums over its ReplicaSets (docs/compatibility.md §3.1). */
   static void assertCountersMatchReplicaSets(String name, Rollout r) {
     rollouts.await(
         name,

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * {@code kubectl argo rollouts undo} and {@code spec.rollbackWindow} (argo-spec.md 5.3, 5.10, 7.3, 8.7).
+ * {@code kubectl argo rollouts undo} and {@code spec.rollbackWindow} (docs/compatibility.md §5.3, §5.10, §7.3, §8.7).
  */
 @ExtendWith(RollbackE2E.FailureTracker.class)
 class RollbackE2E {

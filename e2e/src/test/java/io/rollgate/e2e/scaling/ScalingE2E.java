@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * {@code spec.replicas} changed through the scale subresource ({@code kubectl scale rollout}, HPA) in the middle of a
- * canary update is a scaling event: replica counts follow, steps do not advance (argo-spec.md 4 item 7, 6).
+ * canary update is a scaling event: replica counts follow, steps do not advance (docs/compatibility.md §4 item 7, §6).
  */
 @ExtendWith(ScalingE2E.FailureTracker.class)
 class ScalingE2E {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 /**
  * Canary {@code plugin} steps with the reference plugin {@code ci-job-step} run by the controller as a real process
  * (registered in {@code argo-rollouts-config} with a {@code file://} location) against a local CI server
- * (argo-spec.md section 10, docs/plugins.md): what the user sees in {@code status.canary.stepPluginStatuses}, the
+ * (docs/compatibility.md §10, docs/plugins.md): what the user sees in {@code status.canary.stepPluginStatuses}, the
  * Rollout's phase, message and events, and what the CI server was asked to do.
  */
 @ExtendWith(StepPluginE2E.FailureTracker.class)

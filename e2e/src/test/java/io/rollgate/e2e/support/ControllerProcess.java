@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The controller as users run it: {@code java -jar rollgate-controller.jar}, in its own process, so a test can kill it
@@ -24,6 +25,7 @@ public final class ControllerProcess implements AutoCloseable {
   private final Path log;
   private final int metricsPort;
   private final int healthzPort;
+  private Map<String, String> environment = Map.of();
   private Process process;
 
   private ControllerProcess(List<String> command, Path log, int metricsPort, int healthzPort) {
@@ -91,6 +93,32 @@ public final class ControllerProcess implements AutoCloseable {
    * @return the running process
    */
   public static ControllerProcess start(Path kubeconfig, String name, String... extraArgs) {
+    ControllerProcess p = prepare(kubeconfig, name, extraArgs);
+    p.startProcess(false);
+    return p;
+  }
+
+  /**
+   * Starts a controller with extra environment variables (for example the AWS SDK's {@code AWS_REGION} and
+   * {@code AWS_ENDPOINT_URL_CLOUDWATCH}), otherwise as {@link #start(TestCluster, String, String...)}.
+   *
+   * @param cluster the cluster
+   * @param name a name for the log file ({@code target/controller-<name>.log})
+   * @param environment variables added to the test's own environment
+   * @param extraArgs additional flags
+   * @return the running process
+   */
+  public static ControllerProcess start(
+      TestCluster cluster, String name, Map<String, String> environment, String... extraArgs) {
+    ControllerProcess p =
+        prepare(kubeconfigFor("rollgate.controller.kubeconfig", "ROLLGATE_CONTROLLER_KUBECONFIG", cluster), name,
+            extraArgs);
+    p.environment = Map.copyOf(environment);
+    p.startProcess(false);
+    return p;
+  }
+
+  private static ControllerProcess prepare(Path kubeconfig, String name, String... extraArgs) {
     String jar = System.getProperty("rollgate.controller.jar", "../controller/target/rollgate-controller.jar");
     if (!Files.exists(Path.of(jar))) {
       throw new IllegalStateException("controller jar not found at " + jar + " (run mvn package first)");
@@ -117,10 +145,7 @@ public final class ControllerProcess implements AutoCloseable {
       cmd.add("--leader-elect=false");
     }
     cmd.addAll(extra);
-    ControllerProcess p =
-        new ControllerProcess(cmd, Path.of("target", "controller-" + name + ".log"), metricsPort, healthzPort);
-    p.startProcess(false);
-    return p;
+    return new ControllerProcess(cmd, Path.of("target", "controller-" + name + ".log"), metricsPort, healthzPort);
   }
 
   /**
@@ -130,8 +155,10 @@ public final class ControllerProcess implements AutoCloseable {
   private void startProcess(boolean append) {
     try {
       Files.createDirectories(log.getParent());
+      ProcessBuilder builder = new ProcessBuilder(command);
+      builder.environment().putAll(environment);
       process =
-          new ProcessBuilder(command)
+          builder
               .redirectErrorStream(true)
               .redirectOutput(
                   append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()))

@@ -16,12 +16,14 @@ import java.util.concurrent.TimeUnit;
  * Argo Rollouts"). The bridge and upstream's test plugins ({@code test/cmd/*} of the argo-rollouts module) are built
  * and cached by {@code bridge/build}: {@code bin/test} exports their paths as {@code ROLLGATE_PLUGIN_BRIDGE} and
  * {@code ROLLGATE_ARGO_PLUGINS_DIR}; without them (a single test run by Maven) the script is run here and answers
- * from its cache. Third-party plugins come prebuilt from {@code ../shared/plugins} (never copied into the repository).
+ * from its cache. Third-party plugins come prebuilt from the directory {@link #shared} reads (never copied into the
+ * repository).
  */
 public final class GoPlugins {
 
   private static Path bridge;
   private static Path pluginsDir;
+  private static Path faultyStepPlugin;
 
   private GoPlugins() {}
 
@@ -56,7 +58,23 @@ public final class GoPlugins {
   }
 
   /**
-   * A prebuilt third-party plugin of {@code ../shared/plugins} (its README lists them).
+   * The project's own misbehaving step plugin ({@code bridge/cmd/faulty-step-plugin}: its step config
+   * {@code {do: panic|hang|succeed}} picks what {@code Run} does). {@code bin/test} exports its path as
+   * {@code ROLLGATE_FAULTY_STEP_PLUGIN}.
+   *
+   * @return its path
+   */
+  public static synchronized Path faultyStepPlugin() {
+    if (faultyStepPlugin == null) {
+      faultyStepPlugin = fromEnvOrBuild("ROLLGATE_FAULTY_STEP_PLUGIN", "--faulty-plugin");
+    }
+    return faultyStepPlugin;
+  }
+
+  /**
+   * A prebuilt third-party plugin, from the directory named by {@code ROLLGATE_SHARED_PLUGINS} (or the system property
+   * {@code rollgate.shared.plugins}); without either, a {@code shared/plugins} directory two levels above the e2e
+   * module's working directory, outside the repository.
    *
    * @param file the file name
    * @return its path

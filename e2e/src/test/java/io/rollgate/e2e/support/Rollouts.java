@@ -169,9 +169,9 @@ public final class Rollouts {
   }
 
   /**
-   * {@code kubectl argo rollouts undo NAME [--to-revision N]} (argo-spec.md 8.7): replaces {@code /spec/template} with
-   * the template of the ReplicaSet of revision N (0: the second-highest revision), minus the
-   * {@code rollouts-pod-template-hash} label. Does nothing when that template is already the current one.
+   * {@code kubectl argo rollouts undo NAME [--to-revision N]} (docs/compatibility.md §8.7): replaces
+   * {@code /spec/template} with the template of the ReplicaSet of revision N (0: the second-highest revision), minus
+   * the {@code rollouts-pod-template-hash} label. Does nothing when that template is already the current one.
    *
    * @param name the Rollout
    * @param toRevision the revision to return to, or 0 for the previous one

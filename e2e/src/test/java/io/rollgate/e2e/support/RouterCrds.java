@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Installs the CustomResourceDefinitions of the traffic routers' objects (Gateway API routes, SMI TrafficSplit, Istio
  * VirtualService and DestinationRule, APISIX ApisixRoute, Traefik TraefikService in both API groups, Ambassador
- * Mapping v2 and v3alpha1, App Mesh VirtualService, VirtualRouter and VirtualNode) when the cluster does not have
+ * Mapping v2 and v3alpha1, App Mesh VirtualService, VirtualRouter and VirtualNode, Gloo Platform RouteTable for its
+ * router plugin) when the cluster does not have
  * them yet. A CRD that already exists (for example the real Gateway API CRDs of a kind cluster) is left as it is, so the suite runs unchanged on any cluster.
  */
 public final class RouterCrds {
@@ -29,7 +30,8 @@ public final class RouterCrds {
           "crds/ambassador-mappings.yaml",
           "crds/appmesh-virtualservices.yaml",
           "crds/appmesh-virtualrouters.yaml",
-          "crds/appmesh-virtualnodes.yaml");
+          "crds/appmesh-virtualnodes.yaml",
+          "crds/gloo-routetables.yaml");
 
   private RouterCrds() {}
 

@@ -60,10 +60,7 @@ public final class SmtpServer implements AutoCloseable {
    * @return the server
    */
   public static SmtpServer start() {
-    String python = System.getenv("ROLLGATE_SMTP_PYTHON");
-    if (python == null || python.isBlank()) {
-      python = run(Path.of("..", "e2e", "cluster", "install-smtp").toAbsolutePath().normalize().toString());
-    }
+    String python = LocalServers.installed("ROLLGATE_SMTP_PYTHON", "install-smtp");
     try {
       Path maildir = Files.createTempDirectory("rollgate-smtp");
       int port = ControllerProcess.freePort();
@@ -96,22 +93,6 @@ public final class SmtpServer implements AutoCloseable {
   private static void pause() {
     try {
       Thread.sleep(100);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static String run(String script) {
-    try {
-      Process p = new ProcessBuilder(script).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      if (p.waitFor() != 0) {
-        throw new IllegalStateException(script + " failed");
-      }
-      return out.substring(out.lastIndexOf('\n') + 1);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -33,9 +33,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Rollouts whose pod template comes from {@code spec.workloadRef} (argo-spec.md 1.1, 6): a Deployment, a core
- * PodTemplate, the Deployment's {@code scaleDown} policies, and the InvalidSpec errors for an unsupported kind or a
- * missing object.
+ * Rollouts whose pod template comes from {@code spec.workloadRef} (docs/compatibility.md §1.1, §6): a Deployment, a
+ * core PodTemplate, the Deployment's {@code scaleDown} policies, and the InvalidSpec errors for an unsupported kind or
+ * a missing object.
  */
 @ExtendWith(WorkloadRefE2E.FailureTracker.class)
 class WorkloadRefE2E {

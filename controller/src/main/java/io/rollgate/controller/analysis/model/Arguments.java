@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argument substitution in metrics (argo-spec.md 9.3, Argo's {@code template.ResolveArgs}): the metric is encoded as
- * JSON, every {@code {{ args.<name> }}} token (whitespace inside the braces trimmed) is replaced by the argument's value
- * escaped as the inside of a JSON string, and the text is decoded again. Any other {@code {{...}}} token is an error.
+ * Argument substitution in metrics (docs/compatibility.md §9.3, Argo's {@code template.ResolveArgs}): the metric is
+ * encoded as JSON, every {@code {{ args.<name> }}} token (whitespace inside the braces trimmed) is replaced by the
+ * argument's value escaped as the inside of a JSON string, and the text is decoded again. Any other {@code {{...}}}
+ * token is an error.
  */
 public final class Arguments {
 

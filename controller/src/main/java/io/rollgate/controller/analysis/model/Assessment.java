@@ -12,7 +12,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Metric and run assessment (argo-spec.md 9.4 counters, 9.5; Argo's {@code assessMetricStatus} and
+ * Metric and run assessment (docs/compatibility.md §9.4 counters, §9.5; Argo's {@code assessMetricStatus} and
  * {@code assessRunStatus}).
  */
 public final class Assessment {

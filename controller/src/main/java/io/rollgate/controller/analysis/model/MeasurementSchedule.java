@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Which metrics to measure in a pass, and when the next pass is due (argo-spec.md 9.4, Argo's
+ * Which metrics to measure in a pass, and when the next pass is due (docs/compatibility.md §9.4, Argo's
  * {@code generateMetricTasks} and {@code calculateNextReconcileTime}).
  */
 public final class MeasurementSchedule {

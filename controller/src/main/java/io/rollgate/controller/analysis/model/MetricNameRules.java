@@ -14,7 +14,8 @@ import java.util.regex.PatternSyntaxException;
 /**
  * {@code spec.dryRun[]} and {@code spec.measurementRetention[]}: each {@code metricName} is an <b>unanchored</b>
  * regular expression (Go's {@code regexp.MatchString}, here {@link java.util.regex.Matcher#find()}) matched against
- * every metric name (argo-spec.md 9.2). A rule matching no metric, or that is not a valid expression, is an error.
+ * every metric name (docs/compatibility.md §9.2). A rule matching no metric, or that is not a valid expression, is an
+ * error.
  */
 public final class MetricNameRules {
 

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Defaults and derived values of a metric's fields (argo-spec.md 9.2), read the way Argo reads them.
+ * Defaults and derived values of a metric's fields (docs/compatibility.md §9.2), read the way Argo reads them.
  *
  * <p>Counts and limits are {@code IntOrString}; a string is read like Go's {@code IntOrString.IntValue()}: its decimal
  * value, or 0 when it is not a whole number (so an unresolved {@code "{{args.x}}"} counts as 0).

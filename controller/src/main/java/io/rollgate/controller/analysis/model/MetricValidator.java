@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Validates the metrics of an AnalysisRun with Argo's rules and messages (argo-spec.md 9.2, Argo's
+ * Validates the metrics of an AnalysisRun with Argo's rules and messages (docs/compatibility.md §9.2, Argo's
  * {@code ValidateMetrics}). The first problem found is reported; the reconciler turns it into phase Error with message
  * {@code Analysis spec invalid: <problem>}.
  */

@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Time to live of a completed AnalysisRun (argo-spec.md 9.4, {@code spec.ttlStrategy}): Successful runs use
+ * Time to live of a completed AnalysisRun (docs/compatibility.md §9.4, {@code spec.ttlStrategy}): Successful runs use
  * {@code secondsAfterSuccess}, Failed runs {@code secondsAfterFailure}, and otherwise (or when that field is absent)
  * {@code secondsAfterCompletion}, counted from {@code status.completedAt}.
  */

@@ -33,8 +33,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Job metric provider ({@code provider.job}, argo-spec.md 9.7): each measurement is a Kubernetes Job; it is
- * Successful when the Job completes and Failed when it fails.
+ * The Job metric provider ({@code provider.job}, docs/compatibility.md §9.7): each measurement is a Kubernetes Job; it
+ * is Successful when the Job completes and Failed when it fails.
  *
  * <ul>
  *   <li>Run: creates Job {@code <run UID>.<metric name>.<n>} ({@code n} = the metric's count + error + 1; the metric

@@ -9,7 +9,7 @@ import java.util.Set;
  * What a {@link MetricProvider} needs for one call.
  *
  * @param run the AnalysisRun as last read (metadata for names, labels, UID and owner references); do not modify
- * @param metric the metric with every {@code {{args.<name>}}} already substituted (argo-spec.md 9.3)
+ * @param metric the metric with every {@code {{args.<name>}}} already substituted (docs/compatibility.md §9.3)
  * @param now the current time from the reconciler's clock; use it instead of {@code Instant.now()}
  * @param secrets values of arguments taken from Secrets; they must never appear in messages or logs (see
  *     {@link #mask(String)})

@@ -6,8 +6,8 @@ import io.vertx.core.Future;
 import java.util.Map;
 
 /**
- * One metric provider (Argo's {@code metric.provider.<type>}, argo-spec.md 9.7), called by the AnalysisRun reconciler
- * to take, resume, stop and clean up measurements.
+ * One metric provider (Argo's {@code metric.provider.<type>}, docs/compatibility.md §9.7), called by the AnalysisRun
+ * reconciler to take, resume, stop and clean up measurements.
  *
  * <p>Non-blocking: every method returns at once; I/O runs asynchronously and completes the returned {@link Future}. A
  * failed Future becomes an {@code Error} measurement whose message is the exception's message (secret argument values

@@ -3,7 +3,7 @@ package io.rollgate.controller.analysis.provider;
 import java.util.Comparator;
 import java.util.Set;
 
-/** Masking of secret argument values in measurement messages and logs (argo-spec.md 9.3). */
+/** Masking of secret argument values in measurement messages and logs (docs/compatibility.md §9.3). */
 public final class Secrets {
 
   private Secrets() {}

@@ -37,9 +37,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Builds the objects an Experiment owns (argo-spec.md 12.1): one ReplicaSet {@code <experiment>-<template>} per
- * template, an optional Service per template, and one AnalysisRun {@code <experiment>-<analysis>} per analysis, whose
- * spec is flattened from the referenced templates exactly as a Rollout's runs are ({@link AnalysisTemplates},
+ * Builds the objects an Experiment owns (docs/compatibility.md §12.1): one ReplicaSet {@code <experiment>-<template>}
+ * per template, an optional Service per template, and one AnalysisRun {@code <experiment>-<analysis>} per analysis,
+ * whose spec is flattened from the referenced templates exactly as a Rollout's runs are ({@link AnalysisTemplates},
  * {@link RunArguments#merge}).
  */
 public final class ExperimentObjects {

@@ -20,9 +20,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The decisions of one Experiment pass (argo-spec.md 12.1), as pure functions of the spec, the stored status and the
- * observed ReplicaSets and AnalysisRuns: defaults, validation, each template's status, whether the Experiment is
- * terminating, and its phase.
+ * The decisions of one Experiment pass (docs/compatibility.md §12.1), as pure functions of the spec, the stored status
+ * and the observed ReplicaSets and AnalysisRuns: defaults, validation, each template's status, whether the Experiment
+ * is terminating, and its phase.
  */
 public final class ExperimentRules {
 
@@ -172,10 +172,10 @@ public final class ExperimentRules {
   }
 
   /**
-   * The next status of one template (argo-spec.md 12.1): a completed status (Successful, Failed, Error) stays;
-   * while the Experiment is terminating a template that did not fail becomes Successful; all desired pods available
-   * ⇒ Running; otherwise Progressing, and Failed once {@code lastTransitionTime + progressDeadlineSeconds} passed.
-   * {@code lastTransitionTime} moves whenever the status changes.
+   * The next status of one template (docs/compatibility.md §12.1): a completed status (Successful, Failed, Error)
+   * stays; while the Experiment is terminating a template that did not fail becomes Successful; all desired pods
+   * available ⇒ Running; otherwise Progressing, and Failed once {@code lastTransitionTime + progressDeadlineSeconds}
+   * passed. {@code lastTransitionTime} moves whenever the status changes.
    *
    * @param previous the stored status, or null on the first pass
    * @param template the template
@@ -244,8 +244,8 @@ public final class ExperimentRules {
   }
 
   /**
-   * Whether the Experiment is terminating (argo-spec.md 12.1): {@code spec.terminate}, a completed phase, a Failed or
-   * Error template, an analysis completed other than Successful, every {@code requiredForCompletion} analysis
+   * Whether the Experiment is terminating (docs/compatibility.md §12.1): {@code spec.terminate}, a completed phase, a
+   * Failed or Error template, an analysis completed other than Successful, every {@code requiredForCompletion} analysis
    * Successful, or the duration elapsed.
    *
    * @param spec the spec
@@ -296,7 +296,7 @@ public final class ExperimentRules {
   }
 
   /**
-   * The Experiment phase and message (argo-spec.md 12.1).
+   * The Experiment phase and message (docs/compatibility.md §12.1).
    *
    * <p>Templates first: any Failed or Error template gives that phase; all Successful ⇒ Successful; all Running or
    * Successful ⇒ Running; else Pending. While the templates run: the worst analysis that completed other than

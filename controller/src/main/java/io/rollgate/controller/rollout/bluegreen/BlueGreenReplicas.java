@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Pure replica decisions of the blue-green strategy (argo-spec.md 7.2 and 7.6): the new ReplicaSet's size with
- * {@code previewReplicaCount}, the "ready for pause" and "saturated" predicates, and the delayed scale-down of the
+ * Pure replica decisions of the blue-green strategy (docs/compatibility.md §7.2 and §7.6): the new ReplicaSet's size
+ * with {@code previewReplicaCount}, the "ready for pause" and "saturated" predicates, and the delayed scale-down of the
  * previous active ReplicaSets under {@code scaleDownDelaySeconds} and {@code scaleDownDelayRevisionLimit}.
  */
 public final class BlueGreenReplicas {
@@ -17,7 +17,7 @@ public final class BlueGreenReplicas {
   private BlueGreenReplicas() {}
 
   /**
-   * The desired {@code spec.replicas} of the new (preview) ReplicaSet, argo-spec.md 7.2.
+   * The desired {@code spec.replicas} of the new (preview) ReplicaSet, docs/compatibility.md §7.2.
    *
    * @param replicas the Rollout's effective {@code spec.replicas}
    * @param previewReplicaCount {@code spec.strategy.blueGreen.previewReplicaCount}, or null
@@ -103,9 +103,10 @@ public final class BlueGreenReplicas {
   public record ScaleDown(String name, Instant annotateDeadline, int replicas, Duration requeueAfter) {}
 
   /**
-   * Plans the scale-down of previous ReplicaSets (argo-spec.md 7.6, 5.8): newest revision first, a ReplicaSet without
-   * a deadline gets one ({@code now + delay}) and keeps its pods while at most {@code revisionLimit} ReplicaSets are
-   * under a deadline; the rest, and those whose deadline passed, go to 0. A delay of 0 scales down at once.
+   * Plans the scale-down of previous ReplicaSets (docs/compatibility.md §7.6, §5.8): newest revision first, a
+   * ReplicaSet without a deadline gets one ({@code now + delay}) and keeps its pods while at most {@code revisionLimit}
+   * ReplicaSets are under a deadline; the rest, and those whose deadline passed, go to 0. A delay of 0 scales down at
+   * once.
    *
    * @param olds the previous ReplicaSets (neither new, stable nor referenced by a Service or the status)
    * @param now the current time

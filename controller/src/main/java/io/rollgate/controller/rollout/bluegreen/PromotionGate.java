@@ -7,7 +7,7 @@ import io.vertx.core.Future;
 /**
  * The gate a blue-green Rollout passes before the active Service is switched to the new ReplicaSet
  * ({@code spec.strategy.blueGreen.prePromotionAnalysis}) and before the new ReplicaSet is marked stable
- * ({@code spec.strategy.blueGreen.postPromotionAnalysis}), argo-spec.md 7.3-7.5.
+ * ({@code spec.strategy.blueGreen.postPromotionAnalysis}), docs/compatibility.md §7.3-7.5.
  *
  * <p>The blue-green reconciler consults the gate only when the corresponding analysis is configured. The Rollout
  * reconciler's implementation answers from the AnalysisRuns it created per pod-template hash (labelled

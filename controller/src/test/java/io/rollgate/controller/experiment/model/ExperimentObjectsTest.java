@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The objects an Experiment owns (argo-spec.md 12.1). */
+/** The objects an Experiment owns (docs/compatibility.md §12.1). */
 class ExperimentObjectsTest {
 
   private static final String EXPERIMENT =

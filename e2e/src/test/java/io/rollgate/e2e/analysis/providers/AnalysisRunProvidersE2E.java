@@ -111,24 +111,15 @@ class AnalysisRunProvidersE2E {
   }
 
   static AnalysisRun create(String name, String argsYaml, String metricsYaml) {
-    return AnalysisRunFixture.create(cluster, ns, name, argsYaml, metricsYaml);
+    return new ProviderRuns(cluster, ns, TIMEOUT).create(name, argsYaml, metricsYaml);
   }
 
   static AnalysisRun awaitCompleted(String name) {
-    AnalysisRun[] last = new AnalysisRun[1];
-    Awaitility.await(name + " completed")
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> {
-          last[0] = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName(name).get();
-          String phase = last[0] == null || last[0].getStatus() == null ? null : last[0].getStatus().getPhase();
-          return phase != null && List.of("Successful", "Failed", "Error", "Inconclusive").contains(phase);
-        });
-    return last[0];
+    return new ProviderRuns(cluster, ns, TIMEOUT).awaitCompleted(name);
   }
 
   static MetricResult result(AnalysisRun run, String metric) {
-    return AnalysisRunFixture.result(run, metric);
+    return ProviderRuns.result(run, metric);
   }
 
   static Measurement lastMeasurement(MetricResult r) {

@@ -20,21 +20,20 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * AnalysisRuns measured by the controller's Datadog provider against a local stand-in of Datadog's v1 metrics query API
  * and v2 scalar query API (key headers checked, answers shaped as Datadog documents them), with the credentials in
  * the {@code datadog} Secret of the controller's namespace or in the Secret named by {@code secretRef}.
  */
+@ExtendWith(ProviderRuns.KeepOnFailure.class)
 class DatadogProviderE2E {
 
   static final ObjectMapper JSON = new ObjectMapper();
   static final String API_KEY = "dd-api-4711";
   static final String APP_KEY = "dd-app-0815";
   static final String SECRET_SERVICE = "svc7f3a9";
-
-  @RegisterExtension static final AnalysisRunFixture.KeepOnFailure WATCH = new AnalysisRunFixture.KeepOnFailure();
 
   static TestHttpServer datadog;
   static AnalysisRunFixture fixture;
@@ -57,7 +56,7 @@ class DatadogProviderE2E {
   @AfterAll
   static void tearDown() {
     if (fixture != null) {
-      fixture.close(WATCH);
+      fixture.close(DatadogProviderE2E.class);
     }
     if (datadog != null) {
       datadog.close();

@@ -23,19 +23,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * AnalysisRuns measured by the controller's Kayenta provider against a local stand-in of Kayenta's REST API: the
  * canary config list, the start of a judgement (scopes and thresholds in the body) and the execution status, which
  * reports the judgement incomplete on its first poll, so the measurement is resumed after its {@code resumeAt}.
  */
+@ExtendWith(ProviderRuns.KeepOnFailure.class)
 class KayentaProviderE2E {
 
   static final ObjectMapper JSON = new ObjectMapper();
   static final Map<String, Integer> SCORES = Map.of("good", 95, "marginal", 80, "bad", 42);
-
-  @RegisterExtension static final AnalysisRunFixture.KeepOnFailure WATCH = new AnalysisRunFixture.KeepOnFailure();
 
   static TestHttpServer kayenta;
   static AnalysisRunFixture fixture;
@@ -59,7 +58,7 @@ class KayentaProviderE2E {
   @AfterAll
   static void tearDown() {
     if (fixture != null) {
-      fixture.close(WATCH);
+      fixture.close(KayentaProviderE2E.class);
     }
     if (kayenta != null) {
       kayenta.close();

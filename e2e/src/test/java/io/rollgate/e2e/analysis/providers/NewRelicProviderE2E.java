@@ -17,19 +17,18 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * AnalysisRuns measured by the controller's New Relic provider against a local stand-in of the NerdGraph GraphQL API
  * ({@code Api-Key} header, {@code actor.account.nrql} query with its variables, answers shaped as NerdGraph's), with
  * the account in the {@code newrelic} Secret of the controller's namespace or the Secret named by {@code profile}.
  */
+@ExtendWith(ProviderRuns.KeepOnFailure.class)
 class NewRelicProviderE2E {
 
   static final ObjectMapper JSON = new ObjectMapper();
   static final String API_KEY = "NRAK-4711";
-
-  @RegisterExtension static final AnalysisRunFixture.KeepOnFailure WATCH = new AnalysisRunFixture.KeepOnFailure();
 
   static TestHttpServer nerdgraph;
   static AnalysisRunFixture fixture;
@@ -53,7 +52,7 @@ class NewRelicProviderE2E {
   @AfterAll
   static void tearDown() {
     if (fixture != null) {
-      fixture.close(WATCH);
+      fixture.close(NewRelicProviderE2E.class);
     }
     if (nerdgraph != null) {
       nerdgraph.close();

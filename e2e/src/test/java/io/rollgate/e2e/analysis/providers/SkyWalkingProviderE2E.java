@@ -18,12 +18,13 @@ import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * AnalysisRuns measured by the controller's SkyWalking provider against a local stand-in of the OAP server's GraphQL
  * query API ({@code POST /graphql} with the {@code duration} variable; {@code data} and {@code errors} answers).
  */
+@ExtendWith(ProviderRuns.KeepOnFailure.class)
 class SkyWalkingProviderE2E {
 
   static final ObjectMapper JSON = new ObjectMapper();
@@ -31,8 +32,6 @@ class SkyWalkingProviderE2E {
   static final String SLA_QUERY =
       "query queryData($duration: Duration!) { service_sla: execExpression(expression: \\\"avg(service_sla)\\\","
           + " entity: {serviceName: \\\"%s\\\", normal: true}, duration: $duration) { results { values { value } } } }";
-
-  @RegisterExtension static final AnalysisRunFixture.KeepOnFailure WATCH = new AnalysisRunFixture.KeepOnFailure();
 
   static TestHttpServer oap;
   static TestHttpServer locked;
@@ -52,7 +51,7 @@ class SkyWalkingProviderE2E {
   @AfterAll
   static void tearDown() {
     if (fixture != null) {
-      fixture.close(WATCH);
+      fixture.close(SkyWalkingProviderE2E.class);
     }
     if (oap != null) {
       oap.close();

@@ -17,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * AnalysisRuns measured by the controller's Wavefront provider against a local stand-in of Wavefront's chart API
@@ -25,11 +25,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code wavefront-api-tokens} Secret of the controller's namespace. The stand-in is plain HTTP, so the metrics give
  * their {@code address} as a URL; the token is the one stored under the URL's host.
  */
+@ExtendWith(ProviderRuns.KeepOnFailure.class)
 class WavefrontProviderE2E {
 
   static final String TOKEN = "wf-token-4711";
-
-  @RegisterExtension static final AnalysisRunFixture.KeepOnFailure WATCH = new AnalysisRunFixture.KeepOnFailure();
 
   static TestHttpServer wavefront;
   static AnalysisRunFixture fixture;
@@ -48,7 +47,7 @@ class WavefrontProviderE2E {
   @AfterAll
   static void tearDown() {
     if (fixture != null) {
-      fixture.close(WATCH);
+      fixture.close(WavefrontProviderE2E.class);
     }
     if (wavefront != null) {
       wavefront.close();

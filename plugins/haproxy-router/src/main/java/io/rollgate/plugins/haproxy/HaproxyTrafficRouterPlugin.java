@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * The HAProxy traffic router: moves traffic between a backend's stable and canary servers by setting their weights
  * through HAProxy's runtime API ({@code set weight <backend>/<server> <weight>}), and verifies the weights by reading
  * them back ({@code get weight}). Configured by {@code spec.strategy.canary.trafficRouting.plugins["<org>/haproxy"]}
- * (see {@link HaproxyRouterConfig}); argo-spec §11 gives the call semantics.
+ * (see {@link HaproxyRouterConfig}); docs/compatibility.md §11 gives the call semantics.
  *
  * <p>What each call does:
  *

@@ -11,8 +11,8 @@ import java.util.Map;
 /**
  * The HAProxy server weights that carry a canary weight: the canary server gets {@code desiredWeight}, each additional
  * destination's server its weight, and the stable server the rest, {@code maxTrafficWeight − desiredWeight −
- * Σ additional} floored at 0 (argo-spec §11, {@code SetWeight}). HAProxy's round-robin shares traffic in proportion
- * to the weights, so with the default total of 100 the weights are percentages.
+ * Σ additional} floored at 0 (docs/compatibility.md §11, {@code SetWeight}). HAProxy's round-robin shares traffic in
+ * proportion to the weights, so with the default total of 100 the weights are percentages.
  *
  * @param weights server name to weight (0 to 256), in the order the commands are sent: stable, canary, additional
  */

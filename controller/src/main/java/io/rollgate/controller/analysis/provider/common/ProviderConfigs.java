@@ -7,12 +7,14 @@ import io.rollgate.validation.FieldError;
 import io.rollgate.validation.MetricProviderValidator;
 import io.vertx.core.Future;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Reads the configuration of a provider that the wire model keeps as plain JSON under {@code metrics[].provider}
- * (for example {@code datadog}), after argument substitution: checks it with {@link MetricProviderValidator}, the
- * rules the webhook applies, then binds it to the provider's own record.
+ * Reads the configuration of a provider that the model keeps as an unknown member of {@code metrics[].provider} (for
+ * example {@code provider.datadog} or {@code provider.graphite}), after argument substitution: either checked with
+ * {@link MetricProviderValidator} (the rules the webhook applies) and bound to the provider's own record
+ * ({@link #bind}), or as the member's JSON object with its fields' types checked ({@link #of}, {@link #string}).
  */
 public final class ProviderConfigs {
 
@@ -68,5 +70,43 @@ public final class ProviderConfigs {
     } catch (IllegalArgumentException e) {
       throw new MetricProviderException(type + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The JSON object under {@code provider.<type>}.
+   *
+   * @param metric the metric (arguments substituted)
+   * @param type the member name, for example {@code graphite} or {@code cloudWatch}
+   * @return the object's fields
+   * @throws MetricProviderException {@code metric has no <type> provider} when absent, or when it is not an object
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> of(Metric metric, String type) {
+    Object member =
+        metric == null || metric.getProvider() == null ? null : metric.getProvider().getAdditionalProperties().get(type);
+    if (member == null) {
+      throw new MetricProviderException("metric has no " + type + " provider");
+    }
+    if (!(member instanceof Map)) {
+      throw new MetricProviderException("provider." + type + " must be an object");
+    }
+    return (Map<String, Object>) member;
+  }
+
+  /**
+   * A string field of a provider's configuration.
+   *
+   * @param config the object from {@link #of}
+   * @param type the provider member name, for messages
+   * @param field the field name
+   * @return the text, or {@code null} when the field is absent or null
+   * @throws MetricProviderException {@code provider.<type>.<field> must be a string} for another JSON type
+   */
+  public static String string(Map<String, Object> config, String type, String field) {
+    Object v = config.get(field);
+    if (v == null || v instanceof String) {
+      return (String) v;
+    }
+    throw new MetricProviderException("provider." + type + "." + field + " must be a string");
   }
 }

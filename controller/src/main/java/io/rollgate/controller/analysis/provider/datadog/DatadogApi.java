@@ -11,7 +11,6 @@ import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.analysis.provider.common.MetricProviderException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 
 /**
- * {@code metrics[].provider.datadog} as Argo Rollouts defines it (argo-spec.md 9.7 and its CRD defaults).
+ * {@code metrics[].provider.datadog} as Argo Rollouts defines it (docs/compatibility.md §9.7 and its CRD defaults).
  *
  * @param apiVersion {@code v1} (default; metrics query API) or {@code v2} (scalar query API)
  * @param interval the Go duration the query looks back over (default {@code 5m})

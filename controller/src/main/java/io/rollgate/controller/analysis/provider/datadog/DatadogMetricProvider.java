@@ -15,11 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Argo's Datadog provider ({@code metrics[].provider.datadog}, argo-spec.md 9.7; docs/metric-providers.md): runs
- * {@code query} over the last {@code interval} (default 5m) through the v1 metrics query API, or with
- * {@code apiVersion: v2} runs {@code query} or the named {@code queries} combined by {@code formula} through the v2
- * scalar query API with {@code aggregator} (default {@code last}). The value the conditions see is a number, or
- * {@code null} when Datadog returned no data.
+ * Argo's Datadog provider ({@code metrics[].provider.datadog}, docs/compatibility.md §9.7; docs/metric-providers.md):
+ * runs {@code query} over the last {@code interval} (default 5m) through the v1 metrics query API, or with {@code
+ * apiVersion: v2} runs {@code query} or the named {@code queries} combined by {@code formula} through the v2 scalar
+ * query API with {@code aggregator} (default {@code last}). The value the conditions see is a number, or {@code null}
+ * when Datadog returned no data.
  *
  * <p>Credentials ({@code api-key}, {@code app-key}, optional {@code address}, default
  * {@code https://api.datadoghq.com}): the Secret named by {@code secretRef.name} (in the AnalysisRun's namespace when

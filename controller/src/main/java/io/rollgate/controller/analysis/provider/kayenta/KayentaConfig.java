@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
- * {@code metrics[].provider.kayenta} as Argo Rollouts defines it (argo-spec.md 9.7).
+ * {@code metrics[].provider.kayenta} as Argo Rollouts defines it (docs/compatibility.md §9.7).
  *
  * @param address Kayenta's base URL
  * @param application the application the canary config belongs to

@@ -17,7 +17,6 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpResponse;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,13 +27,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo's Kayenta provider ({@code metrics[].provider.kayenta}, argo-spec.md 9.7; docs/metric-providers.md): starts a
- * canary judgement and polls it. A measurement looks the canary config up by {@code canaryConfigName}
- * ({@code GET <address>/canaryConfig}), starts the judgement ({@code POST <address>/canary/<configId>} with the scopes
- * and thresholds) and is stored Running with metadata {@code canaryExecutionId}; every 15 seconds after that the
- * reconciler resumes it ({@code GET <address>/canary/<executionId>}) until Kayenta reports it complete. The score
- * ({@code result.judgeResult.score.score}) decides: at least {@code threshold.pass} is Successful, at least
- * {@code threshold.marginal} Inconclusive, below Failed; the value is the score.
+ * Argo's Kayenta provider ({@code metrics[].provider.kayenta}, docs/compatibility.md §9.7; docs/metric-providers.md):
+ * starts a canary judgement and polls it. A measurement looks the canary config up by {@code canaryConfigName} ({@code
+ * GET <address>/canaryConfig}), starts the judgement ({@code POST <address>/canary/<configId>} with the scopes and
+ * thresholds) and is stored Running with metadata {@code canaryExecutionId}; every 15 seconds after that the reconciler
+ * resumes it ({@code GET <address>/canary/<executionId>}) until Kayenta reports it complete. The score ({@code
+ * result.judgeResult.score.score}) decides: at least {@code threshold.pass} is Successful, at least {@code
+ * threshold.marginal} Inconclusive, below Failed; the value is the score.
  *
  * <p>Scope times: a scope's {@code start}/{@code end} as written, else the measurement window: end = the measurement
  * time, start = one metric {@code interval} earlier, or the run's start with {@code lookback: true}. Every call is

@@ -16,17 +16,16 @@ import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Argo's New Relic provider ({@code metrics[].provider.newRelic}, argo-spec.md 9.7; docs/metric-providers.md): runs the
- * NRQL {@code query} through the NerdGraph GraphQL API ({@code actor.account(id).nrql(query, timeout).results}) with
- * the NRQL {@code timeout} in seconds (default 5). One result row is the value the conditions see as a map
- * ({@code result.count}); several rows are a list of maps; no row is an Error.
+ * Argo's New Relic provider ({@code metrics[].provider.newRelic}, docs/compatibility.md §9.7;
+ * docs/metric-providers.md): runs the NRQL {@code query} through the NerdGraph GraphQL API ({@code
+ * actor.account(id).nrql(query, timeout).results}) with the NRQL {@code timeout} in seconds (default 5). One result row
+ * is the value the conditions see as a map ({@code result.count}); several rows are a list of maps; no row is an Error.
  *
  * <p>Credentials: the Secret named by {@code profile} (default {@code newrelic}) in the controller's namespace, keys
  * {@code personal-api-key} (sent as {@code Api-Key}), {@code account-id}, optional {@code region} ({@code us}

@@ -29,11 +29,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Argo's Prometheus provider ({@code metrics[].provider.prometheus}, argo-spec.md 9.7): runs {@code query} as an
- * instant query at the measurement time, or as a range query when {@code rangeQuery {start, end, step}} is set (start
- * and end are condition-language expressions such as {@code now() - duration("5m")}, step a Go duration), and answers
- * the value the conditions see as {@code result}: a {@code scalar} as a Double, a {@code vector} or {@code matrix} as
- * the list of all sample values (an empty list, value text {@code []}, when nothing matched).
+ * Argo's Prometheus provider ({@code metrics[].provider.prometheus}, docs/compatibility.md §9.7): runs {@code query} as
+ * an instant query at the measurement time, or as a range query when {@code rangeQuery {start, end, step}} is set
+ * (start and end are condition-language expressions such as {@code now() - duration("5m")}, step a Go duration), and
+ * answers the value the conditions see as {@code result}: a {@code scalar} as a Double, a {@code vector} or
+ * {@code matrix} as the list of all sample values (an empty list, value text {@code []}, when nothing matched).
  *
  * <p>Configuration: {@code address} (else env {@code ARGO_ROLLOUTS_PROMETHEUS_ADDRESS}), {@code timeout} in seconds
  * (default 30, negative is an error), {@code insecure} (skip TLS verification), {@code headers[] {key, value}},

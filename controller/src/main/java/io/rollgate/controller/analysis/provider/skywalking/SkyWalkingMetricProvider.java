@@ -16,7 +16,6 @@ import io.rollgate.defaults.GoDurations;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -25,10 +24,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo's SkyWalking provider ({@code metrics[].provider.skywalking}, argo-spec.md 9.7; docs/metric-providers.md): sends
- * the GraphQL {@code query} to {@code <address>/graphql} with the variable {@code duration {start, end, step:
- * MINUTE}} covering the last {@code interval} (times as {@code yyyy-MM-dd HHmm}, UTC). The value the conditions see is
- * the answer's whole {@code data} object; GraphQL {@code errors} are an Error. The call is bounded by 30 seconds.
+ * Argo's SkyWalking provider ({@code metrics[].provider.skywalking}, docs/compatibility.md §9.7;
+ * docs/metric-providers.md): sends the GraphQL {@code query} to {@code <address>/graphql} with the variable {@code
+ * duration {start, end, step: MINUTE}} covering the last {@code interval} (times as {@code yyyy-MM-dd HHmm}, UTC). The
+ * value the conditions see is the answer's whole {@code data} object; GraphQL {@code errors} are an Error. The call is
+ * bounded by 30 seconds.
  */
 public final class SkyWalkingMetricProvider implements MetricProvider {
 

@@ -13,7 +13,6 @@ import io.rollgate.controller.analysis.provider.common.ProviderConfigs;
 import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
-
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -26,13 +25,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Argo's Wavefront provider ({@code metrics[].provider.wavefront}, argo-spec.md 9.7; docs/metric-providers.md): runs
- * {@code query} through the chart API ({@code GET https://<address>/api/v2/chart/api}) at the measurement time, with
- * the token stored under the key {@code <address>} of the {@code wavefront-api-tokens} Secret in the controller's
- * namespace (sent as {@code Authorization: Bearer}). From each returned series the point closest to the measurement
- * time is taken: one series gives a number, several a list of numbers. Measurement metadata: {@code timestamps} (unix
- * seconds of the points used), {@code drift} (their distance from the measurement time, seconds) and Wavefront's
- * {@code warnings}.
+ * Argo's Wavefront provider ({@code metrics[].provider.wavefront}, docs/compatibility.md §9.7;
+ * docs/metric-providers.md): runs {@code query} through the chart API ({@code GET https://<address>/api/v2/chart/api})
+ * at the measurement time, with the token stored under the key {@code <address>} of the {@code wavefront-api-tokens}
+ * Secret in the controller's namespace (sent as {@code Authorization: Bearer}). From each returned series the point
+ * closest to the measurement time is taken: one series gives a number, several a list of numbers. Measurement metadata:
+ * {@code timestamps} (unix seconds of the points used), {@code drift} (their distance from the measurement time,
+ * seconds) and Wavefront's {@code warnings}.
  *
  * <p>Rollgate also accepts an {@code address} with a scheme ({@code http://wavefront-proxy:8080}), used as the base
  * URL; its token is then the Secret key named by the address's host, since Secret keys cannot hold {@code :} or

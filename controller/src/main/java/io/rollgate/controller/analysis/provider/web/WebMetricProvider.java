@@ -25,13 +25,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Argo's web provider ({@code metrics[].provider.web}, argo-spec.md 9.7): calls {@code url} with {@code method}
- * ({@code GET} by default, {@code POST} or {@code PUT}), {@code headers[]}, and a {@code body} string or a
- * {@code jsonBody} object (sent as JSON with {@code Content-Type: application/json}); {@code timeoutSeconds} bounds the
- * call (default 10), {@code insecure} skips TLS verification and {@code authentication.oauth2} adds a client-credentials
- * bearer token. A 2xx JSON answer is decoded (numbers as float64) and {@code jsonPath} (Kubernetes JSONPath, default
- * {@code {$}}) selects the value the conditions see as {@code result}: the single value of a path like
- * {@code {$.data.ok}}, or the list of values a wildcard or filter selects. A body that is not JSON is the value as
+ * Argo's web provider ({@code metrics[].provider.web}, docs/compatibility.md §9.7): calls {@code url} with
+ * {@code method} ({@code GET} by default, {@code POST} or {@code PUT}), {@code headers[]}, and a {@code body} string or
+ * a {@code jsonBody} object (sent as JSON with {@code Content-Type: application/json}); {@code timeoutSeconds} bounds
+ * the call (default 10), {@code insecure} skips TLS verification and {@code authentication.oauth2} adds a
+ * client-credentials bearer token. A 2xx JSON answer is decoded (numbers as float64) and {@code jsonPath} (Kubernetes
+ * JSONPath, default {@code {$}}) selects the value the conditions see as {@code result}: the single value of a path
+ * like {@code {$.data.ok}}, or the list of values a wildcard or filter selects. A body that is not JSON is the value as
  * the raw string. The measurement's {@code value} is the JSON encoding of the selected value as Go writes it (or the
  * raw body).
  *
