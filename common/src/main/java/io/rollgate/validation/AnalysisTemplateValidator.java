@@ -27,8 +27,9 @@ import java.util.regex.Pattern;
  * the condition language (the message gives the line:column); {@code count}, {@code interval} and the limits are
  * consistent (Argo's {@code ValidateMetric} rules: limits not negative, {@code failureLimit} -1 disables it, a
  * {@code count} above 1 needs an {@code interval}, {@code count} at least the limits it must leave room for); durations
- * are Go durations; arguments have unique names; and every {@code {{args.NAME}}} placeholder anywhere in the metrics
- * names a declared argument.
+ * are Go durations; arguments have unique names; every {@code {{args.NAME}}} placeholder anywhere in the metrics names
+ * a declared argument; and the built-in providers Rollgate keeps as plain JSON (Datadog, New Relic, Wavefront,
+ * Kayenta, SkyWalking, Graphite, InfluxDB, CloudWatch) have their required fields ({@link MetricProviderValidator}).
  *
  * <p>Fields holding a placeholder ({@code count: "{{args.count}}"}) are checked only after substitution, at run time.
  */
@@ -99,7 +100,7 @@ public final class AnalysisTemplateValidator {
               FieldError.invalid(p + ".name", m.getName(), "Duplicate value: also the name of spec.metrics[" + first + "]"));
         }
       }
-      providers(p + ".provider", m.getProvider(), errors);
+      providers(p + ".provider", m.getProvider(), m.getInterval(), errors);
       condition(p + ".successCondition", m.getSuccessCondition(), errors);
       condition(p + ".failureCondition", m.getFailureCondition(), errors);
       limits(p, m, errors);
@@ -108,7 +109,8 @@ public final class AnalysisTemplateValidator {
     return errors;
   }
 
-  private static void providers(String path, MetricProviderConfig provider, List<FieldError> errors) {
+  private static void providers(
+      String path, MetricProviderConfig provider, String interval, List<FieldError> errors) {
     List<String> types = new ArrayList<>();
     if (provider != null) {
       if (provider.getPrometheus() != null) {
@@ -134,7 +136,11 @@ public final class AnalysisTemplateValidator {
       errors.add(FieldError.invalid(path, String.join(", ", types), "exactly one provider may be set"));
       return;
     }
-    if (types.get(0).equals("plugin")) {
+    String type = types.get(0);
+    errors.addAll(
+        MetricProviderValidator.validate(
+            type, provider.getAdditionalProperties().get(type), path + "." + type, interval));
+    if (type.equals("plugin")) {
       Object plugin = provider.getAdditionalProperties().get("plugin");
       if (!(plugin instanceof Map<?, ?> map) || map.size() != 1) {
         errors.add(

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.rollgate.controller.analysis.AnalysisRunController;
 import io.rollgate.controller.analysis.provider.HttpMetricProviders;
+import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
@@ -231,6 +232,7 @@ public final class ControllerVerticle extends VerticleBase {
    * @param api the API facade, for providers that create Kubernetes objects
    * @param clock the clock every time decision uses
    * @param plugins the plugin host, for {@code provider.plugin} metrics
+   * @param controllerNamespace where provider credential Secrets are read (Datadog, New Relic, Wavefront, InfluxDB)
    * @return the registry
    */
   static MetricProviders metricProviders(
@@ -238,7 +240,8 @@ public final class ControllerVerticle extends VerticleBase {
     List<MetricProvider> providers = new ArrayList<>();
     providers.add(new JobMetricProvider(api));
     providers.add(plugins.metricProvider());
-    providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv()));
+    ProviderSecrets secrets = new ProviderSecrets(api::getSecret, controllerNamespace);
+    providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv(), secrets));
     providers.addAll(TimeSeriesMetricProviders.create(vertx, api::getSecret, controllerNamespace));
     return MetricProviders.of(providers);
   }

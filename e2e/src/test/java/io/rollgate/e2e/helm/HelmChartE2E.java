@@ -295,7 +295,12 @@ class HelmChartE2E {
           boolean notifications = r.name().startsWith(FULLNAME + "-controller")
               && List.of("argo-rollouts-notification-secret").equals(r.rule().getResourceNames())
               && r.rule().getVerbs().equals(List.of("get", "list", "watch"));
-          assertTrue(webhookOwnSecret || analysis || notifications, variant + ": unexpected Secret access " + r);
+          // docs/metric-providers.md: the providers' credential Secrets in the release namespace, by name, get only.
+          boolean providers = r.name().equals(FULLNAME + "-controller-leader")
+              && List.of("datadog", "newrelic", "wavefront-api-tokens", "influxdb").equals(r.rule().getResourceNames())
+              && r.rule().getVerbs().equals(List.of("get"));
+          assertTrue(
+              webhookOwnSecret || analysis || notifications || providers, variant + ": unexpected Secret access " + r);
           if (webhookOwnSecret && !r.rule().getVerbs().equals(List.of("create"))) {
             assertEquals(List.of(SECRET), r.rule().getResourceNames(), r.toString());
           }

@@ -502,4 +502,26 @@ class WebhookRulesE2E {
     assertTrue(
         ok.warnings().stream().noneMatch(w -> w.contains("plugin")), "no plugin warning: " + ok.warnings());
   }
+
+  @Test
+  @Order(11)
+  void analysisTemplateProviderFieldsAreCheckedOnApply() {
+    String template =
+        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: " + name("providers") + "\n"
+            + "spec:\n  metrics:\n"
+            + "  - name: dd\n    provider: {datadog: {apiVersion: v2, aggregator: median}}\n"
+            + "  - name: judge\n    provider: {kayenta: {address: 'http://kayenta:8090', application: app,"
+            + " canaryConfigName: c, metricsAccountName: m, storageAccountName: s,"
+            + " threshold: {pass: 90, marginal: 95}, scopes: [{name: d, controlScope: {scope: a}, experimentScope: {scope: b}}]}}\n"
+            + "  - name: wf\n    provider: {wavefront: {query: 'ts(cpu)'}}\n";
+    String json = client.getKubernetesSerialization().asJson(client.getKubernetesSerialization().unmarshal(template, Map.class));
+    assertDenied(
+        requests.post("/apis/argoproj.io/v1alpha1/namespaces/" + ns + "/analysistemplates", json),
+        "spec.metrics[0].provider.datadog.query: Required value: one of query or queries is required",
+        "spec.metrics[0].provider.datadog.aggregator: Invalid value: \\\"median\\\"",
+        "spec.metrics[1].provider.kayenta.configurationAccountName: Required value",
+        "spec.metrics[1].provider.kayenta.threshold.marginal: Invalid value: 95: must not be greater than pass (90)",
+        "spec.metrics[1].provider.kayenta.scopes[0].controlScope.start: Required value",
+        "spec.metrics[2].provider.wavefront.address: Required value: address is required");
+  }
 }

@@ -3,6 +3,8 @@ package io.rollgate.controller.analysis.provider.common;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,6 +36,32 @@ public final class GoFormat {
       return 1 / v < 0 ? "-0" : "0";
     }
     return shortest(v).toPlainString();
+  }
+
+  /**
+   * Turns every number of a decoded JSON value into a {@code Double}, as Go decodes every JSON number into a float64:
+   * the conditions must see what Argo's see.
+   *
+   * @param value null, Boolean, Number, String, List or Map (as produced by JSON decoding)
+   * @return the same value with numbers as {@code Double}; maps keep their order
+   */
+  public static Object numbersAsFloat64(Object value) {
+    if (value instanceof Number n) {
+      return n.doubleValue();
+    }
+    if (value instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      for (Object o : list) {
+        out.add(numbersAsFloat64(o));
+      }
+      return out;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      map.forEach((k, v) -> out.put(String.valueOf(k), numbersAsFloat64(v)));
+      return out;
+    }
+    return value;
   }
 
   /**

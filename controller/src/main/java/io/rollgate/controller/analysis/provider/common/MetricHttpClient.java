@@ -140,6 +140,31 @@ public final class MetricHttpClient {
     return m == null ? t.getClass().getSimpleName() : m;
   }
 
+  /** The longest response excerpt a measurement message quotes, in characters. */
+  public static final int EXCERPT_LIMIT = 512;
+
+  /**
+   * A response's body as text.
+   *
+   * @param response the response
+   * @return the body decoded as UTF-8; empty when there is none
+   */
+  public static String bodyText(HttpResponse<Buffer> response) {
+    return response.body() == null ? "" : response.body().toString();
+  }
+
+  /**
+   * The part of a response body a measurement message may quote: trimmed and cut at {@link #EXCERPT_LIMIT}
+   * characters, so that an HTML error page does not end up whole in the AnalysisRun's status.
+   *
+   * @param body the body
+   * @return the excerpt, ending with {@code ...} when cut
+   */
+  public static String excerpt(String body) {
+    String t = body.strip();
+    return t.length() <= EXCERPT_LIMIT ? t : t.substring(0, EXCERPT_LIMIT) + "...";
+  }
+
   /**
    * Go's spelling of an HTTP method in client errors ({@code Get}, {@code Post}, {@code Put}).
    *

@@ -10,6 +10,7 @@ import io.rollgate.controller.analysis.provider.ProviderResult;
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.analysis.provider.common.MetricProviderException;
 import io.rollgate.controller.analysis.provider.common.ProviderConfigs;
+import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.rollgate.expr.GoValues;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -17,7 +18,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -58,8 +58,7 @@ public final class InfluxdbMetricProvider implements MetricProvider {
   private record Credentials(String address, String authToken, String org) {}
 
   private final MetricHttpClient http;
-  private final SecretReader secrets;
-  private final String namespace;
+  private final ProviderSecrets secrets;
 
   /**
    * Creates the provider.
@@ -70,8 +69,7 @@ public final class InfluxdbMetricProvider implements MetricProvider {
    */
   public InfluxdbMetricProvider(MetricHttpClient http, SecretReader secrets, String namespace) {
     this.http = http;
-    this.secrets = secrets;
-    this.namespace = namespace;
+    this.secrets = new ProviderSecrets(secrets::get, namespace);
   }
 
   @Override
@@ -92,37 +90,20 @@ public final class InfluxdbMetricProvider implements MetricProvider {
     }
     String secretName = profile == null || profile.isEmpty() ? DEFAULT_SECRET : profile;
     return secrets
-        .get(namespace, secretName)
-        .compose(secret -> credentials(secret, secretName))
+        .require(secrets.controllerNamespace(), secretName)
+        .compose(InfluxdbMetricProvider::credentials)
         .compose(credentials -> query(credentials, query == null ? "" : query))
         .map(InfluxdbMetricProvider::toResult);
   }
 
-  private Future<Credentials> credentials(Secret secret, String name) {
-    if (secret == null) {
-      return Future.failedFuture(new MetricProviderException("secrets \"" + name + "\" not found"));
-    }
-    String address = data(secret, "address");
-    String token = data(secret, "authToken");
-    String org = data(secret, "org");
+  private static Future<Credentials> credentials(Map<String, String> data) {
+    String address = data.getOrDefault("address", "");
+    String token = data.getOrDefault("authToken", "");
+    String org = data.getOrDefault("org", "");
     if (address.isEmpty() || token.isEmpty() || org.isEmpty()) {
       return Future.failedFuture(new MetricProviderException("authToken, org, or address not found"));
     }
     return Future.succeededFuture(new Credentials(address, token, org));
-  }
-
-  private static String data(Secret secret, String key) {
-    if (secret.getData() != null && secret.getData().get(key) != null) {
-      try {
-        return new String(Base64.getDecoder().decode(secret.getData().get(key)), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
-        return "";
-      }
-    }
-    if (secret.getStringData() != null && secret.getStringData().get(key) != null) {
-      return secret.getStringData().get(key);
-    }
-    return "";
   }
 
   private Future<List<Object>> query(Credentials credentials, String query) {

@@ -184,7 +184,7 @@ public final class WebMetricProvider implements MetricProvider {
     String body = response.body() == null ? "" : response.body().toString();
     Object document;
     try {
-      document = numbersAsFloat64(JSON.readValue(body, Object.class));
+      document = GoFormat.numbersAsFloat64(JSON.readValue(body, Object.class));
     } catch (JsonProcessingException e) {
       return new ProviderResult.Value(body, body, Map.of());
     }
@@ -205,25 +205,5 @@ public final class WebMetricProvider implements MetricProvider {
       throw new MetricProviderException(e.getMessage());
     }
     return new ProviderResult.Value(value, text, Map.of());
-  }
-
-  /** Go decodes every JSON number into a float64; the conditions must see the same. */
-  static Object numbersAsFloat64(Object value) {
-    if (value instanceof Number n) {
-      return n.doubleValue();
-    }
-    if (value instanceof List<?> list) {
-      List<Object> out = new ArrayList<>(list.size());
-      for (Object o : list) {
-        out.add(numbersAsFloat64(o));
-      }
-      return out;
-    }
-    if (value instanceof Map<?, ?> map) {
-      Map<String, Object> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> out.put(String.valueOf(k), numbersAsFloat64(v)));
-      return out;
-    }
-    return value;
   }
 }
