@@ -9,10 +9,13 @@ Figures per run, for each controller:
   - API requests per Rollout update as the API server saw them: writes from its audit log (the controller's own
     requests in the namespace), reads (GET) from the API server's apiserver_request_total for the kinds only the
     controller reads by name here; the same figures by verb and resource.
-Runs alternate between the controllers so that both see the same machine load.
+Runs alternate between the controllers so that both see the same machine load. Rollgate runs as the chart deploys it:
+the JVM flags of the chart's controller.javaOpts (--rollgate-java-opts) with -XX:MaxRAM set to the chart's container
+memory limit (--rollgate-memory-limit), so the heap is sized as in the Pod.
 
 Usage: controller_bench.py --kubeconfig K --kubectl PATH --audit-log PATH --rollgate-jar JAR
        --argo-bin BIN --rollgate-crds DIR --argo-crds DIR [--rollouts N] [--runs R] [--controllers rollgate,argo]
+       [--rollgate-java-opts "FLAGS"] [--rollgate-memory-limit 768Mi]
 """
 import argparse
 import json
@@ -31,6 +34,8 @@ def main():
     ap = argparse.ArgumentParser()
     for flag in ("kubeconfig", "kubectl", "audit-log", "rollgate-jar", "argo-bin", "rollgate-crds", "argo-crds"):
         ap.add_argument("--" + flag, required=True)
+    ap.add_argument("--rollgate-java-opts", default="", help="JVM flags (the chart's controller.javaOpts)")
+    ap.add_argument("--rollgate-memory-limit", default="", help="container memory limit, e.g. 768Mi (-XX:MaxRAM)")
     ap.add_argument("--rollouts", type=int, default=100)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--controllers", default="rollgate,argo")
@@ -44,6 +49,17 @@ def main():
             results[ctrl].append(r)
             print(f"run {run} {ctrl}: " + json.dumps({k: v for k, v in r.items() if k != "by_kind"}), flush=True)
     report(results, a.rollouts)
+
+
+def max_ram(limit):
+    """-XX:MaxRAM for a Kubernetes memory quantity (Mi, Gi, M, G or bytes): what a container limit shows the JVM."""
+    if not limit:
+        return []
+    m = re.fullmatch(r"(\d+)(Ki|Mi|Gi|K|M|G)?", limit.strip())
+    if not m:
+        raise SystemExit(f"--rollgate-memory-limit: not a memory quantity: {limit!r}")
+    unit = {"Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3, "K": 1000, "M": 1000 ** 2, "G": 1000 ** 3}.get(m.group(2), 1)
+    return [f"-XX:MaxRAM={int(m.group(1)) * unit}"]
 
 
 class Bench:
@@ -65,7 +81,8 @@ class Bench:
         self.k("apply", "-f", "-", inp=self.manifests(ns, "registry.example/app:v1"))
         log = open(f"/tmp/controller-bench-{ns}.log", "w")
         if ctrl == "rollgate":
-            cmd = ["java", "-jar", self.a.rollgate_jar, "--kubeconfig", self.a.kubeconfig, "--namespace", ns,
+            cmd = ["java", *self.a.rollgate_java_opts.split(), *max_ram(self.a.rollgate_memory_limit), "-jar",
+                   self.a.rollgate_jar, "--kubeconfig", self.a.kubeconfig, "--namespace", ns,
                    "--leader-elect=false", "--metricsport", "18090", "--healthzPort", "18091"]
         else:
             cmd = [self.a.argo_bin, "--kubeconfig", self.a.kubeconfig, "--namespaced", "--namespace", ns,
