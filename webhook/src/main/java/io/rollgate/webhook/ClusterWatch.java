@@ -103,8 +103,8 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
           (started, err) -> {
             if (i == policies) {
               // 404: the RolloutPolicy CRD is not installed, so there are no policies (not "not loaded yet").
-              policyCrdAbsent =
-                  err instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 404;
+              // fabric8 hands the failure over wrapped (a CompletionException around it): look down the causes.
+              policyCrdAbsent = httpCode(err) == 404;
             }
             LOG.warn("informer for {} cannot list or watch, retrying: {}", kind, String.valueOf(err));
             return true;
@@ -117,6 +117,21 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
                 }
               });
     }
+  }
+
+  /**
+   * The HTTP status of the first {@code KubernetesClientException} among a failure and its causes.
+   *
+   * @param err the failure an informer reported
+   * @return the status code, or -1 when no cause came from the API server
+   */
+  static int httpCode(Throwable err) {
+    for (Throwable t = err; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k) {
+        return k.getCode();
+      }
+    }
+    return -1;
   }
 
   @Override
