@@ -46,9 +46,9 @@ class AnalysisRestartE2E {
     cluster = TestCluster.get();
     ns = cluster.createNamespace("analysis-restart");
     runs = new AnalysisRuns(cluster.client(), ns);
-    // The log file is appended to across runs: wait for a line written by this process.
+    // A started controller writes its log afresh (a restart appends): its lines start at line 0.
     ControllerLog log = new ControllerLog(Path.of("target", "controller-analysis-restart.log"));
-    int from = log.size();
+    int from = 0;
     controller = ControllerProcess.start(cluster, "analysis-restart", "--namespace", ns);
     log.awaitLine(from, "informer synced analysisruns", Duration.ofSeconds(120));
   }

@@ -51,8 +51,9 @@ class InstanceIdE2E {
     rollouts = new Rollouts(cluster.client(), ns);
     logA = new ControllerLog(Path.of("target", "controller-instanceid-a.log"));
     logNone = new ControllerLog(Path.of("target", "controller-instanceid-none.log"));
-    fromA = logA.size();
-    fromNone = logNone.size();
+    // A started controller writes its log afresh: its lines start at line 0.
+    fromA = 0;
+    fromNone = 0;
     instanceA = ControllerProcess.start(cluster, "instanceid-a", "--namespace", ns, "--instance-id", "a");
     noInstance = ControllerProcess.start(cluster, "instanceid-none", "--namespace", ns);
     logA.awaitLine(fromA, ControllerLog.SYNCED, TIMEOUT);
