@@ -9,6 +9,7 @@ import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.analysis.provider.TimeSeriesMetricProviders;
+import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.experiment.ExperimentController;
 import io.rollgate.controller.health.HealthServer;
@@ -241,8 +242,10 @@ public final class ControllerVerticle extends VerticleBase {
     providers.add(new JobMetricProvider(api));
     providers.add(plugins.metricProvider());
     ProviderSecrets secrets = new ProviderSecrets(api::getSecret, controllerNamespace);
-    providers.addAll(HttpMetricProviders.create(vertx, clock, System.getenv(), secrets));
-    providers.addAll(TimeSeriesMetricProviders.create(vertx, api::getSecret, controllerNamespace));
+    // One HTTP client (one connection pool per Vert.x web client) for every provider that measures over HTTP.
+    MetricHttpClient http = new MetricHttpClient(vertx);
+    providers.addAll(HttpMetricProviders.create(http, clock, System.getenv(), secrets));
+    providers.addAll(TimeSeriesMetricProviders.create(http, api::getSecret, controllerNamespace));
     return MetricProviders.of(providers);
   }
 

@@ -11,7 +11,6 @@ import io.rollgate.controller.analysis.provider.common.OAuth2ClientCredentials;
 import io.rollgate.controller.analysis.provider.prometheus.PrometheusApi;
 import io.rollgate.controller.analysis.provider.prometheus.PrometheusMetricProvider;
 import io.rollgate.controller.analysis.provider.web.WebMetricProvider;
-import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -28,15 +27,14 @@ public final class HttpMetricProviders {
   /**
    * Creates the HTTP providers.
    *
-   * @param vertx the controller's Vert.x instance (the clients run on it)
+   * @param http the controller's one metric HTTP client (shared with {@link TimeSeriesMetricProviders})
    * @param clock the clock for OAuth2 token expiry
    * @param env the process environment ({@code ARGO_ROLLOUTS_PROMETHEUS_ADDRESS}, Datadog's {@code DD_*})
    * @param secrets where providers read their credential Secrets (Datadog, New Relic, Wavefront)
    * @return the providers, ready to register
    */
   public static List<MetricProvider> create(
-      Vertx vertx, Clock clock, Map<String, String> env, ProviderSecrets secrets) {
-    MetricHttpClient http = new MetricHttpClient(vertx);
+      MetricHttpClient http, Clock clock, Map<String, String> env, ProviderSecrets secrets) {
     OAuth2ClientCredentials oauth2 = new OAuth2ClientCredentials(http, clock);
     return List.of(
         new PrometheusMetricProvider(new PrometheusApi(http), oauth2, env),

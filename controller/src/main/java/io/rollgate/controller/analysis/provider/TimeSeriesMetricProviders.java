@@ -4,7 +4,6 @@ import io.rollgate.controller.analysis.provider.cloudwatch.CloudWatchMetricProvi
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.analysis.provider.graphite.GraphiteMetricProvider;
 import io.rollgate.controller.analysis.provider.influxdb.InfluxdbMetricProvider;
-import io.vertx.core.Vertx;
 import java.util.List;
 
 /**
@@ -18,13 +17,13 @@ public final class TimeSeriesMetricProviders {
   /**
    * Creates the Graphite, InfluxDB and CloudWatch providers.
    *
-   * @param vertx the controller's Vert.x instance (the HTTP client and the AWS SDK's worker pool run on it)
+   * @param http the controller's one metric HTTP client (shared with {@link HttpMetricProviders})
    * @param secrets reads the InfluxDB credentials Secret ({@code KubeApi#getSecret})
    * @param namespace the controller's namespace, where the InfluxDB Secret ({@code influxdb} or {@code profile}) lives
    * @return the providers, ready to register
    */
-  public static List<MetricProvider> create(Vertx vertx, InfluxdbMetricProvider.SecretReader secrets, String namespace) {
-    MetricHttpClient http = new MetricHttpClient(vertx);
+  public static List<MetricProvider> create(
+      MetricHttpClient http, InfluxdbMetricProvider.SecretReader secrets, String namespace) {
     return List.of(
         new GraphiteMetricProvider(http),
         new InfluxdbMetricProvider(http, secrets, namespace),

@@ -8,6 +8,7 @@ import io.rollgate.controller.analysis.provider.HttpMetricProviders;
 import io.rollgate.controller.analysis.provider.MeasurementContext;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.ProviderResult;
+import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -35,7 +36,7 @@ final class ProviderHarness implements AutoCloseable {
   ProviderHarness(Map<String, String> env) {
     providers =
         Map.copyOf(
-            HttpMetricProviders.create(vertx, Clock.systemUTC(), env, new ProviderSecrets((ns, name) -> Future.succeededFuture(null), "default")).stream()
+            HttpMetricProviders.create(new MetricHttpClient(vertx), Clock.systemUTC(), env, new ProviderSecrets((ns, name) -> Future.succeededFuture(null), "default")).stream()
                 .collect(java.util.stream.Collectors.toMap(MetricProvider::type, p -> p)));
   }
 
