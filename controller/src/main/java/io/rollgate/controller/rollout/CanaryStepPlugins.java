@@ -80,7 +80,9 @@ final class CanaryStepPlugins {
         return terminate(pass);
       }
       retryCleanup(pass);
-      return run(pass);
+      // A step that failed in this pass aborts the Rollout: the executed steps are aborted in the same pass, so the
+      // status that first shows the Rollout Degraded already lists their Abort operations.
+      return run(pass).compose(v -> pass.addAbort && !pass.removeAbort ? abort(pass) : Future.succeededFuture());
     } catch (RuntimeException e) {
       handledError(pass, e);
       return Future.succeededFuture();

@@ -275,6 +275,24 @@ class CanaryStepPluginsTest {
   }
 
   @Test
+  void aStepThatFailsAbortsTheExecutedStepsInTheSamePass() {
+    RolloutStatus s = status(2, entry(0, CI, "Run", "Successful"));
+    FakePlugins plugins = new FakePlugins().register(CI, false, null).register(GATE, false, null);
+    plugins.answer(GATE, StepOperation.RUN, Future.succeededFuture(StepResult.failed("gate closed", null)));
+    plugins.answer(CI, StepOperation.ABORT, Future.succeededFuture(new StepResult(null, "cancelled", null, null, null)));
+    RolloutPass p = reconcile(plugins, s);
+
+    assertEquals(List.of("Run example/gate 2", "Abort example/ci 0"), plugins.calls);
+    List<StepPluginStatus> list = p.stepPluginStatuses;
+    assertEquals(3, list.size());
+    assertEquals("Failed", list.get(1).getPhase());
+    assertEquals("Abort", list.get(2).getOperation());
+    assertEquals(0, list.get(2).getIndex());
+    assertEquals("Successful", list.get(2).getPhase());
+    assertTrue(p.addAbort);
+  }
+
+  @Test
   void aDisabledPluginSkipsTheStep() {
     StepPluginStatus running = entry(0, CI, "Run", "Running");
     running.setBackoff("30s");
