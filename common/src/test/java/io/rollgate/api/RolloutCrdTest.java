@@ -159,6 +159,23 @@ class RolloutCrdTest {
   }
 
   @Test
+  void givesEveryIntegerTheFormatArgoDeclares() {
+    assertEquals("int32", property("spec.replicas").path("format").asText());
+    assertEquals("int32", property("status.HPAReplicas").path("format").asText());
+    assertEquals("int32", property("spec.strategy.canary.steps[].setWeight").path("format").asText());
+    assertEquals("int64", property("spec.template.spec.terminationGracePeriodSeconds").path("format").asText());
+    assertEquals("int64", property("spec.template.spec.securityContext.runAsUser").path("format").asText());
+    List<String> unformatted = new ArrayList<>();
+    walk(schema, "", (path, node) -> {
+      if ("integer".equals(node.path("type").asText()) && !node.path("format").asText().matches("int32|int64")) {
+        unformatted.add(path);
+      }
+    });
+
+    assertEquals(List.of(), unformatted);
+  }
+
+  @Test
   void keepsTheSelectorImmutable() {
     JsonNode rules = property("spec.selector").path("x-kubernetes-validations");
 
