@@ -759,6 +759,9 @@ public final class RolloutReconciler implements Reconciler {
   Future<Void> persistStatus(RolloutPass pass, RolloutStatus status) {
     if (pass.workloadGeneration != null) {
       status.setWorkloadObservedGeneration(pass.workloadGeneration);
+    } else if (pass.rollout.getSpec() != null && pass.rollout.getSpec().getWorkloadRef() == null) {
+      // An inline template observes no workload: the field goes when a Rollout leaves workloadRef (as Argo).
+      status.setWorkloadObservedGeneration(null);
     }
     JsonNode before = JSON.valueToTree(pass.old);
     JsonNode after = JSON.valueToTree(status);
