@@ -1,6 +1,5 @@
 package io.rollgate.controller.analysis;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -13,6 +12,7 @@ import io.rollgate.api.MetricResult;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.RunSummary;
 import io.rollgate.api.SecretKeyRef;
+import io.rollgate.controller.Reconciles;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.Reconciler;
@@ -31,9 +31,8 @@ import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.analysis.provider.ProviderResult;
 import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
-import io.rollgate.controller.kube.MergePatch;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -84,6 +83,7 @@ public final class AnalysisRunReconciler implements Reconciler {
   private static final ObjectMapper JSON = ModelJson.mapper();
 
   private final AnalysisRunCache cache;
+  private final StatusPatch<AnalysisRun> statusPatch;
   private final KubeApi api;
   private final EventRecorder events;
   private final MetricProviders providers;
@@ -108,6 +108,7 @@ public final class AnalysisRunReconciler implements Reconciler {
       Clock clock,
       Duration measurementTimeout) {
     this.cache = cache;
+    this.statusPatch = new StatusPatch<>(api, AnalysisRun.class, null, cache::wrote);
     this.api = api;
     this.events = events;
     this.providers = providers;
@@ -117,19 +118,7 @@ public final class AnalysisRunReconciler implements Reconciler {
 
   @Override
   public Future<ReconcileOutcome> reconcile(ReconcileContext ctx) {
-    try {
-      return reconcileSafely(ctx)
-          .recover(
-              err -> {
-                if (KubeApiException.isConflict(err)) {
-                  LOG.info("{} conflict on write, requeue: {}", ctx, err.getMessage());
-                  return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
-                }
-                return Future.succeededFuture(ReconcileOutcome.retry(err));
-              });
-    } catch (RuntimeException e) {
-      return Future.succeededFuture(ReconcileOutcome.retry(e));
-    }
+    return Reconciles.guarded(ctx, () -> reconcileSafely(ctx));
   }
 
   private Future<ReconcileOutcome> reconcileSafely(ReconcileContext ctx) {
@@ -503,25 +492,13 @@ public final class AnalysisRunReconciler implements Reconciler {
 
   /** Writes the status as a merge patch guarded by the resourceVersion read, then records the pass's events. */
   private Future<Void> persist(Pass pass) {
-    JsonNode before = JSON.valueToTree(pass.run.getStatus());
-    JsonNode after = JSON.valueToTree(pass.status);
-    ObjectNode diff = MergePatch.diff(before, after);
-    if (diff.isEmpty()) {
+    Optional<ObjectNode> patch = statusPatch.diff(pass.run, pass.run.getStatus(), pass.status);
+    if (patch.isEmpty()) {
       LOG.debug("{} status unchanged", pass.ctx);
       pass.events.forEach(Runnable::run);
       return Future.succeededFuture();
     }
-    ObjectNode patch = JSON.createObjectNode();
-    patch.putObject("metadata").put("resourceVersion", pass.run.getMetadata().getResourceVersion());
-    patch.set("status", diff);
-    return api.patch(AnalysisRun.class, pass.ctx.namespace(), pass.ctx.name(), null, patch.toString())
-        .onSuccess(
-            updated -> {
-              cache.wrote(updated);
-              LOG.debug("{} status patched: {}", pass.ctx, diff);
-              pass.events.forEach(Runnable::run);
-            })
-        .mapEmpty();
+    return statusPatch.write(pass.run, patch.get()).onSuccess(updated -> pass.events.forEach(Runnable::run)).mapEmpty();
   }
 
   private ReconcileOutcome nextOutcome(Pass pass, List<Metric> metrics) {

@@ -1,6 +1,5 @@
 package io.rollgate.controller.experiment;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -21,6 +20,7 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutCondition;
 import io.rollgate.api.TemplateStatus;
+import io.rollgate.controller.Reconciles;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.Reconciler;
@@ -28,9 +28,9 @@ import io.rollgate.controller.analysis.model.Times;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.experiment.model.ExperimentObjects;
 import io.rollgate.controller.experiment.model.ExperimentRules;
+import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
-import io.rollgate.controller.kube.MergePatch;
 import io.rollgate.analysis.AnalysisSpecException;
 import io.rollgate.analysis.AnalysisTemplates;
 import io.vertx.core.Future;
@@ -74,12 +74,14 @@ final class ExperimentReconciler implements Reconciler {
   private static final ObjectMapper JSON = ModelJson.mapper();
 
   private final ExperimentCache cache;
+  private final StatusPatch<Experiment> statusPatch;
   private final KubeApi api;
   private final EventRecorder events;
   private final Clock clock;
 
   ExperimentReconciler(ExperimentCache cache, KubeApi api, EventRecorder events, Clock clock) {
     this.cache = cache;
+    this.statusPatch = new StatusPatch<>(api, Experiment.class, null, cache::wrote);
     this.api = api;
     this.events = events;
     this.clock = clock;
@@ -87,19 +89,7 @@ final class ExperimentReconciler implements Reconciler {
 
   @Override
   public Future<ReconcileOutcome> reconcile(ReconcileContext ctx) {
-    try {
-      return reconcileSafely(ctx)
-          .recover(
-              err -> {
-                if (KubeApiException.isConflict(err)) {
-                  LOG.info("{} conflict on write, requeue: {}", ctx, err.getMessage());
-                  return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
-                }
-                return Future.succeededFuture(ReconcileOutcome.retry(err));
-              });
-    } catch (RuntimeException e) {
-      return Future.succeededFuture(ReconcileOutcome.retry(e));
-    }
+    return Reconciles.guarded(ctx, () -> reconcileSafely(ctx));
   }
 
   /** State of one pass. */
@@ -637,23 +627,12 @@ final class ExperimentReconciler implements Reconciler {
   }
 
   private Future<Void> persist(Pass pass) {
-    JsonNode before = JSON.valueToTree(pass.ex.getStatus());
-    JsonNode after = JSON.valueToTree(pass.status);
-    ObjectNode diff = MergePatch.diff(before == null || before.isNull() ? JSON.createObjectNode() : before, after);
-    if (diff.isEmpty()) {
+    Optional<ObjectNode> patch = statusPatch.diff(pass.ex, pass.ex.getStatus(), pass.status);
+    if (patch.isEmpty()) {
       pass.events.forEach(Runnable::run);
       return Future.succeededFuture();
     }
-    ObjectNode patch = JSON.createObjectNode();
-    patch.putObject("metadata").put("resourceVersion", pass.ex.getMetadata().getResourceVersion());
-    patch.set("status", diff);
-    return api.patch(Experiment.class, pass.namespace(), pass.name(), null, patch.toString())
-        .onSuccess(updated -> {
-          cache.wrote(updated);
-          LOG.debug("{} status patched: {}", pass.ctx, diff);
-          pass.events.forEach(Runnable::run);
-        })
-        .mapEmpty();
+    return statusPatch.write(pass.ex, patch.get()).onSuccess(updated -> pass.events.forEach(Runnable::run)).mapEmpty();
   }
 
   private static String label(ReplicaSet rs, String key) {

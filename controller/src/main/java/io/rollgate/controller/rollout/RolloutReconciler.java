@@ -1,6 +1,5 @@
 package io.rollgate.controller.rollout;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -18,13 +17,14 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.RolloutStatus;
+import io.rollgate.controller.Reconciles;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.Reconciler;
 import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
-import io.rollgate.controller.kube.MergePatch;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.status.Conditions;
@@ -34,6 +34,7 @@ import io.rollgate.validation.RolloutValidator;
 import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -71,6 +72,7 @@ public final class RolloutReconciler implements Reconciler {
   static final String SMI_API_VERSION = "v1alpha1";
 
   private final RolloutCache cache;
+  private final StatusPatch<Rollout> statusPatch;
   private final KubeApi api;
   private final EventRecorder events;
   /** Per Rollout uid: events recorded for a status write that failed, not to be recorded again by the next pass. */
@@ -143,6 +145,7 @@ public final class RolloutReconciler implements Reconciler {
       io.rollgate.controller.traffic.RouterApiVersions routerVersions) {
     this.stepPlugins = stepPlugins;
     this.cache = cache;
+    this.statusPatch = new StatusPatch<>(api, Rollout.class, "status", cache::wrote);
     this.api = api;
     this.events = events;
     this.clock = clock;
@@ -175,20 +178,7 @@ public final class RolloutReconciler implements Reconciler {
 
   @Override
   public Future<ReconcileOutcome> reconcile(ReconcileContext ctx) {
-    try {
-      return reconcileSafely(ctx)
-          .recover(
-              err -> {
-                if (KubeApiException.isConflict(err)) {
-                  LOG.info("{} conflict on write, requeue: {}", ctx, err.getMessage());
-                  LOG.debug("{} conflict", ctx, err);
-                  return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
-                }
-                return Future.succeededFuture(ReconcileOutcome.retry(err));
-              });
-    } catch (RuntimeException e) {
-      return Future.succeededFuture(ReconcileOutcome.retry(e));
-    }
+    return Reconciles.guarded(ctx, () -> reconcileSafely(ctx));
   }
 
   private Future<ReconcileOutcome> reconcileSafely(ReconcileContext ctx) {
@@ -763,24 +753,14 @@ public final class RolloutReconciler implements Reconciler {
       // An inline template observes no workload: the field goes when a Rollout leaves workloadRef (as Argo).
       status.setWorkloadObservedGeneration(null);
     }
-    JsonNode before = JSON.valueToTree(pass.old);
-    JsonNode after = JSON.valueToTree(status);
-    ObjectNode diff = MergePatch.diff(before, after);
-    if (diff.isEmpty()) {
+    Optional<ObjectNode> patch = statusPatch.diff(pass.rollout, pass.old, status);
+    if (patch.isEmpty()) {
       LOG.debug("{} status unchanged", pass.ctx);
       return recordEvents(pass);
     }
-    ObjectNode patch = JSON.createObjectNode();
-    patch.putObject("metadata").put("resourceVersion", pass.rollout.getMetadata().getResourceVersion());
-    patch.set("status", diff);
     List<RolloutPass.PendingEvent> recorded = List.copyOf(pass.events);
     return recordEvents(pass)
-        .compose(v -> api.patch(Rollout.class, pass.namespace(), pass.name(), "status", patch.toString()))
-        .onSuccess(
-            updated -> {
-              cache.wrote(updated);
-              LOG.debug("{} status patched: {}", pass.ctx, diff);
-            })
+        .compose(v -> statusPatch.write(pass.rollout, patch.get()))
         .onFailure(err -> rememberUnpersisted(pass, recorded))
         .mapEmpty();
   }
