@@ -132,37 +132,53 @@ final class CanaryStepPlugins {
     if (pass.stepPluginError != null) {
       return pass.stepPluginError;
     }
-    Integer idx = pass.old.getCurrentStepIndex();
-    int index = idx == null ? 0 : idx;
-    List<CanaryStep> steps = pass.steps();
-    if (index >= steps.size() || steps.get(index).getPlugin() == null) {
+    Optional<Current> current = current(pass);
+    if (current.isEmpty()) {
       return null;
     }
-    String name = steps.get(index).getPlugin().getName();
+    int index = current.get().index();
+    String name = current.get().step().getName();
     List<StepPluginStatus> list = pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
     StepPluginStatus run = find(list, index, name, StepOperation.RUN);
     if (run == null || !StepPhase.Error.name().equals(run.getPhase())) {
       return null;
     }
-    String text = "Step plugin " + name + " (step " + (index + 1) + ") transitioned to Error";
+    String text = transitioned(name, index, StepPhase.Error.name());
     return run.getMessage() == null || run.getMessage().isEmpty() ? text : text + ": " + run.getMessage();
+  }
+
+  /** The current step of the pass when it is a plugin step, with its index. */
+  private record Current(int index, PluginStep step) {}
+
+  private static Optional<Current> current(RolloutPass pass) {
+    Integer idx = pass.old.getCurrentStepIndex();
+    int index = idx == null ? 0 : idx;
+    List<CanaryStep> steps = pass.steps();
+    if (index >= steps.size() || steps.get(index).getPlugin() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new Current(index, steps.get(index).getPlugin()));
+  }
+
+  /** Argo's {@code StepPluginTransition} wording for a Run that changed phase. */
+  private static String transitioned(String name, int index, String phase) {
+    return "Step plugin " + name + " (step " + (index + 1) + ") transitioned to " + phase;
   }
 
   // ---------------------------------------------------------------------------------------------------------------
   // Run (docs/compatibility.md §10.4)
 
   private Future<Void> run(RolloutPass pass) {
-    Integer idx = pass.old.getCurrentStepIndex();
-    int index = idx == null ? 0 : idx;
-    List<CanaryStep> steps = pass.steps();
-    if (index >= steps.size() || steps.get(index).getPlugin() == null) {
+    Optional<Current> current = current(pass);
+    if (current.isEmpty()) {
       return Future.succeededFuture();
     }
+    int index = current.get().index();
     if (!RolloutPhase.PROGRESSING.equals(pass.old.getPhase())) {
       LOG.debug("{} plugin step {} waits: phase is {}", pass.ctx, index, pass.old.getPhase());
       return Future.succeededFuture();
     }
-    PluginStep step = steps.get(index).getPlugin();
+    PluginStep step = current.get().step();
     String name = step.getName();
     Optional<PluginEntry> entry = plugins.registration(name);
     if (entry.isEmpty()) {
@@ -265,7 +281,7 @@ final class CanaryStepPlugins {
     String phase = next.getPhase();
     LOG.info("{} plugin step {} ({}) run: phase={} message={}", pass.ctx, index + 1, name, phase, next.getMessage());
     if (!phase.equals(oldPhase) && !StepPhase.Successful.name().equals(phase)) {
-      transition(pass, phase, "Step plugin " + name + " (step " + (index + 1) + ") transitioned to " + phase);
+      transition(pass, phase, transitioned(name, index, phase));
     }
     if (StepPhase.Running.name().equals(phase) || StepPhase.Error.name().equals(phase)) {
       Duration backoff =
