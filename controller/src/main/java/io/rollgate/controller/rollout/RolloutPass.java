@@ -83,6 +83,11 @@ final class RolloutPass {
   boolean trafficReconciled;
   /** The {@code status.canary.weights} decided by the traffic step (null: none). */
   io.rollgate.api.TrafficWeights trafficWeights;
+  /**
+   * The ALB router's weight verification of this pass, which decides {@code status.alb}/{@code status.albs}; null when
+   * it did not run (docs/traffic-routers.md "AWS ALB").
+   */
+  io.rollgate.controller.traffic.AlbTrafficRouter.Verification albVerification;
 
   /**
    * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass (docs/compatibility.md
