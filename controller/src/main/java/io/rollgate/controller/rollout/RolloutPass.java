@@ -88,6 +88,11 @@ final class RolloutPass {
    * it did not run (docs/traffic-routers.md "AWS ALB").
    */
   io.rollgate.controller.traffic.AlbTrafficRouter.Verification albVerification;
+  /**
+   * The target registration check of this pass ({@code --aws-verify-target-group}): false while a TargetGroupBinding's
+   * target group lacks some endpoint of the Service; null when not checked or nothing to check.
+   */
+  Boolean targetsVerified;
 
   /**
    * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass (docs/compatibility.md

@@ -193,6 +193,15 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   /**
+   * The ALB target registration check ({@code --aws-verify-target-group}).
+   *
+   * @return the verifier, or null when the flag is off
+   */
+  io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier() {
+    return routers.targetGroupVerifier();
+  }
+
+  /**
    * How canary {@code plugin} steps reach their plugins.
    *
    * @return the step plugins, or null when the controller runs without a plugin host

@@ -39,6 +39,7 @@ public final class TrafficRouters {
   private final TraefikTrafficRouter traefik;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
+  private final TargetGroupVerifier targetGroups;
 
   /**
    * Creates the built-in routers.
@@ -109,6 +110,7 @@ public final class TrafficRouters {
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
     this.alb = new AlbTrafficRouter(api, events, albTargetGroups);
+    this.targetGroups = albTargetGroups == null ? null : new TargetGroupVerifier(api, events, albTargetGroups);
     this.apisix = new ApisixTrafficRouter(api, events);
     this.ambassador =
         new AmbassadorTrafficRouter(
@@ -125,6 +127,15 @@ public final class TrafficRouters {
    */
   public boolean verifiesAlbTargetGroups() {
     return alb.verifiesTargetGroups();
+  }
+
+  /**
+   * The target registration check of {@code --aws-verify-target-group} (TargetGroupBindings against AWS targets).
+   *
+   * @return the verifier, or null when the flag is off
+   */
+  public TargetGroupVerifier targetGroupVerifier() {
+    return targetGroups;
   }
 
   /**
