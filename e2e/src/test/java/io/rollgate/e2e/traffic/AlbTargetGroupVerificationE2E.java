@@ -70,6 +70,16 @@ class AlbTargetGroupVerificationE2E {
   static void setUp() {
     cluster = TestCluster.get();
     client = cluster.client();
+    // The AWS Load Balancer Controller's CRD, so that TargetGroupBindings can be created (kept: cluster-scoped).
+    try (InputStream in = AlbTargetGroupVerificationE2E.class.getClassLoader()
+        .getResourceAsStream("traffic/targetgroupbinding-crd.yaml")) {
+      client.load(in).serverSideApply();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    Awaitility.await("TargetGroupBinding CRD established").atMost(TIMEOUT).ignoreExceptions()
+        .until(() -> client.genericKubernetesResources("elbv2.k8s.aws/v1beta1", "TargetGroupBinding")
+            .inNamespace("default").list() != null);
     ns = cluster.createNamespace("albverify");
     rollouts = new Rollouts(client, ns);
     moto = MotoServer.start("alb-verify");
@@ -346,12 +356,65 @@ class AlbTargetGroupVerificationE2E {
         m -> m.equals("Service " + name + "-canary (TargetGroup " + alb.canaryTg() + ") verified: canary weight 50 set"));
     assertEquals(alb.lb().loadBalancerArn(), r.getStatus().getAlb().getLoadBalancer().getArn());
 
+    // The stable Service's pods are registered in the stable target group through a TargetGroupBinding; none is yet.
+    Map<String, String> tgb = new HashMap<>();
+    tgb.put("NAME", name + "-stable");
+    tgb.put("ARN", alb.stableTg());
+    tgb.put("SERVICE", name + "-stable");
+    apply("traffic/targetgroupbinding.yaml", tgb);
+
     // The end of the update is verified at the full weight before the new revision becomes stable.
     applyWeights(alb, 100);
     rollouts.promote(name);
-    r = rollouts.await(name, "v2 stable", TIMEOUT, x -> x.getStatus().getStableRS() != null
-        && !v1.equals(x.getStatus().getStableRS()) && "Healthy".equals(x.getStatus().getPhase()));
+    String v2 = r.getStatus().getCurrentPodHash();
+    r = rollouts.await(name, "v2 stable", TIMEOUT, x -> v2.equals(x.getStatus().getStableRS()));
     assertEquals(alb.stableTg(), r.getStatus().getAlb().getStableTargetGroup().getArn(), "status.alb is kept");
+
+    // The new stable pods are not registered in AWS yet: the previous ReplicaSet keeps its pods and gets no deadline.
+    awaitEvent(
+        name,
+        "TargetGroupUnverified",
+        m -> m.matches("Service " + name + "-stable \\(TargetGroup " + java.util.regex.Pattern.quote(alb.stableTg())
+            + "\\) not verified: 0/\\d+ endpoints registered"));
+    Awaitility.await("v1 waits").during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> rollouts.specReplicas(name, v1) == 2 && deadline(name, v1) == null);
+
+    // The AWS controller registers the endpoints: the next check verifies and the previous ReplicaSet is let go.
+    Awaitility.await("endpoints registered and verified").atMost(TIMEOUT).pollInterval(Duration.ofSeconds(1))
+        .until(
+            () -> {
+              registerEndpoints(name + "-stable", alb.stableTg());
+              return rollouts.eventMessages(name, "TargetGroupVerified").stream()
+                  .anyMatch(m -> m.equals("Service " + name + "-stable (TargetGroup " + alb.stableTg()
+                      + ") verified: 2 endpoints registered"));
+            });
+    Awaitility.await("v1 gets a scale-down deadline").atMost(TIMEOUT).pollInterval(Duration.ofMillis(500))
+        .until(() -> deadline(name, v1) != null);
+  }
+
+  static String deadline(String name, String hash) {
+    var rs = rollouts.replicaSet(name, hash);
+    return rs.getMetadata().getAnnotations() == null
+        ? null
+        : rs.getMetadata().getAnnotations().get("scale-down-deadline");
+  }
+
+  /** Registers the Service's endpoint addresses (port 8080) in the target group, as the AWS controller would. */
+  static void registerEndpoints(String service, String targetGroup) {
+    var ep = client.endpoints().inNamespace(ns).withName(service).get();
+    List<software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetDescription> targets = new java.util.ArrayList<>();
+    if (ep != null && ep.getSubsets() != null) {
+      for (var subset : ep.getSubsets()) {
+        for (var a : subset.getAddresses() == null ? List.<io.fabric8.kubernetes.api.model.EndpointAddress>of() : subset.getAddresses()) {
+          targets.add(software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetDescription.builder()
+              .id(a.getIp()).port(8080).build());
+        }
+      }
+    }
+    if (!targets.isEmpty()) {
+      elb.registerTargets(b -> b.targetGroupArn(targetGroup).targets(targets));
+    }
   }
 
   @Test
