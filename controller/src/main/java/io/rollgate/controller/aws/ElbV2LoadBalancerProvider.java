@@ -18,8 +18,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2AsyncClient;
+import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2AsyncClientBuilder;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.Action;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.Listener;
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.Rule;
@@ -55,6 +57,7 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
   private final MetricHttpClient http;
   private final WorkerExecutor worker;
   private final AtomicReference<Future<ElasticLoadBalancingV2AsyncClient>> client = new AtomicReference<>();
+  private final Consumer<ElasticLoadBalancingV2AsyncClientBuilder> configure;
 
   /**
    * Creates the provider; the SDK client is built on the first call.
@@ -62,9 +65,20 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
    * @param http the controller's outbound HTTP client (its Vert.x instance runs the worker pool)
    */
   public ElbV2LoadBalancerProvider(MetricHttpClient http) {
+    this(http, b -> {});
+  }
+
+  /**
+   * Creates the provider with extra client settings (tests: region, credentials, endpoint).
+   *
+   * @param http the controller's outbound HTTP client
+   * @param configure applied to the SDK client builder after the transport and timeouts
+   */
+  ElbV2LoadBalancerProvider(MetricHttpClient http, Consumer<ElasticLoadBalancingV2AsyncClientBuilder> configure) {
     this.http = http;
     this.vertx = http.vertx();
     this.worker = vertx.createSharedWorkerExecutor(WORKER_POOL, 2);
+    this.configure = configure;
   }
 
   @Override
@@ -217,10 +231,14 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
     }
     Future<ElasticLoadBalancingV2AsyncClient> built =
         worker.executeBlocking(
-            () -> ElasticLoadBalancingV2AsyncClient.builder()
-                .httpClient(new VertxSdkHttpClient(http, ATTEMPT_TIMEOUT))
-                .overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT))
-                .build(),
+            () -> {
+              ElasticLoadBalancingV2AsyncClientBuilder b =
+                  ElasticLoadBalancingV2AsyncClient.builder()
+                      .httpClient(new VertxSdkHttpClient(http, ATTEMPT_TIMEOUT))
+                      .overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT));
+              configure.accept(b);
+              return b.build();
+            },
             false);
     return client.compareAndSet(current, built) ? built : client.get();
   }
