@@ -70,12 +70,15 @@ class AlbTargetGroupVerificationE2E {
   static void setUp() {
     cluster = TestCluster.get();
     client = cluster.client();
-    // The AWS Load Balancer Controller's CRD, so that TargetGroupBindings can be created (kept: cluster-scoped).
-    try (InputStream in = AlbTargetGroupVerificationE2E.class.getClassLoader()
-        .getResourceAsStream("traffic/targetgroupbinding-crd.yaml")) {
-      client.load(in).serverSideApply();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    // The AWS Load Balancer Controller's CRD, so that TargetGroupBindings can be created (kept: cluster-scoped). A
+    // cluster that has the real one (an existing cluster running the AWS controller) keeps it untouched.
+    if (client.apiextensions().v1().customResourceDefinitions().withName("targetgroupbindings.elbv2.k8s.aws").get() == null) {
+      try (InputStream in = AlbTargetGroupVerificationE2E.class.getClassLoader()
+          .getResourceAsStream("traffic/targetgroupbinding-crd.yaml")) {
+        client.load(in).serverSideApply();
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
     }
     Awaitility.await("TargetGroupBinding CRD established").atMost(TIMEOUT).ignoreExceptions()
         .until(() -> client.genericKubernetesResources("elbv2.k8s.aws/v1beta1", "TargetGroupBinding")
