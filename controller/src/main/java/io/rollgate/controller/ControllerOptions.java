@@ -38,6 +38,8 @@ import java.time.Duration;
  *     look for it (docs/plugins.md, "Go plugins of Argo Rollouts")
  * @param selfServiceNotifications whether notification configurations are also read from each Rollout's namespace
  *     ({@code --self-service-notification-enabled}, docs/notifications.md)
+ * @param awsVerifyTargetGroup whether ALB canary weights are verified against the AWS target groups
+ *     ({@code --aws-verify-target-group}, docs/traffic-routers.md "AWS ALB")
  */
 public record ControllerOptions(
     String kubeconfig,
@@ -62,4 +64,5 @@ public record ControllerOptions(
     int experimentThreads,
     RouterApiVersions routerApiVersions,
     Path pluginBridge,
-    boolean selfServiceNotifications) {}
+    boolean selfServiceNotifications,
+    boolean awsVerifyTargetGroup) {}

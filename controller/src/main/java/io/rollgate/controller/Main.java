@@ -187,6 +187,14 @@ public final class Main implements Callable<Integer> {
   boolean selfServiceNotifications;
 
   @Option(
+      names = {"--aws-verify-target-group", "--alb-verify-weight"},
+      description =
+          "Verify ALB canary weights against the AWS target groups before a step completes (needs"
+              + " elasticloadbalancing:Describe* permissions; docs/traffic-routers.md). --alb-verify-weight is the"
+              + " deprecated name Argo Rollouts still accepts.")
+  boolean awsVerifyTargetGroup;
+
+  @Option(
       names = "--plugin-call-timeout",
       defaultValue = "30",
       description = "Bound of one plugin call, in seconds (default: ${DEFAULT-VALUE}).")
@@ -338,7 +346,8 @@ public final class Main implements Callable<Integer> {
             experimentThreads,
             routerVersions,
             pluginBridge,
-            selfServiceNotifications);
+            selfServiceNotifications,
+            awsVerifyTargetGroup);
     LOG.info(
         "starting rollgate-controller server={} instanceId={} namespace={} rolloutThreads={} qps={} burst={}"
             + " leaderElect={}",

@@ -73,6 +73,7 @@ final class BlueGreenReconciler {
         .compose(v -> cleanupOldReplicaSets(pass))
         .compose(v -> reconcilePause(pass))
         .compose(v -> reconcileActiveService(pass))
+        .compose(v -> verifyTargetGroups(pass))
         .compose(v -> checkPostPromotion(pass))
         .compose(v -> base.analysis().reconcileBlueGreen(pass))
         .compose(v -> base.ephemeral().sync(pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
@@ -420,6 +421,9 @@ final class BlueGreenReconciler {
    * rollback (docs/compatibility.md §7.5) is promoted without it.
    */
   private Future<Void> checkPostPromotion(RolloutPass pass) {
+    if (Boolean.FALSE.equals(pass.targetsVerified)) {
+      return Future.succeededFuture();
+    }
     if (strategy(pass).getPostPromotionAnalysis() == null
         || pass.aborted()
         || fastRollback(pass, pass.old.getStableRS())
@@ -428,6 +432,33 @@ final class BlueGreenReconciler {
     }
     return gate.check(pass.ctx, pass.rollout, pass.podHash, PromotionGate.Stage.POST_PROMOTION)
         .compose(verdict -> applyVerdict(pass, verdict, "post"));
+  }
+
+  /**
+   * docs/traffic-routers.md "AWS ALB": with {@code --aws-verify-target-group}, once the active Service selects the new
+   * ReplicaSet (and before post-promotion analysis started), the new ReplicaSet becomes stable only when the active
+   * Service's TargetGroupBindings have all of its endpoints registered in AWS; until then the pass is re-queued.
+   */
+  private Future<Void> verifyTargetGroups(RolloutPass pass) {
+    var verifier = base.targetGroupVerifier();
+    var oldBg = pass.old.getBlueGreen();
+    if (verifier == null
+        || pass.activeService == null
+        || pass.podHash.equals(pass.old.getStableRS())
+        || !pass.podHash.equals(Services.selectedHash(pass.activeService))
+        || (oldBg != null && oldBg.getPostPromotionAnalysisRunStatus() != null)) {
+      return Future.succeededFuture();
+    }
+    return verifier.verify(pass.ctx, pass.rollout, pass.activeService)
+        .onSuccess(
+            verified -> {
+              pass.targetsVerified = verified;
+              if (Boolean.FALSE.equals(verified)) {
+                LOG.info("{} active Service {}: target groups not verified yet", pass.ctx, pass.activeService.getMetadata().getName());
+                pass.requeueAfter(TrafficRouting.VERIFY_REQUEUE);
+              }
+            })
+        .mapEmpty();
   }
 
   private boolean readyForPause(RolloutPass pass) {
@@ -547,6 +578,9 @@ final class BlueGreenReconciler {
       return "Initial deploy";
     }
     if (!active.equals(pass.podHash)) {
+      return null;
+    }
+    if (Boolean.FALSE.equals(pass.targetsVerified)) {
       return null;
     }
     if (Boolean.TRUE.equals(status.getPromoteFull())) {

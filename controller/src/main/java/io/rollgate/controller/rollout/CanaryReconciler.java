@@ -43,6 +43,7 @@ final class CanaryReconciler {
   private final TrafficRouting traffic;
   private final TrafficRoutedScaling trafficScaling;
   private final CanaryStepPlugins stepPlugins;
+  private final io.rollgate.controller.traffic.TrafficRouters routers;
 
   CanaryReconciler(
       RolloutReconciler base,
@@ -50,6 +51,7 @@ final class CanaryReconciler {
       io.rollgate.controller.traffic.TrafficRouters routers,
       CanaryStepPlugins stepPlugins) {
     this.base = base;
+    this.routers = routers;
     this.services = new CanaryServices(services, base.cache());
     this.traffic = new TrafficRouting(routers, this.services, base.events());
     this.trafficScaling = new TrafficRoutedScaling(base);
@@ -356,9 +358,16 @@ final class CanaryReconciler {
       }
       CanaryStrategy canary = TrafficRouted.canary(pass);
       if (w != null && canary.getTrafficRouting() != null && canary.getTrafficRouting().getAlb() != null) {
-        // Without target-group verification Argo clears status.alb/albs (they hold AWS ARNs only verification reads).
-        s.setAlb(null);
-        s.setAlbs(null);
+        var v = pass.albVerification;
+        if (v != null && v.writeStatus()) {
+          // docs/traffic-routers.md "AWS ALB": what the target-group verification found (cleared without the flag).
+          s.setAlb(v.alb());
+          s.setAlbs(v.albs());
+        } else if (v == null && !routers.verifiesAlbTargetGroups()) {
+          // Without target-group verification Argo clears status.alb/albs (they hold AWS ARNs only verification reads).
+          s.setAlb(null);
+          s.setAlbs(null);
+        }
       }
     }
     return s;

@@ -256,6 +256,8 @@ final class RolloutAnalysisRuns {
       st.post = curPost;
     } else if (curPost == null && BlueGreenReconciler.fastRollback(pass, pass.old.getStableRS())) {
       st.post = null; // docs/compatibility.md §7.5: a fast rollback is promoted without post-promotion analysis
+    } else if (curPost == null && Boolean.FALSE.equals(pass.targetsVerified)) {
+      st.post = null; // docs/traffic-routers.md "AWS ALB": not before the active target groups have the endpoints
     } else if (needsNew(pass, curPost)) {
       chain = chain.compose(v -> create(pass, postSpec, RunType.POST_PROMOTION, null).onSuccess(r -> st.post = r).mapEmpty());
     } else {

@@ -168,11 +168,24 @@ public final class RolloutController {
             .withDeployments(deploymentInformer)
             .withAnalysis(runInformer, templateInformer, clusterTemplateInformer)
             .withExperiments(experimentInformer);
+    // --aws-verify-target-group (docs/traffic-routers.md "AWS ALB"): the ALB router reads the weights back from AWS.
+    io.rollgate.controller.aws.LoadBalancerProvider albTargetGroups =
+        options.awsVerifyTargetGroup()
+            ? new io.rollgate.controller.aws.ElbV2LoadBalancerProvider(
+                new io.rollgate.controller.analysis.provider.common.MetricHttpClient(vertx))
+            : null;
     RolloutReconciler reconciler =
         plugins == null
-            ? new RolloutReconciler(cache, api, events, clock, null, null, options.routerApiVersions())
+            ? new RolloutReconciler(cache, api, events, clock, null, null, options.routerApiVersions(), albTargetGroups)
             : new RolloutReconciler(
-                cache, api, events, clock, plugins.stepPlugins(), plugins::router, options.routerApiVersions());
+                cache,
+                api,
+                events,
+                clock,
+                plugins.stepPlugins(),
+                plugins::router,
+                options.routerApiVersions(),
+                albTargetGroups);
     queue =
         new WorkQueue(
             vertx,

@@ -83,6 +83,16 @@ final class RolloutPass {
   boolean trafficReconciled;
   /** The {@code status.canary.weights} decided by the traffic step (null: none). */
   io.rollgate.api.TrafficWeights trafficWeights;
+  /**
+   * The ALB router's weight verification of this pass, which decides {@code status.alb}/{@code status.albs}; null when
+   * it did not run (docs/traffic-routers.md "AWS ALB").
+   */
+  io.rollgate.controller.traffic.AlbTrafficRouter.Verification albVerification;
+  /**
+   * The target registration check of this pass ({@code --aws-verify-target-group}): false while a TargetGroupBinding's
+   * target group lacks some endpoint of the Service; null when not checked or nothing to check.
+   */
+  Boolean targetsVerified;
 
   /**
    * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass (docs/compatibility.md

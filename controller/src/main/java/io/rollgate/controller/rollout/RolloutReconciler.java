@@ -143,6 +143,33 @@ public final class RolloutReconciler implements Reconciler {
       io.rollgate.controller.plugin.StepPlugins stepPlugins,
       java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters,
       io.rollgate.controller.traffic.RouterApiVersions routerVersions) {
+    this(cache, api, events, clock, stepPlugins, pluginRouters, routerVersions, null);
+  }
+
+  /**
+   * Creates the reconciler with the plugin host's hooks, the router API versions of the controller flags and the AWS
+   * reads of ALB target-group verification.
+   *
+   * @param cache the informer caches
+   * @param api the API facade
+   * @param events the event recorder
+   * @param clock the clock (all time decisions use it)
+   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins are off
+   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when plugins are off
+   * @param routerVersions the Traefik, Ambassador and App Mesh object versions ({@code --traefik-api-group} and the
+   *     like)
+   * @param albTargetGroups the AWS Elastic Load Balancing reads ({@code --aws-verify-target-group}), or null when the
+   *     flag is off
+   */
+  public RolloutReconciler(
+      RolloutCache cache,
+      KubeApi api,
+      EventRecorder events,
+      Clock clock,
+      io.rollgate.controller.plugin.StepPlugins stepPlugins,
+      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters,
+      io.rollgate.controller.traffic.RouterApiVersions routerVersions,
+      io.rollgate.controller.aws.LoadBalancerProvider albTargetGroups) {
     this.stepPlugins = stepPlugins;
     this.cache = cache;
     this.statusPatch = new StatusPatch<>(api, Rollout.class, "status", cache::wrote);
@@ -155,7 +182,8 @@ public final class RolloutReconciler implements Reconciler {
     this.experiments = new RolloutExperiments(cache, api);
     this.services = new Services(cache, api, events);
     this.routers =
-        new io.rollgate.controller.traffic.TrafficRouters(api, events, SMI_API_VERSION, routerVersions, pluginRouters);
+        new io.rollgate.controller.traffic.TrafficRouters(
+            api, events, SMI_API_VERSION, routerVersions, pluginRouters, albTargetGroups);
     this.canary =
         new CanaryReconciler(
             this,
@@ -165,6 +193,15 @@ public final class RolloutReconciler implements Reconciler {
                 stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins, StepConfigSchemas::check));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
+  }
+
+  /**
+   * The ALB target registration check ({@code --aws-verify-target-group}).
+   *
+   * @return the verifier, or null when the flag is off
+   */
+  io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier() {
+    return routers.targetGroupVerifier();
   }
 
   /**

@@ -130,8 +130,39 @@ final class TrafficRoutedScaling {
     return scaleDownOthers(pass);
   }
 
-  /** docs/compatibility.md §5.8. */
+  /**
+   * docs/compatibility.md §5.8: with {@code --aws-verify-target-group}, an ALB canary that is fully promoted scales
+   * nothing down and sets no deadline while an old ReplicaSet still waits for one and the stable Service's target
+   * groups do not have all of its endpoints yet (docs/traffic-routers.md "AWS ALB").
+   */
   private Future<Boolean> scaleDownOthers(RolloutPass pass) {
+    var verifier = base.targetGroupVerifier();
+    CanaryStrategy c = TrafficRouted.canary(pass);
+    boolean alb = c.getTrafficRouting() != null && c.getTrafficRouting().getAlb() != null;
+    boolean waiting =
+        pass.otherRSs.stream().anyMatch(rs -> RolloutPass.spec(rs) > 0 && deadline(rs) == null);
+    if (verifier == null || !alb || !waiting || !pass.podHash.equals(pass.old.getStableRS())) {
+      return scaleDownOthersVerified(pass);
+    }
+    String name = new io.rollgate.controller.traffic.TrafficRequest(pass.ctx, pass.rollout).stableService();
+    Service svc = name == null ? null : base.cache().service(pass.namespace(), name);
+    if (svc == null) {
+      return scaleDownOthersVerified(pass);
+    }
+    return verifier.verify(pass.ctx, pass.rollout, svc)
+        .compose(
+            verified -> {
+              pass.targetsVerified = verified;
+              if (Boolean.FALSE.equals(verified)) {
+                LOG.info("{} stable Service {}: target groups not verified yet; old ReplicaSets wait", pass.ctx, name);
+                pass.requeueAfter(TrafficRouting.VERIFY_REQUEUE);
+                return Future.succeededFuture(false);
+              }
+              return scaleDownOthersVerified(pass);
+            });
+  }
+
+  private Future<Boolean> scaleDownOthersVerified(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
     Set<String> referenced = referencedHashes(pass);
     boolean promoted = TrafficRouted.fullyPromoted(pass);

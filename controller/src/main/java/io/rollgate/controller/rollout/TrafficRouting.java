@@ -5,6 +5,7 @@ import io.rollgate.api.TrafficWeights;
 import io.rollgate.api.WeightDestination;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
+import io.rollgate.controller.traffic.AlbTrafficRouter;
 import io.rollgate.controller.traffic.TrafficRouter;
 import io.rollgate.controller.traffic.TrafficRouters;
 import io.rollgate.controller.traffic.TrafficRequest;
@@ -227,6 +228,25 @@ final class TrafficRouting {
       RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d, List<WeightDestination> additional) {
     List<Future<WeightVerification>> answers = new ArrayList<>();
     for (TrafficRouter r : list) {
+      if (r instanceof AlbTrafficRouter alb) {
+        // The ALB router also decides status.alb/albs (docs/traffic-routers.md "AWS ALB").
+        answers.add(
+            alb.verifyTargetGroups(req, d.weight(), additional)
+                .map(
+                    v -> {
+                      pass.albVerification = v;
+                      if (v.error() != null) {
+                        pass.warning("WeightVerifyError", "Failed to verify weight: " + v.error());
+                      }
+                      return v.verdict();
+                    })
+                .recover(
+                    err -> {
+                      pass.warning("WeightVerifyError", "Failed to verify weight: " + err.getMessage());
+                      return Future.succeededFuture(WeightVerification.NOT_VERIFIED);
+                    }));
+        continue;
+      }
       answers.add(
           r.verifyWeight(req, d.weight(), additional)
               .recover(

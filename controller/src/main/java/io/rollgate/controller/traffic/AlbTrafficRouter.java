@@ -7,14 +7,17 @@ import io.fabric8.kubernetes.api.model.networking.v1.HTTPIngressPath;
 import io.fabric8.kubernetes.api.model.networking.v1.HTTPIngressPathBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressRule;
+import io.rollgate.api.ALBStatus;
 import io.rollgate.api.ALBTrafficRouting;
 import io.rollgate.api.HeaderRoutingMatch;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
+import io.rollgate.api.RolloutStatus;
 import io.rollgate.api.SetHeaderRoute;
 import io.rollgate.api.SetMirrorRoute;
 import io.rollgate.api.StickinessConfig;
 import io.rollgate.api.WeightDestination;
+import io.rollgate.controller.aws.LoadBalancerProvider;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.vertx.core.Future;
@@ -47,9 +50,13 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Every Ingress must have a rule whose backend is the action Service (the AWS controller resolves the action by
- * that Service name with port {@code use-annotation}). Weights are not verified against AWS target groups
- * ({@link #verifyWeight} answers {@link WeightVerification#NOT_IMPLEMENTED}, as Argo without
- * {@code --aws-verify-target-group}), so {@code status.alb} and {@code status.albs} are not written.
+ * that Service name with port {@code use-annotation}).
+ *
+ * <p>Weight verification ({@link #verifyTargetGroups}): with the controller flag {@code --aws-verify-target-group}
+ * (a {@link LoadBalancerProvider} is given), the weights the AWS Load Balancer Controller has applied are read back
+ * from AWS and recorded in {@code status.alb}/{@code status.albs} and {@code status.canary.weights.verified}; without
+ * it {@link #verifyWeight} answers {@link WeightVerification#NOT_IMPLEMENTED} and those status fields are cleared, as
+ * Argo Rollouts does. The rules are in {@link AlbVerification}.
  */
 public final class AlbTrafficRouter implements TrafficRouter {
 
@@ -63,16 +70,38 @@ public final class AlbTrafficRouter implements TrafficRouter {
 
   private final KubeApi api;
   private final EventRecorder events;
+  private final LoadBalancerProvider aws;
 
   /**
-   * Creates the router.
+   * Creates the router without target-group verification.
    *
    * @param api the API facade
    * @param events the event recorder ({@code PatchingALBIngress})
    */
   public AlbTrafficRouter(KubeApi api, EventRecorder events) {
+    this(api, events, null);
+  }
+
+  /**
+   * Creates the router.
+   *
+   * @param api the API facade
+   * @param events the event recorder ({@code PatchingALBIngress}, the target-group verification events)
+   * @param aws the AWS reads of {@code --aws-verify-target-group}, or null when the flag is off
+   */
+  public AlbTrafficRouter(KubeApi api, EventRecorder events, LoadBalancerProvider aws) {
     this.api = api;
     this.events = events;
+    this.aws = aws;
+  }
+
+  /**
+   * Whether weights are verified against AWS ({@code --aws-verify-target-group}).
+   *
+   * @return true when a {@link LoadBalancerProvider} was given
+   */
+  public boolean verifiesTargetGroups() {
+    return aws != null;
   }
 
   @Override
@@ -319,7 +348,207 @@ public final class AlbTrafficRouter implements TrafficRouter {
 
   @Override
   public Future<WeightVerification> verifyWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
-    return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
+    return verifyTargetGroups(req, desiredWeight, additional)
+        .compose(v -> v.error() == null ? Future.succeededFuture(v.verdict()) : Future.failedFuture(v.error()));
+  }
+
+  /**
+   * The outcome of one weight verification.
+   *
+   * @param verdict the value of {@code status.canary.weights.verified}
+   * @param writeStatus whether {@link #alb} and {@link #albs} are the new {@code status.alb}/{@code status.albs}
+   *     (false: keep the stored ones)
+   * @param alb the new {@code status.alb} (null: absent)
+   * @param albs the new {@code status.albs} (null: absent)
+   * @param error why AWS could not be asked (the verdict is then {@link WeightVerification#NOT_VERIFIED}), or null
+   */
+  public record Verification(
+      WeightVerification verdict, boolean writeStatus, ALBStatus alb, List<ALBStatus> albs, String error) {
+
+    static Verification off() {
+      return new Verification(WeightVerification.NOT_IMPLEMENTED, true, null, null, null);
+    }
+
+    static Verification skipped() {
+      return new Verification(WeightVerification.NOT_IMPLEMENTED, false, null, null, null);
+    }
+  }
+
+  /** What a verification pass has gathered so far. */
+  private static final class Gathered {
+    final ALBStatus alb;
+    final List<ALBStatus> albs;
+    int verified;
+    boolean stopped;
+    String error;
+
+    Gathered(ALBStatus alb, List<ALBStatus> albs) {
+      this.alb = alb;
+      this.albs = albs;
+    }
+  }
+
+  /**
+   * Verifies the weights against AWS, as Argo Rollouts' ALB reconciler does with {@code --aws-verify-target-group}
+   * (docs/traffic-routers.md "AWS ALB"). For every Ingress in order: each host name of
+   * {@code status.loadBalancer.ingress[]} is looked up among the load balancers by DNS name; its target groups are
+   * matched to the canary, stable and experiment Services by the resource tag ({@link AlbVerification#resourceId});
+   * the canary group's forward weight must equal {@code desiredWeight} and each experiment group's its weight. The
+   * load balancer and the canary and stable groups go into {@code status.albs[i]} and {@code status.alb} (the last
+   * Ingress wins there). Verified only when every Ingress's canary group and every experiment group match.
+   *
+   * <p>Without the flag the answer is {@link WeightVerification#NOT_IMPLEMENTED} with both status fields cleared.
+   * AWS is not asked when the pass is neither at a {@code setWeight} step nor at the full weight past the last step
+   * ({@link AlbVerification#shouldVerify}) and a status was already recorded (it is then kept). Events: Normal
+   * {@code TargetGroupVerified}, Warning {@code TargetGroupUnverified} per checked group, Warning
+   * {@code LoadBalancerNotFound} when no load balancer has the host name, Warning {@code TargetGroupVerifyError} when
+   * AWS answered with an error (the verdict is then false, with {@link Verification#error} set).
+   *
+   * @param req the Rollout
+   * @param desiredWeight the canary weight just set (percent of {@code maxTrafficWeight})
+   * @param additional the weighted experiment Services
+   * @return a Future with the outcome; it fails only when the Kubernetes API cannot be read
+   */
+  public Future<Verification> verifyTargetGroups(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+    if (aws == null) {
+      return Future.succeededFuture(Verification.off());
+    }
+    RolloutStatus stored = req.rollout().getStatus();
+    ALBStatus storedAlb = stored == null ? null : stored.getAlb();
+    List<ALBStatus> storedAlbs = stored == null ? null : stored.getAlbs();
+    if (!AlbVerification.shouldVerify(req.rollout(), desiredWeight, req.maxWeight())
+        && (storedAlb != null || storedAlbs != null)) {
+      return Future.succeededFuture(Verification.skipped());
+    }
+    List<String> names = ingresses(req.trafficRouting().getAlb());
+    List<ALBStatus> albs = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      albs.add(
+          storedAlbs != null && storedAlbs.size() == names.size()
+              ? AlbVerification.startFrom(storedAlbs.get(i))
+              : AlbVerification.emptyStatus());
+    }
+    Gathered g = new Gathered(AlbVerification.startFrom(storedAlb), albs);
+    Future<Void> chain = Future.succeededFuture();
+    for (int i = 0; i < names.size(); i++) {
+      int index = i;
+      chain = chain.compose(v -> g.stopped ? Future.succeededFuture() : verifyIngress(req, g, index, names.get(index), desiredWeight, additional));
+    }
+    return chain.map(
+        v -> {
+          boolean ok = !g.stopped && g.verified == names.size() + additional.size();
+          LOG.info("{} ALB weight {} {}", req.ctx(), desiredWeight, ok ? "verified" : "not yet verified");
+          return new Verification(
+              ok ? WeightVerification.VERIFIED : WeightVerification.NOT_VERIFIED, true, g.alb, g.albs, g.error);
+        });
+  }
+
+  private Future<Void> verifyIngress(
+      TrafficRequest req, Gathered g, int index, String name, int desiredWeight, List<WeightDestination> additional) {
+    return api.get(Ingress.class, req.namespace(), name)
+        .compose(
+            ing -> {
+              if (ing == null) {
+                g.stopped = true;
+                g.error = "ingress `" + name + "` not found";
+                return Future.succeededFuture();
+              }
+              int port = req.trafficRouting().getAlb().getServicePort() == null ? 0 : req.trafficRouting().getAlb().getServicePort();
+              String canaryId = AlbVerification.resourceId(req.namespace(), name, req.canaryService(), port);
+              String stableId = AlbVerification.resourceId(req.namespace(), name, req.stableService(), port);
+              Map<String, WeightDestination> byId = new HashMap<>();
+              for (WeightDestination d : additional) {
+                byId.put(AlbVerification.resourceId(req.namespace(), name, d.getServiceName(), port), d);
+              }
+              List<String> hosts = hostnames(ing);
+              if (hosts.isEmpty()) {
+                LOG.info("{} ALB Ingress {}: load balancer not yet allocated (no status.loadBalancer.ingress[].hostname)", req.ctx(), name);
+              }
+              Future<Void> chain = Future.succeededFuture();
+              for (String host : hosts) {
+                chain = chain.compose(
+                    v -> g.stopped
+                        ? Future.succeededFuture()
+                        : verifyHost(req, g, index, name, host, canaryId, stableId, desiredWeight, byId));
+              }
+              return chain;
+            });
+  }
+
+  private Future<Void> verifyHost(
+      TrafficRequest req,
+      Gathered g,
+      int index,
+      String ingress,
+      String host,
+      String canaryId,
+      String stableId,
+      int desiredWeight,
+      Map<String, WeightDestination> byId) {
+    String canaryService = req.canaryService();
+    return aws.findByDnsName(host)
+        .compose(
+            found -> {
+              if (found.isEmpty()) {
+                String msg = "Failed to find load balancer: " + host + " (ingress `" + ingress + "`)";
+                LOG.warn("{} {}", req.ctx(), msg);
+                events.warning(req.rollout(), AlbVerification.NOT_FOUND_REASON, msg);
+                g.stopped = true;
+                return Future.succeededFuture();
+              }
+              LoadBalancerProvider.LoadBalancer lb = found.get();
+              AlbVerification.recordLoadBalancer(g.albs.get(index), ingress, lb);
+              AlbVerification.recordLoadBalancer(g.alb, ingress, lb);
+              return aws.targetGroups(lb.arn())
+                  .map(
+                      groups -> {
+                        for (LoadBalancerProvider.TargetGroup tg : groups) {
+                          AlbVerification.recordTargetGroup(g.albs.get(index), tg, canaryId, stableId);
+                          AlbVerification.recordTargetGroup(g.alb, tg, canaryId, stableId);
+                        }
+                        for (AlbVerification.Check c : AlbVerification.checks(groups, canaryId, canaryService, desiredWeight, byId)) {
+                          LOG.info("{} ALB Ingress {}: {}", req.ctx(), ingress, c.message());
+                          if (c.verified()) {
+                            g.verified++;
+                            events.normal(req.rollout(), AlbVerification.VERIFIED_REASON, c.message());
+                          } else {
+                            events.warning(req.rollout(), AlbVerification.UNVERIFIED_REASON, c.message());
+                          }
+                        }
+                        return (Void) null;
+                      });
+            })
+        .recover(
+            err -> {
+              String reason = "ingress `" + ingress + "`, load balancer " + host + ": " + err.getMessage();
+              LOG.warn("{} ALB target-group verification failed: {}", req.ctx(), reason);
+              events.warning(
+                  req.rollout(),
+                  AlbVerification.VERIFY_ERROR_REASON,
+                  "Failed to verify Service " + canaryService + " (TargetGroup unknown): " + reason);
+              g.stopped = true;
+              g.error = reason;
+              return Future.succeededFuture();
+            });
+  }
+
+  /**
+   * The load balancer host names the AWS Load Balancer Controller wrote on an Ingress.
+   *
+   * @param ing the Ingress
+   * @return the non-empty {@code status.loadBalancer.ingress[].hostname} values, in order
+   */
+  static List<String> hostnames(Ingress ing) {
+    List<String> out = new ArrayList<>();
+    if (ing.getStatus() != null && ing.getStatus().getLoadBalancer() != null
+        && ing.getStatus().getLoadBalancer().getIngress() != null) {
+      for (var lb : ing.getStatus().getLoadBalancer().getIngress()) {
+        if (lb.getHostname() != null && !lb.getHostname().isEmpty()) {
+          out.add(lb.getHostname());
+        }
+      }
+    }
+    return out;
   }
 
   /**

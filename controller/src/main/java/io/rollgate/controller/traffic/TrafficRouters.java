@@ -6,6 +6,7 @@ import io.rollgate.api.RolloutTrafficRouting;
 import io.rollgate.api.SetHeaderRoute;
 import io.rollgate.api.SetMirrorRoute;
 import io.rollgate.api.WeightDestination;
+import io.rollgate.controller.aws.LoadBalancerProvider;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.vertx.core.Future;
@@ -38,6 +39,7 @@ public final class TrafficRouters {
   private final TraefikTrafficRouter traefik;
   private final Map<String, TrafficRouter> plugins = new LinkedHashMap<>();
   private final Function<String, TrafficRouter> pluginRouters;
+  private final TargetGroupVerifier targetGroups;
 
   /**
    * Creates the built-in routers.
@@ -81,11 +83,34 @@ public final class TrafficRouters {
       String smiVersion,
       RouterApiVersions versions,
       Function<String, TrafficRouter> pluginRouters) {
+    this(api, events, smiVersion, versions, pluginRouters, null);
+  }
+
+  /**
+   * Creates the built-in routers with the router API versions of the controller flags and, with
+   * {@code --aws-verify-target-group}, the AWS reads of the ALB router's weight verification.
+   *
+   * @param api the API facade
+   * @param events the event recorder
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
+   * @param versions the Traefik, Ambassador and App Mesh API versions ({@code --traefik-api-group} and the like)
+   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
+   *     built-in names and {@link #registerPlugin} take precedence
+   * @param albTargetGroups the AWS Elastic Load Balancing reads, or null when ALB weights are not verified
+   */
+  public TrafficRouters(
+      KubeApi api,
+      EventRecorder events,
+      String smiVersion,
+      RouterApiVersions versions,
+      Function<String, TrafficRouter> pluginRouters,
+      LoadBalancerProvider albTargetGroups) {
     this.pluginRouters = pluginRouters;
     this.istio = new IstioTrafficRouter(api, events, ISTIO_API_VERSION);
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
-    this.alb = new AlbTrafficRouter(api, events);
+    this.alb = new AlbTrafficRouter(api, events, albTargetGroups);
+    this.targetGroups = albTargetGroups == null ? null : new TargetGroupVerifier(api, events, albTargetGroups);
     this.apisix = new ApisixTrafficRouter(api, events);
     this.ambassador =
         new AmbassadorTrafficRouter(
@@ -93,6 +118,24 @@ public final class TrafficRouters {
     this.appMesh = new AppMeshTrafficRouter(api, events, versions.appMeshApiVersion());
     this.traefik = new TraefikTrafficRouter(api, events, versions.traefikServiceApiVersion());
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
+  }
+
+  /**
+   * Whether the ALB router verifies weights against AWS target groups ({@code --aws-verify-target-group}).
+   *
+   * @return true when it does; {@code status.alb}/{@code status.albs} are then kept between verifications
+   */
+  public boolean verifiesAlbTargetGroups() {
+    return alb.verifiesTargetGroups();
+  }
+
+  /**
+   * The target registration check of {@code --aws-verify-target-group} (TargetGroupBindings against AWS targets).
+   *
+   * @return the verifier, or null when the flag is off
+   */
+  public TargetGroupVerifier targetGroupVerifier() {
+    return targetGroups;
   }
 
   /**

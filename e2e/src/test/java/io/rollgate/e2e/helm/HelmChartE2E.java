@@ -88,7 +88,7 @@ class HelmChartE2E {
           "namespaced", List.of("--set", "namespaced.enabled=true"),
           "everything", List.of("--set", "serviceMonitor.enabled=true", "--set", "networkPolicy.enabled=true",
               "--set", "controller.readSecretsForAnalysis=true", "--set", "controller.instanceId=blue",
-              "--set", "controller.selfServiceNotifications=true",
+              "--set", "controller.selfServiceNotifications=true", "--set", "controller.awsVerifyTargetGroup=true",
               "--set", "webhook.mutate=false", "--set-json",
               "config.stepPlugins=[{\"name\":\"x/y\",\"location\":\"file:///p/y\",\"sha256\":\"ab\"}]"));
 

@@ -1,9 +1,14 @@
 package io.rollgate.e2e.support;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -11,6 +16,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.cloudwatch.model.Dimension;
 import software.amazon.awssdk.services.cloudwatch.model.MetricDatum;
+import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client;
 
 /**
  * A local AWS API emulator for tests: moto's server ({@code moto[server]} from PyPI, in the virtual environment that
@@ -61,8 +67,8 @@ public final class MotoServer implements AutoCloseable {
   }
 
   /**
-   * The environment that points the AWS SDK of a process at this server: region, test credentials, the CloudWatch
-   * endpoint, and instance metadata off (no probing of 169.254.169.254).
+   * The environment that points the AWS SDK of a process at this server: region, test credentials, the CloudWatch and
+   * Elastic Load Balancing v2 endpoints, and instance metadata off (no probing of 169.254.169.254).
    *
    * @return the variables
    */
@@ -72,7 +78,60 @@ public final class MotoServer implements AutoCloseable {
         "AWS_ACCESS_KEY_ID", "testing",
         "AWS_SECRET_ACCESS_KEY", "testing",
         "AWS_ENDPOINT_URL_CLOUDWATCH", endpoint().toString(),
+        "AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2", endpoint().toString(),
         "AWS_EC2_METADATA_DISABLED", "true");
+  }
+
+  /**
+   * An Elastic Load Balancing v2 client of this server, for seeding load balancers, target groups and listener rules
+   * as the AWS Load Balancer Controller would create them. The caller closes it.
+   *
+   * @return the client
+   */
+  public ElasticLoadBalancingV2Client elbv2() {
+    return ElasticLoadBalancingV2Client.builder()
+        .httpClient(UrlConnectionHttpClient.create())
+        .endpointOverride(endpoint())
+        .region(Region.of(REGION))
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
+        .build();
+  }
+
+  /**
+   * The default VPC's subnets the server has in {@link #REGION} (EC2 {@code DescribeSubnets}, as a plain query
+   * request: the tests need only the ids to create a load balancer).
+   *
+   * @return the subnet ids, at least two
+   */
+  public List<String> defaultSubnets() {
+    HttpRequest request =
+        HttpRequest.newBuilder(endpoint())
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            // The emulator routes a request by the service in the credential scope; it does not check signatures.
+            .header(
+                "Authorization",
+                "AWS4-HMAC-SHA256 Credential=testing/20250101/" + REGION + "/ec2/aws4_request, SignedHeaders=host,"
+                    + " Signature=0")
+            .POST(HttpRequest.BodyPublishers.ofString("Action=DescribeSubnets&Version=2016-11-15"))
+            .build();
+    String body;
+    try {
+      body = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    List<String> ids = new java.util.ArrayList<>();
+    Matcher m = Pattern.compile("<subnetId>([^<]+)</subnetId>").matcher(body);
+    while (m.find()) {
+      ids.add(m.group(1));
+    }
+    if (ids.size() < 2) {
+      throw new IllegalStateException("DescribeSubnets answered fewer than two subnets: " + body);
+    }
+    return ids;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.rollgate.controller.analysis.provider.ProviderResult;
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.analysis.provider.common.MetricProviderException;
 import io.rollgate.controller.analysis.provider.common.ProviderConfigs;
+import io.rollgate.controller.aws.VertxSdkHttpClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -4,24 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
+import io.rollgate.controller.aws.VertxSdkHttpClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.Timeout;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.retry.RetryMode;
@@ -100,37 +96,5 @@ class VertxSdkHttpClientTest {
           assertTrue(e.getMessage().contains("The value NoSuchStat for parameter Stat is not valid."), e.getMessage());
           test.completeNow();
         })));
-  }
-
-  @Test
-  void singleBufferPublisherSendsOneBufferThenCompletes() {
-    List<String> events = new ArrayList<>();
-    new VertxSdkHttpClient.SingleBufferPublisher(ByteBuffer.wrap("body".getBytes(StandardCharsets.UTF_8)))
-        .subscribe(new Subscriber<ByteBuffer>() {
-          Subscription s;
-
-          @Override
-          public void onSubscribe(Subscription s) {
-            this.s = s;
-            s.request(1);
-          }
-
-          @Override
-          public void onNext(ByteBuffer b) {
-            events.add(StandardCharsets.UTF_8.decode(b).toString());
-            s.request(1);
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            events.add("error " + t.getMessage());
-          }
-
-          @Override
-          public void onComplete() {
-            events.add("complete");
-          }
-        });
-    assertEquals(List.of("body", "complete"), events);
   }
 }

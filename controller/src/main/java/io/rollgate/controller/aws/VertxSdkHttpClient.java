@@ -1,4 +1,4 @@
-package io.rollgate.controller.analysis.provider.cloudwatch;
+package io.rollgate.controller.aws;
 
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.vertx.core.Future;
@@ -28,9 +28,10 @@ import software.amazon.awssdk.http.async.SdkAsyncHttpResponseHandler;
  * The AWS SDK's asynchronous HTTP transport, implemented on the controller's Vert.x HTTP client
  * ({@link MetricHttpClient}), so that SDK calls never block a thread while they wait for AWS: the request body is
  * gathered from the SDK's publisher, sent with a total timeout, and the whole response is handed back as one buffer
- * (CloudWatch answers are small). Used by the CloudWatch provider instead of the SDK's own Netty client.
+ * (CloudWatch and ELBv2 answers are small). Used by the CloudWatch provider and the ALB target-group verification
+ * instead of the SDK's own Netty client.
  */
-final class VertxSdkHttpClient implements SdkAsyncHttpClient {
+public final class VertxSdkHttpClient implements SdkAsyncHttpClient {
 
   /** Headers Vert.x computes itself from the body it sends. */
   private static final Set<String> OWN_HEADERS = Set.of("content-length", "transfer-encoding", "expect");
@@ -44,7 +45,7 @@ final class VertxSdkHttpClient implements SdkAsyncHttpClient {
    * @param http the shared metric HTTP client
    * @param timeout the total time one HTTP attempt may take (connect, send, receive)
    */
-  VertxSdkHttpClient(MetricHttpClient http, Duration timeout) {
+  public VertxSdkHttpClient(MetricHttpClient http, Duration timeout) {
     this.http = http;
     this.timeout = timeout;
   }
