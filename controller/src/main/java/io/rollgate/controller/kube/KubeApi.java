@@ -2,17 +2,21 @@ package io.rollgate.controller.kube;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.rollgate.controller.metrics.ControllerMetrics;
@@ -554,7 +558,7 @@ public final class KubeApi {
     return call(
         "get",
         kind.toLowerCase(java.util.Locale.ROOT),
-        () -> client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).get());
+        () -> genericClient(apiVersion, kind).inNamespace(namespace).withName(name).get());
   }
 
   /**
@@ -570,7 +574,7 @@ public final class KubeApi {
     return call(
         "list",
         kind.toLowerCase(java.util.Locale.ROOT),
-        () -> client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).list().getItems());
+        () -> genericClient(apiVersion, kind).inNamespace(namespace).list().getItems());
   }
 
   /**
@@ -584,8 +588,7 @@ public final class KubeApi {
         "create",
         obj.getKind().toLowerCase(java.util.Locale.ROOT),
         () ->
-            client
-                .genericKubernetesResources(obj.getApiVersion(), obj.getKind())
+            genericClient(obj.getApiVersion(), obj.getKind())
                 .inNamespace(obj.getMetadata().getNamespace())
                 .resource(obj)
                 .create());
@@ -609,8 +612,7 @@ public final class KubeApi {
         "patch",
         kind.toLowerCase(java.util.Locale.ROOT),
         () ->
-            client
-                .genericKubernetesResources(apiVersion, kind)
+            genericClient(apiVersion, kind)
                 .inNamespace(namespace)
                 .resource(named(generic(apiVersion, kind), namespace, name))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
@@ -657,7 +659,7 @@ public final class KubeApi {
         "delete",
         kind.toLowerCase(java.util.Locale.ROOT),
         () -> {
-          client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).delete();
+          genericClient(apiVersion, kind).inNamespace(namespace).withName(name).delete();
           return null;
         });
   }
@@ -669,6 +671,28 @@ public final class KubeApi {
    */
   public Future<Void> close() {
     return executor.close();
+  }
+
+  /**
+   * The client for a kind without a Java model. The client resolves the kind's plural through discovery; a kind the
+   * API server does not serve (its CRD is not installed) fails here as a 404, as a list or get of it would, so callers
+   * tell "not installed" from an API failure by the code (docs/traffic-routers.md).
+   */
+  private MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+      genericClient(String apiVersion, String kind) {
+    try {
+      return client.genericKubernetesResources(apiVersion, kind);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 0 && String.valueOf(e.getMessage()).startsWith("Could not find the metadata")) {
+        throw new KubernetesClientException(
+            new StatusBuilder()
+                .withCode(404)
+                .withReason("NotFound")
+                .withMessage("the API server serves no " + kind + " in " + apiVersion)
+                .build());
+      }
+      throw e;
+    }
   }
 
   private static String message(KubernetesClientException e) {

@@ -251,7 +251,7 @@ final class TrafficRouting {
           r.verifyWeight(req, d.weight(), additional)
               .recover(
                   err -> {
-                    pass.warning("WeightVerifyError", err.getMessage());
+                    pass.warning("WeightVerifyError", "Failed to verify weight: " + err.getMessage());
                     return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
                   }));
     }

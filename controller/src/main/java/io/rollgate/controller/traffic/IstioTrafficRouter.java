@@ -586,7 +586,7 @@ public final class IstioTrafficRouter implements TrafficRouter {
       return Future.succeededFuture();
     }
     return api.listGeneric(apiVersion, "DestinationRule", req.namespace())
-        .recover(err -> err instanceof KubeApiException k && k.code() == 404
+        .recover(err -> KubeApiException.isNotFound(err)
             ? Future.succeededFuture(List.of())
             : Future.failedFuture(err))
         .compose(all -> {

@@ -14,6 +14,7 @@ import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.aws.LoadBalancerProvider;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -207,8 +208,11 @@ public final class TargetGroupVerifier {
     return api.listGeneric(TARGET_GROUP_BINDING_API_VERSION, TARGET_GROUP_BINDING_KIND, ns)
         .recover(
             err -> {
+              if (!KubeApiException.isNotFound(err)) {
+                return Future.failedFuture(err);
+              }
               // Without the AWS Load Balancer Controller's CRD there is nothing that could be verified.
-              LOG.debug("{} TargetGroupBindings not listed ({}); nothing to verify", ctx, err.getMessage());
+              LOG.debug("{} TargetGroupBindings not served ({}); nothing to verify", ctx, err.getMessage());
               return Future.succeededFuture(List.of());
             })
         .compose(
