@@ -33,21 +33,28 @@ import java.util.regex.Pattern;
  * for example {@code spec.strategy.canary.steps[2].plugin.config}; a missing required property is reported at the
  * property's own path ({@code ...config.url: required property 'url' not found}). Problems come sorted by path.
  *
- * <p>Thread-safe. Compiled schemas are cached (at most {@value #CACHE_LIMIT}, keyed by the schema's content).
+ * <p>Thread-safe. Each instance keeps its own cache of compiled schemas, keyed by the schema's content and bounded
+ * (at most {@value #DEFAULT_CACHE_LIMIT} by default; the cache is emptied when full), since schemas come from the
+ * plugin registry a user writes. Hold one instance per program part that checks configurations (the admission
+ * handler, the Rollout reconciler), so that its cache lives and dies with it.
  */
 public final class PluginConfigSchemas {
 
   /** The dialect assumed when a schema has no {@code $schema}. */
   public static final SpecificationVersion DEFAULT_DIALECT = SpecificationVersion.DRAFT_2020_12;
 
-  private static final int CACHE_LIMIT = 256;
+  /** The number of compiled schemas an instance keeps by default. */
+  public static final int DEFAULT_CACHE_LIMIT = 256;
+
   private static final int VALUE_TEXT_LIMIT = 60;
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$-]*");
 
-  private static final SchemaRegistry REGISTRY =
+  /** Loads the meta-schemas and compiles schemas; remote {@code $ref}s are never fetched. */
+  private final SchemaRegistry registry =
       SchemaRegistry.withDefaultDialect(DEFAULT_DIALECT, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
 
-  private static final Map<JsonNode, Compiled> CACHE = new ConcurrentHashMap<>();
+  private final Map<JsonNode, Compiled> cache = new ConcurrentHashMap<>();
+  private final int cacheLimit;
 
   /** A compiled schema, or the reason it does not compile. */
   private record Compiled(Schema schema, String problem) {}
@@ -87,7 +94,22 @@ public final class PluginConfigSchemas {
     }
   }
 
-  private PluginConfigSchemas() {}
+  /** Creates a checker whose cache keeps at most {@value #DEFAULT_CACHE_LIMIT} compiled schemas. */
+  public PluginConfigSchemas() {
+    this(DEFAULT_CACHE_LIMIT);
+  }
+
+  /**
+   * Creates a checker with a cache of a given size.
+   *
+   * @param cacheLimit the number of compiled schemas kept, at least 1
+   */
+  PluginConfigSchemas(int cacheLimit) {
+    if (cacheLimit < 1) {
+      throw new IllegalArgumentException("cacheLimit must be at least 1, got " + cacheLimit);
+    }
+    this.cacheLimit = cacheLimit;
+  }
 
   /**
    * Checks that a registration's {@code configSchema} is a usable JSON Schema: it must be a JSON object, match the
@@ -98,7 +120,7 @@ public final class PluginConfigSchemas {
    * @param path the field path of the schema, for example {@code data.stepPlugins[0].configSchema}
    * @return every problem found, each naming the path inside the schema; empty when usable
    */
-  public static List<Violation> checkSchema(JsonNode schema, String path) {
+  public List<Violation> checkSchema(JsonNode schema, String path) {
     List<Violation> problems = new ArrayList<>();
     if (schema == null || !schema.isObject()) {
       problems.add(
@@ -121,7 +143,7 @@ public final class PluginConfigSchemas {
       }
       dialect = known.get();
     }
-    Schema meta = REGISTRY.getSchema(SchemaLocation.of(dialect.getDialectId()));
+    Schema meta = registry.getSchema(SchemaLocation.of(dialect.getDialectId()));
     Set<String> seen = new LinkedHashSet<>();
     for (Error e : meta.validate(schema)) {
       Violation v = violation(path, e);
@@ -150,7 +172,7 @@ public final class PluginConfigSchemas {
    * @throws IllegalArgumentException when the schema itself cannot be used (see {@link #checkSchema}); the message
    *     says why
    */
-  public static List<Violation> validate(JsonNode schema, JsonNode config, String path) {
+  public List<Violation> validate(JsonNode schema, JsonNode config, String path) {
     Compiled compiled = compile(schema);
     if (compiled.problem() != null) {
       throw new IllegalArgumentException("not a usable JSON Schema: " + compiled.problem());
@@ -187,7 +209,7 @@ public final class PluginConfigSchemas {
    * @param registry the plugin registry
    * @return the violations and the configurations left unchecked
    */
-  public static RolloutResult validate(Rollout rollout, PluginRegistry registry) {
+  public RolloutResult validate(Rollout rollout, PluginRegistry registry) {
     List<Violation> violations = new ArrayList<>();
     List<String> unchecked = new ArrayList<>();
     CanaryStrategy canary =
@@ -223,7 +245,7 @@ public final class PluginConfigSchemas {
     return new RolloutResult(violations, unchecked);
   }
 
-  private static void check(
+  private void check(
       Optional<PluginEntry> entry, JsonNode config, String path, List<Violation> violations, List<String> unchecked) {
     if (entry.isEmpty() || entry.get().configSchema() == null) {
       return;
@@ -236,25 +258,30 @@ public final class PluginConfigSchemas {
     }
   }
 
-  private static Compiled compile(JsonNode schema) {
-    Compiled cached = CACHE.get(schema);
+  private Compiled compile(JsonNode schema) {
+    Compiled cached = cache.get(schema);
     if (cached != null) {
       return cached;
     }
     Compiled compiled;
     try {
-      Schema s = REGISTRY.getSchema(schema);
+      Schema s = registry.getSchema(schema);
       // Resolve every $ref now rather than on first use, so that a dangling one is reported here.
       s.initializeValidators();
       compiled = new Compiled(s, null);
     } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
       compiled = new Compiled(null, reason(e));
     }
-    if (CACHE.size() >= CACHE_LIMIT) {
-      CACHE.clear();
+    if (cache.size() >= cacheLimit) {
+      cache.clear();
     }
-    CACHE.put(schema.deepCopy(), compiled);
+    cache.put(schema.deepCopy(), compiled);
     return compiled;
+  }
+
+  /** The number of compiled schemas held now (for tests). */
+  int cachedSchemas() {
+    return cache.size();
   }
 
   private static String reason(RuntimeException e) {

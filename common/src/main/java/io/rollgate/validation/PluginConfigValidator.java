@@ -43,9 +43,10 @@ public final class PluginConfigValidator {
    * Validates the ConfigMap's data.
    *
    * @param data the ConfigMap's {@code data}, or null
+   * @param schemas the checker of the {@code configSchema}s (its cache belongs to the caller)
    * @return every problem found; empty when valid
    */
-  public static List<FieldError> validate(Map<String, String> data) {
+  public static List<FieldError> validate(Map<String, String> data, PluginConfigSchemas schemas) {
     List<FieldError> errors = new ArrayList<>();
     if (data == null) {
       return errors;
@@ -72,14 +73,20 @@ public final class PluginConfigValidator {
       }
       Map<String, Integer> seen = new HashMap<>();
       for (int i = 0; i < list.size(); i++) {
-        validateItem(kind, path + "[" + i + "]", list.get(i), seen, i, errors);
+        validateItem(kind, path + "[" + i + "]", list.get(i), seen, i, schemas, errors);
       }
     }
     return errors;
   }
 
   private static void validateItem(
-      PluginKind kind, String p, JsonNode item, Map<String, Integer> seen, int index, List<FieldError> errors) {
+      PluginKind kind,
+      String p,
+      JsonNode item,
+      Map<String, Integer> seen,
+      int index,
+      PluginConfigSchemas schemas,
+      List<FieldError> errors) {
     if (!item.isObject()) {
       errors.add(FieldError.invalid(p, item.toString(), "must be an object with name and location"));
       return;
@@ -159,7 +166,7 @@ public final class PluginConfigValidator {
     }
     JsonNode schema = item.get("configSchema");
     if (schema != null && !schema.isNull()) {
-      for (PluginConfigSchemas.Violation v : PluginConfigSchemas.checkSchema(schema, p + ".configSchema")) {
+      for (PluginConfigSchemas.Violation v : schemas.checkSchema(schema, p + ".configSchema")) {
         String text = v.valueText();
         errors.add(
             text == null

@@ -42,9 +42,12 @@ public final class PluginReferenceValidator {
    * @param rollout the Rollout
    * @param registry the registry, or null when it could not be read (every reference then becomes a warning)
    * @param where where the registry lives, for messages, for example {@code argo-rollouts/argo-rollouts-config}
+   * @param schemas the checker of configurations against the registered {@code configSchema}s (its cache belongs to
+   *     the caller)
    * @return the errors and warnings; both empty when the Rollout uses no plugin
    */
-  public static Result validate(Rollout rollout, PluginRegistry registry, String where) {
+  public static Result validate(
+      Rollout rollout, PluginRegistry registry, String where, PluginConfigSchemas schemas) {
     List<FieldError> errors = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     CanaryStrategy canary =
@@ -82,7 +85,7 @@ public final class PluginReferenceValidator {
       }
     }
     if (registry != null) {
-      PluginConfigSchemas.RolloutResult configs = PluginConfigSchemas.validate(rollout, registry);
+      PluginConfigSchemas.RolloutResult configs = schemas.validate(rollout, registry);
       for (PluginConfigSchemas.Violation v : configs.violations()) {
         errors.add(toFieldError(v));
       }

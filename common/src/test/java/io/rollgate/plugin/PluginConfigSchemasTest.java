@@ -14,12 +14,14 @@ class PluginConfigSchemasTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private final PluginConfigSchemas schemas = new PluginConfigSchemas();
+
   private static JsonNode json(String s) throws Exception {
     return JSON.readTree(s);
   }
 
-  private static List<String> problems(String schema, String config, String path) throws Exception {
-    return PluginConfigSchemas.validate(json(schema), config == null ? null : json(config), path).stream()
+  private List<String> problems(String schema, String config, String path) throws Exception {
+    return schemas.validate(json(schema), config == null ? null : json(config), path).stream()
         .map(PluginConfigSchemas.Violation::toString)
         .toList();
   }
@@ -45,7 +47,7 @@ class PluginConfigSchemasTest {
   @Test
   void absentConfigIsCheckedAsAnEmptyObject_andAWrongTypeIsReportedAtTheConfigItself() throws Exception {
     String schema = "{\"type\":\"object\",\"required\":[\"url\"]}";
-    List<PluginConfigSchemas.Violation> v = PluginConfigSchemas.validate(json(schema), null, "x.config");
+    List<PluginConfigSchemas.Violation> v = schemas.validate(json(schema), null, "x.config");
     assertEquals(1, v.size());
     assertEquals("x.config.url", v.get(0).path());
     assertEquals("required", v.get(0).keyword());
@@ -59,20 +61,20 @@ class PluginConfigSchemasTest {
     String draft7 =
         "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\","
             + "\"properties\":{\"n\":{\"type\":\"integer\",\"exclusiveMaximum\":10}}}";
-    assertEquals(List.of(), PluginConfigSchemas.checkSchema(json(draft7), "s"));
+    assertEquals(List.of(), schemas.checkSchema(json(draft7), "s"));
     assertEquals(List.of("c.n: must have an exclusive maximum value of 10"), problems(draft7, "{\"n\":10}", "c"));
   }
 
   @Test
   void anUnusableSchemaIsRefusedByValidate_andReportedByCheckSchema() throws Exception {
     JsonNode dangling = json("{\"$ref\":\"#/$defs/missing\"}");
-    List<PluginConfigSchemas.Violation> v = PluginConfigSchemas.checkSchema(dangling, "s");
+    List<PluginConfigSchemas.Violation> v = schemas.checkSchema(dangling, "s");
     assertEquals(1, v.size(), String.valueOf(v));
     assertEquals("s", v.get(0).path());
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> PluginConfigSchemas.validate(dangling, json("{}"), "c"));
+        assertThrows(IllegalArgumentException.class, () -> schemas.validate(dangling, json("{}"), "c"));
     assertTrue(e.getMessage().startsWith("not a usable JSON Schema: "), e.getMessage());
-    List<PluginConfigSchemas.Violation> regex = PluginConfigSchemas.checkSchema(json("{\"pattern\":\"(\"}"), "s");
+    List<PluginConfigSchemas.Violation> regex = schemas.checkSchema(json("{\"pattern\":\"(\"}"), "s");
     assertEquals(1, regex.size(), String.valueOf(regex));
     assertTrue(regex.get(0).toString().startsWith("s: Unclosed group"), regex.get(0).toString());
   }
@@ -84,5 +86,17 @@ class PluginConfigSchemasTest {
       assertEquals(List.of("c.a: required property 'a' not found"), problems(schema, "{}", "c"));
       assertEquals(List.of(), problems("{\"type\":\"object\",\"maxProperties\":" + (i + 1) + "}", "{}", "c"));
     }
+    assertTrue(schemas.cachedSchemas() <= PluginConfigSchemas.DEFAULT_CACHE_LIMIT, "" + schemas.cachedSchemas());
+  }
+
+  @Test
+  void eachInstanceKeepsItsOwnBoundedCache() throws Exception {
+    PluginConfigSchemas small = new PluginConfigSchemas(2);
+    PluginConfigSchemas other = new PluginConfigSchemas();
+    for (int i = 0; i < 5; i++) {
+      assertEquals(List.of(), small.validate(json("{\"maxProperties\":" + (i + 1) + "}"), null, "c"));
+      assertTrue(small.cachedSchemas() <= 2, "" + small.cachedSchemas());
+    }
+    assertEquals(0, other.cachedSchemas());
   }
 }

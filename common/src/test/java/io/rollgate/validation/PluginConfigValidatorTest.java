@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.rollgate.api.Rollout;
+import io.rollgate.plugin.PluginConfigSchemas;
 import io.rollgate.plugin.PluginKind;
 import io.rollgate.plugin.PluginRegistry;
 import java.util.List;
@@ -15,8 +16,10 @@ class PluginConfigValidatorTest {
 
   private static final String SHA = "a".repeat(64);
 
-  private static List<String> errors(Map<String, String> data) {
-    return PluginConfigValidator.validate(data).stream().map(FieldError::toString).toList();
+  private final PluginConfigSchemas schemas = new PluginConfigSchemas();
+
+  private List<String> errors(Map<String, String> data) {
+    return PluginConfigValidator.validate(data, schemas).stream().map(FieldError::toString).toList();
   }
 
   @Test
@@ -101,7 +104,8 @@ class PluginConfigValidatorTest {
         PluginRegistry.fromConfigMapData(
             Map.of("stepPlugins", "- {name: acme/step, location: 'file://s'}",
                 "trafficRouterPlugins", "- {name: acme/router, location: 'file://r'}"));
-    PluginReferenceValidator.Result r = PluginReferenceValidator.validate(rollout, registry, "ns/argo-rollouts-config");
+    PluginReferenceValidator.Result r =
+        PluginReferenceValidator.validate(rollout, registry, "ns/argo-rollouts-config", schemas);
     assertEquals(
         List.of(
             "spec.strategy.canary.steps[1].plugin.name: Invalid value: \"acme/unknown\": not a registered stepPlugins"
@@ -110,7 +114,8 @@ class PluginConfigValidatorTest {
                 + " <namespace>/<name>"),
         r.errors().stream().map(FieldError::toString).toList());
     assertEquals(List.of(), r.warnings());
-    PluginReferenceValidator.Result unknown = PluginReferenceValidator.validate(rollout, null, "ns/argo-rollouts-config");
+    PluginReferenceValidator.Result unknown =
+        PluginReferenceValidator.validate(rollout, null, "ns/argo-rollouts-config", schemas);
     assertEquals(1, unknown.errors().size());
     assertEquals(3, unknown.warnings().size());
     assertTrue(unknown.warnings().get(0).startsWith("spec.strategy.canary.steps[0].plugin.name: plugin \"acme/step\""));
@@ -235,7 +240,8 @@ class PluginConfigValidatorTest {
                     properties:
                       weights: {type: array, items: {type: integer}}
                 """));
-    PluginReferenceValidator.Result r = PluginReferenceValidator.validate(rollout, registry, "ns/argo-rollouts-config");
+    PluginReferenceValidator.Result r =
+        PluginReferenceValidator.validate(rollout, registry, "ns/argo-rollouts-config", schemas);
     assertEquals(
         List.of(
             "spec.strategy.canary.steps[2].plugin.config.extra: Invalid value: true: property 'extra' is not defined"
@@ -251,7 +257,8 @@ class PluginConfigValidatorTest {
         r.errors().stream().map(FieldError::toString).toList());
     assertEquals(List.of(), r.warnings());
     // Unreadable registry: nothing is denied, the references are warned about.
-    PluginReferenceValidator.Result unknown = PluginReferenceValidator.validate(rollout, null, "ns/argo-rollouts-config");
+    PluginReferenceValidator.Result unknown =
+        PluginReferenceValidator.validate(rollout, null, "ns/argo-rollouts-config", schemas);
     assertEquals(List.of(), unknown.errors());
     assertEquals(5, unknown.warnings().size());
   }

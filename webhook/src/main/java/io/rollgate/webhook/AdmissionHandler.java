@@ -50,6 +50,8 @@ import java.util.Optional;
 public final class AdmissionHandler {
 
   private final ClusterView cluster;
+  /** Checks plugin configurations and schemas; owns the compiled-schema cache of this handler. */
+  private final PluginConfigSchemas schemas = new PluginConfigSchemas();
 
   /**
    * Creates the handler.
@@ -165,8 +167,8 @@ public final class AdmissionHandler {
             + "\"provider\":{\"prometheus\":{\"query\":\"up\"}}}]}}}}";
     // JSON Schema support (plugin configurations) loads its meta-schemas and classes on first use.
     JsonNode schema = AdmissionReviews.mapper().createObjectNode().put("type", "object");
-    PluginConfigSchemas.checkSchema(schema, "warm-up");
-    PluginConfigSchemas.validate(schema, null, "warm-up");
+    schemas.checkSchema(schema, "warm-up");
+    schemas.validate(schema, null, "warm-up");
     for (String body : new String[] {rollout, policy, template}) {
       try {
         AdmissionRequest request = AdmissionReviews.parse(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -186,7 +188,8 @@ public final class AdmissionHandler {
         PluginReferenceValidator.validate(
             rollout,
             plugins.registry(),
-            plugins.where() + ("absent".equals(plugins.state()) ? " (does not exist)" : ""));
+            plugins.where() + ("absent".equals(plugins.state()) ? " (does not exist)" : ""),
+            schemas);
     errors.addAll(refs.errors());
     warnings.addAll(refs.warnings());
     analysisChecks(request, rollout, errors, warnings);
@@ -306,7 +309,7 @@ public final class AdmissionHandler {
     return PluginRegistry.CONFIG_MAP_NAME.equals(name);
   }
 
-  private static AdmissionDecision validatePluginConfig(AdmissionRequest request) {
+  private AdmissionDecision validatePluginConfig(AdmissionRequest request) {
     JsonNode data = request.object() == null ? null : request.object().get("data");
     Map<String, String> map = new LinkedHashMap<>();
     if (data != null && data.isObject()) {
@@ -315,7 +318,7 @@ public final class AdmissionHandler {
         map.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString());
       }
     }
-    List<FieldError> errors = PluginConfigValidator.validate(map);
+    List<FieldError> errors = PluginConfigValidator.validate(map, schemas);
     if (!errors.isEmpty()) {
       return new AdmissionDecision(AdmissionReviews.invalid(request, errors, List.of()), "denied", errors.size());
     }

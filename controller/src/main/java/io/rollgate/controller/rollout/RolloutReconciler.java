@@ -190,7 +190,7 @@ public final class RolloutReconciler implements Reconciler {
             services,
             routers,
             new CanaryStepPlugins(
-                stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins, StepConfigSchemas::check));
+                stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins, new StepConfigSchemas()::check));
     this.blueGreen = new BlueGreenReconciler(this, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
   }

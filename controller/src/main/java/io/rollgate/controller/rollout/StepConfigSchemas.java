@@ -11,7 +11,8 @@ import java.util.Optional;
  */
 final class StepConfigSchemas {
 
-  private StepConfigSchemas() {}
+  /** Owns the compiled-schema cache; one per reconciler. */
+  private final PluginConfigSchemas schemas = new PluginConfigSchemas();
 
   /**
    * Validates a configuration.
@@ -22,10 +23,10 @@ final class StepConfigSchemas {
    * @param field the field path of the configuration, for example {@code spec.strategy.canary.steps[1].plugin.config}
    * @return the first problem as {@code <field path>: <reason>}, or empty when the configuration matches
    */
-  static Optional<String> check(JsonNode schema, JsonNode config, String field) {
+  Optional<String> check(JsonNode schema, JsonNode config, String field) {
     List<PluginConfigSchemas.Violation> problems;
     try {
-      problems = PluginConfigSchemas.validate(schema, config, field);
+      problems = schemas.validate(schema, config, field);
     } catch (IllegalArgumentException e) {
       return Optional.of(field + ": the plugin's configSchema is " + e.getMessage());
     }

@@ -134,7 +134,7 @@ class CanaryStepPluginsTest {
 
   private static RolloutPass reconcile(FakePlugins plugins, RolloutStatus status) {
     RolloutPass p = pass(status);
-    Future<Void> f = new CanaryStepPlugins(plugins, StepConfigSchemas::check).reconcile(p);
+    Future<Void> f = new CanaryStepPlugins(plugins, new StepConfigSchemas()::check).reconcile(p);
     assertTrue(f.succeeded(), "reconcile never fails");
     return p;
   }
@@ -384,10 +384,10 @@ class CanaryStepPluginsTest {
   @Test
   void aWrongTypeIsNamedByItsPath() {
     JsonNode schema = json("{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"integer\"}}}");
-    Optional<String> problem = StepConfigSchemas.check(schema, json("{\"url\":\"http://gate\"}"), "f");
+    Optional<String> problem = new StepConfigSchemas().check(schema, json("{\"url\":\"http://gate\"}"), "f");
     assertTrue(problem.isPresent());
     assertTrue(problem.get().startsWith("f.url: "), problem.get());
-    assertEquals(Optional.empty(), StepConfigSchemas.check(schema, json("{\"url\":3}"), "f"));
+    assertEquals(Optional.empty(), new StepConfigSchemas().check(schema, json("{\"url\":3}"), "f"));
   }
 
   @Test
@@ -548,7 +548,7 @@ class CanaryStepPluginsTest {
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
     RolloutPass p = pass(s);
     p.addAbort = true;
-    new CanaryStepPlugins(plugins, StepConfigSchemas::check).reconcile(p);
+    new CanaryStepPlugins(plugins, new StepConfigSchemas()::check).reconcile(p);
     assertTrue(plugins.calls.isEmpty());
   }
 

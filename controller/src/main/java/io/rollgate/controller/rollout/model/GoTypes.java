@@ -16,6 +16,9 @@ import java.util.Map;
 /**
  * The Go types of {@code core/v1.PodTemplateSpec} as {@code encoding/json} sees them, loaded from the generated table
  * {@code go-podtemplatespec-<version>.json} next to this class (generator: {@code controller/src/test/go/}).
+ *
+ * <p>Every version's table is read once, when this class is initialised, into data that does not change afterwards:
+ * the reconciler hashes each template with every version, so all of them are needed anyway.
  */
 final class GoTypes {
 
@@ -47,7 +50,10 @@ final class GoTypes {
     STRUCT
   }
 
-  /** A Go type: its kind, the element type of pointers, slices and maps, the struct of structs. */
+  /**
+   * A Go type: its kind, the element type of pointers, slices and maps, the struct of structs. {@link #struct} is set
+   * once while the table loads (structs may be named before they are defined) and never changes after.
+   */
   static final class Type {
     final Kind kind;
     final Type elem;
@@ -67,7 +73,7 @@ final class GoTypes {
   /** A named Go struct type. */
   record Struct(String name, List<Field> fields, Map<String, Integer> byJsonName) {}
 
-  private static final Map<GoKubeApiVersion, GoTypes> LOADED = new EnumMap<>(GoKubeApiVersion.class);
+  private static final Map<GoKubeApiVersion, GoTypes> TABLES = loadAll();
 
   final GoKubeApiVersion version;
   final Type root;
@@ -78,15 +84,21 @@ final class GoTypes {
   }
 
   /**
-   * Returns the types of a version, loading its table on first use.
+   * Returns the types of a version.
    *
    * @param version the version
    * @return the types
    */
   static GoTypes of(GoKubeApiVersion version) {
-    synchronized (LOADED) {
-      return LOADED.computeIfAbsent(version, GoTypes::load);
+    return TABLES.get(version);
+  }
+
+  private static Map<GoKubeApiVersion, GoTypes> loadAll() {
+    Map<GoKubeApiVersion, GoTypes> tables = new EnumMap<>(GoKubeApiVersion.class);
+    for (GoKubeApiVersion version : GoKubeApiVersion.values()) {
+      tables.put(version, load(version));
     }
+    return Collections.unmodifiableMap(tables);
   }
 
   private static GoTypes load(GoKubeApiVersion version) {
