@@ -3,19 +3,35 @@ package io.rollgate.validation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-/** Rollout validation reports exactly the errors, in the same order, that the previous implementation reported. */
-class RolloutValidatorEquivalenceTest {
+/**
+ * Rollout validation gives exactly the recorded errors, in the recorded order, for a corpus of Rollouts drawn by a
+ * seeded generator ({@code rollouts-corpus.jsonl}; see {@link Corpus} for how it is recorded).
+ */
+class RolloutValidatorCorpusTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String CORPUS = "rollouts-corpus.jsonl";
+  /**
+   * Rollouts drawn; those kept are the first {@link #PLAIN} and every later one that shows an error not seen before
+   * (see {@link Corpus#shape}).
+   */
+  private static final int DRAWN = 20_000;
+  private static final int PLAIN = 250;
+  private static final ObjectMapper JSON = Corpus.JSON;
   private static final Object[] FENCEPOSTS = {null, 0, 1, -1, "25%", "0", "0%", "1", "x", "", "%", "1%%", "2147483647",
     "2147483648", "99999999999%", "0000000001", "000000000", "123456789%", "1234567890%", "2.5%", "-1%"};
   private static final Object[] PAUSES = {null, "30s", 10, 0, -5, "-1s", "abc", "1m30s", "1.5h", "45", "", "0",
@@ -23,28 +39,44 @@ class RolloutValidatorEquivalenceTest {
   private static final String[] SERVICES = {null, "", "stable", "canary"};
 
   @Test
-  void reportsWhatThePreviousImplementationReportedForRandomRollouts() {
-    Random random = new Random(37);
+  @DisabledIfSystemProperty(named = Corpus.WRITE, matches = "true")
+  void reportsTheRecordedErrors() {
+    List<JsonNode> corpus = Corpus.read(CORPUS);
     int withErrors = 0;
-    for (int i = 0; i < 20_000; i++) {
-      String json = rollout(random).toString();
-      Rollout rollout = ModelJson.fromJson(json, Rollout.class);
-      String expected = outcome(() -> RolloutValidatorReference.validate(rollout));
-      String actual = outcome(() -> RolloutValidator.validate(rollout));
-      assertEquals(expected, actual, json);
-      if (!expected.equals("[]")) {
+    for (JsonNode line : corpus) {
+      JsonNode rollout = line.get("rollout");
+      assertEquals(line.get("outcome"), outcome(rollout), rollout::toString);
+      if (!line.get("outcome").isEmpty()) {
         withErrors++;
       }
     }
-    assertTrue(withErrors > 1_000 && withErrors < 20_000, "both valid and invalid Rollouts were drawn: " + withErrors);
+    assertTrue(
+        withErrors > corpus.size() / 20 && withErrors < corpus.size(), "valid and invalid Rollouts: " + withErrors);
   }
 
-  private static String outcome(java.util.function.Supplier<List<FieldError>> validation) {
-    try {
-      return validation.get().toString();
-    } catch (RuntimeException e) {
-      return e.getClass().getName();
+  @Test
+  @EnabledIfSystemProperty(named = Corpus.WRITE, matches = "true")
+  void recordsTheCorpus() {
+    Random random = new Random(37);
+    Set<String> seen = new HashSet<>();
+    List<ObjectNode> lines = new ArrayList<>();
+    for (int i = 0; i < DRAWN; i++) {
+      ObjectNode rollout = rollout(random);
+      JsonNode outcome = outcome(rollout);
+      boolean fresh = false;
+      for (JsonNode error : outcome) {
+        fresh |= seen.add(Corpus.shape(error.asText()));
+      }
+      if (fresh || outcome.has("thrown") || i < PLAIN) {
+        lines.add(JSON.createObjectNode().<ObjectNode>set("rollout", rollout).set("outcome", outcome));
+      }
     }
+    Corpus.write(CORPUS, lines);
+  }
+
+  private static JsonNode outcome(JsonNode json) {
+    Rollout rollout = ModelJson.fromJson(json.toString(), Rollout.class);
+    return Corpus.outcome(errors -> errors.addAll(RolloutValidator.validate(rollout)));
   }
 
   private static ObjectNode rollout(Random random) {
