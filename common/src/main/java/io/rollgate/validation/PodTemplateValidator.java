@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.rollgate.quantity.Quantities;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

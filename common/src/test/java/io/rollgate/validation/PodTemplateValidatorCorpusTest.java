@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.rollgate.testing.Corpus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 class PodTemplateValidatorCorpusTest {
 
-  private static final String CORPUS = "pod-templates-corpus.jsonl";
+  private static final String CORPUS = "validation/pod-templates-corpus.jsonl";
   /**
    * Templates drawn; those kept are the first {@link #PLAIN} and every later one that shows an error not seen before
    * (see {@link Corpus#shape}).

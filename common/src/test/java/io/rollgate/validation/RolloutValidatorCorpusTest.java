@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
+import io.rollgate.testing.Corpus;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 class RolloutValidatorCorpusTest {
 
-  private static final String CORPUS = "rollouts-corpus.jsonl";
+  private static final String CORPUS = "validation/rollouts-corpus.jsonl";
   /**
    * Rollouts drawn; those kept are the first {@link #PLAIN} and every later one that shows an error not seen before
    * (see {@link Corpus#shape}).

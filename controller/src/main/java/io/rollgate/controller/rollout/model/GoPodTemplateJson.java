@@ -7,6 +7,7 @@ import io.rollgate.controller.rollout.model.GoTypes.Field;
 import io.rollgate.controller.rollout.model.GoTypes.Kind;
 import io.rollgate.controller.rollout.model.GoTypes.Struct;
 import io.rollgate.controller.rollout.model.GoTypes.Type;
+import io.rollgate.quantity.Quantities;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -171,10 +172,11 @@ public final class GoPodTemplateJson {
       case QUANTITY -> {
         try {
           if (node.isTextual()) {
-            yield GoQuantity.fromJsonString(node.textValue());
+            // UnmarshalJSON strips the quotes from the raw bytes without unescaping them, so escapes stay in the text.
+            yield Quantities.canonical(GoJsonText.escapedContent(node.textValue()));
           }
           if (node.isNumber()) {
-            yield GoQuantity.fromJsonNumber(GoJsonText.numberText(node));
+            yield Quantities.canonical(GoJsonText.numberText(node));
           }
         } catch (IllegalArgumentException | ArithmeticException e) {
           throw new IllegalArgumentException(path + ": " + e.getMessage(), e);

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.rollgate.api.ModelJson;
+import io.rollgate.quantity.Quantities;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -225,9 +226,9 @@ class GoPodTemplateJsonTest {
       try {
         JsonNode value = tree(input);
         if (value.isTextual()) {
-          actual = "\"" + GoQuantity.fromJsonString(value.textValue()) + "\"";
+          actual = "\"" + Quantities.canonical(GoJsonText.escapedContent(value.textValue())) + "\"";
         } else if (value.isNumber()) {
-          actual = "\"" + GoQuantity.fromJsonNumber(input) + "\"";
+          actual = "\"" + Quantities.canonical(input) + "\"";
         } else if (value.isNull()) {
           actual = "\"0\"";
         } else {

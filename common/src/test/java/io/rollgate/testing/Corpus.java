@@ -1,8 +1,9 @@
-package io.rollgate.validation;
+package io.rollgate.testing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rollgate.validation.FieldError;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,36 +14,38 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * A recorded test corpus: inputs drawn once by a seeded generator, each with the outcome the validators gave when it
- * was recorded, one JSON object a line under {@code src/test/resources/validation/}.
+ * A recorded test corpus: inputs drawn once by a seeded generator, each with the outcome the code gave when it was
+ * recorded, one JSON object a line under {@code src/test/resources/} ({@code validation/}, {@code quantity/}).
  *
  * <p>The corpus tests assert that the current code still gives every recorded outcome. A corpus is rewritten only on
  * purpose, when a change of behaviour is intended: run the corpus tests with {@code -Drollgate.corpus.write=true}
- * ({@code mvn -o -q test -pl common -Dtest='*CorpusTest' -Drollgate.corpus.write=true}) and review the diff of the
- * files.
+ * ({@code mvn -o -q test -pl common -Dtest='*CorpusTest' -Drollgate.corpus.write=true}), which runs their
+ * {@code recordsTheCorpus} method instead of the checks, and review the diff of the files.
  */
-final class Corpus {
+public final class Corpus {
 
   /** The system property that makes the corpus tests record their corpus instead of checking it. */
-  static final String WRITE = "rollgate.corpus.write";
+  public static final String WRITE = "rollgate.corpus.write";
 
-  static final ObjectMapper JSON = new ObjectMapper();
+  /** The mapper the corpora are read and written with. */
+  public static final ObjectMapper JSON = new ObjectMapper();
 
   private Corpus() {}
 
-  /** Whether this run records the corpora. */
-  static boolean writing() {
-    return Boolean.getBoolean(WRITE);
-  }
-
-  /** Reads the lines of the corpus {@code name} from the test class path. */
-  static List<JsonNode> read(String name) {
+  /**
+   * Reads a corpus from the test class path.
+   *
+   * @param name its resource name, for example {@code validation/rollouts-corpus.jsonl}
+   * @return its lines
+   */
+  public static List<JsonNode> read(String name) {
     List<JsonNode> lines = new ArrayList<>();
-    try (InputStream in = Corpus.class.getResourceAsStream("/validation/" + name)) {
+    try (InputStream in = Corpus.class.getResourceAsStream("/" + name)) {
       if (in == null) {
-        throw new IllegalStateException("no corpus /validation/" + name);
+        throw new IllegalStateException("no corpus " + name);
       }
       BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
@@ -54,14 +57,19 @@ final class Corpus {
     return lines;
   }
 
-  /** Writes the corpus {@code name} into the module's test resources (the working directory is the module). */
-  static void write(String name, List<? extends JsonNode> lines) {
+  /**
+   * Writes a corpus into the module's test resources (the working directory of a test is its module).
+   *
+   * @param name its resource name, for example {@code validation/rollouts-corpus.jsonl}
+   * @param lines its lines
+   */
+  public static void write(String name, List<? extends JsonNode> lines) {
     StringBuilder text = new StringBuilder();
     try {
       for (JsonNode line : lines) {
         text.append(JSON.writeValueAsString(line)).append('\n');
       }
-      Path file = Path.of("src/test/resources/validation", name);
+      Path file = Path.of("src/test/resources", name);
       Files.createDirectories(file.getParent());
       Files.writeString(file, text, StandardCharsets.UTF_8);
     } catch (JsonProcessingException e) {
@@ -74,13 +82,21 @@ final class Corpus {
   /**
    * An error message with what varies from one drawn input to the next taken out (list indices, map keys, quoted
    * values, the limit a request exceeds), so that a generator keeps an input for each kind of error it meets.
+   *
+   * @param error the error as text
+   * @return its shape
    */
-  static String shape(String error) {
+  public static String shape(String error) {
     return error.replaceAll("\\[\\d+]|\"[^\"]*\"|(labels|annotations|limits|requests)\\.[^:]*|(limit of).*", "$1$2");
   }
 
-  /** The errors as text, {@code path: Invalid value: value: detail}, or the class of the exception thrown. */
-  static JsonNode outcome(java.util.function.Consumer<List<FieldError>> validation) {
+  /**
+   * Runs a validation and records what it gave.
+   *
+   * @param validation appends the errors it finds
+   * @return the errors as text ({@code path: Invalid value: value: detail}), or {@code {"thrown": class}}
+   */
+  public static JsonNode outcome(Consumer<List<FieldError>> validation) {
     List<FieldError> errors = new ArrayList<>();
     try {
       validation.accept(errors);
