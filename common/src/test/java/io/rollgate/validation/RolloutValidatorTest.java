@@ -516,6 +516,31 @@ class RolloutValidatorTest {
         firstError(rollout("spec: {strategy: {canary: {maxSurge: \"" + surge + "\"}}}")));
   }
 
+  @ParameterizedTest
+  @CsvSource({"maxSurge, x", "maxSurge, ''", "maxSurge, %", "maxSurge, 1%%", "maxSurge, 2.5%", "maxSurge, -1%",
+      "maxUnavailable, x", "maxUnavailable, %", "maxUnavailable, 2.5%", "maxUnavailable, -1%"})
+  void rejectsMaxSurgeAndMaxUnavailableThatAreNeitherAnIntegerNorAPercentage(String field, String value) {
+    assertEquals(
+        "spec.strategy.canary." + field + ": Invalid value: \"" + value + "\": must be an integer or a percentage"
+            + " (e.g. '25%')",
+        firstError(rollout("spec: {strategy: {canary: {" + field + ": \"" + value + "\"}}}")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"maxSurge", "maxUnavailable"})
+  void rejectsANegativeMaxSurgeOrMaxUnavailable(String field) {
+    assertEquals(
+        "spec.strategy.canary." + field + ": Invalid value: -1: must be greater than or equal to 0",
+        firstError(rollout("spec: {strategy: {canary: {" + field + ": -1}}}")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0000000001", "000000000", "2147483647", "1234567890%"})
+  void acceptsMaxSurgeWithLeadingZerosOrUpToTheLargestInt(String surge) {
+    assertEquals(
+        List.of(), RolloutValidator.validate(rollout("spec: {strategy: {canary: {maxSurge: \"" + surge + "\"}}}")));
+  }
+
   @Test
   void acceptsTheLargestIntAsMaxSurge() {
     assertEquals(List.of(), RolloutValidator.validate(rollout("spec: {strategy: {canary: {maxSurge: \"2147483647%\"}}}")));
@@ -713,6 +738,9 @@ class RolloutValidatorTest {
         "'\"-1s\"' | \"-1s\"",
         "'\"10x\"' | \"10x\"",
         "-5    | -5",
+        "'\"\"' | \"\"",
+        "'\"99999999999999999999\"' | \"99999999999999999999\"",
+        "'\"2562048h\"' | \"2562048h\"",
       })
   void rejectsPauseDurationThatIsNotANonNegativeDuration(String duration, String rendered) {
     assertEquals(
@@ -723,7 +751,8 @@ class RolloutValidatorTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"0", "'0'", "10", "'10'", "30s", "1h30m", "'1.5h'"})
+  @ValueSource(strings = {"0", "'0'", "10", "'10'", "30s", "1h30m", "'1.5h'", "'45'", "'2562047h'", "'+5s'", "'0.5s'",
+      "1ns"})
   void acceptsPauseDurationOfZeroOrMore(String duration) {
     assertEquals(
         List.of(),
