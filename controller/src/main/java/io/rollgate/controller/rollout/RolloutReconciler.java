@@ -92,63 +92,8 @@ public final class RolloutReconciler implements Reconciler {
   private final RolloutExperiments experiments;
 
   /**
-   * Creates the reconciler.
-   *
-   * @param cache the informer caches
-   * @param api the API facade
-   * @param events the event recorder
-   * @param clock the clock (all time decisions use it)
-   */
-  public RolloutReconciler(RolloutCache cache, KubeApi api, EventRecorder events, Clock clock) {
-    this(cache, api, events, clock, null, null);
-  }
-
-  /**
-   * Creates the reconciler with the plugin host's hooks.
-   *
-   * @param cache the informer caches
-   * @param api the API facade
-   * @param events the event recorder
-   * @param clock the clock (all time decisions use it)
-   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins are off
-   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when plugins are off
-   */
-  public RolloutReconciler(
-      RolloutCache cache,
-      KubeApi api,
-      EventRecorder events,
-      Clock clock,
-      io.rollgate.controller.plugin.StepPlugins stepPlugins,
-      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters) {
-    this(cache, api, events, clock, stepPlugins, pluginRouters, io.rollgate.controller.traffic.RouterApiVersions.DEFAULTS);
-  }
-
-  /**
-   * Creates the reconciler with the plugin host's hooks and the router API versions of the controller flags.
-   *
-   * @param cache the informer caches
-   * @param api the API facade
-   * @param events the event recorder
-   * @param clock the clock (all time decisions use it)
-   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins are off
-   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when plugins are off
-   * @param routerVersions the Traefik, Ambassador and App Mesh object versions ({@code --traefik-api-group} and the
-   *     like)
-   */
-  public RolloutReconciler(
-      RolloutCache cache,
-      KubeApi api,
-      EventRecorder events,
-      Clock clock,
-      io.rollgate.controller.plugin.StepPlugins stepPlugins,
-      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters,
-      io.rollgate.controller.traffic.RouterApiVersions routerVersions) {
-    this(cache, api, events, clock, stepPlugins, pluginRouters, routerVersions, null);
-  }
-
-  /**
    * Creates the reconciler with the plugin host's hooks, the router API versions of the controller flags and the AWS
-   * reads of ALB target-group verification.
+   * reads of ALB target-group verification (each hook may be null where the feature is off).
    *
    * @param cache the informer caches
    * @param api the API facade
