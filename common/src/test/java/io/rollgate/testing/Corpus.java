@@ -18,7 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * A recorded test corpus: inputs drawn once by a seeded generator, each with the outcome the code gave when it was
- * recorded, one JSON object a line under {@code src/test/resources/} ({@code validation/}, {@code quantity/}).
+ * recorded, one JSON object a line under {@code src/test/resources/} ({@code validation/}, {@code quantity/},
+ * {@code defaults/}).
  *
  * <p>The corpus tests assert that the current code still gives every recorded outcome. A corpus is rewritten only on
  * purpose, when a change of behaviour is intended: run the corpus tests with {@code -Drollgate.corpus.write=true}
