@@ -1,11 +1,7 @@
 package io.rollgate.controller.aws;
 
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.core.WorkerExecutor;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,11 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2AsyncClient;
@@ -34,30 +25,16 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetHealth
  * CloudWatch metric provider is (docs/metric-providers.md): the SDK's default chains give the region
  * ({@code AWS_REGION} or the profile), the credentials (environment, web identity / IRSA, profile, instance profile)
  * and the endpoint ({@code AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2} or {@code AWS_ENDPOINT_URL} when set).
- * Requests travel over the controller's Vert.x HTTP client ({@link VertxSdkHttpClient}); the client is built and each
- * call is started on the worker pool {@code rollgate-aws-sdk}, because the SDK's region and credentials chains block.
- *
- * <p>Timeouts: 10 seconds per HTTP attempt, 30 seconds per call including the SDK's retries (which back off on
- * throttling).
+ * Transport, worker pool and timeouts are those of {@link AwsSdkClient} (the SDK's retries back off on throttling).
  */
 public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
-
-  /** Worker pool that builds the SDK client and starts calls; shared with the CloudWatch metric provider. */
-  public static final String WORKER_POOL = "rollgate-aws-sdk";
 
   /** {@code DescribeLoadBalancers} page size, as Argo Rollouts asks for. */
   static final int LOAD_BALANCER_PAGE_SIZE = 300;
   /** {@code DescribeTags} takes at most 20 resource ARNs a call. */
   static final int DESCRIBE_TAGS_LIMIT = 20;
 
-  static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
-  static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
-
-  private final Vertx vertx;
-  private final MetricHttpClient http;
-  private final WorkerExecutor worker;
-  private final AtomicReference<Future<ElasticLoadBalancingV2AsyncClient>> client = new AtomicReference<>();
-  private final Consumer<ElasticLoadBalancingV2AsyncClientBuilder> configure;
+  private final AwsSdkClient<ElasticLoadBalancingV2AsyncClient> client;
 
   /**
    * Creates the provider; the SDK client is built on the first call.
@@ -75,10 +52,7 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
    * @param configure applied to the SDK client builder after the transport and timeouts
    */
   ElbV2LoadBalancerProvider(MetricHttpClient http, Consumer<ElasticLoadBalancingV2AsyncClientBuilder> configure) {
-    this.http = http;
-    this.vertx = http.vertx();
-    this.worker = vertx.createSharedWorkerExecutor(WORKER_POOL, 2);
-    this.configure = configure;
+    this.client = new AwsSdkClient<>(http, ElasticLoadBalancingV2AsyncClient::builder, configure);
   }
 
   @Override
@@ -209,57 +183,15 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
   }
 
   /**
-   * Starts one SDK call on the worker pool and waits for its answer on the caller's context.
+   * One SDK call (see {@link AwsSdkClient#call}).
    *
    * @param operation the API name for error messages
    * @param start starts the call
    * @return a Future with the response; failed with {@code <operation>: <AWS message>}
    */
   private <T> Future<T> call(String operation, Function<ElasticLoadBalancingV2AsyncClient, CompletableFuture<T>> start) {
-    Context context = vertx.getOrCreateContext();
-    return client()
-        .compose(c -> worker.executeBlocking(() -> start.apply(c), false))
-        .compose(started -> Future.fromCompletionStage(started, context))
-        .timeout(CALL_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(new IllegalStateException(operation + ": " + message(e), e)));
-  }
-
-  private Future<ElasticLoadBalancingV2AsyncClient> client() {
-    Future<ElasticLoadBalancingV2AsyncClient> current = client.get();
-    if (current != null && !current.failed()) {
-      return current;
-    }
-    Future<ElasticLoadBalancingV2AsyncClient> built =
-        worker.executeBlocking(
-            () -> {
-              ElasticLoadBalancingV2AsyncClientBuilder b =
-                  ElasticLoadBalancingV2AsyncClient.builder()
-                      .httpClient(new VertxSdkHttpClient(http, ATTEMPT_TIMEOUT))
-                      .overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT));
-              configure.accept(b);
-              return b.build();
-            },
-            false);
-    return client.compareAndSet(current, built) ? built : client.get();
-  }
-
-  /**
-   * The message of an SDK failure, without the wrapping of futures.
-   *
-   * @param e the failure
-   * @return its message, or the exception's class name when it has none
-   */
-  static String message(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
-    }
-    if (t instanceof TimeoutException
-        || t instanceof io.vertx.core.VertxException && t.getMessage() != null && t.getMessage().startsWith("Timeout")) {
-      return "no answer within " + (CALL_TIMEOUT.toSeconds() + 5) + "s";
-    }
-    String m = t.getMessage();
-    return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
+    return client.call(start)
+        .recover(e -> Future.failedFuture(new IllegalStateException(operation + ": " + AwsSdkClient.message(e), e)));
   }
 
   private static boolean isEmpty(String s) {
