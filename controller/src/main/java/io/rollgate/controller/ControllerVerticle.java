@@ -14,7 +14,7 @@ import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.experiment.ExperimentController;
 import io.rollgate.controller.health.HealthServer;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.TokenBucket;
+import io.rollgate.controller.kube.RequestBudgets;
 import io.rollgate.controller.leader.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.controller.metrics.MetricsServer;
@@ -117,7 +117,7 @@ public final class ControllerVerticle extends VerticleBase {
   }
 
   private Future<Void> startController() {
-    TokenBucket limiter = new TokenBucket(options.qps(), options.burst(), System::nanoTime);
+    RequestBudgets limiter = new RequestBudgets(options.qps(), options.burst(), System::nanoTime);
     api = new KubeApi(vertx, client, options.kubeApiThreads(), options.apiTimeout(), limiter, metrics);
     EventRecorder events = new EventRecorder(api, clock, metrics);
     plugins =

@@ -1,5 +1,7 @@
 package io.rollgate.controller.events;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -11,7 +13,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -21,9 +22,12 @@ import org.slf4j.LoggerFactory;
  * Records core/v1 Events on the objects the controller manages, with Argo Rollouts' reasons and messages (they are a
  * contract: notification triggers are keyed on the reason).
  *
- * <p>Repeats of the same (object, type, reason, message) within {@link #AGGREGATION_WINDOW_SECONDS} seconds bump the
- * {@code count} of the existing Event instead of creating a new one, so a flapping condition cannot flood the API
- * server. Recording never fails a reconcile: errors are logged and swallowed.
+ * <p>Which Events are written, combined or counted follows Kubernetes' own event recorder ({@link EventCorrelator}):
+ * repeats bump the {@code count} of the existing Event, many similar Events of one object are combined, and an object
+ * that produces Events faster than the spam filter allows has the excess left unwritten. At most
+ * {@value #MAX_PENDING} Event writes wait at any time; beyond that an Event is dropped, as client-go's broadcaster drops
+ * Events when its queue is full. Both kinds of drop are counted ({@code rollgate_events_dropped_total{cause}}).
+ * Recording never fails a reconcile: errors are logged and swallowed.
  *
  * <p>The Events of one involved object reach the API server in the order they were recorded: each write waits for the
  * previous one of the same object (as Kubernetes' own event broadcaster writes them one after another), so readers
@@ -31,30 +35,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventRecorder {
 
-  /** Window, in seconds, within which identical events are aggregated into one. */
-  public static final long AGGREGATION_WINDOW_SECONDS = 600;
+  /** Event writes that may wait at once (client-go's broadcaster queue length). */
+  public static final int MAX_PENDING = 1000;
 
   /** The {@code source.component} of every Event, as Argo Rollouts writes it. */
   public static final String COMPONENT = "rollouts-controller";
 
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
-  private static final int MAX_TRACKED = 4096;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final KubeApi api;
   private final Clock clock;
   private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
   private final ControllerMetrics metrics;
-  private final Map<String, Recorded> recent =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Recorded> eldest) {
-          return size() > MAX_TRACKED;
-        }
-      };
-
-  private record Recorded(String namespace, String name, int count, Instant first) {}
+  private final EventCorrelator correlator = new EventCorrelator();
+  private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
 
   /** Told of every recorded Event (notifications, docs/notifications.md). */
   public interface Listener {
@@ -130,14 +125,6 @@ public final class EventRecorder {
     return record(obj, "Warning", reason, message);
   }
 
-  private synchronized Recorded lookup(String key) {
-    return recent.get(key);
-  }
-
-  private synchronized void remember(String key, Recorded r) {
-    recent.put(key, r);
-  }
-
   private Future<Void> record(HasMetadata obj, String type, String reason, String message) {
     String ns = obj.getMetadata().getNamespace();
     if (metrics != null) {
@@ -150,18 +137,30 @@ public final class EventRecorder {
           reason, e.toString());
     }
     String uid = String.valueOf(obj.getMetadata().getUid());
+    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    EventCorrelator.Decision decision = correlator.correlate(uid, type, reason, message, now);
+    if (decision.action() == EventCorrelator.Action.SKIP) {
+      dropped(obj, reason, "spam");
+      return Future.succeededFuture();
+    }
+    if (pending.incrementAndGet() > MAX_PENDING) {
+      pending.decrementAndGet();
+      dropped(obj, reason, "queue");
+      return Future.succeededFuture();
+    }
     Future<Void> next;
     synchronized (this) {
       Future<Void> previous = tails.get(uid);
       next =
           previous == null
-              ? write(obj, type, reason, message)
-              : previous.transform(ignored -> write(obj, type, reason, message));
+              ? write(obj, type, reason, decision, now)
+              : previous.transform(ignored -> write(obj, type, reason, decision, now));
       tails.put(uid, next);
     }
     Future<Void> queued = next;
     queued.onComplete(
         ignored -> {
+          pending.decrementAndGet();
           synchronized (this) {
             tails.remove(uid, queued);
           }
@@ -169,21 +168,38 @@ public final class EventRecorder {
     return queued;
   }
 
-  private Future<Void> write(HasMetadata obj, String type, String reason, String message) {
+  private void dropped(HasMetadata obj, String reason, String cause) {
+    if (metrics != null) {
+      metrics.eventDropped(cause);
+    }
+    LOG.debug(
+        "kind={} ns={} name={} event not written reason={} cause={}",
+        obj.getKind(),
+        obj.getMetadata().getNamespace(),
+        obj.getMetadata().getName(),
+        reason,
+        cause);
+  }
+
+  private Future<Void> write(
+      HasMetadata obj, String type, String reason, EventCorrelator.Decision decision, Instant now) {
     String ns = obj.getMetadata().getNamespace();
-    String key = obj.getMetadata().getUid() + "|" + type + "|" + reason + "|" + message;
-    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     String ts = DateTimeFormatter.ISO_INSTANT.format(now);
-    Recorded prev = lookup(key);
     Future<?> write;
-    if (prev != null && prev.first().plusSeconds(AGGREGATION_WINDOW_SECONDS).isAfter(now)) {
-      int count = prev.count() + 1;
-      remember(key, new Recorded(prev.namespace(), prev.name(), count, prev.first()));
+    if (decision.action() == EventCorrelator.Action.PATCH) {
+      ObjectNode patch = JSON.createObjectNode();
+      patch.put("count", decision.count());
+      patch.put("lastTimestamp", ts);
+      patch.put("message", decision.message());
       write =
-          api.patchEvent(prev.namespace(), prev.name(), "{\"count\":" + count + ",\"lastTimestamp\":\"" + ts + "\"}")
-              .recover(err -> create(obj, key, type, reason, message, ts, now));
+          api.patchEvent(decision.namespace(), decision.name(), patch.toString())
+              .recover(
+                  err -> {
+                    correlator.forget(decision.key());
+                    return create(obj, decision, type, reason, ts);
+                  });
     } else {
-      write = create(obj, key, type, reason, message, ts, now);
+      write = create(obj, decision, type, reason, ts);
     }
     return write
         .<Void>mapEmpty()
@@ -201,7 +217,7 @@ public final class EventRecorder {
   }
 
   private Future<Event> create(
-      HasMetadata obj, String key, String type, String reason, String message, String ts, Instant now) {
+      HasMetadata obj, EventCorrelator.Decision decision, String type, String reason, String ts) {
     String ns = obj.getMetadata().getNamespace();
     // <object>.<hex millis><hex sequence>: unique within this process, as Kubernetes' own recorder names events.
     String name =
@@ -226,8 +242,8 @@ public final class EventRecorder {
                     .build())
             .withType(type)
             .withReason(reason)
-            .withMessage(message)
-            .withCount(1)
+            .withMessage(decision.message())
+            .withCount(decision.count())
             .withFirstTimestamp(ts)
             .withLastTimestamp(ts)
             .withNewSource()
@@ -236,7 +252,7 @@ public final class EventRecorder {
             .withReportingComponent(COMPONENT)
             .build();
     return api.createEvent(event)
-        .onSuccess(e -> remember(key, new Recorded(ns, name, 1, now)))
+        .onSuccess(e -> correlator.created(decision.key(), ns, name))
         .map(Objects.requireNonNull(event));
   }
 }

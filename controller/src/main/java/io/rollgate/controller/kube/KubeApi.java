@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * controller does not know are never overwritten.
  *
  * <p>Every call first takes a token from the client-side rate limiter ({@code --qps}/{@code --burst}, like client-go's
- * token bucket; fabric8 has none); when the bucket is empty the call waits on a Vert.x timer, never a sleeping thread,
+ * token bucket, one per API client as in Argo Rollouts: {@link RequestBudgets}; fabric8 has none); when the bucket is empty the call waits on a Vert.x timer, never a sleeping thread,
  * and the wait is recorded ({@code rollgate_kube_api_throttle_seconds}). Each request is counted by verb, resource and
  * status code. Informer list/watch and the leader-election Lease calls do not go through here: they are bounded by
  * the informers' and the elector's own schedules. Once {@link #fence()} is called (leadership lost, or shutting down
@@ -50,7 +50,7 @@ public final class KubeApi {
   private final KubernetesClient client;
   private final WorkerExecutor executor;
   private final Duration callTimeout;
-  private final TokenBucket limiter;
+  private final RequestBudgets limiter;
   private final ControllerMetrics metrics;
   private volatile String fenced;
   private volatile java.util.function.BooleanSupplier writeAllowed = () -> true;
@@ -64,7 +64,7 @@ public final class KubeApi {
    * @param callTimeout the bound of one call, after which the Future fails
    */
   public KubeApi(Vertx vertx, KubernetesClient client, int poolSize, Duration callTimeout) {
-    this(vertx, client, poolSize, callTimeout, null, null);
+    this(vertx, client, poolSize, callTimeout, (RequestBudgets) null, null);
   }
 
   /**
@@ -83,6 +83,27 @@ public final class KubeApi {
       int poolSize,
       Duration callTimeout,
       TokenBucket limiter,
+      ControllerMetrics metrics) {
+    this(vertx, client, poolSize, callTimeout, limiter == null ? null : RequestBudgets.shared(limiter), metrics);
+  }
+
+  /**
+   * Creates the facade with per-client request budgets ({@code --qps}/{@code --burst} per API client, as Argo
+   * Rollouts counts them) and request metrics.
+   *
+   * @param vertx the Vert.x instance whose contexts receive the results
+   * @param client the fabric8 client (built on the same Vert.x instance)
+   * @param poolSize the number of worker threads for blocking client calls
+   * @param callTimeout the bound of one call (not counting the rate-limiter wait), after which the Future fails
+   * @param limiter the budgets every call takes a token from, by its resource, or null for no limit
+   * @param metrics the meters to record requests and waits in, or null
+   */
+  public KubeApi(
+      Vertx vertx,
+      KubernetesClient client,
+      int poolSize,
+      Duration callTimeout,
+      RequestBudgets limiter,
       ControllerMetrics metrics) {
     this.vertx = vertx;
     this.client = client;
@@ -136,7 +157,7 @@ public final class KubeApi {
     if (refusal != null) {
       return Future.failedFuture(new KubeApiException(verb, resource, 0, "refused: " + refusal, null));
     }
-    long waitNanos = limiter == null ? 0 : limiter.reserve();
+    long waitNanos = limiter == null ? 0 : limiter.reserve(resource);
     if (metrics != null) {
       metrics.throttled(waitNanos);
     }

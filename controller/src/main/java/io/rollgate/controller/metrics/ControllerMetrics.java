@@ -186,6 +186,19 @@ public final class ControllerMetrics implements AutoCloseable {
   }
 
   /**
+   * Counts one Event that was recorded but not written ({@code rollgate_events_dropped_total{cause}}).
+   *
+   * @param cause {@code spam} (the object's spam budget was spent) or {@code queue} (too many Event writes waiting)
+   */
+  public void eventDropped(String cause) {
+    Counter.builder("rollgate.events.dropped")
+        .description("Events recorded but not written to the API server, by cause.")
+        .tag("cause", cause)
+        .register(registry)
+        .increment();
+  }
+
+  /**
    * Counts the notifications sent and given up on for one Event ({@code notification_send_success} and
    * {@code notification_send_error}, labelled {@code namespace, name, type, reason} as in Argo Rollouts) and records
    * how long handling it took ({@code notification_send}, seconds). docs/notifications.md.
