@@ -8,7 +8,6 @@ import ch.qos.logback.core.ConsoleAppender;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.rollgate.controller.leader.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.defaults.GoDurations;
@@ -126,7 +125,9 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--qps",
       defaultValue = "40",
-      description = "Client-side limit of API calls per second (default: ${DEFAULT-VALUE}).")
+      description =
+          "Client-side limit of API calls per second, for each API client as in Argo Rollouts: Kubernetes kinds,"
+              + " argoproj.io kinds, other custom resources (default: ${DEFAULT-VALUE}).")
   float qps;
 
   @Option(
@@ -543,7 +544,7 @@ public final class Main implements Callable<Integer> {
     config.setUserAgent(
         "rollgate-controller/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ")");
     return new KubernetesClientBuilder()
-        .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+        .withHttpClientFactory(new io.rollgate.controller.kube.NativeTlsClientFactory(vertx))
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(io.rollgate.lease.WriteFence.NAME, fence))
         .withConfig(config)
         .build();
