@@ -44,10 +44,16 @@ public final class RolloutCache {
   private volatile SharedIndexInformer<AnalysisTemplate> analysisTemplates;
   private volatile SharedIndexInformer<ClusterAnalysisTemplate> clusterAnalysisTemplates;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
+  /** Keys of {@link #written} per controller-owner uid, so a Rollout's own writes are found without a scan. */
+  private final Map<String, java.util.Set<String>> writtenByOwner = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicInteger writesSinceSweep = new java.util.concurrent.atomic.AtomicInteger();
   private final java.time.Clock clock;
 
   /** How long the object of our own write may stand in for the informer's copy, in seconds. */
   private static final long WRITE_OVERLAY_SECONDS = 60;
+
+  /** Remembered writes are swept of expired entries once per this many writes. */
+  private static final int SWEEP_EVERY_WRITES = 512;
 
   private record Written(HasMetadata obj, java.time.Instant at) {}
 
@@ -188,15 +194,7 @@ public final class RolloutCache {
         seen.add(fresh.getMetadata().getName());
       }
     }
-    for (Written w : written.values()) {
-      if (w.obj() instanceof io.rollgate.api.Experiment ex
-          && ns.equals(ex.getMetadata().getNamespace())
-          && !seen.contains(ex.getMetadata().getName())
-          && controllerOwnerUidOf(ex).contains(uid)
-          && !expired(w)) {
-        result.add(ex);
-      }
-    }
+    addUndelivered(io.rollgate.api.Experiment.class, uid, ns, seen, result);
     return result;
   }
 
@@ -223,15 +221,7 @@ public final class RolloutCache {
         seen.add(fresh.getMetadata().getName());
       }
     }
-    for (Written w : written.values()) {
-      if (w.obj() instanceof AnalysisRun run
-          && ns.equals(run.getMetadata().getNamespace())
-          && !seen.contains(run.getMetadata().getName())
-          && controllerOwnerUidOf(run).contains(uid)
-          && !expired(w)) {
-        result.add(run);
-      }
-    }
+    addUndelivered(AnalysisRun.class, uid, ns, seen, result);
     return result;
   }
 
@@ -291,15 +281,7 @@ public final class RolloutCache {
       }
     }
     // ReplicaSets we created that the informer has not delivered yet.
-    for (Written w : written.values()) {
-      if (w.obj() instanceof ReplicaSet rs
-          && ns.equals(rs.getMetadata().getNamespace())
-          && !seen.contains(rs.getMetadata().getName())
-          && controllerOwnerUid(rs).contains(uid)
-          && !expired(w)) {
-        result.add(rs);
-      }
-    }
+    addUndelivered(ReplicaSet.class, uid, ns, seen, result);
     return result;
   }
 
@@ -407,9 +389,46 @@ public final class RolloutCache {
    */
   public void wrote(HasMetadata obj) {
     if (obj != null && obj.getMetadata() != null) {
-      written.put(
-          key(obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName()),
-          new Written(obj, clock.instant()));
+      String k = key(obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName());
+      written.put(k, new Written(obj, clock.instant()));
+      for (String owner : controllerOwnerUidOf(obj)) {
+        writtenByOwner.computeIfAbsent(owner, o -> ConcurrentHashMap.newKeySet()).add(k);
+      }
+      if (writesSinceSweep.incrementAndGet() >= SWEEP_EVERY_WRITES) {
+        writesSinceSweep.set(0);
+        sweep();
+      }
+    }
+  }
+
+  /** Drops the remembered writes that can no longer stand in for the informer's copy. */
+  private void sweep() {
+    written.entrySet().removeIf(e -> expired(e.getValue()));
+    writtenByOwner.values().forEach(keys -> keys.removeIf(k -> !written.containsKey(k)));
+    writtenByOwner.values().removeIf(java.util.Set::isEmpty);
+  }
+
+  /**
+   * Adds to {@code result} the objects of {@code type} that our own writes created for the owner and that the informer
+   * has not delivered yet (their names are not in {@code seen}).
+   */
+  private <T extends HasMetadata> void addUndelivered(
+      Class<T> type, String ownerUid, String ns, java.util.Set<String> seen, List<T> result) {
+    java.util.Set<String> keys = writtenByOwner.get(ownerUid);
+    if (keys == null) {
+      return;
+    }
+    for (String k : keys) {
+      Written w = written.get(k);
+      if (w == null) {
+        keys.remove(k);
+      } else if (type.isInstance(w.obj())
+          && ns.equals(w.obj().getMetadata().getNamespace())
+          && !seen.contains(w.obj().getMetadata().getName())
+          && controllerOwnerUidOf(w.obj()).contains(ownerUid)
+          && !expired(w)) {
+        result.add(type.cast(w.obj()));
+      }
     }
   }
 
