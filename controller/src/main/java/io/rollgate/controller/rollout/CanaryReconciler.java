@@ -5,15 +5,15 @@ import io.rollgate.api.Annotations;
 import io.rollgate.api.CanaryStep;
 import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.ModelJson;
-import io.rollgate.api.PauseCondition;
 import io.rollgate.api.PauseReason;
-import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.rollout.canary.CanarySnapshot;
 import io.rollgate.controller.rollout.canary.CanaryStepDecision;
 import io.rollgate.controller.rollout.canary.CanaryStepPlan;
 import io.rollgate.controller.rollout.model.PodTemplateHash;
+import io.rollgate.controller.rollout.replicasets.Selectors;
+import io.rollgate.controller.rollout.status.PauseConditions;
 import io.vertx.core.Future;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +36,7 @@ final class CanaryReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(CanaryReconciler.class);
 
   private final RolloutReconciler base;
+  private final ReplicaSetWrites writes;
   private final CanaryServices services;
   private final TrafficRouting traffic;
   private final TrafficRoutedScaling trafficScaling;
@@ -44,14 +45,16 @@ final class CanaryReconciler {
 
   CanaryReconciler(
       RolloutReconciler base,
+      ReplicaSetWrites writes,
       Services services,
       io.rollgate.controller.traffic.TrafficRouters routers,
       CanaryStepPlugins stepPlugins) {
     this.base = base;
+    this.writes = writes;
     this.routers = routers;
     this.services = new CanaryServices(services, base.cache());
     this.traffic = new TrafficRouting(routers, this.services, base.events());
-    this.trafficScaling = new TrafficRoutedScaling(base);
+    this.trafficScaling = new TrafficRoutedScaling(writes, base.cache(), routers.targetGroupVerifier());
     this.stepPlugins = stepPlugins;
   }
 
@@ -166,7 +169,7 @@ final class CanaryReconciler {
   // Revision history
 
   private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
-    return base.cleanupOldReplicaSets(pass, java.util.Set.of());
+    return writes.cleanupOldReplicaSets(pass, java.util.Set.of());
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -206,7 +209,7 @@ final class CanaryReconciler {
               for (ReplicaSet rs : new ReplicaSet[] {pass.stableRS, pass.newRS}) {
                 boolean duplicate = rs == pass.newRS && pass.stableRS == pass.newRS;
                 if (rs != null && !duplicate) {
-                  chain = chain.compose(v -> base.stampDesiredReplicas(pass, rs));
+                  chain = chain.compose(v -> writes.stampDesiredReplicas(pass, rs));
                 }
               }
               return chain;
@@ -218,7 +221,7 @@ final class CanaryReconciler {
   private Future<Boolean> scaleReplicaSets(RolloutPass pass, boolean honourPause) {
     if (honourPause
         && (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
-            || hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN))) {
+            || PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN))) {
       return Future.succeededFuture(false);
     }
     if (TrafficRouted.enabled(pass)) {
@@ -226,18 +229,18 @@ final class CanaryReconciler {
     }
     CanaryStepPlan.Replicas plan = CanaryStepDecision.decide(CanarySnapshots.of(pass)).replicas();
     if (pass.stableRS != null && pass.stableRS != pass.newRS && plan.stable() != RolloutPass.spec(pass.stableRS)) {
-      return base.scale(pass, pass.stableRS, plan.stable()).map(true);
+      return writes.scale(pass, pass.stableRS, plan.stable()).map(true);
     }
     if (plan.canary() != RolloutPass.spec(pass.newRS)) {
-      return base.scale(pass, pass.newRS, plan.canary()).map(true);
+      return writes.scale(pass, pass.newRS, plan.canary()).map(true);
     }
     for (ReplicaSet rs : pass.otherRSs) {
       Integer target = plan.others().get(rs.getMetadata().getName());
       if (target != null && target != RolloutPass.spec(rs)) {
-        return base.scale(pass, rs, target).map(true);
+        return writes.scale(pass, rs, target).map(true);
       }
     }
-    return base.syncReplicaSetSpec(pass, pass.newRS).map(false);
+    return writes.syncReplicaSetSpec(pass, pass.newRS).map(false);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -509,23 +512,4 @@ final class CanaryReconciler {
         && pass.podHash.equals(s.getStableRS())
         && RolloutConditions.nz(s.getReplicas()) == r;
   }
-
-  static boolean hasPause(RolloutStatus status, String reason) {
-    return pauseCondition(status, reason) != null;
-  }
-
-  static PauseCondition pauseCondition(RolloutStatus status, String reason) {
-    if (status.getPauseConditions() == null) {
-      return null;
-    }
-    for (PauseCondition c : status.getPauseConditions()) {
-      if (reason.equals(c.getReason())) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  /** Phase values used by {@link Phase}. */
-  static final String HEALTHY = RolloutPhase.HEALTHY;
 }

@@ -10,6 +10,7 @@ import io.rollgate.controller.rollout.canary.CanarySnapshot;
 import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
 import io.rollgate.controller.rollout.model.RsState;
 import io.rollgate.controller.rollout.model.TrafficRoutedInput;
+import io.rollgate.controller.rollout.status.PauseConditions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ final class CanarySnapshots {
     Instant pauseStart = null;
     if (current != null && current.pause()) {
       // Read only for a pause step, as the pause bookkeeping does.
-      PauseCondition cond = CanaryReconciler.pauseCondition(pass.old, PauseReason.CANARY_PAUSE_STEP);
+      PauseCondition cond = PauseConditions.find(pass.old, PauseReason.CANARY_PAUSE_STEP);
       pauseStart = cond == null ? null : Instant.parse(cond.getStartTime());
     }
     RsState newRS = pass.newRS == null ? null : state(pass.newRS);
