@@ -10,6 +10,8 @@ import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas;
 import io.rollgate.controller.rollout.bluegreen.PromotionGate;
+import io.rollgate.controller.rollout.replicasets.Selectors;
+import io.rollgate.controller.rollout.status.PauseConditions;
 import io.rollgate.defaults.RolloutDefaults;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
@@ -42,11 +44,13 @@ final class BlueGreenReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(BlueGreenReconciler.class);
 
   private final RolloutReconciler base;
+  private final ReplicaSetWrites writes;
   private final Services services;
   private final PromotionGate gate;
 
-  BlueGreenReconciler(RolloutReconciler base, Services services, PromotionGate gate) {
+  BlueGreenReconciler(RolloutReconciler base, ReplicaSetWrites writes, Services services, PromotionGate gate) {
     this.base = base;
+    this.writes = writes;
     this.services = services;
     this.gate = gate;
   }
@@ -103,7 +107,7 @@ final class BlueGreenReconciler {
   private Future<Void> reconcilePreviewService(RolloutPass pass) {
     if (pass.previewService == null
         || Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
-        || CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+        || PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
       return Future.succeededFuture();
     }
     String newHash = RolloutPass.hashOf(pass.newRS);
@@ -175,7 +179,7 @@ final class BlueGreenReconciler {
     }
     Future<Void> chain = Future.succeededFuture();
     for (ReplicaSet rs : targets) {
-      chain = chain.compose(v -> base.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
     }
     return chain;
   }
@@ -193,7 +197,7 @@ final class BlueGreenReconciler {
     Future<Void> chain = Future.succeededFuture();
     for (ReplicaSet rs : targets) {
       if (RolloutPass.spec(rs) != pass.replicas) {
-        chain = chain.compose(v -> base.scale(pass, rs, pass.replicas).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+        chain = chain.compose(v -> writes.scale(pass, rs, pass.replicas).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
       }
     }
     return chain;
@@ -225,13 +229,13 @@ final class BlueGreenReconciler {
         Instant deadline = pass.now.plusSeconds(delay);
         pass.requeueAfter(Duration.ofSeconds(delay).plusMillis(500));
         LOG.info("{} aborted: ReplicaSet {} scaled down after abortScaleDownDelaySeconds={}", pass.ctx, name(rs), delay);
-        return base.setScaleDownDeadline(pass, rs, deadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+        return writes.setScaleDownDeadline(pass, rs, deadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
       }
     }
     if (desired != RolloutPass.spec(rs)) {
-      return base.scale(pass, rs, desired, keepDeadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+      return writes.scale(pass, rs, desired, keepDeadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
     }
-    return base.syncReplicaSetSpec(pass, rs).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+    return writes.syncReplicaSetSpec(pass, rs).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
   }
 
   private int newDesired(RolloutPass pass) {
@@ -255,7 +259,7 @@ final class BlueGreenReconciler {
 
   /** docs/compatibility.md §7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}. */
   private Future<Void> scaleDownPreviousReplicaSets(RolloutPass pass) {
-    if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
+    if (PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
         || RolloutAnalysisRuns.holdsScaleDownForPostPromotion(pass)) {
       return Future.succeededFuture();
     }
@@ -282,9 +286,9 @@ final class BlueGreenReconciler {
         pass.requeueAfter(d.requeueAfter().plusMillis(500));
       }
       if (d.annotateDeadline() != null) {
-        chain = chain.compose(v -> base.setScaleDownDeadline(pass, rs, d.annotateDeadline()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+        chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, d.annotateDeadline()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
       } else if (d.replicas() != RolloutPass.spec(rs)) {
-        chain = chain.compose(v -> base.scale(pass, rs, d.replicas()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+        chain = chain.compose(v -> writes.scale(pass, rs, d.replicas()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
       }
     }
     return chain;
@@ -308,7 +312,7 @@ final class BlueGreenReconciler {
 
   /** Revision history (docs/compatibility.md §4 item 10): delete the oldest drained ReplicaSets beyond the limit. */
   private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
-    return base.cleanupOldReplicaSets(pass, referencedHashes(pass));
+    return writes.cleanupOldReplicaSets(pass, referencedHashes(pass));
   }
 
   private boolean delaysScaleDownOnAbort(RolloutPass pass) {
@@ -340,7 +344,7 @@ final class BlueGreenReconciler {
     if (pass.aborted()
         || !readyForPause(pass)
         || Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
-        || CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+        || PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
       return Future.succeededFuture();
     }
     if (pass.fastTracked) {
@@ -384,7 +388,7 @@ final class BlueGreenReconciler {
       pass.pauseCompleted = true; // no pause is managed
       return;
     }
-    PauseCondition cond = CanaryReconciler.pauseCondition(pass.old, PauseReason.BLUE_GREEN_PAUSE);
+    PauseCondition cond = PauseConditions.find(pass.old, PauseReason.BLUE_GREEN_PAUSE);
     if (cond == null) {
       if (Boolean.TRUE.equals(pass.old.getControllerPause())) {
         // The user removed the condition (kubectl argo rollouts promote).

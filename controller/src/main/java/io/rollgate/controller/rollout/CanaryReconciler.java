@@ -5,21 +5,19 @@ import io.rollgate.api.Annotations;
 import io.rollgate.api.CanaryStep;
 import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.ModelJson;
-import io.rollgate.api.PauseCondition;
 import io.rollgate.api.PauseReason;
-import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileOutcome;
+import io.rollgate.controller.rollout.canary.CanarySnapshot;
+import io.rollgate.controller.rollout.canary.CanaryStepDecision;
+import io.rollgate.controller.rollout.canary.CanaryStepPlan;
 import io.rollgate.controller.rollout.model.PodTemplateHash;
-import io.rollgate.defaults.GoDurations;
-import io.rollgate.defaults.RolloutDefaults;
+import io.rollgate.controller.rollout.replicasets.Selectors;
+import io.rollgate.controller.rollout.status.PauseConditions;
 import io.vertx.core.Future;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,9 +34,9 @@ import org.slf4j.LoggerFactory;
 final class CanaryReconciler {
 
   private static final Logger LOG = LoggerFactory.getLogger(CanaryReconciler.class);
-  private static final int MAX_WEIGHT = RolloutDefaults.MAX_TRAFFIC_WEIGHT;
 
   private final RolloutReconciler base;
+  private final ReplicaSetWrites writes;
   private final CanaryServices services;
   private final TrafficRouting traffic;
   private final TrafficRoutedScaling trafficScaling;
@@ -47,14 +45,16 @@ final class CanaryReconciler {
 
   CanaryReconciler(
       RolloutReconciler base,
+      ReplicaSetWrites writes,
       Services services,
       io.rollgate.controller.traffic.TrafficRouters routers,
       CanaryStepPlugins stepPlugins) {
     this.base = base;
+    this.writes = writes;
     this.routers = routers;
     this.services = new CanaryServices(services, base.cache());
     this.traffic = new TrafficRouting(routers, this.services, base.events());
-    this.trafficScaling = new TrafficRoutedScaling(base);
+    this.trafficScaling = new TrafficRoutedScaling(writes, base.cache(), routers.targetGroupVerifier());
     this.stepPlugins = stepPlugins;
   }
 
@@ -169,7 +169,7 @@ final class CanaryReconciler {
   // Revision history
 
   private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
-    return base.cleanupOldReplicaSets(pass, java.util.Set.of());
+    return writes.cleanupOldReplicaSets(pass, java.util.Set.of());
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -209,7 +209,7 @@ final class CanaryReconciler {
               for (ReplicaSet rs : new ReplicaSet[] {pass.stableRS, pass.newRS}) {
                 boolean duplicate = rs == pass.newRS && pass.stableRS == pass.newRS;
                 if (rs != null && !duplicate) {
-                  chain = chain.compose(v -> base.stampDesiredReplicas(pass, rs));
+                  chain = chain.compose(v -> writes.stampDesiredReplicas(pass, rs));
                 }
               }
               return chain;
@@ -221,60 +221,26 @@ final class CanaryReconciler {
   private Future<Boolean> scaleReplicaSets(RolloutPass pass, boolean honourPause) {
     if (honourPause
         && (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
-            || hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN))) {
+            || PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN))) {
       return Future.succeededFuture(false);
     }
     if (TrafficRouted.enabled(pass)) {
       return trafficScaling.scale(pass);
     }
-    CanaryMath.Plan plan = CanaryMath.plan(pass, desiredWeight(pass), canary(pass));
+    CanaryStepPlan.Replicas plan = CanaryStepDecision.decide(CanarySnapshots.of(pass)).replicas();
     if (pass.stableRS != null && pass.stableRS != pass.newRS && plan.stable() != RolloutPass.spec(pass.stableRS)) {
-      return base.scale(pass, pass.stableRS, plan.stable()).map(true);
+      return writes.scale(pass, pass.stableRS, plan.stable()).map(true);
     }
     if (plan.canary() != RolloutPass.spec(pass.newRS)) {
-      return base.scale(pass, pass.newRS, plan.canary()).map(true);
+      return writes.scale(pass, pass.newRS, plan.canary()).map(true);
     }
     for (ReplicaSet rs : pass.otherRSs) {
       Integer target = plan.others().get(rs.getMetadata().getName());
       if (target != null && target != RolloutPass.spec(rs)) {
-        return base.scale(pass, rs, target).map(true);
+        return writes.scale(pass, rs, target).map(true);
       }
     }
-    return base.syncReplicaSetSpec(pass, pass.newRS).map(false);
-  }
-
-  /**
-   * The canary weight this pass aims at, in percent (Argo's {@code GetCanaryReplicasOrWeight} without traffic
-   * routing): 100 on promoteFull, on the first deploy and once the new ReplicaSet is stable; 0 when aborted; otherwise
-   * the last {@code setWeight} at or before the current step.
-   */
-  int desiredWeight(RolloutPass pass) {
-    String stable = pass.old.getStableRS();
-    if (Boolean.TRUE.equals(pass.old.getPromoteFull()) || stable == null || stable.isEmpty() || stable.equals(pass.podHash)) {
-      return MAX_WEIGHT;
-    }
-    return currentSetWeight(pass);
-  }
-
-  private int currentSetWeight(RolloutPass pass) {
-    if (pass.aborted()) {
-      return 0;
-    }
-    List<CanaryStep> steps = pass.steps();
-    Integer index = pass.old.getCurrentStepIndex();
-    if (steps.isEmpty() || index == null || index >= steps.size()) {
-      return index == null && !steps.isEmpty() ? weightAtOrBefore(steps, 0) : MAX_WEIGHT;
-    }
-    return weightAtOrBefore(steps, index);
-  }
-
-  private static int weightAtOrBefore(List<CanaryStep> steps, int index) {
-    for (int i = Math.min(index, steps.size() - 1); i >= 0; i--) {
-      if (steps.get(i).getSetWeight() != null) {
-        return steps.get(i).getSetWeight();
-      }
-    }
-    return 0;
+    return writes.syncReplicaSetSpec(pass, pass.newRS).map(false);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -286,23 +252,16 @@ final class CanaryReconciler {
    * @return whether the current step is a pause step still being reconciled (the pass then skips plugin steps)
    */
   private boolean reconcilePauseStep(RolloutPass pass) {
-    if (pass.aborted() || Boolean.TRUE.equals(pass.old.getPromoteFull())) {
+    CanaryStepPlan.Pause pause = CanaryStepDecision.decide(CanarySnapshots.of(pass)).pause();
+    if (!pause.holding()) {
       return false;
     }
-    CanaryStep step = currentStep(pass);
-    if (step == null || step.getPause() == null) {
-      return false;
-    }
-    PauseCondition cond = pauseCondition(pass.old, PauseReason.CANARY_PAUSE_STEP);
-    if (cond == null && !Boolean.TRUE.equals(pass.old.getControllerPause())) {
+    if (pause.addPauseCondition()) {
       pass.addPause.add(PauseReason.CANARY_PAUSE_STEP);
-      LOG.info("{} pausing at step {} ({})", pass.ctx, pass.old.getCurrentStepIndex(), stepString(step));
+      LOG.info("{} pausing at step {} ({})", pass.ctx, pass.old.getCurrentStepIndex(), stepString(currentStep(pass)));
     }
-    Optional<Duration> d = GoDurations.pauseDuration(step.getPause().getDuration());
-    if (d.isPresent() && !d.get().isNegative()) {
-      Instant start = cond == null ? pass.now : Instant.parse(cond.getStartTime());
-      Duration left = Duration.between(pass.now, start.plus(d.get()));
-      pass.requeueAfter(left.isNegative() ? Duration.ZERO : left.plusMillis(500));
+    if (pause.requeueAfter() != null) {
+      pass.requeueAfter(pause.requeueAfter());
     }
     return true;
   }
@@ -389,6 +348,7 @@ final class CanaryReconciler {
       pass.removeAbort = true;
     }
     RollbackWindow.skipRemainingSteps(pass, status);
+    CanaryStepPlan plan = CanaryStepDecision.decide(CanarySnapshots.of(pass));
     String promoteReason = shouldFullPromote(pass, status, promoteFull);
     if (promoteReason != null) {
       pass.clearPauses = true;
@@ -405,10 +365,9 @@ final class CanaryReconciler {
           "RolloutCompleted",
           "Rollout completed update to revision " + pass.revision() + " (" + pass.podHash + "): " + promoteReason);
     } else if (pass.aborted()) {
-      status.setCurrentStepIndex(
-          steps.isEmpty() ? null : (pass.podHash.equals(status.getStableRS()) ? steps.size() : 0));
+      status.setCurrentStepIndex(plan.nextStepIndex());
     } else if (mayAdvance && !paused && !steps.isEmpty()) {
-      advanceStep(pass, status);
+      advanceStep(pass, status, plan);
     }
     return finish(pass, status, mayAdvance);
   }
@@ -445,105 +404,25 @@ final class CanaryReconciler {
     return null;
   }
 
-  private void advanceStep(RolloutPass pass, RolloutStatus status) {
-    List<CanaryStep> steps = pass.steps();
+  /** Applies a completed step of the plan: the next index, the pause condition to drop, the event. */
+  private void advanceStep(RolloutPass pass, RolloutStatus status, CanaryStepPlan plan) {
     Integer idx = status.getCurrentStepIndex();
     int index = idx == null ? 0 : idx;
-    if (index >= steps.size()) {
+    if (index >= pass.steps().size() || !plan.stepCompleted()) {
       return;
     }
-    CanaryStep step = steps.get(index);
-    if (!stepCompleted(pass, index, step)) {
-      return;
-    }
-    int next = index + 1;
-    status.setCurrentStepIndex(next);
+    status.setCurrentStepIndex(plan.nextStepIndex());
     if (status.getCanary() != null) {
       status.getCanary().setCurrentStepAnalysisRunStatus(null);
     }
     pass.removePause.add(PauseReason.CANARY_PAUSE_STEP);
-    LOG.info("{} step {}/{} completed ({})", pass.ctx, next, steps.size(), stepString(step));
-    pass.event("RolloutStepCompleted", "Rollout step " + next + "/" + steps.size() + " completed (" + stepString(step) + ")");
-  }
-
-  private boolean stepCompleted(RolloutPass pass, int index, CanaryStep step) {
-    if (step.getSetWeight() != null && TrafficRouted.enabled(pass)) {
-      return TrafficRouted.atDesiredReplicaCounts(pass)
-          && !(pass.trafficWeights != null && Boolean.FALSE.equals(pass.trafficWeights.getVerified()));
-    }
-    if (step.getSetWeight() != null) {
-      return CanaryMath.atDesiredReplicaCounts(pass, desiredWeight(pass), canary(pass));
-    }
-    if (step.getPause() != null) {
-      PauseCondition cond = pauseCondition(pass.old, PauseReason.CANARY_PAUSE_STEP);
-      if (Boolean.TRUE.equals(pass.old.getControllerPause()) && cond == null) {
-        return true; // resumed by the user (promote removes the pause condition)
-      }
-      Optional<Duration> d = GoDurations.pauseDuration(step.getPause().getDuration());
-      if (cond != null && d.isPresent()) {
-        return !Instant.parse(cond.getStartTime()).plus(d.get()).isAfter(pass.now);
-      }
-      return false;
-    }
-    if (step.getSetCanaryScale() != null && TrafficRouted.enabled(pass)) {
-      return TrafficRouted.atDesiredReplicaCounts(pass);
-    }
-    if (step.getSetCanaryScale() != null) {
-      return CanaryMath.atDesiredReplicaCounts(pass, desiredWeight(pass), canary(pass));
-    }
-    if (step.getSetHeaderRoute() != null || step.getSetMirrorRoute() != null) {
-      return true;
-    }
-    if (step.getAnalysis() != null) {
-      return RolloutAnalysisRuns.stepSucceeded(pass);
-    }
-    if (step.getPlugin() != null) {
-      return CanaryStepPlugins.completed(pass, index, step.getPlugin());
-    }
-    if (step.getExperiment() != null) {
-      return RolloutExperiments.stepSucceeded(pass);
-    }
-    return false;
+    LOG.info("{} step {}/{} completed ({})", pass.ctx, plan.nextStepIndex(), pass.steps().size(), plan.step().description());
+    plan.events().forEach(e -> pass.event(e.reason(), e.message()));
   }
 
   /** Step description used in {@code RolloutStepCompleted} events (Argo's wording). */
   static String stepString(CanaryStep step) {
-    if (step.getSetWeight() != null) {
-      return "setWeight: " + step.getSetWeight();
-    }
-    if (step.getPause() != null) {
-      var d = step.getPause().getDuration();
-      if (d == null || (d.getIntVal() == null && d.getStrVal() == null)) {
-        return "pause";
-      }
-      return "pause: " + (d.getIntVal() != null ? d.getIntVal() : d.getStrVal());
-    }
-    if (step.getExperiment() != null) {
-      return "experiment";
-    }
-    if (step.getAnalysis() != null) {
-      return "analysis";
-    }
-    if (step.getSetCanaryScale() != null) {
-      var s = step.getSetCanaryScale();
-      if (s.getReplicas() != null) {
-        return "setCanaryScale{replicas: " + s.getReplicas() + "}";
-      }
-      if (Boolean.TRUE.equals(s.getMatchTrafficWeight())) {
-        return "setCanaryScale{matchTrafficWeight: true}";
-      }
-      return "setCanaryScale{weight: " + s.getWeight() + "}";
-    }
-    if (step.getPlugin() != null) {
-      return "plugin: " + step.getPlugin().getName();
-    }
-    if (step.getSetHeaderRoute() != null) {
-      return "setHeaderRoute: " + step.getSetHeaderRoute().getName();
-    }
-    if (step.getSetMirrorRoute() != null) {
-      return "setMirrorRoute: " + step.getSetMirrorRoute().getName();
-    }
-    return "unknown";
+    return CanarySnapshot.Step.describe(step);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -633,23 +512,4 @@ final class CanaryReconciler {
         && pass.podHash.equals(s.getStableRS())
         && RolloutConditions.nz(s.getReplicas()) == r;
   }
-
-  static boolean hasPause(RolloutStatus status, String reason) {
-    return pauseCondition(status, reason) != null;
-  }
-
-  static PauseCondition pauseCondition(RolloutStatus status, String reason) {
-    if (status.getPauseConditions() == null) {
-      return null;
-    }
-    for (PauseCondition c : status.getPauseConditions()) {
-      if (reason.equals(c.getReason())) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  /** Phase values used by {@link Phase}. */
-  static final String HEALTHY = RolloutPhase.HEALTHY;
 }

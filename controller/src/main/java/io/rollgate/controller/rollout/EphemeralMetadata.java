@@ -15,6 +15,7 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.PodTemplateMetadata;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.controller.rollout.replicasets.PodTemplates;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -147,6 +148,19 @@ final class EphemeralMetadata {
       meta.setAnnotations(ann);
     }
     rsAnnotations.put(Annotations.EPHEMERAL_METADATA, record(desired));
+  }
+
+  /**
+   * Tells whether a ReplicaSet runs the pods of a Rollout template, ignoring what the controller added to the
+   * ReplicaSet's template: the ephemeral labels and annotations recorded in its
+   * {@code rollout.argoproj.io/ephemeral-metadata} annotation and the injected anti-affinity term.
+   *
+   * @param template the Rollout's template
+   * @param rs the ReplicaSet
+   * @return true when equal after normalisation
+   */
+  static boolean sameTemplate(PodTemplateSpec template, ReplicaSet rs) {
+    return PodTemplates.semanticallyEqual(template, withoutInjected(rs));
   }
 
   /**

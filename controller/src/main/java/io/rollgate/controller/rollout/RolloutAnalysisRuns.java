@@ -25,6 +25,7 @@ import io.rollgate.analysis.RunFactory;
 import io.rollgate.analysis.RunHistory;
 import io.rollgate.analysis.RunType;
 import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas;
+import io.rollgate.controller.rollout.status.PauseConditions;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -153,7 +154,7 @@ final class RolloutAnalysisRuns {
     } else if (oldStable == null || oldStable.isEmpty() || oldCurrent == null || oldCurrent.isEmpty()
         || oldStable.equals(oldCurrent) || (!steps.isEmpty() && index < startingStep)) {
       st.background = null;
-    } else if (CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+    } else if (PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
       st.background = curBackground;
     } else if (needsNew(pass, curBackground)) {
       chain = chain.compose(v -> create(pass, background, RunType.BACKGROUND, null).onSuccess(r -> st.background = r).mapEmpty());
@@ -232,7 +233,7 @@ final class RolloutAnalysisRuns {
     }
     BlueGreenStrategy bg = pass.rollout.getSpec().getStrategy().getBlueGreen();
     String active = Services.selectedHash(pass.activeService);
-    boolean inconclusivePause = CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN);
+    boolean inconclusivePause = PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN);
     boolean retry = pass.old.getAbortedAt() != null;
     Future<Void> chain = Future.succeededFuture();
     RolloutAnalysis preSpec = bg.getPrePromotionAnalysis();
@@ -344,8 +345,8 @@ final class RolloutAnalysisRuns {
       return true;
     }
     return Boolean.TRUE.equals(pass.old.getControllerPause())
-        && !CanaryReconciler.hasPause(pass.old, PauseReason.CANARY_PAUSE_STEP)
-        && !CanaryReconciler.hasPause(pass.old, PauseReason.BLUE_GREEN_PAUSE)
+        && !PauseConditions.has(pass.old, PauseReason.CANARY_PAUSE_STEP)
+        && !PauseConditions.has(pass.old, PauseReason.BLUE_GREEN_PAUSE)
         && AnalysisPhase.INCONCLUSIVE.equals(phase(current));
   }
 
@@ -355,7 +356,7 @@ final class RolloutAnalysisRuns {
   private static void react(RolloutPass pass, RunType type, AnalysisRun run) {
     String phase = phase(run);
     if (AnalysisPhase.INCONCLUSIVE.equals(phase)) {
-      if (!CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
+      if (!PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
         LOG.info("{} {} run {} is Inconclusive: pausing", pass.ctx, type.label(), run.getMetadata().getName());
       }
       pass.addPause.add(PauseReason.INCONCLUSIVE_ANALYSIS_RUN);

@@ -33,6 +33,7 @@ import io.rollgate.controller.kube.KubeApiException;
 import io.rollgate.analysis.AnalysisSpecException;
 import io.rollgate.analysis.RunArguments;
 import io.rollgate.analysis.RunFactory;
+import io.rollgate.controller.rollout.status.PauseConditions;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -463,7 +464,7 @@ final class RolloutExperiments {
   private static void react(RolloutPass pass, Experiment ex) {
     String phase = phase(ex);
     if (AnalysisPhase.INCONCLUSIVE.equals(phase)) {
-      if (!CanaryReconciler.hasPause(pass.old, PauseReason.INCONCLUSIVE_EXPERIMENT)) {
+      if (!PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_EXPERIMENT)) {
         LOG.info("{} Experiment {} is Inconclusive: pausing", pass.ctx, ex.getMetadata().getName());
       }
       pass.addPause.add(PauseReason.INCONCLUSIVE_EXPERIMENT);

@@ -42,10 +42,24 @@ final class TrafficRoutedScaling {
 
   private static final Logger LOG = LoggerFactory.getLogger(TrafficRoutedScaling.class);
 
-  private final RolloutReconciler base;
+  private final ReplicaSetWrites writes;
+  private final RolloutCache cache;
+  private final io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier;
 
-  TrafficRoutedScaling(RolloutReconciler base) {
-    this.base = base;
+  /**
+   * Creates the scaling step on its collaborators.
+   *
+   * @param writes the ReplicaSet writes
+   * @param cache the informer caches (the Services a TargetGroupBinding names)
+   * @param targetGroupVerifier the ALB target registration check ({@code --aws-verify-target-group}), or null when off
+   */
+  TrafficRoutedScaling(
+      ReplicaSetWrites writes,
+      RolloutCache cache,
+      io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier) {
+    this.writes = writes;
+    this.cache = cache;
+    this.targetGroupVerifier = targetGroupVerifier;
   }
 
   /** Scales at most one category; completes with whether a ReplicaSet was scaled. */
@@ -57,11 +71,11 @@ final class TrafficRoutedScaling {
     Future<Void> chain = Future.succeededFuture();
     if (pass.stableRS != null && deadline(pass.stableRS) != null) {
       ReplicaSet rs = pass.stableRS;
-      chain = chain.compose(v -> base.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
     }
     if (pass.newRS != null && pass.newRS != pass.stableRS && deadline(pass.newRS) != null && !abortDelayActive(pass)) {
       ReplicaSet rs = pass.newRS;
-      chain = chain.compose(v -> base.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
     }
     return chain;
   }
@@ -91,7 +105,7 @@ final class TrafficRoutedScaling {
   private Future<Boolean> scaleStableAndNew(RolloutPass pass) {
     CanarySplit split = TrafficRouted.targets(pass);
     if (pass.stableRS != null && pass.stableRS != pass.newRS && split.stableRS() != RolloutPass.spec(pass.stableRS)) {
-      return base.scale(pass, pass.stableRS, split.stableRS()).map(true);
+      return writes.scale(pass, pass.stableRS, split.stableRS()).map(true);
     }
     int target = split.newRS();
     int current = RolloutPass.spec(pass.newRS);
@@ -99,9 +113,9 @@ final class TrafficRoutedScaling {
       return abortScaleDown(pass, target);
     }
     if (target != current) {
-      return base.scale(pass, pass.newRS, target).map(true);
+      return writes.scale(pass, pass.newRS, target).map(true);
     }
-    return base.syncReplicaSetSpec(pass, pass.newRS).compose(v -> scaleDownOthers(pass));
+    return writes.syncReplicaSetSpec(pass, pass.newRS).compose(v -> scaleDownOthers(pass));
   }
 
   /**
@@ -119,12 +133,12 @@ final class TrafficRoutedScaling {
       int delay = d == null ? RolloutDefaults.ABORT_SCALE_DOWN_DELAY_SECONDS : d;
       ReplicaSet rs = pass.newRS;
       pass.requeueAfter(Duration.ofSeconds(delay).plusMillis(500));
-      return base.setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay))
+      return writes.setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay))
           .onSuccess(u -> replace(pass, rs, u))
           .compose(v -> scaleDownOthers(pass));
     }
     if (!deadline.isAfter(pass.now)) {
-      return base.scale(pass, pass.newRS, target).map(true);
+      return writes.scale(pass, pass.newRS, target).map(true);
     }
     pass.requeueAfter(Duration.between(pass.now, deadline).plusMillis(500));
     return scaleDownOthers(pass);
@@ -136,7 +150,7 @@ final class TrafficRoutedScaling {
    * groups do not have all of its endpoints yet (docs/traffic-routers.md "AWS ALB").
    */
   private Future<Boolean> scaleDownOthers(RolloutPass pass) {
-    var verifier = base.targetGroupVerifier();
+    var verifier = targetGroupVerifier;
     CanaryStrategy c = TrafficRouted.canary(pass);
     boolean alb = c.getTrafficRouting() != null && c.getTrafficRouting().getAlb() != null;
     boolean waiting =
@@ -145,7 +159,7 @@ final class TrafficRoutedScaling {
       return scaleDownOthersVerified(pass);
     }
     String name = new io.rollgate.controller.traffic.TrafficRequest(pass.ctx, pass.rollout).stableService();
-    Service svc = name == null ? null : base.cache().service(pass.namespace(), name);
+    Service svc = name == null ? null : cache.service(pass.namespace(), name);
     if (svc == null) {
       return scaleDownOthersVerified(pass);
     }
@@ -180,17 +194,17 @@ final class TrafficRoutedScaling {
       Instant deadline = deadline(rs);
       if (!promoted && deadline == null) {
         LOG.info("{} scaling down intermediate ReplicaSet {}", pass.ctx, rs.getMetadata().getName());
-        return chain.compose(v -> base.scale(pass, rs, 0).map(true));
+        return chain.compose(v -> writes.scale(pass, rs, 0).map(true));
       }
       if (dynamic || (limit != null && kept >= limit)) {
-        return chain.compose(v -> base.scale(pass, rs, 0).map(true));
+        return chain.compose(v -> writes.scale(pass, rs, 0).map(true));
       }
       if (deadline == null) {
         kept++;
         pass.requeueAfter(Duration.ofSeconds(delay).plusMillis(500));
-        chain = chain.compose(v -> base.setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay)).map(false));
+        chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay)).map(false));
       } else if (!deadline.isAfter(pass.now)) {
-        return chain.compose(v -> base.scale(pass, rs, 0).map(true));
+        return chain.compose(v -> writes.scale(pass, rs, 0).map(true));
       } else {
         kept++;
         pass.requeueAfter(Duration.between(pass.now, deadline).plusMillis(500));
@@ -220,7 +234,7 @@ final class TrafficRoutedScaling {
     }
     for (String name : names) {
       if (name != null && !name.isEmpty()) {
-        Service svc = base.cache().service(pass.namespace(), name);
+        Service svc = cache.service(pass.namespace(), name);
         hashes.add(Services.selectedHash(svc));
       }
     }

@@ -150,7 +150,7 @@ final class TrafficRouting {
       return true;
     }
     ReplicaProgressThreshold t = TrafficRouted.threshold(pass);
-    return t != null && ReplicaProgressThreshold.isMet(t, CanaryMath.state(pass.stableRS), required);
+    return t != null && ReplicaProgressThreshold.isMet(t, CanarySnapshots.state(pass.stableRS), required);
   }
 
   private Future<Void> applyWeight(RolloutPass pass, TrafficRequest req, List<TrafficRouter> list, Decision d) {

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.replicasets;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Formats label selectors as the string form Kubernetes uses in {@code status.selector} (scale subresource). */
-final class Selectors {
+public final class Selectors {
 
   private Selectors() {}
 
@@ -19,7 +19,7 @@ final class Selectors {
    * @param selector the selector, may be null
    * @return the string form; empty for an empty selector
    */
-  static String format(LabelSelector selector) {
+  public static String format(LabelSelector selector) {
     if (selector == null) {
       return "";
     }

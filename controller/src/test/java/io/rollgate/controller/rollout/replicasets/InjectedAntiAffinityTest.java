@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.replicasets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.rollgate.api.AntiAffinity;
 import io.rollgate.api.ModelJson;
 import java.io.IOException;
@@ -58,29 +57,6 @@ class InjectedAntiAffinityTest {
     assertFalse(InjectedAntiAffinity.inject(ModelJson.deepCopy(none), preferred, null, "def", "shop"));
     assertFalse(InjectedAntiAffinity.inject(ModelJson.deepCopy(none), preferred, "def", "def", "shop"));
     assertFalse(InjectedAntiAffinity.inject(ModelJson.deepCopy(none), null, "abc", "def", "shop"));
-  }
-
-  @Test
-  void recordedEphemeralMetadataIsIgnoredByTemplateComparison() {
-    PodTemplateSpec rollout = template("metadata: {labels: {app: web}}\nspec: {containers: [{name: app, image: 'nginx:1.25'}]}");
-    PodTemplateSpec withRole =
-        template(
-            "metadata: {labels: {app: web, role: canary}, annotations: {t: c}}\n"
-                + "spec: {containers: [{name: app, image: 'nginx:1.25'}]}");
-    var rs =
-        new ReplicaSetBuilder()
-            .withNewMetadata()
-            .withName("web-1")
-            .addToAnnotations(
-                "rollout.argoproj.io/ephemeral-metadata", "{\"labels\":{\"role\":\"canary\"},\"annotations\":{\"t\":\"c\"}}")
-            .endMetadata()
-            .withNewSpec()
-            .withTemplate(withRole)
-            .endSpec()
-            .build();
-    assertTrue(PodTemplates.semanticallyEqual(rollout, rs));
-    rs.getMetadata().getAnnotations().clear();
-    assertFalse(PodTemplates.semanticallyEqual(rollout, rs), "unrecorded labels are part of the template");
   }
 
   private static PodTemplateSpec template(String yaml) {

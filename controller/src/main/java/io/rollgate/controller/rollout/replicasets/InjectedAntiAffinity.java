@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.replicasets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -22,7 +22,7 @@ import java.util.List;
  * {@code rollouts-pod-template-hash In [status.stableRS]} with topology key {@code kubernetes.io/hostname}, appended to
  * the user's own terms, preferred with the configured weight or required. Pure: no I/O.
  */
-final class InjectedAntiAffinity {
+public final class InjectedAntiAffinity {
 
   /** The topology key of the injected term. */
   static final String TOPOLOGY_KEY = "kubernetes.io/hostname";
@@ -39,7 +39,7 @@ final class InjectedAntiAffinity {
    * @param namespace the Rollout's namespace
    * @return whether a term was added
    */
-  static boolean inject(
+  public static boolean inject(
       PodTemplateSpec template, AntiAffinity config, String stableHash, String podHash, String namespace) {
     if (config == null || stableHash == null || stableHash.isEmpty() || stableHash.equals(podHash)) {
       return false;

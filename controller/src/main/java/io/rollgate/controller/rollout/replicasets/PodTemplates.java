@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.replicasets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Labels;
 import java.math.BigDecimal;
 import java.util.Iterator;
@@ -23,7 +22,7 @@ import java.util.Map;
  * their Kubernetes default are dropped, quantities compare by value ({@code 0.5} equals
  * {@code 500m}) and empty objects and lists count as absent.
  */
-final class PodTemplates {
+public final class PodTemplates {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers", "ephemeralContainers");
@@ -38,21 +37,8 @@ final class PodTemplates {
    * @param b the other
    * @return true when equal after normalisation
    */
-  static boolean semanticallyEqual(PodTemplateSpec a, PodTemplateSpec b) {
+  public static boolean semanticallyEqual(PodTemplateSpec a, PodTemplateSpec b) {
     return normalize(a).equals(normalize(b));
-  }
-
-  /**
-   * Tells whether a ReplicaSet runs the pods of a Rollout template, ignoring what the controller added to the
-   * ReplicaSet's template: the ephemeral labels and annotations recorded in its
-   * {@code rollout.argoproj.io/ephemeral-metadata} annotation and the injected anti-affinity term.
-   *
-   * @param template the Rollout's template
-   * @param rs the ReplicaSet
-   * @return true when equal after normalisation
-   */
-  static boolean semanticallyEqual(PodTemplateSpec template, ReplicaSet rs) {
-    return semanticallyEqual(template, EphemeralMetadata.withoutInjected(rs));
   }
 
   /**
