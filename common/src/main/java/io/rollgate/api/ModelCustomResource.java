@@ -1,10 +1,7 @@
 package io.rollgate.api;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.fabric8.kubernetes.client.CustomResource;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -15,16 +12,26 @@ import java.util.Map;
  * <p>Top-level JSON properties other than {@code apiVersion}, {@code kind}, {@code metadata}, {@code spec} and
  * {@code status} (written by a newer Argo Rollouts, another tool or a user) are kept in
  * {@link #getAdditionalProperties()} and written back unchanged after the modelled ones, so a read-modify-write never
- * drops them. No map is allocated until the first such property appears.
+ * drops them ({@link UnknownProperties}). No map is allocated until the first such property appears.
  *
  * @param <S> the type of {@code spec}
  * @param <T> the type of {@code status}, {@link Void} for a kind without one
  */
-public abstract class ModelCustomResource<S, T> extends CustomResource<S, T> {
+public abstract class ModelCustomResource<S, T> extends CustomResource<S, T> implements UnknownProperties {
 
   /** The unknown top-level properties; null until the first is recorded or the map is asked for. */
   @JsonIgnore
   private Map<String, Object> additionalProperties;
+
+  @Override
+  public final Map<String, Object> unknownPropertiesOrNull() {
+    return additionalProperties;
+  }
+
+  @Override
+  public final void initUnknownProperties(Map<String, Object> map) {
+    additionalProperties = map;
+  }
 
   /**
    * Returns the top-level JSON properties this class does not model, in input order.
@@ -32,32 +39,9 @@ public abstract class ModelCustomResource<S, T> extends CustomResource<S, T> {
    * @return the live, mutable map of unknown property names to their JSON values; never {@code null}
    */
   @JsonIgnore
+  @Override
   public Map<String, Object> getAdditionalProperties() {
-    if (additionalProperties == null) {
-      additionalProperties = new LinkedHashMap<>();
-    }
-    return additionalProperties;
-  }
-
-  /**
-   * The unknown properties Jackson writes after the modelled ones; an object that never had one gets no map.
-   *
-   * @return the unknown properties, or an empty map
-   */
-  @JsonAnyGetter
-  private Map<String, Object> unknownPropertiesToWrite() {
-    return additionalProperties == null ? Map.of() : additionalProperties;
-  }
-
-  /**
-   * Records a top-level JSON property this class does not model; called by Jackson while reading.
-   *
-   * @param name the JSON property name
-   * @param value its JSON value as a plain Java object
-   */
-  @JsonAnySetter
-  public void setAdditionalProperty(String name, Object value) {
-    getAdditionalProperties().put(name, value);
+    return UnknownProperties.super.getAdditionalProperties();
   }
 
   @Override
