@@ -24,8 +24,8 @@ class AdditionalPropertiesTest {
     assertEquals(null, mapOf(rollout.getSpec().getStrategy().getCanary().getSteps().get(0), ModelObject.class));
 
     ModelJson.toJson(rollout);
-    rollout.hashCode();
-    rollout.equals(ModelJson.deepCopy(rollout));
+    assertEquals(ModelJson.deepCopy(rollout).hashCode(), rollout.hashCode());
+    assertEquals(ModelJson.deepCopy(rollout), rollout);
 
     assertEquals(null, mapOf(rollout, ModelCustomResource.class), "writing, hashing and comparing allocate no map");
     assertEquals(null, mapOf(rollout.getSpec(), ModelObject.class));
