@@ -1,11 +1,8 @@
 package io.rollgate.api;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,7 +15,8 @@ import java.util.Map;
  *       method are never mistaken for properties, so names such as {@code HPAReplicas} or {@code stableRS} are spelled
  *       exactly as the {@code @JsonProperty} on the field says.
  *   <li>JSON properties the model does not know (written by a newer Argo Rollouts, another tool or a user) are kept
- *       in {@link #getAdditionalProperties()} and written back unchanged, so a read-modify-write never drops them.
+ *       in {@link #getAdditionalProperties()} and written back unchanged, so a read-modify-write never drops them
+ *       ({@link UnknownProperties}).
  *       The generated CRD schema does not mention them: the CRD generator only turns an any-getter into
  *       {@code x-kubernetes-preserve-unknown-fields} when its {@code implicitPreserveUnknownFields} option is on, and
  *       this build leaves it off.
@@ -30,44 +28,20 @@ import java.util.Map;
     isGetterVisibility = Visibility.NONE,
     setterVisibility = Visibility.NONE,
     creatorVisibility = Visibility.NONE)
-public abstract class ModelObject {
+public abstract class ModelObject implements UnknownProperties {
 
   /** The unknown properties; null until the first is recorded or {@link #getAdditionalProperties()} is called. */
   @JsonIgnore
   private Map<String, Object> additionalProperties;
 
-  /**
-   * Returns the JSON properties this class does not model, in input order.
-   *
-   * @return the live, mutable map of unknown property names to their JSON values (maps, lists, strings, numbers,
-   *     booleans or {@code null}); never {@code null}
-   */
-  public Map<String, Object> getAdditionalProperties() {
-    if (additionalProperties == null) {
-      additionalProperties = new LinkedHashMap<>();
-    }
+  @Override
+  public final Map<String, Object> unknownPropertiesOrNull() {
     return additionalProperties;
   }
 
-  /**
-   * The unknown properties Jackson writes after the modelled ones; an object that never had one gets no map.
-   *
-   * @return the unknown properties, or an empty map
-   */
-  @JsonAnyGetter
-  private Map<String, Object> unknownPropertiesToWrite() {
-    return additionalProperties == null ? Map.of() : additionalProperties;
-  }
-
-  /**
-   * Records a JSON property this class does not model; called by Jackson while reading.
-   *
-   * @param name the JSON property name
-   * @param value its JSON value as a plain Java object
-   */
-  @JsonAnySetter
-  public void setAdditionalProperty(String name, Object value) {
-    getAdditionalProperties().put(name, value);
+  @Override
+  public final void initUnknownProperties(Map<String, Object> map) {
+    additionalProperties = map;
   }
 
   /**

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.validation.FieldError;
-import io.rollgate.validation.RolloutPolicyValidator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

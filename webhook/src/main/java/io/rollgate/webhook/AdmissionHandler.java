@@ -13,11 +13,11 @@ import io.rollgate.plugin.PluginConfigSchemas;
 import io.rollgate.plugin.PluginKind;
 import io.rollgate.plugin.PluginRegistry;
 import io.rollgate.policy.PolicyEvaluator;
+import io.rollgate.policy.RolloutPolicyValidator;
 import io.rollgate.validation.AnalysisTemplateValidator;
 import io.rollgate.validation.FieldError;
 import io.rollgate.validation.PluginConfigValidator;
 import io.rollgate.validation.PluginReferenceValidator;
-import io.rollgate.validation.RolloutPolicyValidator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -144,6 +144,7 @@ public final class AdmissionHandler {
    * Decides one sample request of each checked kind, so that class loading and Jackson's introspection happen before
    * the first real request rather than on an event loop while the API server waits. Blocking: call it on a worker.
    */
+  @SuppressWarnings("ReturnValueIgnored") // the reviews are rendered only to load the code that writes them
   public void warmUp() {
     String rollout =
         "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"warm-up\","

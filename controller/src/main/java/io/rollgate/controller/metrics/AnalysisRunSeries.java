@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes Argo Rollouts' per-AnalysisRun gauges ({@code controller/metrics/analysis.go}, docs/compatibility.md §14) in
- * the Prometheus text format, computed from the informer cache at scrape time: {@code analysis_run_info},
- * {@code analysis_run_phase} (deprecated), {@code analysis_run_metric_type} and {@code analysis_run_metric_phase}. A
- * deleted run's series disappear with it, since nothing is registered per run.
+ * Writes Argo Rollouts' per-AnalysisRun gauges (docs/compatibility.md §14) in the Prometheus text format, computed from
+ * the informer cache at scrape time: {@code analysis_run_info}, {@code analysis_run_phase} (deprecated),
+ * {@code analysis_run_metric_type} and {@code analysis_run_metric_phase}. A deleted run's series disappear with it,
+ * since nothing is registered per run.
  */
 public final class AnalysisRunSeries {
 

@@ -5,11 +5,10 @@ import io.rollgate.api.Experiment;
 import java.util.Collection;
 
 /**
- * Writes Argo Rollouts' per-Experiment gauges ({@code controller/metrics/experiments.go}, docs/compatibility.md §14) in
- * the Prometheus text format, computed from the informer cache at scrape time:
- * {@code experiment_info{namespace,name,phase}} (1) and the deprecated {@code experiment_phase{namespace,name,phase}}
- * (1 for the current phase, 0 for the others). A deleted Experiment's series disappear with it, since nothing is
- * registered per Experiment.
+ * Writes Argo Rollouts' per-Experiment gauges (docs/compatibility.md §14) in the Prometheus text format, computed from
+ * the informer cache at scrape time: {@code experiment_info{namespace,name,phase}} (1) and the deprecated
+ * {@code experiment_phase{namespace,name,phase}} (1 for the current phase, 0 for the others). A deleted Experiment's
+ * series disappear with it, since nothing is registered per Experiment.
  */
 public final class ExperimentSeries {
 

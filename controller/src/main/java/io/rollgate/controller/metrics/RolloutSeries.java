@@ -11,7 +11,7 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Writes Argo Rollouts' per-Rollout gauges ({@code controller/metrics/rollouts.go}) in the Prometheus text format,
+ * Writes Argo Rollouts' per-Rollout gauges (docs/compatibility.md §14) in the Prometheus text format,
  * computed from the informer cache at scrape time: {@code rollout_info}, {@code rollout_info_replicas_available},
  * {@code _unavailable}, {@code _desired}, {@code _updated}, and the deprecated {@code rollout_phase}.
  *

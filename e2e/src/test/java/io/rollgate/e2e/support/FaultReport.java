@@ -9,7 +9,7 @@ import java.nio.file.StandardOpenOption;
 /**
  * The fault suite's own report: each fault test adds one row (fault, how it was injected, what was asserted, the
  * result with its figures) to {@code target/fault-report.tsv} of its module, and {@code bin/test} prints them as the
- * table the README's reliability section shows (docs/reliability.md).
+ * table docs/reliability.md shows.
  */
 public final class FaultReport {
 

@@ -182,7 +182,7 @@ public final class HaproxyTrafficRouterPlugin implements TrafficRouterPlugin, Au
       }
       List<Future<Boolean>> checks = new ArrayList<>();
       weights.weights().forEach((server, weight) ->
-          checks.add(currentWeight(config, server).map(current -> current == weight)));
+          checks.add(currentWeight(config, server).map(current -> weight.equals(current))));
       return Future.all(checks).map(all -> checks.stream().allMatch(Future::result));
     });
   }

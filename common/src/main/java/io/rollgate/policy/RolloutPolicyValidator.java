@@ -1,4 +1,4 @@
-package io.rollgate.validation;
+package io.rollgate.policy;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
@@ -7,7 +7,8 @@ import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.api.policy.RolloutPolicySpec;
 import io.rollgate.defaults.GoDurations;
 import io.rollgate.plugin.PluginRegistry;
-import io.rollgate.policy.PolicyEvaluator;
+import io.rollgate.validation.FieldError;
+import io.rollgate.validation.PodTemplateValidator;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
