@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>With several replicas sharing the Secret, only the Lease holder ({@link LeaderElection}) renews a certificate that
  * enters its renewal window; the others read the Secret on each check and hot-reload what the leader wrote. Any
  * replica repairs a Secret that is missing, unreadable or expired (the write is guarded: create fails on 409 and
- * update carries the read {@code resourceVersion}, so exactly one wins and the others adopt its bundle).
+ * the repair patch carries the read {@code resourceVersion}, so exactly one wins and the others adopt its bundle).
  */
 public final class WebhookVerticle extends VerticleBase {
 

@@ -147,8 +147,8 @@ public final class LeaderElection {
   }
 
   /**
-   * Adds a listener run (on the election's context) each time this process becomes the leader, and at
-   * {@link #start()} when the election is disabled. Add listeners before starting.
+   * Adds a listener run each time this process becomes the leader, on the election's context; when the election is
+   * disabled, once, by {@link #start()} on its caller's thread. Add listeners before starting.
    *
    * @param listener what to run; must not block
    * @return this election

@@ -101,13 +101,21 @@ public final class CertificateManager implements CertificateSource {
    *     {@link #ensure()}); failed with the {@link KubeApiException} when the read is refused
    */
   public Future<Optional<CertBundle>> current() {
+    return stored(Duration.ZERO);
+  }
+
+  /**
+   * Reads the Secret and keeps its bundle as the last good one when it has no problem within {@code window} (crypto on
+   * a worker).
+   */
+  private Future<Optional<CertBundle>> stored(Duration window) {
     return readSecret()
         .compose(
             secret ->
                 vertx.executeBlocking(
                     () -> {
                       CertBundle stored = secret == null ? null : decode(secret);
-                      if (stored == null || issuer.problem(stored, settings.sans(), Duration.ZERO).isPresent()) {
+                      if (stored == null || issuer.problem(stored, settings.sans(), window).isPresent()) {
                         return Optional.<CertBundle>empty();
                       }
                       last = stored;
@@ -162,19 +170,12 @@ public final class CertificateManager implements CertificateSource {
 
   /** Another replica wrote first: use its bundle when it is good; otherwise fail, and the next check repairs it. */
   private Future<Ensured> winner(Throwable conflict) {
-    return readSecret()
+    return stored(settings.renewBefore())
         .compose(
-            winner ->
-                vertx.executeBlocking(
-                    () -> {
-                      CertBundle theirs = winner == null ? null : decode(winner);
-                      if (issuer.problem(theirs, settings.sans(), settings.renewBefore()).isPresent()) {
-                        throw conflict instanceof Exception e ? e : new IllegalStateException(conflict);
-                      }
-                      last = theirs;
-                      return new Ensured(theirs, false);
-                    },
-                    false));
+            theirs ->
+                theirs.isPresent()
+                    ? Future.succeededFuture(new Ensured(theirs.get(), false))
+                    : Future.failedFuture(conflict));
   }
 
   /**
