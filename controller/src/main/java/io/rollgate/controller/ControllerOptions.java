@@ -1,6 +1,6 @@
 package io.rollgate.controller;
 
-import io.rollgate.controller.leader.LeaderElection;
+import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.controller.traffic.RouterApiVersions;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -14,8 +14,8 @@ import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.experiment.ExperimentController;
 import io.rollgate.controller.health.HealthServer;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.RequestBudgets;
-import io.rollgate.controller.leader.LeaderElection;
+import io.rollgate.kube.RequestBudgets;
+import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.controller.metrics.MetricsServer;
 import io.rollgate.controller.notify.NotificationConfigs;
@@ -66,7 +66,7 @@ public final class ControllerVerticle extends VerticleBase {
   private NotificationConfigs notificationConfigs;
   private volatile boolean synced;
   private long sweepTimer = -1;
-  private final io.rollgate.lease.WriteFence fence;
+  private final io.rollgate.kube.lease.WriteFence fence;
 
   /**
    * Creates the verticle.
@@ -94,7 +94,7 @@ public final class ControllerVerticle extends VerticleBase {
       KubernetesClient client,
       Clock clock,
       ControllerMetrics metrics,
-      io.rollgate.lease.WriteFence fence) {
+      io.rollgate.kube.lease.WriteFence fence) {
     this.options = options;
     this.client = client;
     this.clock = clock;

@@ -8,7 +8,7 @@ import ch.qos.logback.core.ConsoleAppender;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.rollgate.controller.leader.LeaderElection;
+import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.defaults.GoDurations;
 import io.vertx.core.Vertx;
@@ -317,7 +317,7 @@ public final class Main implements Callable<Integer> {
       }
     }
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
-    io.rollgate.lease.WriteFence fence = new io.rollgate.lease.WriteFence();
+    io.rollgate.kube.lease.WriteFence fence = new io.rollgate.kube.lease.WriteFence();
     KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT, fence);
     // A process pause of 2 s or more is logged with the writes it caught in flight (docs/reliability.md).
     new io.rollgate.controller.leader.PauseDetector(fence, 250, 2_000, System::nanoTime).start(vertx);
@@ -533,7 +533,7 @@ public final class Main implements Callable<Integer> {
   }
 
   private static KubernetesClient buildClient(
-      Vertx vertx, String kubeconfig, Duration apiTimeout, io.rollgate.lease.WriteFence fence) {
+      Vertx vertx, String kubeconfig, Duration apiTimeout, io.rollgate.kube.lease.WriteFence fence) {
     Config config =
         kubeconfig != null
             ? Config.fromKubeconfig(null, readFile(kubeconfig), kubeconfig)
@@ -545,7 +545,7 @@ public final class Main implements Callable<Integer> {
         "rollgate-controller/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ")");
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new io.rollgate.controller.kube.NativeTlsClientFactory(vertx))
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(io.rollgate.lease.WriteFence.NAME, fence))
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(io.rollgate.kube.lease.WriteFence.NAME, fence))
         .withConfig(config)
         .build();
   }

@@ -1,6 +1,6 @@
 package io.rollgate.controller;
 
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.function.Supplier;

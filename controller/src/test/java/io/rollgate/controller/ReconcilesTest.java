@@ -3,7 +3,7 @@ package io.rollgate.controller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.time.Instant;

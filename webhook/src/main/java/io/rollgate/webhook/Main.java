@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.rollgate.api.policy.RolloutPolicy;
-import io.rollgate.lease.WriteFence;
+import io.rollgate.kube.TokenBucket;
+import io.rollgate.kube.lease.LeaderElection;
+import io.rollgate.kube.lease.WriteFence;
+import io.rollgate.webhook.kube.WebhookApi;
 import io.rollgate.webhook.tls.CertificateIssuer;
 import io.rollgate.webhook.policy.PolicyAuditor;
 import io.rollgate.webhook.tls.CertificateManager;
@@ -48,6 +51,17 @@ public final class Main implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   private static final long START_SECONDS = 120;
   private static final long SHUTDOWN_SECONDS = 20;
+  private static final long RELEASE_SECONDS = 5;
+  /**
+   * The webhook's API-server budget: few calls (a Secret check and a caBundle check per --cert-check-interval, one
+   * audit per --audit-interval), so a small pool, a rate of 20 calls per second with bursts of 40, and 30 s per call,
+   * the client's own request timeout.
+   */
+  private static final int KUBE_API_THREADS = 4;
+
+  private static final double KUBE_API_QPS = 20;
+  private static final int KUBE_API_BURST = 40;
+  private static final Duration KUBE_API_TIMEOUT = Duration.ofSeconds(30);
   private static final Path SA_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
   @Option(names = "--kubeconfig", description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
@@ -247,17 +261,26 @@ public final class Main implements Callable<Integer> {
     // stale one.
     WriteFence fence = new WriteFence((method, path) -> path.startsWith("/apis/" + RolloutPolicy.GROUP + "/"));
     KubernetesClient client = buildClient(vertx, fence, identity);
+    WebhookMetrics metrics = new WebhookMetrics();
+    WebhookApi api =
+        new WebhookApi(
+            vertx,
+            client,
+            KUBE_API_THREADS,
+            KUBE_API_TIMEOUT,
+            new TokenBucket(KUBE_API_QPS, KUBE_API_BURST, System::nanoTime),
+            metrics);
     CertificateIssuer issuer = new CertificateIssuer(Clock.systemUTC());
     CertificateSource certificates =
         switch (certSource) {
           case "files" -> ProvidedCertificates.fromDirectory(vertx, issuer, options.sans(), Path.of(certDir));
           case "secret" ->
               ProvidedCertificates.fromSecret(
-                  vertx, issuer, options.sans(), client, options.secretNamespace(), options.secretName());
+                  vertx, issuer, options.sans(), api, options.secretNamespace(), options.secretName());
           default ->
               new CertificateManager(
                   vertx,
-                  client,
+                  api,
                   issuer,
                   new CertificateManager.Settings(
                       options.secretNamespace(),
@@ -269,13 +292,11 @@ public final class Main implements Callable<Integer> {
         };
     CaBundlePublisher registrar =
         patchCaBundle
-            ? new CaBundlePatcher(
-                vertx, client, options.validatingName(), options.mutate() ? options.mutatingName() : null)
+            ? new CaBundlePatcher(api, options.validatingName(), options.mutate() ? options.mutatingName() : null)
             : options.registerUrl() == null
             ? null
             : new WebhookRegistrar(
-                vertx,
-                client,
+                api,
                 new WebhookRegistrar.Settings(
                     options.validatingName(),
                     options.mutatingName(),
@@ -300,35 +321,41 @@ public final class Main implements Callable<Integer> {
                 auditor[0].trigger();
               }
             });
-    WebhookLeader leader =
-        new WebhookLeader(
-            client,
-            options.leaderElect()
-                ? new WebhookLeader.Settings(
-                    options.namespace(),
-                    options.leaseName(),
-                    identity,
-                    Duration.ofSeconds(15),
-                    Duration.ofSeconds(10),
-                    Duration.ofSeconds(2))
-                : null,
-            () -> {
-              if (auditor[0] != null) {
-                auditor[0].trigger();
-              }
-            });
+    // Every replica serves admissions; only the Lease holder renews the certificate and audits Rollouts. A replica
+    // that loses the Lease keeps serving and campaigns again (docs/reliability.md).
+    LeaderElection leader =
+        (options.leaderElect()
+                ? LeaderElection.rejoining(
+                    vertx.getOrCreateContext(),
+                    client,
+                    new LeaderElection.Settings(
+                        options.namespace(),
+                        options.leaseName(),
+                        identity,
+                        Duration.ofSeconds(15),
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(2)),
+                    "webhook-leader-election")
+                : LeaderElection.disabled(vertx.getOrCreateContext()))
+            .onElected(
+                () -> {
+                  if (auditor[0] != null) {
+                    auditor[0].trigger();
+                  }
+                });
     if (options.leaderElect()) {
-      fence.guard(leader::isLeader);
+      fence.guard(leader::holdsLease);
+      api.leaderOnly(leader::holdsLease);
     }
     auditor[0] =
         new PolicyAuditor(
-            vertx, client, cluster, Clock.systemUTC(), options.auditInterval(), auditPageSize, leader::isLeader);
+            vertx, api, cluster, Clock.systemUTC(), options.auditInterval(), auditPageSize, leader::holdsLease);
     WebhookVerticle verticle =
         new WebhookVerticle(
             options,
             certificates,
             registrar,
-            new WebhookMetrics(),
+            metrics,
             new AdmissionHandler(cluster),
             options.leaderElect() ? leader : null,
             () -> {
@@ -340,7 +367,13 @@ public final class Main implements Callable<Integer> {
         .addShutdownHook(
             new Thread(
                 () -> {
-                  leader.close();
+                  api.fence("shutting down");
+                  try {
+                    // Releases the Lease when held, so that a standby takes over at once.
+                    leader.release().toCompletionStage().toCompletableFuture().get(RELEASE_SECONDS, TimeUnit.SECONDS);
+                  } catch (Exception e) {
+                    LOG.warn("Lease release incomplete: {}", e.toString());
+                  }
                   cluster.close();
                   try {
                     vertx.close().toCompletionStage().toCompletableFuture().get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);

@@ -1,8 +1,10 @@
 package io.rollgate.webhook;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rollgate.kube.ApiCallMetrics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,8 +17,12 @@ import java.util.concurrent.TimeUnit;
  * with {@code endpoint} ({@code validate} or {@code mutate}), {@code kind} (the object's kind, {@code unknown} for
  * unreadable bodies, {@code other} past {@link #MAX_SERIES} series), {@code operation} and {@code verdict} ({@code allowed}, {@code warned}, {@code denied}, {@code patched}, {@code ignored},
  * {@code bad_request}, {@code too_large}, {@code overloaded}, {@code error}).
+ *
+ * <p>The webhook's own API-server calls: {@code rollgate_webhook_kube_requests_total} by {@code verb},
+ * {@code resource} and {@code status_code}, and {@code rollgate_webhook_kube_throttle_seconds}, the time calls waited
+ * for the client-side rate limiter.
  */
-public final class WebhookMetrics {
+public final class WebhookMetrics implements ApiCallMetrics {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -71,6 +77,37 @@ public final class WebhookMetrics {
         .tag("verdict", s.verdict())
         .serviceLevelObjectives(BUCKETS)
         .register(registry);
+  }
+
+  private final Timer throttle =
+      Timer.builder("rollgate.webhook.kube.throttle")
+          .description("Time API-server calls waited for the client-side rate limiter")
+          .register(registry);
+
+  /**
+   * Counts one API-server request of the webhook ({@code rollgate_webhook_kube_requests_total}).
+   *
+   * @param verb {@code get}, {@code list}, {@code create}, {@code patch} or {@code apply}
+   * @param resource the resource, for example {@code secrets} or {@code rolloutpolicies/status}
+   * @param statusCode the HTTP status, or {@code timeout}, {@code refused} or {@code error}
+   */
+  @Override
+  public void apiRequest(String verb, String resource, String statusCode) {
+    Counter.builder("rollgate.webhook.kube.requests")
+        .description("API-server requests of the webhook, by verb, resource and status code")
+        .tags("verb", verb, "resource", resource, "status_code", statusCode)
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Records the time one API-server call waited for the rate limiter ({@code rollgate_webhook_kube_throttle_seconds}).
+   *
+   * @param nanos the wait, in nanoseconds
+   */
+  @Override
+  public void throttled(long nanos) {
+    throttle.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** The tags of one series, as given to {@link #record}. */

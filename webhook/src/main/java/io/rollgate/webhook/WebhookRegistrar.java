@@ -9,9 +9,8 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperatio
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rollgate.webhook.kube.WebhookApi;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -44,7 +43,6 @@ public final class WebhookRegistrar implements CaBundlePublisher {
   public static final String OPT_OUT_LABEL = "rollgate.io/webhook";
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookRegistrar.class);
-  private static final String FIELD_MANAGER = "rollgate-webhook";
   private static final String PLUGIN_CONFIG_MAP = "argo-rollouts-config";
 
   /**
@@ -63,59 +61,43 @@ public final class WebhookRegistrar implements CaBundlePublisher {
       Map<String, String> requiredNamespaceLabels,
       boolean mutate) {}
 
-  private final Vertx vertx;
-  private final KubernetesClient client;
+  private final WebhookApi api;
   private final Settings settings;
 
   /**
    * Creates the registrar.
    *
-   * @param vertx the Vert.x instance whose workers run the API calls
-   * @param client the Kubernetes client
+   * @param api the webhook's API facade
    * @param settings what to register
    */
-  public WebhookRegistrar(Vertx vertx, KubernetesClient client, Settings settings) {
-    this.vertx = vertx;
-    this.client = client;
+  public WebhookRegistrar(WebhookApi api, Settings settings) {
+    this.api = api;
     this.settings = settings;
   }
 
   /**
-   * Applies both configurations (server-side apply, forcing our field manager's ownership).
+   * Applies both configurations (server-side apply under the field manager {@value WebhookApi#FIELD_MANAGER},
+   * forcing ownership: the webhook wholly owns them).
    *
    * @param caBundlePem the PEM CA certificate(s) the API server must trust; several during a CA rollover
-   * @return a Future completed when both are applied; failed with the client's exception when the API server refuses
+   * @return a Future completed when both are applied; failed with the {@code KubeApiException} when the API server
+   *     refuses
    */
   public Future<Void> register(String caBundlePem) {
-    return vertx.executeBlocking(
-        () -> {
-          String caBundle = Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8));
-          client
-              .admissionRegistration()
-              .v1()
-              .validatingWebhookConfigurations()
-              .resource(validating(caBundle))
-              .fieldManager(FIELD_MANAGER)
-              .forceConflicts()
-              .serverSideApply();
-          if (settings.mutate()) {
-            client
-                .admissionRegistration()
-                .v1()
-                .mutatingWebhookConfigurations()
-                .resource(mutating(caBundle))
-                .fieldManager(FIELD_MANAGER)
-                .forceConflicts()
-                .serverSideApply();
-          }
-          LOG.info(
-              "registered webhook configurations {}{} at {}",
-              settings.validatingName(),
-              settings.mutate() ? " and " + settings.mutatingName() : "",
-              settings.baseUrl());
-          return null;
-        },
-        false);
+    String caBundle = Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8));
+    return api.applyConfiguration(validating(caBundle))
+        .compose(
+            v ->
+                settings.mutate()
+                    ? api.applyConfiguration(mutating(caBundle)).<Void>mapEmpty()
+                    : Future.<Void>succeededFuture())
+        .onSuccess(
+            v ->
+                LOG.info(
+                    "registered webhook configurations {}{} at {}",
+                    settings.validatingName(),
+                    settings.mutate() ? " and " + settings.mutatingName() : "",
+                    settings.baseUrl()));
   }
 
   /**

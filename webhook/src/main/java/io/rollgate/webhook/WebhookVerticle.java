@@ -3,6 +3,7 @@ package io.rollgate.webhook;
 import io.rollgate.webhook.tls.CertBundle;
 import io.rollgate.webhook.tls.CertificateManager;
 import io.rollgate.webhook.tls.CertificateSource;
+import io.rollgate.kube.lease.LeaderElection;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.util.LinkedHashSet;
@@ -18,10 +19,10 @@ import org.slf4j.LoggerFactory;
  * <p>A new CA is first added to the registered {@code caBundle} (beside the old one), then, after a short delay for
  * the API server to see it, the server switches certificates, so no admission fails during a rollover.
  *
- * <p>With several replicas sharing the Secret, only the Lease holder ({@link WebhookLeader}) renews a certificate that
+ * <p>With several replicas sharing the Secret, only the Lease holder ({@link LeaderElection}) renews a certificate that
  * enters its renewal window; the others read the Secret on each check and hot-reload what the leader wrote. Any
  * replica repairs a Secret that is missing, unreadable or expired (the write is guarded: create fails on 409 and
- * update carries the read {@code resourceVersion}, so exactly one wins and the others adopt its bundle).
+ * the repair patch carries the read {@code resourceVersion}, so exactly one wins and the others adopt its bundle).
  */
 public final class WebhookVerticle extends VerticleBase {
 
@@ -33,7 +34,7 @@ public final class WebhookVerticle extends VerticleBase {
   private final CaBundlePublisher registrar;
   private final WebhookMetrics metrics;
   private final AdmissionHandler admission;
-  private final WebhookLeader leader;
+  private final LeaderElection leader;
   private final Runnable afterStart;
   private WebhookServer server;
   private long timerId = -1;
@@ -70,7 +71,7 @@ public final class WebhookVerticle extends VerticleBase {
       CaBundlePublisher registrar,
       WebhookMetrics metrics,
       AdmissionHandler admission,
-      WebhookLeader leader,
+      LeaderElection leader,
       Runnable afterStart) {
     this.options = options;
     this.certificates = certificates;
@@ -128,7 +129,7 @@ public final class WebhookVerticle extends VerticleBase {
     }
     checking = true;
     Future<CertificateManager.Ensured> check =
-        leader == null || leader.isLeader() || !(certificates instanceof CertificateManager generated)
+        leader == null || leader.holdsLease() || !(certificates instanceof CertificateManager generated)
             ? certificates.ensure()
             : generated
                 .current()

@@ -3,40 +3,60 @@ package io.rollgate.webhook;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
-import java.util.Arrays;
-import java.util.List;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
 import org.junit.jupiter.api.Test;
 
 class CaBundlePatcherTest {
 
-  static WebhookClientConfig service(String caBundle) {
-    return new WebhookClientConfigBuilder()
-        .withNewService().withName("rg-rollgate-webhook").withNamespace("ops").withPath("/validate").endService()
-        .withCaBundle(caBundle)
-        .build();
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  static JsonNode webhooks(String caBundleA, String caBundleB) {
+    ValidatingWebhookConfiguration v =
+        new ValidatingWebhookConfigurationBuilder()
+            .withNewMetadata().withName("rg").withResourceVersion("42").endMetadata()
+            .addNewWebhook().withName("a.rollgate.io").withFailurePolicy("Fail")
+            .withNewClientConfig().withNewService().withName("rg-rollgate-webhook").withNamespace("ops")
+            .withPath("/validate").endService().withCaBundle(caBundleA).endClientConfig()
+            .endWebhook()
+            .addNewWebhook().withName("b.rollgate.io").withFailurePolicy("Ignore")
+            .withNewClientConfig().withNewService().withName("rg-rollgate-webhook").withNamespace("ops")
+            .withPath("/validate").endService().withCaBundle(caBundleB).endClientConfig()
+            .endWebhook()
+            .build();
+    return JSON.valueToTree(v).get("webhooks");
   }
 
   @Test
-  void setsCaBundleOnEveryWebhookThatLacksIt_pinningEachNameAtItsIndex() {
-    String patch = CaBundlePatcher.patch(List.of("a.rollgate.io", "b.rollgate.io"),
-        List.of(service(null), service("b2xk")), "bmV3");
-    assertEquals("[{\"op\":\"test\",\"path\":\"/webhooks/0/name\",\"value\":\"a.rollgate.io\"},"
-        + "{\"op\":\"add\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"bmV3\"},"
-        + "{\"op\":\"test\",\"path\":\"/webhooks/1/name\",\"value\":\"b.rollgate.io\"},"
-        + "{\"op\":\"add\",\"path\":\"/webhooks/1/clientConfig/caBundle\",\"value\":\"bmV3\"}]", patch);
+  void setsCaBundleOnEveryWebhookThatLacksIt_keepingTheRestOfTheListAndTheReadResourceVersion() throws Exception {
+    JsonNode patch = JSON.readTree(CaBundlePatcher.patch("42", webhooks(null, "b2xk"), "bmV3"));
+    assertEquals("42", patch.at("/metadata/resourceVersion").asText());
+    assertEquals(2, patch.get("webhooks").size());
+    assertEquals("a.rollgate.io", patch.at("/webhooks/0/name").asText());
+    assertEquals("bmV3", patch.at("/webhooks/0/clientConfig/caBundle").asText());
+    assertEquals("rg-rollgate-webhook", patch.at("/webhooks/0/clientConfig/service/name").asText());
+    assertEquals("Ignore", patch.at("/webhooks/1/failurePolicy").asText());
+    assertEquals("bmV3", patch.at("/webhooks/1/clientConfig/caBundle").asText());
   }
 
   @Test
   void patchesNothingWhenEveryCaBundleIsAlreadyOurs() {
-    assertNull(CaBundlePatcher.patch(List.of("a", "b"), List.of(service("bmV3"), service("bmV3")), "bmV3"));
+    assertNull(CaBundlePatcher.patch("42", webhooks("bmV3", "bmV3"), "bmV3"));
   }
 
   @Test
-  void onlyTheWebhookWithAnotherCaBundleIsPatched() {
-    String patch = CaBundlePatcher.patch(List.of("a", "b"), Arrays.asList(service("bmV3"), null), "bmV3");
-    assertEquals("[{\"op\":\"test\",\"path\":\"/webhooks/1/name\",\"value\":\"b\"},"
-        + "{\"op\":\"add\",\"path\":\"/webhooks/1/clientConfig/caBundle\",\"value\":\"bmV3\"}]", patch);
+  void patchesNothingWhenTheConfigurationHasNoWebhooks() {
+    assertNull(CaBundlePatcher.patch("42", null, "bmV3"));
+  }
+
+  @Test
+  void onlyTheCaBundleThatDiffersChanges() throws Exception {
+    JsonNode before = webhooks("bmV3", "b2xk");
+    JsonNode patch = JSON.readTree(CaBundlePatcher.patch("7", before, "bmV3"));
+    assertEquals(before.get(0), patch.at("/webhooks/0"));
+    assertEquals("bmV3", patch.at("/webhooks/1/clientConfig/caBundle").asText());
+    assertEquals("b2xk", before.at("/1/clientConfig/caBundle").asText(), "the list read is left as it was");
   }
 }

@@ -47,7 +47,8 @@ public class RolloutPolicyStatus extends ModelObject {
   }
 
   /**
-   * Returns when the last audit ran.
+   * Returns when an audit last changed this status (the webhook writes the status only when the result changed,
+   * README.md, RolloutPolicy).
    *
    * @return an RFC 3339 time, or null before the first audit
    */

@@ -1,6 +1,6 @@
 package io.rollgate.controller.events;
 
-import io.rollgate.controller.kube.TokenBucket;
+import io.rollgate.kube.TokenBucket;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -30,7 +30,7 @@ import io.rollgate.controller.experiment.model.ExperimentObjects;
 import io.rollgate.controller.experiment.model.ExperimentRules;
 import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.rollgate.analysis.AnalysisSpecException;
 import io.rollgate.analysis.AnalysisTemplates;
 import io.vertx.core.Future;

@@ -20,26 +20,29 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.rollgate.controller.metrics.ControllerMetrics;
+import io.rollgate.kube.KubeApiException;
+import io.rollgate.kube.KubeCalls;
+import io.rollgate.kube.RequestBudgets;
+import io.rollgate.kube.TokenBucket;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.WorkerExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The single asynchronous facade over the fabric8 client: every API-server call of the controller goes through here.
  *
- * <p>fabric8's synchronous DSL runs on a named worker pool ({@code kube-api}), never on an event-loop thread; each call
+ * <p>Built on the shared call core {@link KubeCalls} (module {@code kube}), which the webhook uses too. fabric8's
+ * synchronous DSL runs on a named worker pool ({@code kube-api}), never on an event-loop thread; each call
  * returns a Vert.x {@link Future} that completes on the caller's context and fails with {@link KubeApiException}
  * (carrying the HTTP status: 404, 409, 422, ...) or a timeout. Writes are always patches or creates, so fields this
  * controller does not know are never overwritten.
  *
  * <p>Every call first takes a token from the client-side rate limiter ({@code --qps}/{@code --burst}, like client-go's
- * token bucket, one per API client as in Argo Rollouts: {@link RequestBudgets}; fabric8 has none); when the bucket is empty the call waits on a Vert.x timer, never a sleeping thread,
- * and the wait is recorded ({@code rollgate_kube_api_throttle_seconds}). Each request is counted by verb, resource and
+ * token bucket, one per API client as in Argo Rollouts: {@link RequestBudgets}; fabric8 has none); when the bucket
+ * is empty the call waits on a Vert.x timer, never a sleeping thread, and the wait is recorded ({@code rollgate_kube_api_throttle_seconds}). Each request is counted by verb, resource and
  * status code. Informer list/watch and the leader-election Lease calls do not go through here: they are bounded by
  * the informers' and the elector's own schedules. Once {@link #fence()} is called (leadership lost, or shutting down
  * after the drain bound), every write fails at once, so a process that is no longer the leader cannot write.
@@ -48,12 +51,7 @@ public final class KubeApi {
 
   private final Vertx vertx;
   private final KubernetesClient client;
-  private final WorkerExecutor executor;
-  private final Duration callTimeout;
-  private final RequestBudgets limiter;
-  private final ControllerMetrics metrics;
-  private volatile String fenced;
-  private volatile java.util.function.BooleanSupplier writeAllowed = () -> true;
+  private final KubeCalls calls;
 
   /**
    * Creates the facade.
@@ -107,10 +105,7 @@ public final class KubeApi {
       ControllerMetrics metrics) {
     this.vertx = vertx;
     this.client = client;
-    this.executor = vertx.createSharedWorkerExecutor("kube-api", poolSize);
-    this.callTimeout = callTimeout;
-    this.limiter = limiter;
-    this.metrics = metrics;
+    this.calls = new KubeCalls(vertx, client, "kube-api", poolSize, callTimeout, limiter, metrics, false);
   }
 
   /**
@@ -120,7 +115,7 @@ public final class KubeApi {
    * @param reason why, for the error message
    */
   public void fence(String reason) {
-    fenced = reason;
+    calls.fence(reason);
   }
 
   /**
@@ -131,7 +126,7 @@ public final class KubeApi {
    * @param allowed asked before each write; must be cheap and thread-safe
    */
   public void guardWrites(java.util.function.BooleanSupplier allowed) {
-    writeAllowed = allowed;
+    calls.guardWrites(resource -> allowed.getAsBoolean());
   }
 
   /**
@@ -153,69 +148,7 @@ public final class KubeApi {
    * @return a Future with the result, failed with {@link KubeApiException} on an API error or a timeout
    */
   public <T> Future<T> call(String verb, String resource, Callable<T> op) {
-    String refusal = refusal(verb);
-    if (refusal != null) {
-      return Future.failedFuture(new KubeApiException(verb, resource, 0, "refused: " + refusal, null));
-    }
-    long waitNanos = limiter == null ? 0 : limiter.reserve(resource);
-    if (metrics != null) {
-      metrics.throttled(waitNanos);
-    }
-    if (waitNanos <= 0) {
-      return execute(verb, resource, op);
-    }
-    return vertx.timer(waitNanos, TimeUnit.NANOSECONDS).compose(t -> execute(verb, resource, op));
-  }
-
-  private <T> Future<T> execute(String verb, String resource, Callable<T> op) {
-    Future<T> result =
-        executor
-            .executeBlocking(
-                () -> {
-                  String refusal = refusal(verb);
-                  if (refusal != null) {
-                    throw new KubeApiException(verb, resource, 0, "refused: " + refusal, null);
-                  }
-                  try {
-                    return op.call();
-                  } catch (KubernetesClientException e) {
-                    throw new KubeApiException(verb, resource, e.getCode(), message(e), e);
-                  }
-                },
-                false)
-            .timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    if (metrics != null) {
-      result.onComplete(ar -> metrics.apiRequest(verb, resource, statusCode(verb, ar.succeeded(), ar.result(), ar.cause())));
-    }
-    return result;
-  }
-
-  /** Why a call with this verb may not be sent now, or null when it may. */
-  private String refusal(String verb) {
-    if ("get".equals(verb) || "list".equals(verb) || "watch".equals(verb)) {
-      return null;
-    }
-    String f = fenced;
-    if (f != null) {
-      return f;
-    }
-    return writeAllowed.getAsBoolean() ? null : "this process does not certainly hold the leader Lease";
-  }
-
-  private static String statusCode(String verb, boolean ok, Object result, Throwable err) {
-    if (ok) {
-      if ("get".equals(verb) && result == null) {
-        return "404";
-      }
-      return "create".equals(verb) ? "201" : "200";
-    }
-    if (err instanceof KubeApiException e && e.code() > 0) {
-      return String.valueOf(e.code());
-    }
-    if (err instanceof KubeApiException) {
-      return "refused";
-    }
-    return err instanceof java.util.concurrent.TimeoutException ? "timeout" : "error";
+    return calls.call(verb, resource, op);
   }
 
   /**
@@ -259,7 +192,7 @@ public final class KubeApi {
                 .apps()
                 .replicaSets()
                 .inNamespace(namespace)
-                .resource(named(new ReplicaSet(), namespace, name))
+                .resource(KubeCalls.named(new ReplicaSet(), namespace, name))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
   }
 
@@ -288,14 +221,10 @@ public final class KubeApi {
    * @param <T> the model type
    * @return the created object; fails with {@link KubeApiException} (409 when an object of that name exists)
    */
-  @SuppressWarnings("unchecked")
   public <T extends HasMetadata> Future<T> create(T obj) {
-    Class<T> type = (Class<T>) obj.getClass();
-    return call(
-        "create",
-        HasMetadata.getPlural(type),
-        () -> client.resources(type).inNamespace(obj.getMetadata().getNamespace()).resource(obj).create());
+    return calls.create(obj);
   }
+
 
   /**
    * Applies a JSON merge patch to an object of a custom or built-in type, on the main resource or a subresource.
@@ -310,16 +239,9 @@ public final class KubeApi {
    */
   public <T extends HasMetadata> Future<T> patch(
       Class<T> type, String namespace, String name, String subresource, String mergePatch) {
-    String resource = HasMetadata.getPlural(type) + (subresource == null ? "" : "/" + subresource);
-    return call(
-        "patch",
-        resource,
-        () -> {
-          var op = client.resources(type).inNamespace(namespace).resource(named(newInstance(type), namespace, name));
-          PatchContext ctx = PatchContext.of(PatchType.JSON_MERGE);
-          return subresource == null ? op.patch(ctx, mergePatch) : op.subresource(subresource).patch(ctx, mergePatch);
-        });
+    return calls.patch(type, namespace, name, subresource, mergePatch);
   }
+
 
   /**
    * Reads an object straight from the API server (bypassing the informer caches), for example to confirm that a
@@ -332,8 +254,9 @@ public final class KubeApi {
    * @return the object, or null when it does not exist; fails with {@link KubeApiException} on other errors
    */
   public <T extends HasMetadata> Future<T> get(Class<T> type, String namespace, String name) {
-    return call("get", HasMetadata.getPlural(type), () -> client.resources(type).inNamespace(namespace).withName(name).get());
+    return calls.get(type, namespace, name);
   }
+
 
   /**
    * Applies a JSON merge patch (RFC 7386) to a core/v1 Service, for example to switch
@@ -353,7 +276,7 @@ public final class KubeApi {
             client
                 .services()
                 .inNamespace(namespace)
-                .resource(named(new Service(), namespace, name))
+                .resource(KubeCalls.named(new Service(), namespace, name))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
   }
 
@@ -397,7 +320,7 @@ public final class KubeApi {
             client
                 .pods()
                 .inNamespace(namespace)
-                .resource(named(new Pod(), namespace, name))
+                .resource(KubeCalls.named(new Pod(), namespace, name))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
   }
 
@@ -457,7 +380,7 @@ public final class KubeApi {
                 .v1()
                 .events()
                 .inNamespace(namespace)
-                .resource(named(new Event(), namespace, name))
+                .resource(KubeCalls.named(new Event(), namespace, name))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
   }
 
@@ -470,8 +393,9 @@ public final class KubeApi {
    * @return the objects; fails with {@link KubeApiException}
    */
   public <T extends HasMetadata> Future<List<T>> list(Class<T> type, String namespace) {
-    return call("list", HasMetadata.getPlural(type), () -> client.resources(type).inNamespace(namespace).list().getItems());
+    return calls.list(type, namespace);
   }
+
 
   /**
    * Deletes an object of a typed kind.
@@ -483,14 +407,9 @@ public final class KubeApi {
    * @return a Future completing once the API server accepted the deletion; a missing object is not an error
    */
   public <T extends HasMetadata> Future<Void> delete(Class<T> type, String namespace, String name) {
-    return call(
-        "delete",
-        HasMetadata.getPlural(type),
-        () -> {
-          client.resources(type).inNamespace(namespace).withName(name).delete();
-          return null;
-        });
+    return calls.delete(type, namespace, name);
   }
+
 
   /**
    * Creates a {@code batch/v1} Job.
@@ -635,27 +554,8 @@ public final class KubeApi {
         () ->
             genericClient(apiVersion, kind)
                 .inNamespace(namespace)
-                .resource(named(generic(apiVersion, kind), namespace, name))
+                .resource(KubeCalls.named(generic(apiVersion, kind), namespace, name))
                 .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch));
-  }
-
-  /**
-   * Names an empty object, so that a patch through it goes straight to the API server: fabric8's
-   * {@code patch(PatchContext, String)} on a name alone first GETs the object (a request per write that neither the
-   * rate limiter nor {@code controller_clientset_k8s_request_total} saw); with an item it only takes the item's name
-   * and namespace for the URL. The patch document alone says what changes.
-   */
-  private static <T extends HasMetadata> T named(T obj, String namespace, String name) {
-    obj.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
-    return obj;
-  }
-
-  private static <T extends HasMetadata> T newInstance(Class<T> type) {
-    try {
-      return type.getDeclaredConstructor().newInstance();
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalArgumentException(type.getName() + " has no public no-argument constructor", e);
-    }
   }
 
   private static GenericKubernetesResource generic(String apiVersion, String kind) {
@@ -691,7 +591,7 @@ public final class KubeApi {
    * @return a Future completing when closed
    */
   public Future<Void> close() {
-    return executor.close();
+    return calls.close();
   }
 
   /**
@@ -714,13 +614,6 @@ public final class KubeApi {
       }
       throw e;
     }
-  }
-
-  private static String message(KubernetesClientException e) {
-    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
-      return e.getStatus().getMessage();
-    }
-    return e.getMessage();
   }
 
   /** Vert.x instance the facade completes on; exposed for components that share its timers. */

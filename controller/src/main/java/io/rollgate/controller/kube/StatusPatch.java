@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.rollgate.api.ModelJson;
+import io.rollgate.kube.KubeApiException;
+import io.rollgate.kube.MergePatch;
 import io.vertx.core.Future;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -56,14 +58,8 @@ public final class StatusPatch<T extends HasMetadata> {
    *     changed
    */
   public Optional<ObjectNode> diff(T read, Object before, Object after) {
-    ObjectNode status = MergePatch.diff(JSON.valueToTree(before), JSON.valueToTree(after));
-    if (status.isEmpty()) {
-      return Optional.empty();
-    }
-    ObjectNode patch = JSON.createObjectNode();
-    patch.putObject("metadata").put("resourceVersion", read.getMetadata().getResourceVersion());
-    patch.set("status", status);
-    return Optional.of(patch);
+    return MergePatch.guarded(
+        read.getMetadata().getResourceVersion(), "status", JSON.valueToTree(before), JSON.valueToTree(after));
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.rollgate.controller.leader;
 
-import io.rollgate.lease.WriteFence;
+import io.rollgate.kube.lease.WriteFence;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.function.LongSupplier;

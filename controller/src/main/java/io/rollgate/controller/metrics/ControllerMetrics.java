@@ -16,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Experiment;
 import io.rollgate.api.Rollout;
+import io.rollgate.kube.ApiCallMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,7 +42,7 @@ import java.util.function.Supplier;
  * ({@code jvm_memory_used_bytes{area="heap"}}), as a JVM has no {@code go_memstats_*}. Rollgate's own meters are
  * prefixed {@code rollgate_}.
  */
-public final class ControllerMetrics implements AutoCloseable {
+public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
 
   /** Bucket bounds of {@code rollout_reconcile}, in seconds (Argo's). */
   public static final double[] ROLLOUT_RECONCILE_BUCKETS = {0.01, 0.15, 0.25, 0.5, 1};
@@ -223,6 +224,7 @@ public final class ControllerMetrics implements AutoCloseable {
    * @param resource the resource, for example {@code replicasets} or {@code rollouts/status}
    * @param statusCode the HTTP status, or {@code error} when no response arrived (timeout, connection failure)
    */
+  @Override
   public void apiRequest(String verb, String resource, String statusCode) {
     Counter.builder("controller_clientset_k8s_request")
         .description("Number of kubernetes requests executed during application reconciliation.")
@@ -263,6 +265,7 @@ public final class ControllerMetrics implements AutoCloseable {
    *
    * @param nanos the wait, in nanoseconds (0 when a token was available)
    */
+  @Override
   public void throttled(long nanos) {
     throttle.record(nanos, TimeUnit.NANOSECONDS);
   }

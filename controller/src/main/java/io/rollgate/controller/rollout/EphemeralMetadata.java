@@ -14,7 +14,7 @@ import io.rollgate.api.Labels;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.PodTemplateMetadata;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.rollgate.controller.rollout.replicasets.PodTemplates;
 import io.vertx.core.Future;
 import java.util.ArrayList;

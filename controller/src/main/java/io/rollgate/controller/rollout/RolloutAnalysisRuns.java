@@ -17,7 +17,7 @@ import io.rollgate.api.RolloutAnalysisBackground;
 import io.rollgate.api.RolloutAnalysisRunStatus;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.rollgate.analysis.AnalysisSpecException;
 import io.rollgate.analysis.AnalysisReferences;
 import io.rollgate.analysis.AnalysisTemplates;

@@ -29,7 +29,7 @@ import io.rollgate.api.RolloutStatus;
 import io.rollgate.api.TemplateService;
 import io.rollgate.controller.ControllerOptions;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.rollgate.analysis.AnalysisSpecException;
 import io.rollgate.analysis.RunArguments;
 import io.rollgate.analysis.RunFactory;

@@ -24,7 +24,7 @@ import io.rollgate.controller.Reconciler;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.replicasets.InjectedAntiAffinity;

@@ -20,7 +20,7 @@ import io.rollgate.api.TLSRoute;
 import io.rollgate.api.WeightDestination;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -14,7 +14,7 @@ import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.aws.LoadBalancerProvider;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashSet;

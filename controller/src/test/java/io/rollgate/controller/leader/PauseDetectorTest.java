@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.rollgate.lease.WriteFence;
+import io.rollgate.kube.lease.WriteFence;
 import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.util.List;

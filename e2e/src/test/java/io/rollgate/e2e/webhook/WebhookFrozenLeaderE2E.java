@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.FaultReport;
@@ -88,6 +90,18 @@ class WebhookFrozenLeaderE2E {
     }
   }
 
+  static int generation = 3;
+
+  /**
+   * Changes the policy's spec, so that the next audit has a new result to write (its {@code observedGeneration}): the
+   * audit writes a status only when the result changed (README.md, RolloutPolicy).
+   */
+  static void changePolicy() {
+    generation++;
+    client.resources(RolloutPolicy.class).withName(ns)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"rules\":{\"maxReplicas\":" + generation + "}}}");
+  }
+
   static int holds(WebhookProcess p) {
     return new ControllerLog(p.log()).linesContaining(0, HOLDS).size();
   }
@@ -138,6 +152,7 @@ class WebhookFrozenLeaderE2E {
       int[] before = {holds(replicas.get(0)), holds(replicas.get(1))};
       // The leader is the replica that most recently logged that it holds the Lease and is not frozen.
       Instant since = Instant.now();
+      changePolicy();
       Awaitility.await("round " + round + ": the leader writes audit results")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(200))
@@ -155,6 +170,7 @@ class WebhookFrozenLeaderE2E {
       takeoverMillis.add(Duration.between(frozen, Instant.now()).toMillis());
       Instant resumed = Instant.now();
       signal(leader, "CONT");
+      changePolicy();
       // Give the resumed replica time for its pending audit and certificate timers to fire, while the new leader
       // keeps writing.
       Awaitility.await("round " + round + ": the new leader writes audit results")

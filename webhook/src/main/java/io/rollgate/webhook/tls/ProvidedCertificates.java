@@ -1,7 +1,7 @@
 package io.rollgate.webhook.tls;
 
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rollgate.webhook.kube.WebhookApi;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -34,7 +34,7 @@ public final class ProvidedCertificates implements CertificateSource {
   private final CertificateIssuer checker;
   private final List<String> sans;
   private final Path dir;
-  private final KubernetesClient client;
+  private final WebhookApi api;
   private final String secretNamespace;
   private final String secretName;
 
@@ -43,14 +43,14 @@ public final class ProvidedCertificates implements CertificateSource {
       CertificateIssuer checker,
       List<String> sans,
       Path dir,
-      KubernetesClient client,
+      WebhookApi api,
       String secretNamespace,
       String secretName) {
     this.vertx = vertx;
     this.checker = checker;
     this.sans = List.copyOf(sans);
     this.dir = dir;
-    this.client = client;
+    this.api = api;
     this.secretNamespace = secretNamespace;
     this.secretName = secretName;
   }
@@ -73,10 +73,10 @@ public final class ProvidedCertificates implements CertificateSource {
    * A source reading the keys {@code tls.crt}, {@code tls.key} and {@code ca.crt} of an existing Secret (only
    * {@code get} on it is needed).
    *
-   * @param vertx the Vert.x instance whose workers run the API call
+   * @param vertx the Vert.x instance whose workers check the bundle
    * @param checker checks bundles (its clock decides expiry)
    * @param sans the SANs the serving certificate must carry
-   * @param client the Kubernetes client
+   * @param api the webhook's API facade
    * @param namespace the Secret's namespace
    * @param name the Secret's name
    * @return the source
@@ -85,31 +85,34 @@ public final class ProvidedCertificates implements CertificateSource {
       Vertx vertx,
       CertificateIssuer checker,
       List<String> sans,
-      KubernetesClient client,
+      WebhookApi api,
       String namespace,
       String name) {
-    return new ProvidedCertificates(vertx, checker, sans, null, client, namespace, name);
+    return new ProvidedCertificates(vertx, checker, sans, null, api, namespace, name);
   }
 
   /**
    * Reads and checks the provided bundle.
    *
    * @return a Future completed with the bundle ({@code written} is always false); failed with an
-   *     {@link IllegalStateException} naming the source and what is wrong with it, or with the client's exception when
-   *     the Secret cannot be read
+   *     {@link IllegalStateException} naming the source and what is wrong with it, or with the
+   *     {@code KubeApiException} when the Secret cannot be read
    */
   @Override
   public Future<CertificateManager.Ensured> ensure() {
-    return vertx.executeBlocking(
-        () -> {
-          CertBundle bundle = dir != null ? readDirectory() : readSecret();
-          Optional<String> problem = checker.problem(bundle, sans, java.time.Duration.ZERO);
-          if (problem.isPresent()) {
-            throw new IllegalStateException(where() + ": " + problem.get());
-          }
-          return new CertificateManager.Ensured(bundle, false);
-        },
-        false);
+    if (dir != null) {
+      return vertx.executeBlocking(() -> checked(readDirectory()), false);
+    }
+    return api.getSecret(secretNamespace, secretName)
+        .compose(secret -> vertx.executeBlocking(() -> checked(fromSecret(secret)), false));
+  }
+
+  private CertificateManager.Ensured checked(CertBundle bundle) {
+    Optional<String> problem = checker.problem(bundle, sans, java.time.Duration.ZERO);
+    if (problem.isPresent()) {
+      throw new IllegalStateException(where() + ": " + problem.get());
+    }
+    return new CertificateManager.Ensured(bundle, false);
   }
 
   /**
@@ -135,8 +138,7 @@ public final class ProvidedCertificates implements CertificateSource {
     }
   }
 
-  private CertBundle readSecret() {
-    Secret secret = client.secrets().inNamespace(secretNamespace).withName(secretName).get();
+  private CertBundle fromSecret(Secret secret) {
     if (secret == null) {
       throw new IllegalStateException(where() + " does not exist");
     }

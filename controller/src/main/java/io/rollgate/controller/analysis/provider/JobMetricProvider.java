@@ -20,7 +20,7 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.controller.analysis.model.Results;
 import io.rollgate.controller.analysis.model.Times;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.KubeApiException;
+import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.rollgate.lease;
+package io.rollgate.kube.lease;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * other than a read (GET) while the process does not certainly hold its leader Lease (docs/reliability.md). The
  * controller fences every write; the webhook only those that are the leader's work ({@link #WriteFence(BiPredicate)}).
  *
- * <p>{@link KubeApi} already checks before each call, but one facade call can send several requests (fabric8 reads an
+ * <p>{@link io.rollgate.kube.KubeCalls} already checks before each call, but one facade call can send several requests (fabric8 reads an
  * object before it patches it), and a process frozen between the check and the last request would otherwise send that
  * request when it resumes. Requests to the {@code coordination.k8s.io} API are let through: the Lease's own optimistic
  * concurrency arbitrates them, and the elector must be able to renew.

@@ -1,4 +1,4 @@
-package io.rollgate.controller.kube;
+package io.rollgate.kube;
 
 /**
  * An API-server call that failed, with its HTTP status code.

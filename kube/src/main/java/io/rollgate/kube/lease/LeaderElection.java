@@ -1,4 +1,4 @@
-package io.rollgate.controller.leader;
+package io.rollgate.kube.lease;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
-import io.rollgate.lease.LeaseGuard;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -14,20 +13,27 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leader election on a {@code coordination.k8s.io/v1} Lease, as Argo Rollouts' controller does (lock
- * {@code argo-rollouts-controller-lock[-<instanceId>]} in the controller namespace, identity {@code <hostname>_<uuid>}).
+ * Leader election on a {@code coordination.k8s.io/v1} Lease: the one elector of both programs, each with its own
+ * settings (docs/reliability.md). The controller campaigns as Argo Rollouts' controller does (lock
+ * {@code argo-rollouts-controller-lock[-<instanceId>]} in the controller namespace, identity
+ * {@code <hostname>_<uuid>}) and stops at the first loss ({@link #of}); the webhook keeps serving after a loss and
+ * campaigns again ({@link #rejoining}).
  *
- * <p>fabric8's {@link LeaderElector} makes blocking API calls from its loop; it gets its own single thread
- * ({@code leader-election}), never an event loop, and the results are handed to the caller's Vert.x context. Its Lease
- * calls deliberately bypass the client-side rate limiter, so that renewals are never starved by reconcile traffic.
+ * <p>fabric8's {@link LeaderElector} makes blocking API calls from its loop; it gets its own single thread, never an
+ * event loop, and the results are handed to the caller's Vert.x context. Its Lease calls deliberately bypass the
+ * client-side rate limiter, so that renewals are never starved by other traffic. The Lease lock is a
+ * {@link LeaseGuard}, so {@link #holdsLease()} turns false by itself when the last renewal is older than the renew
+ * deadline.
  *
- * <p>{@link #elected()} completes when this process becomes the leader; {@link #lost()} fails when it stops being the
- * leader without having asked to ({@link #release()} was not called), after which the process must stop writing and
- * exit. A disabled election ({@link #disabled(Context)}) is elected at once and never lost.
+ * <p>{@link #elected()} completes when this process first becomes the leader, and {@link #onElected} listeners run
+ * each time it does; {@link #lost()} fails when a non-rejoining election stops being the leader without having asked
+ * to ({@link #release()} was not called), after which the process must stop writing and exit. A disabled election
+ * ({@link #disabled(Context)}) is elected at once and never lost.
  */
 public final class LeaderElection {
 
@@ -65,6 +71,8 @@ public final class LeaderElection {
 
   private final Context context;
   private final Settings settings;
+  private final boolean rejoin;
+  private final java.util.List<Runnable> electedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final KubernetesClient client;
   private final Promise<Void> elected = Promise.promise();
   private final Promise<Void> lost = Promise.promise();
@@ -72,13 +80,15 @@ public final class LeaderElection {
   private volatile boolean leading;
   private volatile boolean releasing;
   private volatile String currentLeader = "";
-  private CompletableFuture<?> running;
+  private volatile CompletableFuture<?> running;
   private final LeaseGuard guard;
 
-  private LeaderElection(Context context, KubernetesClient client, Settings settings) {
+  private LeaderElection(
+      Context context, KubernetesClient client, Settings settings, boolean rejoin, String threadName) {
     this.context = context;
     this.client = client;
     this.settings = settings;
+    this.rejoin = rejoin;
     this.guard =
         settings == null
             ? null
@@ -91,22 +101,39 @@ public final class LeaderElection {
             ? null
             : Executors.newSingleThreadExecutor(
                 r -> {
-                  Thread t = new Thread(r, "leader-election");
+                  Thread t = new Thread(r, threadName);
                   t.setDaemon(true);
                   return t;
                 });
   }
 
   /**
-   * Creates an election; nothing happens until {@link #start()}.
+   * Creates an election that ends at the first loss (the controller's); nothing happens until {@link #start()}. Its
+   * thread is named {@code leader-election}.
    *
-   * @param context the context on which {@link #elected()} and {@link #lost()} complete
+   * @param context the context on which {@link #elected()}, {@link #lost()} and the listeners complete
    * @param client the fabric8 client
    * @param settings the election settings
    * @return the election
    */
   public static LeaderElection of(Context context, KubernetesClient client, Settings settings) {
-    return new LeaderElection(context, client, settings);
+    return new LeaderElection(context, client, settings, false, "leader-election");
+  }
+
+  /**
+   * Creates an election that campaigns again, one retry period after each loss, and whose {@link #lost()} never fails
+   * (the webhook's: every replica keeps serving, only the leader's own work moves); nothing happens until
+   * {@link #start()}.
+   *
+   * @param context the context on which {@link #elected()} and the listeners complete
+   * @param client the fabric8 client
+   * @param settings the election settings
+   * @param threadName the name of the elector's thread
+   * @return the election
+   */
+  public static LeaderElection rejoining(
+      Context context, KubernetesClient client, Settings settings, String threadName) {
+    return new LeaderElection(context, client, settings, true, threadName);
   }
 
   /**
@@ -116,7 +143,19 @@ public final class LeaderElection {
    * @return the election
    */
   public static LeaderElection disabled(Context context) {
-    return new LeaderElection(context, null, null);
+    return new LeaderElection(context, null, null, false, null);
+  }
+
+  /**
+   * Adds a listener run each time this process becomes the leader, on the election's context; when the election is
+   * disabled, once, by {@link #start()} on its caller's thread. Add listeners before starting.
+   *
+   * @param listener what to run; must not block
+   * @return this election
+   */
+  public LeaderElection onElected(Runnable listener) {
+    electedListeners.add(listener);
+    return this;
   }
 
   /**
@@ -128,7 +167,24 @@ public final class LeaderElection {
     if (settings == null) {
       leading = true;
       elected.tryComplete();
+      electedListeners.forEach(Runnable::run);
       return this;
+    }
+    LOG.info(
+        "leader election: campaigning lock={}/{} identity={} leaseDuration={}s renewDeadline={}s retryPeriod={}s",
+        settings.namespace(),
+        settings.lockName(),
+        settings.identity(),
+        settings.leaseDuration().toSeconds(),
+        settings.renewDeadline().toSeconds(),
+        settings.retryPeriod().toSeconds());
+    campaign();
+    return this;
+  }
+
+  private void campaign() {
+    if (releasing) {
+      return;
     }
     LeaderElectionConfig config =
         new LeaderElectionConfigBuilder()
@@ -140,27 +196,28 @@ public final class LeaderElection {
             .withReleaseOnCancel(true)
             .withLeaderCallbacks(new LeaderCallbacks(this::onStart, this::onStop, this::onNewLeader))
             .build();
-    LOG.info(
-        "leader election: campaigning lock={}/{} identity={} leaseDuration={}s renewDeadline={}s retryPeriod={}s",
-        settings.namespace(),
-        settings.lockName(),
-        settings.identity(),
-        settings.leaseDuration().toSeconds(),
-        settings.renewDeadline().toSeconds(),
-        settings.retryPeriod().toSeconds());
     thread.execute(
         () -> {
           // The elector is built directly (rather than through client.leaderElector()) to give it this dedicated
           // thread instead of the client's shared executor.
-          running = new LeaderElector(client, config, thread).start();
-          running.whenComplete(
+          CompletableFuture<?> campaign = new LeaderElector(client, config, thread).start();
+          running = campaign;
+          campaign.whenComplete(
               (v, err) -> {
-                if (!releasing && err != null && !(err instanceof java.util.concurrent.CancellationException)) {
+                if (releasing) {
+                  return;
+                }
+                if (rejoin) {
+                  leading = false;
+                  guard.forget();
+                  // Lost or failed: campaign again after one retry period.
+                  CompletableFuture.delayedExecutor(settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS, thread)
+                      .execute(this::campaign);
+                } else if (err != null && !(err instanceof java.util.concurrent.CancellationException)) {
                   fail("leader election stopped: " + err.getMessage());
                 }
               });
         });
-    return this;
   }
 
   /**
@@ -174,6 +231,7 @@ public final class LeaderElection {
 
   /**
    * Fails when leadership is lost: the Lease could not be renewed within the renew deadline or another holder took it.
+   * A rejoining election never fails it.
    *
    * @return a Future that only ever fails
    */
@@ -245,8 +303,16 @@ public final class LeaderElection {
 
   private void onStart() {
     leading = true;
-    LOG.info("leader election: became leader identity={}", settings.identity());
-    context.runOnContext(v -> elected.tryComplete());
+    LOG.info(
+        "leader election: became leader identity={} (holds Lease {}/{})",
+        settings.identity(),
+        settings.namespace(),
+        settings.lockName());
+    context.runOnContext(
+        v -> {
+          elected.tryComplete();
+          electedListeners.forEach(Runnable::run);
+        });
   }
 
   private void onStop() {
@@ -254,6 +320,10 @@ public final class LeaderElection {
     leading = false;
     if (releasing) {
       LOG.info("leader election: released lock={}/{}", settings.namespace(), settings.lockName());
+    } else if (rejoin) {
+      guard.forget();
+      LOG.info("leader election: {} lost lock={}/{}; campaigning again", settings.identity(), settings.namespace(),
+          settings.lockName());
     } else if (was) {
       fail("lost leadership of " + settings.namespace() + "/" + settings.lockName());
     }

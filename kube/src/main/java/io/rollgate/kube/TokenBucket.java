@@ -1,4 +1,4 @@
-package io.rollgate.controller.kube;
+package io.rollgate.kube;
 
 import java.util.function.LongSupplier;
 

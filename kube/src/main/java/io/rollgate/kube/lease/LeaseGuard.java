@@ -1,4 +1,4 @@
-package io.rollgate.lease;
+package io.rollgate.kube.lease;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;

@@ -1,9 +1,9 @@
-package io.rollgate.controller.kube;
+package io.rollgate.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rollgate.controller.kube.RequestBudgets.Client;
+import io.rollgate.kube.RequestBudgets.Client;
 import org.junit.jupiter.api.Test;
 
 class RequestBudgetsTest {

@@ -1,10 +1,11 @@
-package io.rollgate.controller.kube;
+package io.rollgate.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Builds JSON merge patches (RFC 7386) as the two-way difference of two documents.
@@ -53,5 +54,28 @@ public final class MergePatch {
       }
     }
     return patch;
+  }
+
+  /**
+   * The merge patch that turns one top-level field of an object from {@code before} into {@code after}, guarded by
+   * the {@code metadata.resourceVersion} that was read, so the API server refuses it with 409 when the object changed
+   * since (the Kubernetes optimistic-concurrency convention). Used for every status write of the controller and the
+   * webhook.
+   *
+   * @param resourceVersion the {@code metadata.resourceVersion} of the object as read
+   * @param field the top-level field, for example {@code status}
+   * @param before the field as read, or null for none
+   * @param after the field as it should be
+   * @return {@code {"metadata":{"resourceVersion":...},"<field>":<difference>}}, or empty when nothing changed
+   */
+  public static Optional<ObjectNode> guarded(String resourceVersion, String field, JsonNode before, JsonNode after) {
+    ObjectNode changed = diff(before, after);
+    if (changed.isEmpty()) {
+      return Optional.empty();
+    }
+    ObjectNode patch = JsonNodeFactory.instance.objectNode();
+    patch.putObject("metadata").put("resourceVersion", resourceVersion);
+    patch.set(field, changed);
+    return Optional.of(patch);
   }
 }

@@ -1,4 +1,4 @@
-package io.rollgate.controller.kube;
+package io.rollgate.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

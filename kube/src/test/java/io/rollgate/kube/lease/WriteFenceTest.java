@@ -1,4 +1,4 @@
-package io.rollgate.lease;
+package io.rollgate.kube.lease;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
