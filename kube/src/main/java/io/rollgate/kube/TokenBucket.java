@@ -59,25 +59,6 @@ public final class TokenBucket {
   }
 
   /**
-   * Takes one token if one is available at {@code now}, never borrowing against the future (client-go's
-   * {@code TryAccept}); a clock that goes backwards refills nothing.
-   *
-   * @param now the current time on the bucket's clock, in nanoseconds
-   * @return whether a token was taken
-   */
-  public synchronized boolean tryTake(long now) {
-    if (now > last) {
-      tokens = Math.min(burst, tokens + (now - last) / NANOS_PER_SECOND * qps);
-      last = now;
-    }
-    if (tokens >= 1) {
-      tokens -= 1;
-      return true;
-    }
-    return false;
-  }
-
-  /**
    * Returns the tokens currently available (negative while callers wait); for tests and diagnostics.
    *
    * @return the balance, in tokens

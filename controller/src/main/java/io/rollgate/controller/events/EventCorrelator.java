@@ -1,6 +1,5 @@
 package io.rollgate.controller.events;
 
-import io.rollgate.kube.TokenBucket;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -9,9 +8,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Decides, for each Event the controller records, whether it becomes a new Event, a count increase of an existing one,
- * or nothing, with the rules of Kubernetes' own event recorder (client-go's event correlator), which Argo Rollouts'
- * controller records its Events through. docs/compatibility.md (Events) describes them:
+ * Decides, for each Event the controller records, whether it becomes a new Event or a count increase of an existing
+ * one, with the aggregation rules of Kubernetes' own event recorder (client-go's event correlator), which Argo Rollouts'
+ * controller records its Events through. docs/compatibility.md §13.2 describes them:
  *
  * <ul>
  *   <li><b>Aggregation</b>: Events of one object with the same type and reason but different messages are "similar".
@@ -19,12 +18,14 @@ import java.util.Set;
  *       are recorded as one Event whose message starts with {@value #COMBINED_PREFIX} and whose count grows.
  *   <li><b>Deduplication</b>: an Event identical to one recorded within {@value #DEDUP_WINDOW_SECONDS} s (same object,
  *       type, reason and message) increases the count of that Event instead of creating another.
- *   <li><b>Spam filter</b>: each object may have {@value #SPAM_BURST} Events written at once, then one more every
- *       {@value #SPAM_REFILL_SECONDS} s; Events beyond that are not written (they still count in the metrics and still
- *       trigger notifications, as in Argo Rollouts).
  * </ul>
  *
- * <p>State is bounded: each of the three tables keeps the {@value #MAX_TRACKED} most recently used keys. Thread-safe.
+ * <p>client-go's third rule, its per-object spam filter (25 Events, then one per 5 minutes, the rest never written),
+ * is not applied: it drops whole Events, so reasons that tools and users read (a Rollout's {@code RolloutCompleted}
+ * after a few quick updates) would be missing. Every recorded reason reaches the API server, as a new Event or as a
+ * higher count.
+ *
+ * <p>State is bounded: each table keeps the {@value #MAX_TRACKED} most recently used keys. Thread-safe.
  */
 public final class EventCorrelator {
 
@@ -40,12 +41,6 @@ public final class EventCorrelator {
   /** Window within which an identical Event increases the count of the earlier one, in seconds. */
   public static final long DEDUP_WINDOW_SECONDS = 600;
 
-  /** Events one object may have written at once (client-go's spam filter burst). */
-  public static final int SPAM_BURST = 25;
-
-  /** Seconds after which an object may have one more Event written (client-go's spam filter rate, 1 per 5 min). */
-  public static final long SPAM_REFILL_SECONDS = 300;
-
   /** Entries kept per table (client-go's cache size). */
   public static final int MAX_TRACKED = 4096;
 
@@ -54,9 +49,7 @@ public final class EventCorrelator {
     /** Create a new Event. */
     CREATE,
     /** Patch the count, last timestamp and message of the existing Event {@link Decision#name()}. */
-    PATCH,
-    /** Write nothing: the object's spam budget is spent. */
-    SKIP
+    PATCH
   }
 
   /**
@@ -89,7 +82,6 @@ public final class EventCorrelator {
 
   private final Map<String, Seen> seen = lru();
   private final Map<String, Similar> similar = lru();
-  private final Map<String, TokenBucket> spam = lru();
 
   private static <V> Map<String, V> lru() {
     return new LinkedHashMap<>(256, 0.75f, true) {
@@ -136,14 +128,6 @@ public final class EventCorrelator {
       seen.put(key, s);
     }
     s.count++;
-    long nowNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    TokenBucket budget =
-        spam.computeIfAbsent(
-            object + '\u0000' + type,
-            k -> new TokenBucket(1.0 / SPAM_REFILL_SECONDS, SPAM_BURST, () -> nowNanos));
-    if (!budget.tryTake(nowNanos)) {
-      return new Decision(Action.SKIP, key, text, s.count, null, null);
-    }
     if (s.name != null) {
       return new Decision(Action.PATCH, key, text, s.count, s.namespace, s.name);
     }

@@ -22,11 +22,10 @@ import org.slf4j.LoggerFactory;
  * Records core/v1 Events on the objects the controller manages, with Argo Rollouts' reasons and messages (they are a
  * contract: notification triggers are keyed on the reason).
  *
- * <p>Which Events are written, combined or counted follows Kubernetes' own event recorder ({@link EventCorrelator}):
- * repeats bump the {@code count} of the existing Event, many similar Events of one object are combined, and an object
- * that produces Events faster than the spam filter allows has the excess left unwritten. At most
+ * <p>Which Events are combined or counted follows Kubernetes' own event recorder ({@link EventCorrelator}): repeats
+ * bump the {@code count} of the existing Event, and many similar Events of one object are combined into one. At most
  * {@value #MAX_PENDING} Event writes wait at any time; beyond that an Event is dropped, as client-go's broadcaster drops
- * Events when its queue is full. Both kinds of drop are counted ({@code rollgate_events_dropped_total{cause}}).
+ * Events when its queue is full, and counted ({@code rollgate_events_dropped_total{cause="queue"}}).
  * Recording never fails a reconcile: errors are logged and swallowed.
  *
  * <p>The Events of one involved object reach the API server in the order they were recorded: each write waits for the
@@ -139,10 +138,6 @@ public final class EventRecorder {
     String uid = String.valueOf(obj.getMetadata().getUid());
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     EventCorrelator.Decision decision = correlator.correlate(uid, type, reason, message, now);
-    if (decision.action() == EventCorrelator.Action.SKIP) {
-      dropped(obj, reason, "spam");
-      return Future.succeededFuture();
-    }
     if (pending.incrementAndGet() > MAX_PENDING) {
       pending.decrementAndGet();
       dropped(obj, reason, "queue");

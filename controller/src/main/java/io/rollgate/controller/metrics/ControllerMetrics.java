@@ -189,7 +189,7 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   /**
    * Counts one Event that was recorded but not written ({@code rollgate_events_dropped_total{cause}}).
    *
-   * @param cause {@code spam} (the object's spam budget was spent) or {@code queue} (too many Event writes waiting)
+   * @param cause why: {@code queue} (too many Event writes waiting)
    */
   public void eventDropped(String cause) {
     Counter.builder("rollgate.events.dropped")
