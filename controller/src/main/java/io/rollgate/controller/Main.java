@@ -133,7 +133,7 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--burst",
       defaultValue = "80",
-      description = "Client-side burst of API calls above --qps (default: ${DEFAULT-VALUE}).")
+      description = "Client-side burst of API calls above --qps, for each API client (default: ${DEFAULT-VALUE}).")
   int burst;
 
   @Option(
