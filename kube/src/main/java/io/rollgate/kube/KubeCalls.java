@@ -51,44 +51,12 @@ public final class KubeCalls {
   private volatile Predicate<String> mayWrite = resource -> true;
 
   /**
-   * Creates the core and its worker pool.
+   * Creates the core and its worker pool, with a request budget per API client ({@link RequestBudgets}); a program
+   * with a single budget passes {@link RequestBudgets#shared(TokenBucket)}.
    *
    * @param vertx the Vert.x instance whose contexts receive the results
    * @param client the fabric8 client (built on the same Vert.x instance)
    * @param poolName the worker pool's name, which its threads carry ({@code kube-api}, {@code webhook-kube-api})
-   * @param poolSize the number of worker threads for blocking client calls
-   * @param callTimeout the bound of one call, not counting the rate-limiter wait
-   * @param limiter the token bucket every call takes a token from, or null for no limit
-   * @param metrics where requests and waits are recorded, or null
-   * @param timeoutAsApiError whether a timed-out call fails with a {@link KubeApiException} (code 0) rather than a
-   *     {@link TimeoutException}
-   */
-  public KubeCalls(
-      Vertx vertx,
-      KubernetesClient client,
-      String poolName,
-      int poolSize,
-      Duration callTimeout,
-      TokenBucket limiter,
-      ApiCallMetrics metrics,
-      boolean timeoutAsApiError) {
-    this(
-        vertx,
-        client,
-        poolName,
-        poolSize,
-        callTimeout,
-        limiter == null ? null : RequestBudgets.shared(limiter),
-        metrics,
-        timeoutAsApiError);
-  }
-
-  /**
-   * Creates the core and its worker pool, with a request budget per API client ({@link RequestBudgets}).
-   *
-   * @param vertx the Vert.x instance whose contexts receive the results
-   * @param client the fabric8 client (built on the same Vert.x instance)
-   * @param poolName the worker pool's name, which its threads carry
    * @param poolSize the number of worker threads for blocking client calls
    * @param callTimeout the bound of one call, not counting the rate-limiter wait
    * @param limiter the budgets every call takes a token from, by its resource, or null for no limit

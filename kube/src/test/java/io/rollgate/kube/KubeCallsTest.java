@@ -44,7 +44,15 @@ class KubeCallsTest {
   }
 
   KubeCalls calls(Duration timeout, TokenBucket limiter, boolean timeoutAsApiError) {
-    return new KubeCalls(vertx, null, "test-kube-api", 2, timeout, limiter, metrics, timeoutAsApiError);
+    return new KubeCalls(
+        vertx,
+        null,
+        "test-kube-api",
+        2,
+        timeout,
+        limiter == null ? null : RequestBudgets.shared(limiter),
+        metrics,
+        timeoutAsApiError);
   }
 
   static <T> T await(Future<T> f) throws Exception {

@@ -23,7 +23,6 @@ import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.kube.KubeApiException;
 import io.rollgate.kube.KubeCalls;
 import io.rollgate.kube.RequestBudgets;
-import io.rollgate.kube.TokenBucket;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -52,38 +51,6 @@ public final class KubeApi {
   private final Vertx vertx;
   private final KubernetesClient client;
   private final KubeCalls calls;
-
-  /**
-   * Creates the facade.
-   *
-   * @param vertx the Vert.x instance whose contexts receive the results
-   * @param client the fabric8 client (built on the same Vert.x instance)
-   * @param poolSize the number of worker threads for blocking client calls
-   * @param callTimeout the bound of one call, after which the Future fails
-   */
-  public KubeApi(Vertx vertx, KubernetesClient client, int poolSize, Duration callTimeout) {
-    this(vertx, client, poolSize, callTimeout, (RequestBudgets) null, null);
-  }
-
-  /**
-   * Creates the facade with a client-side rate limiter and request metrics.
-   *
-   * @param vertx the Vert.x instance whose contexts receive the results
-   * @param client the fabric8 client (built on the same Vert.x instance)
-   * @param poolSize the number of worker threads for blocking client calls
-   * @param callTimeout the bound of one call (not counting the rate-limiter wait), after which the Future fails
-   * @param limiter the token bucket every call takes a token from, or null for no limit
-   * @param metrics the meters to record requests and waits in, or null
-   */
-  public KubeApi(
-      Vertx vertx,
-      KubernetesClient client,
-      int poolSize,
-      Duration callTimeout,
-      TokenBucket limiter,
-      ControllerMetrics metrics) {
-    this(vertx, client, poolSize, callTimeout, limiter == null ? null : RequestBudgets.shared(limiter), metrics);
-  }
 
   /**
    * Creates the facade with per-client request budgets ({@code --qps}/{@code --burst} per API client, as Argo

@@ -11,6 +11,7 @@ import io.rollgate.api.policy.RolloutPolicy;
 import io.rollgate.kube.ApiCallMetrics;
 import io.rollgate.kube.KubeApiException;
 import io.rollgate.kube.KubeCalls;
+import io.rollgate.kube.RequestBudgets;
 import io.rollgate.kube.TokenBucket;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -69,7 +70,16 @@ public final class WebhookApi {
       Duration callTimeout,
       TokenBucket limiter,
       ApiCallMetrics metrics) {
-    this(new KubeCalls(vertx, client, "webhook-kube-api", poolSize, callTimeout, limiter, metrics, true));
+    this(
+        new KubeCalls(
+            vertx,
+            client,
+            "webhook-kube-api",
+            poolSize,
+            callTimeout,
+            limiter == null ? null : RequestBudgets.shared(limiter),
+            metrics,
+            true));
   }
 
   /**

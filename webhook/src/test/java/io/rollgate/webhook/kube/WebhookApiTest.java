@@ -38,7 +38,7 @@ class WebhookApiTest {
   @Test
   void policyStatusWritesAreRefusedUnsentWithoutTheLease_certificateWritesAreNot() throws Exception {
     // No client: a call that is not refused fails when it tries to use it, which tells the two apart.
-    WebhookApi api = new WebhookApi(new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), (io.rollgate.kube.RequestBudgets) null, null, true));
+    WebhookApi api = new WebhookApi(new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), null, null, true));
     AtomicBoolean leading = new AtomicBoolean(false);
     api.leaderOnly(leading::get);
 
@@ -52,7 +52,7 @@ class WebhookApiTest {
 
   @Test
   void afterTheShutdownFenceEveryWriteIsRefused() throws Exception {
-    WebhookApi api = new WebhookApi(new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), (io.rollgate.kube.RequestBudgets) null, null, true));
+    WebhookApi api = new WebhookApi(new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), null, null, true));
     api.fence("shutting down");
     Throwable refused = failure(api.patchSecret("ops", "certs", "{}"));
     assertTrue(refused.getMessage().contains("refused: shutting down"), refused.getMessage());
