@@ -16,19 +16,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Build step (run with {@code java -classpath <common's classpath> build-tools/CrdIntegerFormats.java
- * <crd.yml>=<model class>...} after the fabric8 CRD generator and {@code CrdArgoSchema}): gives every integer property
- * of a generated CRD schema the OpenAPI {@code format} of the Java type it is read into, {@code int32} for
- * {@code Integer}/{@code int} and {@code int64} for {@code Long}/{@code long}, as Argo Rollouts' CRDs declare
- * {@code format: int32} / {@code format: int64} on every integer (Go {@code int32} / {@code int64}); the pod template's
- * types come from the Kubernetes model, whose Java types follow the Kubernetes OpenAPI formats. Kubernetes' own
- * clients and schema-driven tools read the format (docs/compatibility.md, CRDs).
+ * Build step (run with {@code java -classpath <common's classpath>
+ * build-tools/CrdIntegerFormats.java <crd.yml>=<model class>...} after the fabric8 CRD generator
+ * and {@code CrdArgoSchema}): gives every integer property of a generated CRD schema the OpenAPI
+ * {@code format} of the Java type it is read into, {@code int32} for {@code Integer}/{@code int}
+ * and {@code int64} for {@code Long}/{@code long}, as Argo Rollouts' CRDs declare {@code format:
+ * int32} / {@code format: int64} on every integer (Go {@code int32} / {@code int64}); the pod
+ * template's types come from the Kubernetes model, whose Java types follow the Kubernetes OpenAPI
+ * formats. Kubernetes' own clients and schema-driven tools read the format (docs/compatibility.md,
+ * CRDs).
  *
- * <p>The schema is walked together with the model class: a property is looked up by its JSON name among the class's
- * Jackson properties, arrays and lists descend into {@code items}, maps into {@code additionalProperties}. An integer
- * property whose Java type is neither fails the build, as does a file in which no integer was found, so the formats
- * cannot silently drift from the model. The YAML is rewritten in the generator's own layout (the first comment line is
- * kept).
+ * <p>The schema is walked together with the model class: a property is looked up by its JSON name
+ * among the class's Jackson properties, arrays and lists descend into {@code items}, maps into
+ * {@code additionalProperties}. An integer property whose Java type is neither fails the build, as
+ * does a file in which no integer was found, so the formats cannot silently drift from the model.
+ * The YAML is rewritten in the generator's own layout (the first comment line is kept).
  */
 public final class CrdIntegerFormats {
 
@@ -47,10 +49,12 @@ public final class CrdIntegerFormats {
   /**
    * Edits each file in place.
    *
-   * @param args {@code <path of a generated CRD YAML file>=<fully qualified name of its custom resource class>}
+   * @param args {@code <path of a generated CRD YAML file>=<fully qualified name of its custom
+   *     resource class>}
    * @throws IOException if a file cannot be read or written
    * @throws ClassNotFoundException if a model class is not on the class path
-   * @throws IllegalStateException if an integer property has no Java integer type, or a file has no integer
+   * @throws IllegalStateException if an integer property has no Java integer type, or a file has no
+   *     integer
    */
   public static void main(String[] args) throws IOException, ClassNotFoundException {
     for (String arg : args) {
@@ -81,7 +85,9 @@ public final class CrdIntegerFormats {
     if ("integer".equals(schema.path("type").asText()) && !schema.has("format")) {
       Class<?> raw = type.getRawClass();
       String format =
-          raw == Integer.class || raw == int.class ? "int32" : raw == Long.class || raw == long.class ? "int64" : null;
+          raw == Integer.class || raw == int.class
+              ? "int32"
+              : raw == Long.class || raw == long.class ? "int64" : null;
       if (format == null) {
         errors.add(path + " is an integer in the schema but " + raw.getName() + " in the model");
         return;
@@ -103,7 +109,9 @@ public final class CrdIntegerFormats {
       return;
     }
     JsonNode properties = schema.path("properties");
-    if (!properties.isObject() || type.isPrimitive() || type.getRawClass().getName().startsWith("java.")) {
+    if (!properties.isObject()
+        || type.isPrimitive()
+        || type.getRawClass().getName().startsWith("java.")) {
       return;
     }
     BeanDescription bean = JSON.getSerializationConfig().introspect(type);
@@ -112,10 +120,18 @@ public final class CrdIntegerFormats {
       Map.Entry<String, JsonNode> field = fields.next();
       String name = field.getKey();
       BeanPropertyDefinition property =
-          bean.findProperties().stream().filter(p -> p.getName().equals(name)).findFirst().orElse(null);
+          bean.findProperties().stream()
+              .filter(p -> p.getName().equals(name))
+              .findFirst()
+              .orElse(null);
       if (property == null) {
         if (containsInteger(field.getValue())) {
-          errors.add(path + "." + name + " has integers in the schema but no property in " + type.getRawClass());
+          errors.add(
+              path
+                  + "."
+                  + name
+                  + " has integers in the schema but no property in "
+                  + type.getRawClass());
         }
         continue;
       }
@@ -132,7 +148,9 @@ public final class CrdIntegerFormats {
     Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> field = fields.next();
-      if (!field.getKey().equals("anyOf") && field.getValue().isContainerNode() && containsInteger(field.getValue())) {
+      if (!field.getKey().equals("anyOf")
+          && field.getValue().isContainerNode()
+          && containsInteger(field.getValue())) {
         return true;
       }
     }
@@ -144,7 +162,10 @@ public final class CrdIntegerFormats {
     return false;
   }
 
-  /** Puts {@code format} in the generator's key order (alphabetical: after description/default, before type). */
+  /**
+   * Puts {@code format} in the generator's key order (alphabetical: after description/default,
+   * before type).
+   */
   private static void insertFormat(ObjectNode schema, String format) {
     ObjectNode copy = schema.deepCopy();
     schema.removeAll();

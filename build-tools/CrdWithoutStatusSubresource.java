@@ -6,13 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Build step (run with {@code java build-tools/CrdWithoutStatusSubresource.java <crd.yml>...} after the fabric8 CRD
- * generator): replaces the {@code subresources: {status: {}}} block of each given CRD with {@code subresources: {}}.
+ * Build step (run with {@code java build-tools/CrdWithoutStatusSubresource.java <crd.yml>...} after
+ * the fabric8 CRD generator): replaces the {@code subresources: {status: {}}} block of each given
+ * CRD with {@code subresources: {}}.
  *
- * <p>The generator adds the status subresource to every custom resource whose {@code status} property is not
- * {@code Void}. Argo Rollouts' AnalysisRun and Experiment CRDs have none: their controllers write {@code status} with
- * a normal update of the object, and a CRD that had the subresource would silently drop those writes. The edit is
- * textual because the generator's output layout is fixed; a file without exactly that block fails the build.
+ * <p>The generator adds the status subresource to every custom resource whose {@code status}
+ * property is not {@code Void}. Argo Rollouts' AnalysisRun and Experiment CRDs have none: their
+ * controllers write {@code status} with a normal update of the object, and a CRD that had the
+ * subresource would silently drop those writes. The edit is textual because the generator's output
+ * layout is fixed; a file without exactly that block fails the build.
  */
 public final class CrdWithoutStatusSubresource {
 
@@ -49,7 +51,8 @@ public final class CrdWithoutStatusSubresource {
         out.add(line);
       }
       if (edits != 1) {
-        throw new IllegalStateException(file + ": expected one 'subresources: {status: {}}' block, found " + edits);
+        throw new IllegalStateException(
+            file + ": expected one 'subresources: {status: {}}' block, found " + edits);
       }
       Files.write(file, out, StandardCharsets.UTF_8);
     }

@@ -7,7 +7,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** Dependencies between the packages of common point one way: no package depends on itself through others. */
+/**
+ * Dependencies between the packages of common point one way: no package depends on itself through
+ * others.
+ */
 class PackageCyclesTest {
 
   @Test

@@ -8,10 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks every analysis a Rollout names against the templates it references, as Argo Rollouts does before it creates
- * a run (docs/compatibility.md §2.3 items 2-5): the templates exist (recursively), flatten without conflicts, the
- * arguments resolve, and no step, pre- or post-promotion analysis has a metric that would run forever (an interval
- * without a count). The controller reports a problem as InvalidSpec; the webhook answers it on apply.
+ * Checks every analysis a Rollout names against the templates it references, as Argo Rollouts does
+ * before it creates a run (docs/compatibility.md §2.3 items 2-5): the templates exist
+ * (recursively), flatten without conflicts, the arguments resolve, and no step, pre- or
+ * post-promotion analysis has a metric that would run forever (an interval without a count). The
+ * controller reports a problem as InvalidSpec; the webhook answers it on apply.
  */
 public final class AnalysisReferences {
 
@@ -27,8 +28,8 @@ public final class AnalysisReferences {
   public record Named(String path, RolloutAnalysis analysis, boolean background) {}
 
   /**
-   * Lists the analyses of a Rollout that name at least one template, in spec order: blue-green pre- and
-   * post-promotion, canary background, then the canary steps.
+   * Lists the analyses of a Rollout that name at least one template, in spec order: blue-green pre-
+   * and post-promotion, canary background, then the canary steps.
    *
    * @param rollout the Rollout
    * @return the analyses
@@ -40,21 +41,34 @@ public final class AnalysisReferences {
       return out;
     }
     if (strategy.getBlueGreen() != null) {
-      add(out, "spec.strategy.blueGreen.prePromotionAnalysis", strategy.getBlueGreen().getPrePromotionAnalysis(), false);
-      add(out, "spec.strategy.blueGreen.postPromotionAnalysis", strategy.getBlueGreen().getPostPromotionAnalysis(), false);
+      add(
+          out,
+          "spec.strategy.blueGreen.prePromotionAnalysis",
+          strategy.getBlueGreen().getPrePromotionAnalysis(),
+          false);
+      add(
+          out,
+          "spec.strategy.blueGreen.postPromotionAnalysis",
+          strategy.getBlueGreen().getPostPromotionAnalysis(),
+          false);
     }
     if (strategy.getCanary() != null) {
       add(out, "spec.strategy.canary.analysis", strategy.getCanary().getAnalysis(), true);
       List<CanaryStep> steps = strategy.getCanary().getSteps();
       for (int i = 0; steps != null && i < steps.size(); i++) {
         CanaryStep step = steps.get(i);
-        add(out, "spec.strategy.canary.steps[" + i + "].analysis", step == null ? null : step.getAnalysis(), false);
+        add(
+            out,
+            "spec.strategy.canary.steps[" + i + "].analysis",
+            step == null ? null : step.getAnalysis(),
+            false);
       }
     }
     return out;
   }
 
-  private static void add(List<Named> out, String path, RolloutAnalysis analysis, boolean background) {
+  private static void add(
+      List<Named> out, String path, RolloutAnalysis analysis, boolean background) {
     if (analysis != null && analysis.getTemplates() != null && !analysis.getTemplates().isEmpty()) {
       out.add(new Named(path, analysis, background));
     }
@@ -66,7 +80,8 @@ public final class AnalysisReferences {
    * @param rollout the Rollout
    * @param named the analysis
    * @param lookup where templates are read
-   * @return null when it resolves into a run, else the problem at {@code <path>.templates}, in Argo's words
+   * @return null when it resolves into a run, else the problem at {@code <path>.templates}, in
+   *     Argo's words
    */
   public static FieldError check(Rollout rollout, Named named, AnalysisTemplates.Lookup lookup) {
     try {
@@ -74,9 +89,14 @@ public final class AnalysisReferences {
       return null;
     } catch (AnalysisSpecException e) {
       List<String> names = new ArrayList<>();
-      named.analysis().getTemplates().forEach(t -> names.add(t == null ? null : t.getTemplateName()));
+      named
+          .analysis()
+          .getTemplates()
+          .forEach(t -> names.add(t == null ? null : t.getTemplateName()));
       return FieldError.invalid(
-          named.path() + ".templates", "templateNames: [" + String.join(" ", names) + "]", e.getMessage());
+          named.path() + ".templates",
+          "templateNames: [" + String.join(" ", names) + "]",
+          e.getMessage());
     }
   }
 

@@ -1,10 +1,10 @@
 package io.rollgate.analysis;
 
 /**
- * A Rollout's analysis configuration cannot be turned into an AnalysisRun: a referenced template is missing, the
- * templates do not flatten (duplicate metric names, conflicting arguments, duplicate dryRun or measurementRetention
- * rules), or an argument cannot be resolved (docs/compatibility.md §2.3 items 2-5, §9.3). The message is Argo's
- * wording.
+ * A Rollout's analysis configuration cannot be turned into an AnalysisRun: a referenced template is
+ * missing, the templates do not flatten (duplicate metric names, conflicting arguments, duplicate
+ * dryRun or measurementRetention rules), or an argument cannot be resolved (docs/compatibility.md
+ * §2.3 items 2-5, §9.3). The message is Argo's wording.
  */
 public final class AnalysisSpecException extends Exception {
 

@@ -16,13 +16,15 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Resolves the templates a Rollout analysis references ({@code templates[] {templateName, clusterScope}}) and flattens
- * them into the spec of one AnalysisRun (docs/compatibility.md §9.1, §9.8, §2.3 items 2-3).
+ * Resolves the templates a Rollout analysis references ({@code templates[] {templateName,
+ * clusterScope}}) and flattens them into the spec of one AnalysisRun (docs/compatibility.md §9.1,
+ * §9.8, §2.3 items 2-3).
  *
- * <p>Resolution follows {@code AnalysisTemplate.spec.templates} (and the ClusterAnalysisTemplate equivalent)
- * recursively; each template is used once, by name and scope. Flattening concatenates the metrics of the namespaced
- * templates, then those of the cluster templates, merges their arguments (same-named arguments must agree) and their
- * dryRun / measurementRetention rules (a metric name may appear once).
+ * <p>Resolution follows {@code AnalysisTemplate.spec.templates} (and the ClusterAnalysisTemplate
+ * equivalent) recursively; each template is used once, by name and scope. Flattening concatenates
+ * the metrics of the namespaced templates, then those of the cluster templates, merges their
+ * arguments (same-named arguments must agree) and their dryRun / measurementRetention rules (a
+ * metric name may appear once).
  */
 public final class AnalysisTemplates {
 
@@ -66,18 +68,23 @@ public final class AnalysisTemplates {
    * @param measurementRetention the templates' measurementRetention rules
    */
   public record Flattened(
-      List<Metric> metrics, List<Argument> args, List<DryRun> dryRun, List<MeasurementRetention> measurementRetention) {}
+      List<Metric> metrics,
+      List<Argument> args,
+      List<DryRun> dryRun,
+      List<MeasurementRetention> measurementRetention) {}
 
   /**
    * Resolves template references recursively (docs/compatibility.md §2.3 item 2).
    *
    * @param refs the references of a Rollout analysis
    * @param lookup where templates are read
-   * @return every template reached, each once, namespaced ones first, in the order they were reached
-   * @throws AnalysisSpecException {@code AnalysisTemplate '<n>' not found} or {@code ClusterAnalysisTemplate '<n>' not
-   *     found}, or a reference without a name
+   * @return every template reached, each once, namespaced ones first, in the order they were
+   *     reached
+   * @throws AnalysisSpecException {@code AnalysisTemplate '<n>' not found} or {@code
+   *     ClusterAnalysisTemplate '<n>' not found}, or a reference without a name
    */
-  public static List<Template> resolve(List<AnalysisTemplateRef> refs, Lookup lookup) throws AnalysisSpecException {
+  public static List<Template> resolve(List<AnalysisTemplateRef> refs, Lookup lookup)
+      throws AnalysisSpecException {
     Map<String, Template> namespaced = new LinkedHashMap<>();
     Map<String, Template> cluster = new LinkedHashMap<>();
     resolveInto(refs, lookup, namespaced, cluster);
@@ -87,7 +94,10 @@ public final class AnalysisTemplates {
   }
 
   private static void resolveInto(
-      List<AnalysisTemplateRef> refs, Lookup lookup, Map<String, Template> namespaced, Map<String, Template> cluster)
+      List<AnalysisTemplateRef> refs,
+      Lookup lookup,
+      Map<String, Template> namespaced,
+      Map<String, Template> cluster)
       throws AnalysisSpecException {
     if (refs == null) {
       return;
@@ -105,7 +115,9 @@ public final class AnalysisTemplates {
       AnalysisTemplateSpec spec = clusterScope ? lookup.cluster(name) : lookup.namespaced(name);
       if (spec == null) {
         throw new AnalysisSpecException(
-            (clusterScope ? "ClusterAnalysisTemplate '" : "AnalysisTemplate '") + name + "' not found");
+            (clusterScope ? "ClusterAnalysisTemplate '" : "AnalysisTemplate '")
+                + name
+                + "' not found");
       }
       target.put(name, new Template(name, clusterScope, spec));
       resolveInto(spec.getTemplates(), lookup, namespaced, cluster);
@@ -117,9 +129,10 @@ public final class AnalysisTemplates {
    *
    * @param templates the templates, as {@link #resolve} returned them
    * @return the flattened metrics, arguments and rules (deep copies)
-   * @throws AnalysisSpecException {@code two metrics have the same name '<m>'}, {@code Argument `<a>` specified multiple
-   *     times with different values: '<v1>', '<v2>'} (only when both templates give a value; one that only declares
-   *     the argument takes the other's), or a duplicate dryRun / measurementRetention rule
+   * @throws AnalysisSpecException {@code two metrics have the same name '<m>'}, {@code Argument
+   *     `<a>` specified multiple times with different values: '<v1>', '<v2>'} (only when both
+   *     templates give a value; one that only declares the argument takes the other's), or a
+   *     duplicate dryRun / measurementRetention rule
    */
   public static Flattened flatten(List<Template> templates) throws AnalysisSpecException {
     List<Metric> metrics = new ArrayList<>();
@@ -176,21 +189,23 @@ public final class AnalysisTemplates {
   }
 
   /**
-   * Appends dryRun rules, rejecting a metric name that already has one (Rollout-level rules first, then each
-   * template's).
+   * Appends dryRun rules, rejecting a metric name that already has one (Rollout-level rules first,
+   * then each template's).
    *
    * @param base the rules so far
    * @param more the rules to add, or null
    * @return a new list with both
    * @throws AnalysisSpecException {@code two Dry-Run metric rules have the same name '<m>'}
    */
-  public static List<DryRun> mergeDryRun(List<DryRun> base, List<DryRun> more) throws AnalysisSpecException {
+  public static List<DryRun> mergeDryRun(List<DryRun> base, List<DryRun> more)
+      throws AnalysisSpecException {
     List<DryRun> out = new ArrayList<>(base == null ? List.of() : base);
     if (more != null) {
       for (DryRun d : more) {
         for (DryRun e : out) {
           if (Objects.equals(e.getMetricName(), d.getMetricName())) {
-            throw new AnalysisSpecException("two Dry-Run metric rules have the same name '" + d.getMetricName() + "'");
+            throw new AnalysisSpecException(
+                "two Dry-Run metric rules have the same name '" + d.getMetricName() + "'");
           }
         }
         out.add(ModelJson.deepCopy(d));
@@ -205,17 +220,21 @@ public final class AnalysisTemplates {
    * @param base the rules so far
    * @param more the rules to add, or null
    * @return a new list with both
-   * @throws AnalysisSpecException {@code two Measurement Retention metric rules have the same name '<m>'}
+   * @throws AnalysisSpecException {@code two Measurement Retention metric rules have the same name
+   *     '<m>'}
    */
   public static List<MeasurementRetention> mergeMeasurementRetention(
-      List<MeasurementRetention> base, List<MeasurementRetention> more) throws AnalysisSpecException {
+      List<MeasurementRetention> base, List<MeasurementRetention> more)
+      throws AnalysisSpecException {
     List<MeasurementRetention> out = new ArrayList<>(base == null ? List.of() : base);
     if (more != null) {
       for (MeasurementRetention d : more) {
         for (MeasurementRetention e : out) {
           if (Objects.equals(e.getMetricName(), d.getMetricName())) {
             throw new AnalysisSpecException(
-                "two Measurement Retention metric rules have the same name '" + d.getMetricName() + "'");
+                "two Measurement Retention metric rules have the same name '"
+                    + d.getMetricName()
+                    + "'");
           }
         }
         out.add(ModelJson.deepCopy(d));

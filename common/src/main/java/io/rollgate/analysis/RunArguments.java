@@ -14,20 +14,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Arguments of the AnalysisRuns a Rollout creates (docs/compatibility.md §1.6, §9.3): the Rollout's own {@code args[]}
- * are resolved to plain values ({@code podTemplateHashValue: Latest|Stable}, {@code fieldRef.fieldPath}), then merged
- * into the templates' arguments.
+ * Arguments of the AnalysisRuns a Rollout creates (docs/compatibility.md §1.6, §9.3): the Rollout's
+ * own {@code args[]} are resolved to plain values ({@code podTemplateHashValue: Latest|Stable},
+ * {@code fieldRef.fieldPath}), then merged into the templates' arguments.
  */
 public final class RunArguments {
 
   /**
-   * Validation message for a {@code metadata...} fieldPath the downward API cannot read (docs/compatibility.md §2.2
-   * item 26).
+   * Validation message for a {@code metadata...} fieldPath the downward API cannot read
+   * (docs/compatibility.md §2.2 item 26).
    */
   public static final String INVALID_METADATA_FIELD_REF =
       "Analyses arguments must refer to valid object metadata supported by downwardAPI";
 
-  private static final Pattern SUBSCRIPT = Pattern.compile("^(metadata\\.(?:labels|annotations))\\['(.*)'\\]$");
+  private static final Pattern SUBSCRIPT =
+      Pattern.compile("^(metadata\\.(?:labels|annotations))\\['(.*)'\\]$");
 
   private RunArguments() {}
 
@@ -39,10 +40,12 @@ public final class RunArguments {
    * @param newHash the new ReplicaSet's pod-template hash ({@code podTemplateHashValue: Latest})
    * @param stableHash the stable ReplicaSet's hash ({@code Stable}), or null
    * @return one argument with a {@code value} per input argument, in order
-   * @throws AnalysisSpecException when a fieldPath cannot be read or an argument has neither value nor valueFrom
+   * @throws AnalysisSpecException when a fieldPath cannot be read or an argument has neither value
+   *     nor valueFrom
    */
   public static List<Argument> resolveRolloutArgs(
-      List<AnalysisRunArgument> args, Rollout rollout, String newHash, String stableHash) throws AnalysisSpecException {
+      List<AnalysisRunArgument> args, Rollout rollout, String newHash, String stableHash)
+      throws AnalysisSpecException {
     List<Argument> out = new ArrayList<>();
     if (args == null) {
       return out;
@@ -59,7 +62,11 @@ public final class RunArguments {
             value = stableHash;
           } else {
             throw new AnalysisSpecException(
-                "args." + a.getName() + ": podTemplateHashValue must be Stable or Latest, not '" + hashValue + "'");
+                "args."
+                    + a.getName()
+                    + ": podTemplateHashValue must be Stable or Latest, not '"
+                    + hashValue
+                    + "'");
           }
           value = value == null ? "" : value;
         } else if (a.getValueFrom().getFieldRef() != null) {
@@ -83,9 +90,10 @@ public final class RunArguments {
   }
 
   /**
-   * Reads a downward-API style field of the Rollout: {@code metadata.name}, {@code metadata.namespace},
-   * {@code metadata.uid}, {@code metadata.labels}, {@code metadata.annotations} (as {@code k="v"} lines, sorted),
-   * {@code metadata.labels['k']}, {@code metadata.annotations['k']} (empty when absent).
+   * Reads a downward-API style field of the Rollout: {@code metadata.name}, {@code
+   * metadata.namespace}, {@code metadata.uid}, {@code metadata.labels}, {@code
+   * metadata.annotations} (as {@code k="v"} lines, sorted), {@code metadata.labels['k']}, {@code
+   * metadata.annotations['k']} (empty when absent).
    *
    * @param rollout the Rollout
    * @param path the fieldPath
@@ -96,7 +104,8 @@ public final class RunArguments {
     var meta = rollout.getMetadata();
     Matcher m = SUBSCRIPT.matcher(path);
     if (m.matches()) {
-      Map<String, String> map = m.group(1).endsWith("labels") ? meta.getLabels() : meta.getAnnotations();
+      Map<String, String> map =
+          m.group(1).endsWith("labels") ? meta.getLabels() : meta.getAnnotations();
       return map == null ? "" : map.getOrDefault(m.group(2), "");
     }
     switch (path) {
@@ -124,7 +133,10 @@ public final class RunArguments {
       if (sb.length() > 0) {
         sb.append('\n');
       }
-      sb.append(e.getKey()).append("=\"").append(e.getValue().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+      sb.append(e.getKey())
+          .append("=\"")
+          .append(e.getValue().replace("\\", "\\\\").replace("\"", "\\\""))
+          .append('"');
     }
     return sb.toString();
   }
@@ -178,16 +190,18 @@ public final class RunArguments {
   }
 
   /**
-   * Merges the Rollout's resolved arguments into the templates' (docs/compatibility.md §9.3): template arguments are
-   * the base; an incoming argument of the same name replaces its value (else its valueFrom); incoming arguments no
-   * template declares are dropped.
+   * Merges the Rollout's resolved arguments into the templates' (docs/compatibility.md §9.3):
+   * template arguments are the base; an incoming argument of the same name replaces its value (else
+   * its valueFrom); incoming arguments no template declares are dropped.
    *
    * @param incoming the Rollout's resolved arguments
    * @param templateArgs the flattened template arguments
    * @return the run's arguments
-   * @throws AnalysisSpecException {@code args.<name> was not resolved} when one is left without value and valueFrom
+   * @throws AnalysisSpecException {@code args.<name> was not resolved} when one is left without
+   *     value and valueFrom
    */
-  public static List<Argument> merge(List<Argument> incoming, List<Argument> templateArgs) throws AnalysisSpecException {
+  public static List<Argument> merge(List<Argument> incoming, List<Argument> templateArgs)
+      throws AnalysisSpecException {
     List<Argument> out = new ArrayList<>();
     for (Argument t : templateArgs) {
       out.add(ModelJson.deepCopy(t));

@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Builds the AnalysisRun a Rollout analysis asks for (docs/compatibility.md §9.8): its name
- * {@code <rollout>-<newRS hash>-<revision>[-<infix>]}, labels, annotations, controller owner reference and the spec
- * flattened from the referenced templates with the Rollout's arguments and rules.
+ * Builds the AnalysisRun a Rollout analysis asks for (docs/compatibility.md §9.8): its name {@code
+ * <rollout>-<newRS hash>-<revision>[-<infix>]}, labels, annotations, controller owner reference and
+ * the spec flattened from the referenced templates with the Rollout's arguments and rules.
  */
 public final class RunFactory {
 
@@ -55,7 +55,8 @@ public final class RunFactory {
    * Builds the run.
    *
    * @param rollout the Rollout (name, namespace, uid, selector, instance-id label; fieldRef source)
-   * @param analysis the Rollout analysis (templates, args, dryRun, measurementRetention, analysisRunMetadata)
+   * @param analysis the Rollout analysis (templates, args, dryRun, measurementRetention,
+   *     analysisRunMetadata)
    * @param type the kind of run
    * @param stepIndex the step index (step runs), else null
    * @param podHash the new ReplicaSet's pod-template hash
@@ -63,7 +64,8 @@ public final class RunFactory {
    * @param revision the Rollout revision ({@code rollout.argoproj.io/revision})
    * @param lookup where templates are read
    * @return the run to create (no namespace-level defaults applied)
-   * @throws AnalysisSpecException when templates are missing or do not flatten, or arguments do not resolve
+   * @throws AnalysisSpecException when templates are missing or do not flatten, or arguments do not
+   *     resolve
    */
   public static AnalysisRun build(
       Rollout rollout,
@@ -95,8 +97,8 @@ public final class RunFactory {
   }
 
   /**
-   * The run spec: flattened template metrics, merged arguments, dryRun and measurementRetention (Rollout-level rules
-   * first, then the templates'; a metric name may have one rule).
+   * The run spec: flattened template metrics, merged arguments, dryRun and measurementRetention
+   * (Rollout-level rules first, then the templates'; a metric name may have one rule).
    *
    * @param rollout the Rollout
    * @param analysis the Rollout analysis
@@ -104,44 +106,56 @@ public final class RunFactory {
    * @param stableHash the stable ReplicaSet's hash, or null
    * @param lookup where templates are read
    * @return the spec
-   * @throws AnalysisSpecException when templates are missing or do not flatten, or arguments do not resolve
+   * @throws AnalysisSpecException when templates are missing or do not flatten, or arguments do not
+   *     resolve
    */
   public static AnalysisRunSpec spec(
-      Rollout rollout, RolloutAnalysis analysis, String podHash, String stableHash, AnalysisTemplates.Lookup lookup)
+      Rollout rollout,
+      RolloutAnalysis analysis,
+      String podHash,
+      String stableHash,
+      AnalysisTemplates.Lookup lookup)
       throws AnalysisSpecException {
-    AnalysisTemplates.Flattened flat = AnalysisTemplates.flatten(AnalysisTemplates.resolve(analysis.getTemplates(), lookup));
-    List<Argument> incoming = RunArguments.resolveRolloutArgs(analysis.getArgs(), rollout, podHash, stableHash);
+    AnalysisTemplates.Flattened flat =
+        AnalysisTemplates.flatten(AnalysisTemplates.resolve(analysis.getTemplates(), lookup));
+    List<Argument> incoming =
+        RunArguments.resolveRolloutArgs(analysis.getArgs(), rollout, podHash, stableHash);
     AnalysisRunSpec spec = new AnalysisRunSpec();
     spec.setMetrics(flat.metrics());
     List<Argument> args = RunArguments.merge(incoming, flat.args());
     spec.setArgs(args.isEmpty() ? null : args);
     var dryRun = AnalysisTemplates.mergeDryRun(analysis.getDryRun(), flat.dryRun());
     spec.setDryRun(dryRun.isEmpty() ? null : dryRun);
-    var retention = AnalysisTemplates.mergeMeasurementRetention(analysis.getMeasurementRetention(), flat.measurementRetention());
+    var retention =
+        AnalysisTemplates.mergeMeasurementRetention(
+            analysis.getMeasurementRetention(), flat.measurementRetention());
     spec.setMeasurementRetention(retention.isEmpty() ? null : retention);
     return spec;
   }
 
   /**
-   * Checks that an analysis would build a run, without the ReplicaSets of a pass (docs/compatibility.md §2.3 items 2-5,
-   * §2.2 item 26): templates exist and flatten, {@code metadata...} fieldRefs are readable, every template argument
-   * gets a value, rules are not duplicated. A fieldRef into the rest of the Rollout is only checked when the run is
-   * created (its value may appear later, e.g. in the status).
+   * Checks that an analysis would build a run, without the ReplicaSets of a pass
+   * (docs/compatibility.md §2.3 items 2-5, §2.2 item 26): templates exist and flatten, {@code
+   * metadata...} fieldRefs are readable, every template argument gets a value, rules are not
+   * duplicated. A fieldRef into the rest of the Rollout is only checked when the run is created
+   * (its value may appear later, e.g. in the status).
    *
    * @param rollout the Rollout
    * @param analysis the Rollout analysis
    * @param lookup where templates are read
    * @throws AnalysisSpecException the first problem, in Argo's words
    */
-  public static void validate(Rollout rollout, RolloutAnalysis analysis, AnalysisTemplates.Lookup lookup)
+  public static void validate(
+      Rollout rollout, RolloutAnalysis analysis, AnalysisTemplates.Lookup lookup)
       throws AnalysisSpecException {
     validate(rollout, analysis, lookup, true);
   }
 
   /**
-   * Checks an analysis as {@link #validate(Rollout, RolloutAnalysis, AnalysisTemplates.Lookup)} does; for a step,
-   * pre- or post-promotion analysis ({@code background} false) a metric that would run forever (an interval without a
-   * count, after the arguments are substituted) is rejected too (docs/compatibility.md §2.3 item 4).
+   * Checks an analysis as {@link #validate(Rollout, RolloutAnalysis, AnalysisTemplates.Lookup)}
+   * does; for a step, pre- or post-promotion analysis ({@code background} false) a metric that
+   * would run forever (an interval without a count, after the arguments are substituted) is
+   * rejected too (docs/compatibility.md §2.3 item 4).
    *
    * @param rollout the Rollout
    * @param analysis the Rollout analysis
@@ -150,9 +164,13 @@ public final class RunFactory {
    * @throws AnalysisSpecException the first problem, in Argo's words
    */
   public static void validate(
-      Rollout rollout, RolloutAnalysis analysis, AnalysisTemplates.Lookup lookup, boolean background)
+      Rollout rollout,
+      RolloutAnalysis analysis,
+      AnalysisTemplates.Lookup lookup,
+      boolean background)
       throws AnalysisSpecException {
-    List<AnalysisTemplates.Template> templates = AnalysisTemplates.resolve(analysis.getTemplates(), lookup);
+    List<AnalysisTemplates.Template> templates =
+        AnalysisTemplates.resolve(analysis.getTemplates(), lookup);
     AnalysisTemplates.Flattened flat = AnalysisTemplates.flatten(templates);
     List<Argument> incoming = new java.util.ArrayList<>();
     if (analysis.getArgs() != null) {
@@ -178,7 +196,10 @@ public final class RunFactory {
     List<Argument> merged = RunArguments.merge(incoming, flat.args());
     if (!background) {
       for (AnalysisTemplates.Template t : templates) {
-        for (var m : t.spec().getMetrics() == null ? List.<io.rollgate.api.Metric>of() : t.spec().getMetrics()) {
+        for (var m :
+            t.spec().getMetrics() == null
+                ? List.<io.rollgate.api.Metric>of()
+                : t.spec().getMetrics()) {
           String count = countText(m.getCount(), merged);
           boolean hasInterval = m.getInterval() != null && !m.getInterval().isEmpty();
           if (hasInterval && (count == null || "0".equals(count))) {
@@ -194,11 +215,16 @@ public final class RunFactory {
       }
     }
     AnalysisTemplates.mergeDryRun(analysis.getDryRun(), flat.dryRun());
-    AnalysisTemplates.mergeMeasurementRetention(analysis.getMeasurementRetention(), flat.measurementRetention());
+    AnalysisTemplates.mergeMeasurementRetention(
+        analysis.getMeasurementRetention(), flat.measurementRetention());
   }
 
-  /** A metric count as text, with {@code {{args.x}}} placeholders replaced by the arguments' values; null when unset. */
-  private static String countText(io.fabric8.kubernetes.api.model.IntOrString count, List<Argument> args) {
+  /**
+   * A metric count as text, with {@code {{args.x}}} placeholders replaced by the arguments' values;
+   * null when unset.
+   */
+  private static String countText(
+      io.fabric8.kubernetes.api.model.IntOrString count, List<Argument> args) {
     if (count == null || (count.getIntVal() == null && count.getStrVal() == null)) {
       return null;
     }
@@ -208,16 +234,19 @@ public final class RunFactory {
     String text = count.getStrVal();
     for (Argument a : args) {
       if (a.getValue() != null) {
-        text = text.replaceAll("\\{\\{\\s*args\\." + java.util.regex.Pattern.quote(a.getName()) + "\\s*}}", java.util.regex.Matcher.quoteReplacement(a.getValue()));
+        text =
+            text.replaceAll(
+                "\\{\\{\\s*args\\." + java.util.regex.Pattern.quote(a.getName()) + "\\s*}}",
+                java.util.regex.Matcher.quoteReplacement(a.getValue()));
       }
     }
     return text;
   }
 
   /**
-   * The run labels: every {@code spec.selector.matchLabels} of the Rollout, {@code analysisRunMetadata.labels},
-   * {@code rollouts-pod-template-hash}, {@code rollout-type}, {@code step-index} (step runs) and the controller
-   * instance id (when the Rollout carries one).
+   * The run labels: every {@code spec.selector.matchLabels} of the Rollout, {@code
+   * analysisRunMetadata.labels}, {@code rollouts-pod-template-hash}, {@code rollout-type}, {@code
+   * step-index} (step runs) and the controller instance id (when the Rollout carries one).
    *
    * @param rollout the Rollout
    * @param analysis the Rollout analysis
@@ -243,7 +272,8 @@ public final class RunFactory {
       labels.put(Labels.STEP_INDEX, String.valueOf(stepIndex));
     }
     Map<String, String> rolloutLabels = rollout.getMetadata().getLabels();
-    String instanceId = rolloutLabels == null ? null : rolloutLabels.get(Labels.CONTROLLER_INSTANCE_ID);
+    String instanceId =
+        rolloutLabels == null ? null : rolloutLabels.get(Labels.CONTROLLER_INSTANCE_ID);
     if (instanceId != null && !instanceId.isEmpty()) {
       labels.put(Labels.CONTROLLER_INSTANCE_ID, instanceId);
     }
@@ -254,7 +284,8 @@ public final class RunFactory {
    * The controller owner reference to the Rollout.
    *
    * @param rollout the Rollout
-   * @return {@code argoproj.io/v1alpha1 Rollout <name> <uid>}, controller and blockOwnerDeletion true
+   * @return {@code argoproj.io/v1alpha1 Rollout <name> <uid>}, controller and blockOwnerDeletion
+   *     true
    */
   public static OwnerReference ownerReference(Rollout rollout) {
     return new OwnerReferenceBuilder()
@@ -268,8 +299,9 @@ public final class RunFactory {
   }
 
   /**
-   * Whether an existing run (found under the wanted name) may be reused instead of creating another: it is not
-   * completed, is controlled by the same Rollout and has the same metrics, args, dryRun and measurementRetention.
+   * Whether an existing run (found under the wanted name) may be reused instead of creating
+   * another: it is not completed, is controlled by the same Rollout and has the same metrics, args,
+   * dryRun and measurementRetention.
    *
    * @param existing the existing run
    * @param wanted the run we would create

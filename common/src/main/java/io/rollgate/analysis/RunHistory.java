@@ -10,10 +10,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which of a Rollout's non-current AnalysisRuns to delete (docs/compatibility.md §9.8 "History"): runs without a
- * {@code rollouts-pod-template-hash} label, or whose ReplicaSet is gone or being deleted, always; of the others, newest
- * first, all but {@code successfulRunHistoryLimit} Successful and {@code unsuccessfulRunHistoryLimit}
- * Failed/Error/Inconclusive runs. Runs still running are kept (they are terminated first).
+ * Which of a Rollout's non-current AnalysisRuns to delete (docs/compatibility.md §9.8 "History"):
+ * runs without a {@code rollouts-pod-template-hash} label, or whose ReplicaSet is gone or being
+ * deleted, always; of the others, newest first, all but {@code successfulRunHistoryLimit}
+ * Successful and {@code unsuccessfulRunHistoryLimit} Failed/Error/Inconclusive runs. Runs still
+ * running are kept (they are terminated first).
  */
 public final class RunHistory {
 
@@ -29,7 +30,10 @@ public final class RunHistory {
    * @return the runs to delete
    */
   public static List<AnalysisRun> toDelete(
-      List<AnalysisRun> nonCurrent, Set<String> liveHashes, int successfulLimit, int unsuccessfulLimit) {
+      List<AnalysisRun> nonCurrent,
+      Set<String> liveHashes,
+      int successfulLimit,
+      int unsuccessfulLimit) {
     List<AnalysisRun> delete = new ArrayList<>();
     List<AnalysisRun> rest = new ArrayList<>();
     for (AnalysisRun run : nonCurrent) {
@@ -43,7 +47,10 @@ public final class RunHistory {
     }
     rest.sort(
         Comparator.comparing(
-                (AnalysisRun r) -> r.getMetadata().getCreationTimestamp() == null ? "" : r.getMetadata().getCreationTimestamp())
+                (AnalysisRun r) ->
+                    r.getMetadata().getCreationTimestamp() == null
+                        ? ""
+                        : r.getMetadata().getCreationTimestamp())
             .thenComparing(r -> r.getMetadata().getName())
             .reversed());
     int ok = 0;

@@ -3,8 +3,9 @@ package io.rollgate.analysis;
 import java.util.Locale;
 
 /**
- * The four kinds of AnalysisRun a Rollout creates, with the {@code rollout-type} label value, the name infix and the
- * wording Argo Rollouts uses for them in abort messages and events (docs/compatibility.md §9.8, §7.7).
+ * The four kinds of AnalysisRun a Rollout creates, with the {@code rollout-type} label value, the
+ * name infix and the wording Argo Rollouts uses for them in abort messages and events
+ * (docs/compatibility.md §9.8, §7.7).
  */
 public enum RunType {
   /** An inline canary {@code analysis} step ({@code spec.strategy.canary.steps[i].analysis}). */
@@ -34,7 +35,8 @@ public enum RunType {
   }
 
   /**
-   * The name infix: the step index for step runs, {@code pre} / {@code post} for blue-green, none for background.
+   * The name infix: the step index for step runs, {@code pre} / {@code post} for blue-green, none
+   * for background.
    *
    * @param stepIndex the step index (step runs only)
    * @return the infix, or null for none
@@ -53,8 +55,8 @@ public enum RunType {
   }
 
   /**
-   * The abort message for a run ending Failed or Error, e.g.
-   * {@code Step-based analysis phase failed: Metric "m" assessed Failed due to failed (1) > failureLimit (0)}.
+   * The abort message for a run ending Failed or Error, e.g. {@code Step-based analysis phase
+   * failed: Metric "m" assessed Failed due to failed (1) > failureLimit (0)}.
    *
    * @param phase the run phase ({@code Failed} or {@code Error})
    * @param runMessage the run's {@code status.message}, or null
@@ -71,10 +73,18 @@ public enum RunType {
    * @param name the run name
    * @param phase the new phase
    * @param previous the previous phase, or null/empty when none was recorded
-   * @return {@code <Type> Analysis Run '<name>' Status New: '<phase>' Previous: '<prev|NoPreviousStatus>'}
+   * @return {@code <Type> Analysis Run '<name>' Status New: '<phase>' Previous:
+   *     '<prev|NoPreviousStatus>'}
    */
   public String eventMessage(String name, String phase, String previous) {
     String prev = previous == null || previous.isEmpty() ? "NoPreviousStatus" : previous;
-    return label + " Analysis Run '" + name + "' Status New: '" + phase + "' Previous: '" + prev + "'";
+    return label
+        + " Analysis Run '"
+        + name
+        + "' Status New: '"
+        + phase
+        + "' Previous: '"
+        + prev
+        + "'";
   }
 }

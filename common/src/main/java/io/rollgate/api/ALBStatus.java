@@ -74,6 +74,11 @@ public class ALBStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(loadBalancer, canaryTargetGroup, stableTargetGroup, ingress, additionalPropertiesHashCode());
+    return Objects.hash(
+        loadBalancer,
+        canaryTargetGroup,
+        stableTargetGroup,
+        ingress,
+        additionalPropertiesHashCode());
   }
 }

@@ -104,6 +104,12 @@ public class ALBTrafficRouting extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        ingress, ingresses, servicePort, rootService, annotationPrefix, stickinessConfig, additionalPropertiesHashCode());
+        ingress,
+        ingresses,
+        servicePort,
+        rootService,
+        annotationPrefix,
+        stickinessConfig,
+        additionalPropertiesHashCode());
   }
 }

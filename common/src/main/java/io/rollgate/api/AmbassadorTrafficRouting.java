@@ -30,8 +30,7 @@ public class AmbassadorTrafficRouting extends ModelObject {
       return false;
     }
     AmbassadorTrafficRouting that = (AmbassadorTrafficRouting) o;
-    return Objects.equals(mappings, that.mappings)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(mappings, that.mappings) && additionalPropertiesEqual(that);
   }
 
   @Override

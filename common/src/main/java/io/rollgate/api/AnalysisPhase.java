@@ -3,9 +3,9 @@ package io.rollgate.api;
 import java.util.List;
 
 /**
- * Values of {@code status.phase} of an AnalysisRun, and of {@code phase} of its metric results and measurements
- * (Argo's {@code AnalysisPhase}, docs/compatibility.md §9.1). Fields stay {@code String}s so that a value written by
- * another controller version round-trips unchanged.
+ * Values of {@code status.phase} of an AnalysisRun, and of {@code phase} of its metric results and
+ * measurements (Argo's {@code AnalysisPhase}, docs/compatibility.md §9.1). Fields stay {@code
+ * String}s so that a value written by another controller version round-trips unchanged.
  */
 public final class AnalysisPhase {
 
@@ -28,7 +28,8 @@ public final class AnalysisPhase {
   public static final String INCONCLUSIVE = "Inconclusive";
 
   /** Phases from best to worst, as Argo orders them when it picks the worst metric phase. */
-  private static final List<String> SEVERITY = List.of(SUCCESSFUL, RUNNING, PENDING, INCONCLUSIVE, ERROR, FAILED);
+  private static final List<String> SEVERITY =
+      List.of(SUCCESSFUL, RUNNING, PENDING, INCONCLUSIVE, ERROR, FAILED);
 
   private AnalysisPhase() {}
 
@@ -39,12 +40,15 @@ public final class AnalysisPhase {
    * @return whether it is Successful, Failed, Error or Inconclusive
    */
   public static boolean isCompleted(String phase) {
-    return SUCCESSFUL.equals(phase) || FAILED.equals(phase) || ERROR.equals(phase) || INCONCLUSIVE.equals(phase);
+    return SUCCESSFUL.equals(phase)
+        || FAILED.equals(phase)
+        || ERROR.equals(phase)
+        || INCONCLUSIVE.equals(phase);
   }
 
   /**
-   * Tells whether {@code candidate} is worse than {@code current} in Argo's severity order (Successful, Running,
-   * Pending, Inconclusive, Error, Failed, best first).
+   * Tells whether {@code candidate} is worse than {@code current} in Argo's severity order
+   * (Successful, Running, Pending, Inconclusive, Error, Failed, best first).
    *
    * @param candidate a phase
    * @param current the phase to compare with; {@code null} counts as better than any phase

@@ -5,9 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Objects;
 
-/**
- * Desired state of an AnalysisRun ({@code spec}, docs/compatibility.md §9.1).
- */
+/** Desired state of an AnalysisRun ({@code spec}, docs/compatibility.md §9.1). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AnalysisRunSpec extends ModelObject {
 
@@ -23,7 +21,9 @@ public class AnalysisRunSpec extends ModelObject {
   @JsonProperty("terminate")
   private Boolean terminate;
 
-  /** Metrics (unanchored regular expressions on the name) whose outcome never affects the run phase. */
+  /**
+   * Metrics (unanchored regular expressions on the name) whose outcome never affects the run phase.
+   */
   @JsonProperty("dryRun")
   private List<DryRun> dryRun;
 
@@ -103,6 +103,13 @@ public class AnalysisRunSpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(metrics, args, terminate, dryRun, measurementRetention, ttlStrategy, additionalPropertiesHashCode());
+    return Objects.hash(
+        metrics,
+        args,
+        terminate,
+        dryRun,
+        measurementRetention,
+        ttlStrategy,
+        additionalPropertiesHashCode());
   }
 }

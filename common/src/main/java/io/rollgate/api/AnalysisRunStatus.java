@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Observed state of an AnalysisRun ({@code status}, docs/compatibility.md §9.1). AnalysisRuns have no status
- * subresource, so the controller writes this with a normal (merge) patch of the object.
+ * Observed state of an AnalysisRun ({@code status}, docs/compatibility.md §9.1). AnalysisRuns have
+ * no status subresource, so the controller writes this with a normal (merge) patch of the object.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AnalysisRunStatus extends ModelObject {
@@ -119,6 +119,14 @@ public class AnalysisRunStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(phase, message, metricResults, startedAt, completedAt, runSummary, dryRunSummary, additionalPropertiesHashCode());
+    return Objects.hash(
+        phase,
+        message,
+        metricResults,
+        startedAt,
+        completedAt,
+        runSummary,
+        dryRunSummary,
+        additionalPropertiesHashCode());
   }
 }

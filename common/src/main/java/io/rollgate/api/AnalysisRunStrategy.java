@@ -48,6 +48,7 @@ public class AnalysisRunStrategy extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(successfulRunHistoryLimit, unsuccessfulRunHistoryLimit, additionalPropertiesHashCode());
+    return Objects.hash(
+        successfulRunHistoryLimit, unsuccessfulRunHistoryLimit, additionalPropertiesHashCode());
   }
 }

@@ -11,10 +11,11 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The AnalysisTemplate custom resource, {@code argoproj.io/v1alpha1} kind {@code AnalysisTemplate} (plural
- * {@code analysistemplates}, short name {@code at}, namespaced), wire-compatible with Argo Rollouts
- * (docs/compatibility.md §0, §9.1): a reusable set of metrics that Rollouts and Experiments turn into AnalysisRuns. It
- * has no status (the CRD schema has no {@code status} property, as upstream).
+ * The AnalysisTemplate custom resource, {@code argoproj.io/v1alpha1} kind {@code AnalysisTemplate}
+ * (plural {@code analysistemplates}, short name {@code at}, namespaced), wire-compatible with Argo
+ * Rollouts (docs/compatibility.md §0, §9.1): a reusable set of metrics that Rollouts and
+ * Experiments turn into AnalysisRuns. It has no status (the CRD schema has no {@code status}
+ * property, as upstream).
  */
 @Group("argoproj.io")
 @Version("v1alpha1")
@@ -27,4 +28,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.DATE)
 @JsonIgnoreProperties("status")
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class AnalysisTemplate extends ModelCustomResource<AnalysisTemplateSpec, Void> implements Namespaced {}
+public class AnalysisTemplate extends ModelCustomResource<AnalysisTemplateSpec, Void>
+    implements Namespaced {}

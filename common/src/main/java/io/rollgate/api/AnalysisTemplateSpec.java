@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Desired state of an AnalysisTemplate or ClusterAnalysisTemplate ({@code spec}, docs/compatibility.md §9.1).
+ * Desired state of an AnalysisTemplate or ClusterAnalysisTemplate ({@code spec},
+ * docs/compatibility.md §9.1).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AnalysisTemplateSpec extends ModelObject {
@@ -19,7 +20,9 @@ public class AnalysisTemplateSpec extends ModelObject {
   @JsonProperty("args")
   private List<Argument> args;
 
-  /** Metrics (unanchored regular expressions on the name) whose outcome never affects the run phase. */
+  /**
+   * Metrics (unanchored regular expressions on the name) whose outcome never affects the run phase.
+   */
   @JsonProperty("dryRun")
   private List<DryRun> dryRun;
 
@@ -90,6 +93,7 @@ public class AnalysisTemplateSpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(metrics, args, dryRun, measurementRetention, templates, additionalPropertiesHashCode());
+    return Objects.hash(
+        metrics, args, dryRun, measurementRetention, templates, additionalPropertiesHashCode());
   }
 }

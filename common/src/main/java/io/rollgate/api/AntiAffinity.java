@@ -10,13 +10,16 @@ public class AntiAffinity extends ModelObject {
 
   /** Soft anti-affinity with a weight. */
   @JsonProperty("preferredDuringSchedulingIgnoredDuringExecution")
-  private PreferredDuringSchedulingIgnoredDuringExecution preferredDuringSchedulingIgnoredDuringExecution;
+  private PreferredDuringSchedulingIgnoredDuringExecution
+      preferredDuringSchedulingIgnoredDuringExecution;
 
   /** Hard anti-affinity. */
   @JsonProperty("requiredDuringSchedulingIgnoredDuringExecution")
-  private RequiredDuringSchedulingIgnoredDuringExecution requiredDuringSchedulingIgnoredDuringExecution;
+  private RequiredDuringSchedulingIgnoredDuringExecution
+      requiredDuringSchedulingIgnoredDuringExecution;
 
-  public PreferredDuringSchedulingIgnoredDuringExecution getPreferredDuringSchedulingIgnoredDuringExecution() {
+  public PreferredDuringSchedulingIgnoredDuringExecution
+      getPreferredDuringSchedulingIgnoredDuringExecution() {
     return preferredDuringSchedulingIgnoredDuringExecution;
   }
 
@@ -25,11 +28,13 @@ public class AntiAffinity extends ModelObject {
     this.preferredDuringSchedulingIgnoredDuringExecution = value;
   }
 
-  public RequiredDuringSchedulingIgnoredDuringExecution getRequiredDuringSchedulingIgnoredDuringExecution() {
+  public RequiredDuringSchedulingIgnoredDuringExecution
+      getRequiredDuringSchedulingIgnoredDuringExecution() {
     return requiredDuringSchedulingIgnoredDuringExecution;
   }
 
-  public void setRequiredDuringSchedulingIgnoredDuringExecution(RequiredDuringSchedulingIgnoredDuringExecution value) {
+  public void setRequiredDuringSchedulingIgnoredDuringExecution(
+      RequiredDuringSchedulingIgnoredDuringExecution value) {
     this.requiredDuringSchedulingIgnoredDuringExecution = value;
   }
 
@@ -43,16 +48,19 @@ public class AntiAffinity extends ModelObject {
     }
     AntiAffinity that = (AntiAffinity) o;
     return Objects.equals(
-            preferredDuringSchedulingIgnoredDuringExecution, that.preferredDuringSchedulingIgnoredDuringExecution)
+            preferredDuringSchedulingIgnoredDuringExecution,
+            that.preferredDuringSchedulingIgnoredDuringExecution)
         && Objects.equals(
-            requiredDuringSchedulingIgnoredDuringExecution, that.requiredDuringSchedulingIgnoredDuringExecution)
+            requiredDuringSchedulingIgnoredDuringExecution,
+            that.requiredDuringSchedulingIgnoredDuringExecution)
         && additionalPropertiesEqual(that);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        preferredDuringSchedulingIgnoredDuringExecution, requiredDuringSchedulingIgnoredDuringExecution,
+        preferredDuringSchedulingIgnoredDuringExecution,
+        requiredDuringSchedulingIgnoredDuringExecution,
         additionalPropertiesHashCode());
   }
 }

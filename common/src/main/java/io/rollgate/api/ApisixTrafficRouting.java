@@ -29,8 +29,7 @@ public class ApisixTrafficRouting extends ModelObject {
       return false;
     }
     ApisixTrafficRouting that = (ApisixTrafficRouting) o;
-    return Objects.equals(route, that.route)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(route, that.route) && additionalPropertiesEqual(that);
   }
 
   @Override

@@ -29,8 +29,7 @@ public class AppMeshVirtualNodeReference extends ModelObject {
       return false;
     }
     AppMeshVirtualNodeReference that = (AppMeshVirtualNodeReference) o;
-    return Objects.equals(name, that.name)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(name, that.name) && additionalPropertiesEqual(that);
   }
 
   @Override

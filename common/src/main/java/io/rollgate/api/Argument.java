@@ -5,10 +5,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
- * Argument of an AnalysisTemplate, ClusterAnalysisTemplate or AnalysisRun ({@code spec.args[]}, Argo's
- * {@code Argument}, docs/compatibility.md §9.3). Metrics reference it as {@code {{args.<name>}}}. A Rollout's own
- * analysis arguments are {@link AnalysisRunArgument}s, whose {@code podTemplateHashValue} and {@code fieldRef} are
- * resolved into {@code value} when the run is created.
+ * Argument of an AnalysisTemplate, ClusterAnalysisTemplate or AnalysisRun ({@code spec.args[]},
+ * Argo's {@code Argument}, docs/compatibility.md §9.3). Metrics reference it as {@code
+ * {{args.<name>}}}. A Rollout's own analysis arguments are {@link AnalysisRunArgument}s, whose
+ * {@code podTemplateHashValue} and {@code fieldRef} are resolved into {@code value} when the run is
+ * created.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Argument extends ModelObject {

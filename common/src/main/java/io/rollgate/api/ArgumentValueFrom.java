@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/** Source of a resolved argument value ({@code args[].valueFrom}); exactly one member should be set. */
+/**
+ * Source of a resolved argument value ({@code args[].valueFrom}); exactly one member should be set.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ArgumentValueFrom extends ModelObject {
 

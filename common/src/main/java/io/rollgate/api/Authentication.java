@@ -4,9 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/**
- * Authentication of a metric provider ({@code provider.<type>.authentication}).
- */
+/** Authentication of a metric provider ({@code provider.<type>.authentication}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Authentication extends ModelObject {
 

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/**
- * HTTP basic authentication ({@code authentication.basicAuth}).
- */
+/** HTTP basic authentication ({@code authentication.basicAuth}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BasicAuth extends ModelObject {
 

@@ -56,7 +56,8 @@ public class BlueGreenStatus extends ModelObject {
     return prePromotionAnalysisRunStatus;
   }
 
-  public void setPrePromotionAnalysisRunStatus(RolloutAnalysisRunStatus prePromotionAnalysisRunStatus) {
+  public void setPrePromotionAnalysisRunStatus(
+      RolloutAnalysisRunStatus prePromotionAnalysisRunStatus) {
     this.prePromotionAnalysisRunStatus = prePromotionAnalysisRunStatus;
   }
 
@@ -64,7 +65,8 @@ public class BlueGreenStatus extends ModelObject {
     return postPromotionAnalysisRunStatus;
   }
 
-  public void setPostPromotionAnalysisRunStatus(RolloutAnalysisRunStatus postPromotionAnalysisRunStatus) {
+  public void setPostPromotionAnalysisRunStatus(
+      RolloutAnalysisRunStatus postPromotionAnalysisRunStatus) {
     this.postPromotionAnalysisRunStatus = postPromotionAnalysisRunStatus;
   }
 
@@ -88,7 +90,11 @@ public class BlueGreenStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        previewSelector, activeSelector, scaleUpPreviewCheckPoint, prePromotionAnalysisRunStatus,
-        postPromotionAnalysisRunStatus, additionalPropertiesHashCode());
+        previewSelector,
+        activeSelector,
+        scaleUpPreviewCheckPoint,
+        prePromotionAnalysisRunStatus,
+        postPromotionAnalysisRunStatus,
+        additionalPropertiesHashCode());
   }
 }

@@ -208,8 +208,20 @@ public class BlueGreenStrategy extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        activeService, previewService, previewReplicaCount, autoPromotionEnabled, autoPromotionSeconds, maxUnavailable,
-        scaleDownDelaySeconds, scaleDownDelayRevisionLimit, prePromotionAnalysis, antiAffinity, postPromotionAnalysis,
-        previewMetadata, activeMetadata, abortScaleDownDelaySeconds, additionalPropertiesHashCode());
+        activeService,
+        previewService,
+        previewReplicaCount,
+        autoPromotionEnabled,
+        autoPromotionSeconds,
+        maxUnavailable,
+        scaleDownDelaySeconds,
+        scaleDownDelayRevisionLimit,
+        prePromotionAnalysis,
+        antiAffinity,
+        postPromotionAnalysis,
+        previewMetadata,
+        activeMetadata,
+        abortScaleDownDelaySeconds,
+        additionalPropertiesHashCode());
   }
 }

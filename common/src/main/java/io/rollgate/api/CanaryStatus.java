@@ -37,7 +37,8 @@ public class CanaryStatus extends ModelObject {
     return currentStepAnalysisRunStatus;
   }
 
-  public void setCurrentStepAnalysisRunStatus(RolloutAnalysisRunStatus currentStepAnalysisRunStatus) {
+  public void setCurrentStepAnalysisRunStatus(
+      RolloutAnalysisRunStatus currentStepAnalysisRunStatus) {
     this.currentStepAnalysisRunStatus = currentStepAnalysisRunStatus;
   }
 
@@ -45,7 +46,8 @@ public class CanaryStatus extends ModelObject {
     return currentBackgroundAnalysisRunStatus;
   }
 
-  public void setCurrentBackgroundAnalysisRunStatus(RolloutAnalysisRunStatus currentBackgroundAnalysisRunStatus) {
+  public void setCurrentBackgroundAnalysisRunStatus(
+      RolloutAnalysisRunStatus currentBackgroundAnalysisRunStatus) {
     this.currentBackgroundAnalysisRunStatus = currentBackgroundAnalysisRunStatus;
   }
 
@@ -91,7 +93,8 @@ public class CanaryStatus extends ModelObject {
     }
     CanaryStatus that = (CanaryStatus) o;
     return Objects.equals(currentStepAnalysisRunStatus, that.currentStepAnalysisRunStatus)
-        && Objects.equals(currentBackgroundAnalysisRunStatus, that.currentBackgroundAnalysisRunStatus)
+        && Objects.equals(
+            currentBackgroundAnalysisRunStatus, that.currentBackgroundAnalysisRunStatus)
         && Objects.equals(currentExperiment, that.currentExperiment)
         && Objects.equals(weights, that.weights)
         && Objects.equals(stablePingPong, that.stablePingPong)
@@ -102,7 +105,12 @@ public class CanaryStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        currentStepAnalysisRunStatus, currentBackgroundAnalysisRunStatus, currentExperiment, weights, stablePingPong,
-        stepPluginStatuses, additionalPropertiesHashCode());
+        currentStepAnalysisRunStatus,
+        currentBackgroundAnalysisRunStatus,
+        currentExperiment,
+        weights,
+        stablePingPong,
+        stepPluginStatuses,
+        additionalPropertiesHashCode());
   }
 }

@@ -127,7 +127,14 @@ public class CanaryStep extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        setWeight, pause, experiment, analysis, setCanaryScale, setHeaderRoute, setMirrorRoute, plugin,
+        setWeight,
+        pause,
+        experiment,
+        analysis,
+        setCanaryScale,
+        setHeaderRoute,
+        setMirrorRoute,
+        plugin,
         additionalPropertiesHashCode());
   }
 }

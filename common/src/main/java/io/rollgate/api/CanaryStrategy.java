@@ -58,7 +58,10 @@ public class CanaryStrategy extends ModelObject {
   @JsonProperty("scaleDownDelayRevisionLimit")
   private Integer scaleDownDelayRevisionLimit;
 
-  /** Traffic routing only: seconds before the canary is scaled down on abort; 0 means no delay (default 30). */
+  /**
+   * Traffic routing only: seconds before the canary is scaled down on abort; 0 means no delay
+   * (default 30).
+   */
   @JsonProperty("abortScaleDownDelaySeconds")
   private Integer abortScaleDownDelaySeconds;
 
@@ -246,8 +249,23 @@ public class CanaryStrategy extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        canaryService, stableService, steps, trafficRouting, maxUnavailable, maxSurge, analysis, antiAffinity,
-        canaryMetadata, stableMetadata, scaleDownDelaySeconds, scaleDownDelayRevisionLimit, abortScaleDownDelaySeconds,
-        dynamicStableScale, pingPong, minPodsPerReplicaSet, replicaProgressThreshold, additionalPropertiesHashCode());
+        canaryService,
+        stableService,
+        steps,
+        trafficRouting,
+        maxUnavailable,
+        maxSurge,
+        analysis,
+        antiAffinity,
+        canaryMetadata,
+        stableMetadata,
+        scaleDownDelaySeconds,
+        scaleDownDelayRevisionLimit,
+        abortScaleDownDelaySeconds,
+        dynamicStableScale,
+        pingPong,
+        minPodsPerReplicaSet,
+        replicaProgressThreshold,
+        additionalPropertiesHashCode());
   }
 }

@@ -10,10 +10,11 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The ClusterAnalysisTemplate custom resource, {@code argoproj.io/v1alpha1} kind {@code ClusterAnalysisTemplate}
- * (plural {@code clusteranalysistemplates}, short name {@code cat}, cluster-scoped), wire-compatible with Argo Rollouts
- * (docs/compatibility.md §0, §9.1): an AnalysisTemplate usable from every namespace. It has no status (the
- * CRD schema has no {@code status} property, as upstream).
+ * The ClusterAnalysisTemplate custom resource, {@code argoproj.io/v1alpha1} kind {@code
+ * ClusterAnalysisTemplate} (plural {@code clusteranalysistemplates}, short name {@code cat},
+ * cluster-scoped), wire-compatible with Argo Rollouts (docs/compatibility.md §0, §9.1): an
+ * AnalysisTemplate usable from every namespace. It has no status (the CRD schema has no {@code
+ * status} property, as upstream).
  */
 @Group("argoproj.io")
 @Version("v1alpha1")

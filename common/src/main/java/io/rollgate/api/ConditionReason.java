@@ -1,8 +1,8 @@
 package io.rollgate.api;
 
 /**
- * Values of {@code status.conditions[].reason} of a Rollout (docs/compatibility.md §3.2). Each constant is named after
- * its value; the condition types it is used with are noted.
+ * Values of {@code status.conditions[].reason} of a Rollout (docs/compatibility.md §3.2). Each
+ * constant is named after its value; the condition types it is used with are noted.
  */
 public final class ConditionReason {
 

@@ -3,7 +3,9 @@ package io.rollgate.api;
 /** Values of {@code status.conditions[].type} of a Rollout (docs/compatibility.md §3.2). */
 public final class ConditionType {
 
-  /** Whether the rollout is progressing, paused, aborted or timed out; see {@link ConditionReason}. */
+  /**
+   * Whether the rollout is progressing, paused, aborted or timed out; see {@link ConditionReason}.
+   */
   public static final String PROGRESSING = "Progressing";
 
   /** Whether the rollout has minimum availability. */
@@ -21,7 +23,10 @@ public final class ConditionType {
   /** The spec failed validation; the rollout does not progress until it is fixed. */
   public static final String INVALID_SPEC = "InvalidSpec";
 
-  /** Copied from the {@code ReplicaFailure} condition of a ReplicaSet (pods could not be created or deleted). */
+  /**
+   * Copied from the {@code ReplicaFailure} condition of a ReplicaSet (pods could not be created or
+   * deleted).
+   */
   public static final String REPLICA_FAILURE = "ReplicaFailure";
 
   private ConditionType() {}

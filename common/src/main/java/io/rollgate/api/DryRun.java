@@ -29,8 +29,7 @@ public class DryRun extends ModelObject {
       return false;
     }
     DryRun that = (DryRun) o;
-    return Objects.equals(metricName, that.metricName)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(metricName, that.metricName) && additionalPropertiesEqual(that);
   }
 
   @Override

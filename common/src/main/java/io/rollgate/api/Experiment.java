@@ -10,13 +10,15 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The Experiment custom resource, {@code argoproj.io/v1alpha1} kind {@code Experiment} (plural {@code experiments},
- * short name {@code exp}, namespaced), wire-compatible with Argo Rollouts (docs/compatibility.md §0, §12.1).
+ * The Experiment custom resource, {@code argoproj.io/v1alpha1} kind {@code Experiment} (plural
+ * {@code experiments}, short name {@code exp}, namespaced), wire-compatible with Argo Rollouts
+ * (docs/compatibility.md §0, §12.1).
  *
- * <p>As upstream, the CRD has <b>no status subresource</b>: {@code status} is part of the main resource and is written
- * with a normal patch guarded by {@code resourceVersion}. The build removes the status subresource that the CRD
- * generator would otherwise add (see {@code build-tools/CrdWithoutStatusSubresource.java}). Printer columns: Status
- * ({@code .status.phase}) and Age.
+ * <p>As upstream, the CRD has <b>no status subresource</b>: {@code status} is part of the main
+ * resource and is written with a normal patch guarded by {@code resourceVersion}. The build removes
+ * the status subresource that the CRD generator would otherwise add (see {@code
+ * build-tools/CrdWithoutStatusSubresource.java}). Printer columns: Status ({@code .status.phase})
+ * and Age.
  */
 @Group("argoproj.io")
 @Version("v1alpha1")
@@ -28,4 +30,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class Experiment extends ModelCustomResource<ExperimentSpec, ExperimentStatus> implements Namespaced {}
+public class Experiment extends ModelCustomResource<ExperimentSpec, ExperimentStatus>
+    implements Namespaced {}

@@ -74,7 +74,6 @@ public class ExperimentAnalysisRunStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        name, analysisRun, phase, message, additionalPropertiesHashCode());
+    return Objects.hash(name, analysisRun, phase, message, additionalPropertiesHashCode());
   }
 }

@@ -9,7 +9,9 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ExperimentAnalysisTemplateRef extends ModelObject {
 
-  /** Analysis name, unique within the Experiment; the AnalysisRun is {@code <experiment>-<name>}. */
+  /**
+   * Analysis name, unique within the Experiment; the AnalysisRun is {@code <experiment>-<name>}.
+   */
   @JsonProperty("name")
   private String name;
 
@@ -89,6 +91,11 @@ public class ExperimentAnalysisTemplateRef extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, templateName, clusterScope, args, requiredForCompletion, additionalPropertiesHashCode());
+        name,
+        templateName,
+        clusterScope,
+        args,
+        requiredForCompletion,
+        additionalPropertiesHashCode());
   }
 }

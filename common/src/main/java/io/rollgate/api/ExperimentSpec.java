@@ -13,7 +13,10 @@ public class ExperimentSpec extends ModelObject {
   @JsonProperty("templates")
   private List<ExperimentTemplate> templates;
 
-  /** Go duration the Experiment runs for once every template is available; absent means until terminated or its required analyses finish. */
+  /**
+   * Go duration the Experiment runs for once every template is available; absent means until
+   * terminated or its required analyses finish.
+   */
   @JsonProperty("duration")
   private String duration;
 
@@ -141,6 +144,15 @@ public class ExperimentSpec extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        templates, duration, progressDeadlineSeconds, terminate, analyses, scaleDownDelaySeconds, dryRun, measurementRetention, analysisRunMetadata, additionalPropertiesHashCode());
+        templates,
+        duration,
+        progressDeadlineSeconds,
+        terminate,
+        analyses,
+        scaleDownDelaySeconds,
+        dryRun,
+        measurementRetention,
+        analysisRunMetadata,
+        additionalPropertiesHashCode());
   }
 }

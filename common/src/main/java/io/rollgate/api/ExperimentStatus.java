@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Observed state of an Experiment ({@code status}, docs/compatibility.md §12.1). Experiments have no status
- * subresource, so the controller writes this with a normal (merge) patch of the object.
+ * Observed state of an Experiment ({@code status}, docs/compatibility.md §12.1). Experiments have
+ * no status subresource, so the controller writes this with a normal (merge) patch of the object.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ExperimentStatus extends ModelObject {
@@ -107,6 +107,12 @@ public class ExperimentStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        phase, message, templateStatuses, availableAt, conditions, analysisRuns, additionalPropertiesHashCode());
+        phase,
+        message,
+        templateStatuses,
+        availableAt,
+        conditions,
+        analysisRuns,
+        additionalPropertiesHashCode());
   }
 }

@@ -103,6 +103,12 @@ public class ExperimentTemplate extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, replicas, minReadySeconds, selector, template, service, additionalPropertiesHashCode());
+        name,
+        replicas,
+        minReadySeconds,
+        selector,
+        template,
+        service,
+        additionalPropertiesHashCode());
   }
 }

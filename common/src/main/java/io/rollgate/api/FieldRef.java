@@ -8,7 +8,9 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class FieldRef extends ModelObject {
 
-  /** Path such as {@code metadata.labels['app']} or {@code spec.template.spec.containers[0].image}. */
+  /**
+   * Path such as {@code metadata.labels['app']} or {@code spec.template.spec.containers[0].image}.
+   */
   @JsonProperty("fieldPath")
   private String fieldPath;
 
@@ -29,8 +31,7 @@ public class FieldRef extends ModelObject {
       return false;
     }
     FieldRef that = (FieldRef) o;
-    return Objects.equals(fieldPath, that.fieldPath)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(fieldPath, that.fieldPath) && additionalPropertiesEqual(that);
   }
 
   @Override

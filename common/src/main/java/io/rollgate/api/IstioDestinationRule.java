@@ -75,6 +75,11 @@ public class IstioDestinationRule extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, canarySubsetName, stableSubsetName, additionalSubsetNames, additionalPropertiesHashCode());
+    return Objects.hash(
+        name,
+        canarySubsetName,
+        stableSubsetName,
+        additionalSubsetNames,
+        additionalPropertiesHashCode());
   }
 }

@@ -62,6 +62,7 @@ public class IstioTrafficRouting extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(virtualService, virtualServices, destinationRule, additionalPropertiesHashCode());
+    return Objects.hash(
+        virtualService, virtualServices, destinationRule, additionalPropertiesHashCode());
   }
 }

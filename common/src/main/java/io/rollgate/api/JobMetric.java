@@ -9,16 +9,17 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.Objects;
 
 /**
- * Job provider ({@code provider.job}, docs/compatibility.md §9.7): a Kubernetes Job per measurement, Successful when it
- * completes, Failed when it fails. {@code spec} is a {@code batch/v1} JobSpec kept as a JSON tree, because the common
- * module does not depend on the batch model.
+ * Job provider ({@code provider.job}, docs/compatibility.md §9.7): a Kubernetes Job per
+ * measurement, Successful when it completes, Failed when it fails. {@code spec} is a {@code
+ * batch/v1} JobSpec kept as a JSON tree, because the common module does not depend on the batch
+ * model.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class JobMetric extends ModelObject {
 
   /**
-   * Labels and annotations for the created Jobs. As in Argo's CRD, the schema has only {@code labels} and
-   * {@code annotations}; other metadata fields are pruned by the API server.
+   * Labels and annotations for the created Jobs. As in Argo's CRD, the schema has only {@code
+   * labels} and {@code annotations}; other metadata fields are pruned by the API server.
    */
   @JsonProperty("metadata")
   @SchemaFrom(type = AnalysisRunMetadata.class)

@@ -29,8 +29,7 @@ public class ManagedRoute extends ModelObject {
       return false;
     }
     ManagedRoute that = (ManagedRoute) o;
-    return Objects.equals(name, that.name)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(name, that.name) && additionalPropertiesEqual(that);
   }
 
   @Override

@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One measurement of a metric ({@code status.metricResults[].measurements[]}, docs/compatibility.md §9.1).
+ * One measurement of a metric ({@code status.metricResults[].measurements[]}, docs/compatibility.md
+ * §9.1).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Measurement extends ModelObject {
@@ -116,6 +117,14 @@ public class Measurement extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(phase, message, startedAt, finishedAt, value, metadata, resumeAt, additionalPropertiesHashCode());
+    return Objects.hash(
+        phase,
+        message,
+        startedAt,
+        finishedAt,
+        value,
+        metadata,
+        resumeAt,
+        additionalPropertiesHashCode());
   }
 }

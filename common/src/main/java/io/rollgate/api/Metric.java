@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import java.util.Objects;
 
 /**
- * A metric of an analysis ({@code spec.metrics[]}, docs/compatibility.md §9.2): what to measure, how often, and the
- * limits that decide its phase. Durations are Go duration strings; counts and limits are {@code IntOrString} so that
- * they can be taken from arguments.
+ * A metric of an analysis ({@code spec.metrics[]}, docs/compatibility.md §9.2): what to measure,
+ * how often, and the limits that decide its phase. Durations are Go duration strings; counts and
+ * limits are {@code IntOrString} so that they can be taken from arguments.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Metric extends ModelObject {
@@ -170,6 +170,18 @@ public class Metric extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, interval, initialDelay, count, successCondition, failureCondition, failureLimit, inconclusiveLimit, consecutiveErrorLimit, consecutiveSuccessLimit, provider, additionalPropertiesHashCode());
+    return Objects.hash(
+        name,
+        interval,
+        initialDelay,
+        count,
+        successCondition,
+        failureCondition,
+        failureLimit,
+        inconclusiveLimit,
+        consecutiveErrorLimit,
+        consecutiveSuccessLimit,
+        provider,
+        additionalPropertiesHashCode());
   }
 }

@@ -6,11 +6,11 @@ import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import java.util.Objects;
 
 /**
- * Provider of a metric ({@code spec.metrics[].provider}, docs/compatibility.md §9.2, §9.7): exactly one member is set.
- * Rollgate models {@code prometheus}, {@code web} and {@code job}; any other provider (kayenta, datadog, wavefront,
- * newRelic, cloudWatch, graphite, influxdb, skywalking, plugin) is kept unchanged in
- * {@link #getAdditionalProperties()} and in the stored object (the CRD schema preserves unknown members here), and is
- * reported as unsupported when measured.
+ * Provider of a metric ({@code spec.metrics[].provider}, docs/compatibility.md §9.2, §9.7): exactly
+ * one member is set. Rollgate models {@code prometheus}, {@code web} and {@code job}; any other
+ * provider (kayenta, datadog, wavefront, newRelic, cloudWatch, graphite, influxdb, skywalking,
+ * plugin) is kept unchanged in {@link #getAdditionalProperties()} and in the stored object (the CRD
+ * schema preserves unknown members here), and is reported as unsupported when measured.
  */
 @PreserveUnknownFields
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -195,6 +195,20 @@ public class MetricResult extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, phase, measurements, message, count, successful, failed, inconclusive, error, consecutiveError, consecutiveSuccess, dryRun, metadata, additionalPropertiesHashCode());
+    return Objects.hash(
+        name,
+        phase,
+        measurements,
+        message,
+        count,
+        successful,
+        failed,
+        inconclusive,
+        error,
+        consecutiveError,
+        consecutiveSuccess,
+        dryRun,
+        metadata,
+        additionalPropertiesHashCode());
   }
 }

@@ -9,12 +9,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * JSON helpers for the wire model: one shared, pre-configured {@link ObjectMapper}, conversion to and from JSON text,
- * and deep copies.
+ * JSON helpers for the wire model: one shared, pre-configured {@link ObjectMapper}, conversion to
+ * and from JSON text, and deep copies.
  *
- * <p>The mapper does not fail on unknown properties (model classes keep them anyway) and adds nothing of its own:
- * omission of absent fields comes from the {@code @JsonInclude} on each model class, so the same classes serialize
- * identically through fabric8's own mapper.
+ * <p>The mapper does not fail on unknown properties (model classes keep them anyway) and adds
+ * nothing of its own: omission of absent fields comes from the {@code @JsonInclude} on each model
+ * class, so the same classes serialize identically through fabric8's own mapper.
  */
 public final class ModelJson {
 
@@ -43,7 +43,8 @@ public final class ModelJson {
     try {
       return MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot serialize " + value.getClass().getName() + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot serialize " + value.getClass().getName() + ": " + e.getMessage(), e);
     }
   }
 
@@ -71,13 +72,14 @@ public final class ModelJson {
     try {
       return MAPPER.readValue(json, type);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot parse " + type.getSimpleName() + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot parse " + type.getSimpleName() + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * Returns a deep copy made by a JSON round trip, so the copy shares no mutable state with the original
-   * (including unknown properties and schemaless {@link JsonNode} fields).
+   * Returns a deep copy made by a JSON round trip, so the copy shares no mutable state with the
+   * original (including unknown properties and schemaless {@link JsonNode} fields).
    *
    * @param value the value to copy; may be {@code null}
    * @param <T> the value's type; the copy has exactly the runtime class of {@code value}
@@ -92,7 +94,8 @@ public final class ModelJson {
     try {
       return (T) MAPPER.readValue(MAPPER.writeValueAsBytes(value), value.getClass());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot copy " + value.getClass().getSimpleName() + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot copy " + value.getClass().getSimpleName() + ": " + e.getMessage(), e);
     }
   }
 }

@@ -90,7 +90,11 @@ public class NginxTrafficRouting extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        annotationPrefix, stableIngress, stableIngresses, additionalIngressAnnotations, canaryIngressAnnotations,
+        annotationPrefix,
+        stableIngress,
+        stableIngresses,
+        additionalIngressAnnotations,
+        canaryIngressAnnotations,
         additionalPropertiesHashCode());
   }
 }

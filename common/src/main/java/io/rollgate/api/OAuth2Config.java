@@ -5,9 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Objects;
 
-/**
- * OAuth2 client-credentials settings ({@code authentication.oauth2}).
- */
+/** OAuth2 client-credentials settings ({@code authentication.oauth2}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class OAuth2Config extends ModelObject {
 

@@ -12,7 +12,9 @@ public class ObjectRef extends ModelObject {
   @JsonProperty("apiVersion")
   private String apiVersion;
 
-  /** Kind of the referenced workload: {@code Deployment}, {@code ReplicaSet} or {@code PodTemplate}. */
+  /**
+   * Kind of the referenced workload: {@code Deployment}, {@code ReplicaSet} or {@code PodTemplate}.
+   */
   @JsonProperty("kind")
   private String kind;
 
@@ -20,7 +22,10 @@ public class ObjectRef extends ModelObject {
   @JsonProperty("name")
   private String name;
 
-  /** Scale-down policy for a referenced Deployment: {@code never}, {@code onsuccess} or {@code progressively}. */
+  /**
+   * Scale-down policy for a referenced Deployment: {@code never}, {@code onsuccess} or {@code
+   * progressively}.
+   */
   @JsonProperty("scaleDown")
   private String scaleDown;
 

@@ -1,6 +1,9 @@
 package io.rollgate.api;
 
-/** Values of {@code status.pauseConditions[].reason} of a Rollout (docs/compatibility.md §3.1 and §3.4). */
+/**
+ * Values of {@code status.pauseConditions[].reason} of a Rollout (docs/compatibility.md §3.1 and
+ * §3.4).
+ */
 public final class PauseReason {
 
   /** The current canary step is a {@code pause} step. */

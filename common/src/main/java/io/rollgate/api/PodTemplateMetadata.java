@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Ephemeral pod metadata ({@code canaryMetadata}, {@code stableMetadata}, {@code previewMetadata}, {@code
- * activeMetadata}, experiment template {@code metadata}).
+ * Ephemeral pod metadata ({@code canaryMetadata}, {@code stableMetadata}, {@code previewMetadata},
+ * {@code activeMetadata}, experiment template {@code metadata}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PodTemplateMetadata extends ModelObject {

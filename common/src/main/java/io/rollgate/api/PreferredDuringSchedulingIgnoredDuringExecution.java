@@ -28,9 +28,9 @@ public class PreferredDuringSchedulingIgnoredDuringExecution extends ModelObject
     if (o == null || getClass() != o.getClass()) {
       return false;
     }
-    PreferredDuringSchedulingIgnoredDuringExecution that = (PreferredDuringSchedulingIgnoredDuringExecution) o;
-    return Objects.equals(weight, that.weight)
-        && additionalPropertiesEqual(that);
+    PreferredDuringSchedulingIgnoredDuringExecution that =
+        (PreferredDuringSchedulingIgnoredDuringExecution) o;
+    return Objects.equals(weight, that.weight) && additionalPropertiesEqual(that);
   }
 
   @Override

@@ -5,9 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Objects;
 
-/**
- * Prometheus provider ({@code provider.prometheus}, docs/compatibility.md §9.7).
- */
+/** Prometheus provider ({@code provider.prometheus}, docs/compatibility.md §9.7). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PrometheusMetric extends ModelObject {
 
@@ -116,6 +114,14 @@ public class PrometheusMetric extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(address, query, timeout, insecure, headers, authentication, rangeQuery, additionalPropertiesHashCode());
+    return Objects.hash(
+        address,
+        query,
+        timeout,
+        insecure,
+        headers,
+        authentication,
+        rangeQuery,
+        additionalPropertiesHashCode());
   }
 }

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/**
- * Range query of the Prometheus provider ({@code provider.prometheus.rangeQuery}).
- */
+/** Range query of the Prometheus provider ({@code provider.prometheus.rangeQuery}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PrometheusRangeQueryArgs extends ModelObject {
 

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/** Availability threshold for step completion ({@code spec.strategy.canary.replicaProgressThreshold}). */
+/**
+ * Availability threshold for step completion ({@code
+ * spec.strategy.canary.replicaProgressThreshold}).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ReplicaProgressThreshold extends ModelObject {
 

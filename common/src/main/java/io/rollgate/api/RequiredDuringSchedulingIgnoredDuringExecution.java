@@ -3,7 +3,10 @@ package io.rollgate.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Objects;
 
-/** Hard anti-affinity ({@code antiAffinity.requiredDuringSchedulingIgnoredDuringExecution}); has no fields. */
+/**
+ * Hard anti-affinity ({@code antiAffinity.requiredDuringSchedulingIgnoredDuringExecution}); has no
+ * fields.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RequiredDuringSchedulingIgnoredDuringExecution extends ModelObject {
 

@@ -29,8 +29,7 @@ public class RollbackWindowSpec extends ModelObject {
       return false;
     }
     RollbackWindowSpec that = (RollbackWindowSpec) o;
-    return Objects.equals(revisions, that.revisions)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(revisions, that.revisions) && additionalPropertiesEqual(that);
   }
 
   @Override

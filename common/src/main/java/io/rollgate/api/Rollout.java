@@ -10,13 +10,14 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The Rollout custom resource, {@code argoproj.io/v1alpha1} kind {@code Rollout} (plural {@code rollouts}, short
- * name {@code ro}, namespaced), wire-compatible with Argo Rollouts.
+ * The Rollout custom resource, {@code argoproj.io/v1alpha1} kind {@code Rollout} (plural {@code
+ * rollouts}, short name {@code ro}, namespaced), wire-compatible with Argo Rollouts.
  *
- * <p>The CRD generated from this class has the {@code status} subresource and the {@code scale} subresource
- * ({@code .spec.replicas}, {@code .status.HPAReplicas}, {@code .status.selector}), as Argo's does. {@code spec} and
- * {@code status} are {@code null} until set. Top-level JSON properties other than {@code apiVersion}, {@code kind},
- * {@code metadata}, {@code spec} and {@code status} are kept in {@link #getAdditionalProperties()}.
+ * <p>The CRD generated from this class has the {@code status} subresource and the {@code scale}
+ * subresource ({@code .spec.replicas}, {@code .status.HPAReplicas}, {@code .status.selector}), as
+ * Argo's does. {@code spec} and {@code status} are {@code null} until set. Top-level JSON
+ * properties other than {@code apiVersion}, {@code kind}, {@code metadata}, {@code spec} and {@code
+ * status} are kept in {@link #getAdditionalProperties()}.
  */
 @Group("argoproj.io")
 @Version("v1alpha1")
@@ -28,4 +29,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class Rollout extends ModelCustomResource<RolloutSpec, RolloutStatus> implements Namespaced {}
+public class Rollout extends ModelCustomResource<RolloutSpec, RolloutStatus>
+    implements Namespaced {}

@@ -88,6 +88,12 @@ public class RolloutAnalysis extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(templates, args, dryRun, measurementRetention, analysisRunMetadata, additionalPropertiesHashCode());
+    return Objects.hash(
+        templates,
+        args,
+        dryRun,
+        measurementRetention,
+        analysisRunMetadata,
+        additionalPropertiesHashCode());
   }
 }

@@ -100,6 +100,13 @@ public class RolloutCondition extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(type, status, lastUpdateTime, lastTransitionTime, reason, message, additionalPropertiesHashCode());
+    return Objects.hash(
+        type,
+        status,
+        lastUpdateTime,
+        lastTransitionTime,
+        reason,
+        message,
+        additionalPropertiesHashCode());
   }
 }

@@ -25,8 +25,8 @@ public class RolloutDuration extends ModelObject {
   private String finishedAt;
 
   /**
-   * {@code Promoted}, {@code FastPromoted}, {@code Aborted}, {@code Superseded}, {@code RolledBack} or {@code
-   * FastRolledBack}.
+   * {@code Promoted}, {@code FastPromoted}, {@code Aborted}, {@code Superseded}, {@code RolledBack}
+   * or {@code FastRolledBack}.
    */
   @JsonProperty("completionStatus")
   private String completionStatus;
@@ -91,7 +91,11 @@ public class RolloutDuration extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        rolloutStartedAt, manualPauseStartedAt, totalManualPauseDurationSeconds, finishedAt, completionStatus,
+        rolloutStartedAt,
+        manualPauseStartedAt,
+        totalManualPauseDurationSeconds,
+        finishedAt,
+        completionStatus,
         additionalPropertiesHashCode());
   }
 }

@@ -102,6 +102,12 @@ public class RolloutExperimentStep extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        templates, duration, analyses, dryRun, analysisRunMetadata, scaleDownDelaySeconds, additionalPropertiesHashCode());
+        templates,
+        duration,
+        analyses,
+        dryRun,
+        analysisRunMetadata,
+        scaleDownDelaySeconds,
+        additionalPropertiesHashCode());
   }
 }

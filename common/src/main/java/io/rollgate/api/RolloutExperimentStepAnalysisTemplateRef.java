@@ -88,6 +88,12 @@ public class RolloutExperimentStepAnalysisTemplateRef extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, templateName, clusterScope, args, requiredForCompletion, additionalPropertiesHashCode());
+    return Objects.hash(
+        name,
+        templateName,
+        clusterScope,
+        args,
+        requiredForCompletion,
+        additionalPropertiesHashCode());
   }
 }

@@ -114,6 +114,14 @@ public class RolloutExperimentTemplate extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, specRef, replicas, metadata, selector, weight, service, additionalPropertiesHashCode());
+    return Objects.hash(
+        name,
+        specRef,
+        replicas,
+        metadata,
+        selector,
+        weight,
+        service,
+        additionalPropertiesHashCode());
   }
 }

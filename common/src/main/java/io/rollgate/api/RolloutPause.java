@@ -10,7 +10,8 @@ import java.util.Objects;
 public class RolloutPause extends ModelObject {
 
   /**
-   * Integer seconds, a string of digits (seconds) or a Go duration such as {@code 1m30s}; absent means until promoted.
+   * Integer seconds, a string of digits (seconds) or a Go duration such as {@code 1m30s}; absent
+   * means until promoted.
    */
   @JsonProperty("duration")
   private IntOrString duration;
@@ -32,8 +33,7 @@ public class RolloutPause extends ModelObject {
       return false;
     }
     RolloutPause that = (RolloutPause) o;
-    return Objects.equals(duration, that.duration)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(duration, that.duration) && additionalPropertiesEqual(that);
   }
 
   @Override

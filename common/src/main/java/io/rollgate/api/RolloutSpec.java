@@ -200,7 +200,19 @@ public class RolloutSpec extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        replicas, selector, template, workloadRef, minReadySeconds, strategy, revisionHistoryLimit, paused,
-        progressDeadlineSeconds, progressDeadlineAbort, restartAt, analysis, rollbackWindow, additionalPropertiesHashCode());
+        replicas,
+        selector,
+        template,
+        workloadRef,
+        minReadySeconds,
+        strategy,
+        revisionHistoryLimit,
+        paused,
+        progressDeadlineSeconds,
+        progressDeadlineAbort,
+        restartAt,
+        analysis,
+        rollbackWindow,
+        additionalPropertiesHashCode());
   }
 }

@@ -8,7 +8,10 @@ import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 import java.util.List;
 import java.util.Objects;
 
-/** Observed state of a Rollout ({@code status}); written only by the controller and the user actions of the CLI. */
+/**
+ * Observed state of a Rollout ({@code status}); written only by the controller and the user actions
+ * of the CLI.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RolloutStatus extends ModelObject {
 
@@ -384,9 +387,33 @@ public class RolloutStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        abort, pauseConditions, controllerPause, abortedAt, currentPodHash, currentStepHash, replicas, updatedReplicas,
-        readyReplicas, availableReplicas, currentStepIndex, collisionCount, observedGeneration, conditions, canary,
-        blueGreen, hpaReplicas, selector, stableRS, restartedAt, promoteFull, phase, message,
-        workloadObservedGeneration, alb, albs, duration, additionalPropertiesHashCode());
+        abort,
+        pauseConditions,
+        controllerPause,
+        abortedAt,
+        currentPodHash,
+        currentStepHash,
+        replicas,
+        updatedReplicas,
+        readyReplicas,
+        availableReplicas,
+        currentStepIndex,
+        collisionCount,
+        observedGeneration,
+        conditions,
+        canary,
+        blueGreen,
+        hpaReplicas,
+        selector,
+        stableRS,
+        restartedAt,
+        promoteFull,
+        phase,
+        message,
+        workloadObservedGeneration,
+        alb,
+        albs,
+        duration,
+        additionalPropertiesHashCode());
   }
 }

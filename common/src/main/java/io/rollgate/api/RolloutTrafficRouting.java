@@ -172,7 +172,17 @@ public class RolloutTrafficRouting extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, managedRoutes, maxTrafficWeight, plugins,
+        istio,
+        nginx,
+        alb,
+        smi,
+        ambassador,
+        appMesh,
+        traefik,
+        apisix,
+        managedRoutes,
+        maxTrafficWeight,
+        plugins,
         additionalPropertiesHashCode());
   }
 }

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/**
- * Counts of metric outcomes of a run ({@code status.runSummary}, {@code status.dryRunSummary}).
- */
+/** Counts of metric outcomes of a run ({@code status.runSummary}, {@code status.dryRunSummary}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunSummary extends ModelObject {
 
@@ -89,6 +87,7 @@ public class RunSummary extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(count, successful, failed, inconclusive, error, additionalPropertiesHashCode());
+    return Objects.hash(
+        count, successful, failed, inconclusive, error, additionalPropertiesHashCode());
   }
 }

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
- * Key of a Secret in the run's namespace ({@code args[].valueFrom.secretKeyRef}), read at measurement time.
+ * Key of a Secret in the run's namespace ({@code args[].valueFrom.secretKeyRef}), read at
+ * measurement time.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SecretKeyRef extends ModelObject {

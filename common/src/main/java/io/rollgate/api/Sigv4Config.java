@@ -4,9 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/**
- * AWS Signature v4 settings ({@code authentication.sigv4}).
- */
+/** AWS Signature v4 settings ({@code authentication.sigv4}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Sigv4Config extends ModelObject {
 

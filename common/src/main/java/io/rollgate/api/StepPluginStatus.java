@@ -8,7 +8,8 @@ import io.fabric8.crd.generator.annotation.SchemaFrom;
 import java.util.Objects;
 
 /**
- * State of one step plugin operation ({@code status.canary.stepPluginStatuses[]}); unique by index, name and operation.
+ * State of one step plugin operation ({@code status.canary.stepPluginStatuses[]}); unique by index,
+ * name and operation.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class StepPluginStatus extends ModelObject {
@@ -185,7 +186,18 @@ public class StepPluginStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        index, name, operation, phase, message, startedAt, updatedAt, finishedAt, backoff, executions, disabled, status,
+        index,
+        name,
+        operation,
+        phase,
+        message,
+        startedAt,
+        updatedAt,
+        finishedAt,
+        backoff,
+        executions,
+        disabled,
+        status,
         additionalPropertiesHashCode());
   }
 }

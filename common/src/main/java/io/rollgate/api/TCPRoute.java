@@ -29,8 +29,7 @@ public class TCPRoute extends ModelObject {
       return false;
     }
     TCPRoute that = (TCPRoute) o;
-    return Objects.equals(port, that.port)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(port, that.port) && additionalPropertiesEqual(that);
   }
 
   @Override

@@ -5,9 +5,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
- * Time to live of a completed AnalysisRun ({@code spec.ttlStrategy}, docs/compatibility.md §9.4), in seconds after
- * {@code status.completedAt}. The most specific field applies: {@code secondsAfterSuccess} for a Successful run,
- * {@code secondsAfterFailure} for a Failed one, else {@code secondsAfterCompletion}.
+ * Time to live of a completed AnalysisRun ({@code spec.ttlStrategy}, docs/compatibility.md §9.4),
+ * in seconds after {@code status.completedAt}. The most specific field applies: {@code
+ * secondsAfterSuccess} for a Successful run, {@code secondsAfterFailure} for a Failed one, else
+ * {@code secondsAfterCompletion}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class TTLStrategy extends ModelObject {
@@ -65,6 +66,10 @@ public class TTLStrategy extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(secondsAfterCompletion, secondsAfterFailure, secondsAfterSuccess, additionalPropertiesHashCode());
+    return Objects.hash(
+        secondsAfterCompletion,
+        secondsAfterFailure,
+        secondsAfterSuccess,
+        additionalPropertiesHashCode());
   }
 }

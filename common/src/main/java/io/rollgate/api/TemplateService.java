@@ -29,8 +29,7 @@ public class TemplateService extends ModelObject {
       return false;
     }
     TemplateService that = (TemplateService) o;
-    return Objects.equals(name, that.name)
-        && additionalPropertiesEqual(that);
+    return Objects.equals(name, that.name) && additionalPropertiesEqual(that);
   }
 
   @Override

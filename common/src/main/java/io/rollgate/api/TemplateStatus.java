@@ -166,6 +166,17 @@ public class TemplateStatus extends ModelObject {
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, replicas, updatedReplicas, readyReplicas, availableReplicas, collisionCount, status, message, lastTransitionTime, serviceName, podTemplateHash, additionalPropertiesHashCode());
+        name,
+        replicas,
+        updatedReplicas,
+        readyReplicas,
+        availableReplicas,
+        collisionCount,
+        status,
+        message,
+        lastTransitionTime,
+        serviceName,
+        podTemplateHash,
+        additionalPropertiesHashCode());
   }
 }

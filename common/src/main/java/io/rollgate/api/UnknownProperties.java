@@ -6,12 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Keeps the JSON properties a model class does not know (written by a newer Argo Rollouts, another tool or a user) and
- * writes them back unchanged after the modelled ones, so a read-modify-write never drops them. Shared by
- * {@link ModelObject} and {@link ModelCustomResource}, which cannot share a superclass.
+ * Keeps the JSON properties a model class does not know (written by a newer Argo Rollouts, another
+ * tool or a user) and writes them back unchanged after the modelled ones, so a read-modify-write
+ * never drops them. Shared by {@link ModelObject} and {@link ModelCustomResource}, which cannot
+ * share a superclass.
  *
- * <p>The implementing class holds the map in a field of its own, {@code null} until the first unknown property is
- * recorded or {@link #getAdditionalProperties()} is called: most objects never have one, and allocate nothing.
+ * <p>The implementing class holds the map in a field of its own, {@code null} until the first
+ * unknown property is recorded or {@link #getAdditionalProperties()} is called: most objects never
+ * have one, and allocate nothing.
  */
 public interface UnknownProperties {
 
@@ -32,8 +34,8 @@ public interface UnknownProperties {
   /**
    * Returns the JSON properties this class does not model, in input order.
    *
-   * @return the live, mutable map of unknown property names to their JSON values (maps, lists, strings, numbers,
-   *     booleans or {@code null}); never {@code null}
+   * @return the live, mutable map of unknown property names to their JSON values (maps, lists,
+   *     strings, numbers, booleans or {@code null}); never {@code null}
    */
   default Map<String, Object> getAdditionalProperties() {
     Map<String, Object> map = unknownPropertiesOrNull();
@@ -45,7 +47,8 @@ public interface UnknownProperties {
   }
 
   /**
-   * The unknown properties Jackson writes after the modelled ones; an object that never had one gets no map.
+   * The unknown properties Jackson writes after the modelled ones; an object that never had one
+   * gets no map.
    *
    * @return the unknown properties, or an empty map
    */

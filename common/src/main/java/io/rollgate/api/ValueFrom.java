@@ -5,8 +5,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
- * Source of a template or run argument value ({@code spec.args[].valueFrom}, Argo's {@code ValueFrom}); exactly one
- * member should be set.
+ * Source of a template or run argument value ({@code spec.args[].valueFrom}, Argo's {@code
+ * ValueFrom}); exactly one member should be set.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ValueFrom extends ModelObject {

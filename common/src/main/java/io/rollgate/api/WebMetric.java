@@ -8,9 +8,7 @@ import io.fabric8.crd.generator.annotation.SchemaFrom;
 import java.util.List;
 import java.util.Objects;
 
-/**
- * Web provider ({@code provider.web}, docs/compatibility.md §9.7).
- */
+/** Web provider ({@code provider.web}, docs/compatibility.md §9.7). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class WebMetric extends ModelObject {
 
@@ -146,6 +144,16 @@ public class WebMetric extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(method, url, headers, body, timeoutSeconds, jsonPath, insecure, jsonBody, authentication, additionalPropertiesHashCode());
+    return Objects.hash(
+        method,
+        url,
+        headers,
+        body,
+        timeoutSeconds,
+        jsonPath,
+        insecure,
+        jsonBody,
+        authentication,
+        additionalPropertiesHashCode());
   }
 }

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
-/**
- * HTTP header of a web or Prometheus provider ({@code headers[]}).
- */
+/** HTTP header of a web or Prometheus provider ({@code headers[]}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class WebMetricHeader extends ModelObject {
 

@@ -7,24 +7,39 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the duration strings Argo Rollouts accepts: Go's {@code time.ParseDuration} syntax ({@code 30s}, {@code 5m},
- * {@code 1h30m}, {@code 1.5h}, {@code 300ms}) and, for pause steps, plain integers meaning seconds.
+ * Parses the duration strings Argo Rollouts accepts: Go's {@code time.ParseDuration} syntax ({@code
+ * 30s}, {@code 5m}, {@code 1h30m}, {@code 1.5h}, {@code 300ms}) and, for pause steps, plain
+ * integers meaning seconds.
  */
 public final class GoDurations {
 
-  private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
+  private static final Pattern PART =
+      Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
+
   /** {@link #scan} result: not a Go duration. */
   private static final long INVALID = Long.MIN_VALUE;
+
   /**
-   * {@link #scan} result: a number or a sum beyond {@code long} arithmetic; {@link #parseExactly} decides. (The
-   * largest negative duration, -(2<sup>63</sup>-1) ns, has the same value and is decided there too.)
+   * {@link #scan} result: a number or a sum beyond {@code long} arithmetic; {@link #parseExactly}
+   * decides. (The largest negative duration, -(2<sup>63</sup>-1) ns, has the same value and is
+   * decided there too.)
    */
   private static final long EXACT_PATH = Long.MIN_VALUE + 1;
-  /** Fraction digits {@link #scan} keeps exactly (a fraction times the hour's nanoseconds stays within a long). */
+
+  /**
+   * Fraction digits {@link #scan} keeps exactly (a fraction times the hour's nanoseconds stays
+   * within a long).
+   */
   private static final int MAX_FRACTION_DIGITS = 6;
-  /** One nanosecond in the units of {@link #scan}'s sub-nanosecond remainder (10<sup>-6</sup> ns). */
+
+  /**
+   * One nanosecond in the units of {@link #scan}'s sub-nanosecond remainder (10<sup>-6</sup> ns).
+   */
   private static final long ONE_NANO = 1_000_000L;
-  private static final long[] POWERS_OF_TEN = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L};
+
+  private static final long[] POWERS_OF_TEN = {
+    1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L
+  };
   private static final char MICRO_SIGN = '\u00b5';
   private static final char GREEK_MU = '\u03bc';
 
@@ -33,7 +48,8 @@ public final class GoDurations {
   /**
    * Parses a Go duration string.
    *
-   * @param text for example {@code 1m30s}; a leading {@code +} or {@code -} is allowed, {@code 0} alone means zero
+   * @param text for example {@code 1m30s}; a leading {@code +} or {@code -} is allowed, {@code 0}
+   *     alone means zero
    * @return the duration, or empty when the text is not a valid Go duration
    */
   public static Optional<Duration> parse(String text) {
@@ -51,14 +67,15 @@ public final class GoDurations {
   }
 
   /**
-   * Parses {@code text} (not empty) character by character with exact integer arithmetic in {@code long}s: the
-   * integer part of each number, its fraction (up to six digits) as a numerator over a power of ten, and the
-   * sub-nanosecond remainders summed in units of 10<sup>-6</sup> ns, so the total is truncated to whole nanoseconds
-   * only at the end, as the decimal path does. The usual durations ({@code 30s}, {@code 1m30s}, {@code 1.5h}) allocate nothing here.
+   * Parses {@code text} (not empty) character by character with exact integer arithmetic in {@code
+   * long}s: the integer part of each number, its fraction (up to six digits) as a numerator over a
+   * power of ten, and the sub-nanosecond remainders summed in units of 10<sup>-6</sup> ns, so the
+   * total is truncated to whole nanoseconds only at the end, as the decimal path does. The usual
+   * durations ({@code 30s}, {@code 1m30s}, {@code 1.5h}) allocate nothing here.
    *
-   * @return the signed duration in nanoseconds; {@link #INVALID} when the text is not a Go duration; {@link
-   *     #EXACT_PATH} when a fraction has more than six digits or a number or sum reaches the limits of a {@code long},
-   *     which the decimal path then decides
+   * @return the signed duration in nanoseconds; {@link #INVALID} when the text is not a Go
+   *     duration; {@link #EXACT_PATH} when a fraction has more than six digits or a number or sum
+   *     reaches the limits of a {@code long}, which the decimal path then decides
    */
   private static long scan(String s) {
     int n = s.length();
@@ -155,7 +172,10 @@ public final class GoDurations {
     return negative ? -whole : whole;
   }
 
-  /** The decimal path: each number as a {@link java.math.BigDecimal}, exact for any length and any sum. */
+  /**
+   * The decimal path: each number as a {@link java.math.BigDecimal}, exact for any length and any
+   * sum.
+   */
   private static Optional<Duration> parseExactly(String text) {
     String s = text;
     boolean negative = false;
@@ -176,7 +196,8 @@ public final class GoDurations {
       if (!m.find(pos) || m.start() != pos) {
         return Optional.empty();
       }
-      java.math.BigDecimal value = new java.math.BigDecimal(m.group(1).endsWith(".") ? m.group(1) + "0" : m.group(1));
+      java.math.BigDecimal value =
+          new java.math.BigDecimal(m.group(1).endsWith(".") ? m.group(1) + "0" : m.group(1));
       nanos = nanos.add(value.multiply(java.math.BigDecimal.valueOf(unitNanos(m.group(2)))));
       pos = m.end();
     }
@@ -190,12 +211,13 @@ public final class GoDurations {
   }
 
   /**
-   * Resolves a pause step's {@code duration} (Argo {@code spec.strategy.canary.steps[].pause.duration}): an integer or a
-   * string of digits is seconds, any other string a Go duration.
+   * Resolves a pause step's {@code duration} (Argo {@code
+   * spec.strategy.canary.steps[].pause.duration}): an integer or a string of digits is seconds, any
+   * other string a Go duration.
    *
    * @param value the field value; null means "no duration" (an indefinite pause)
-   * @return the duration; empty for null; a negative duration ({@code -1s}) when the value cannot be parsed, which is
-   *     what validation reports as invalid
+   * @return the duration; empty for null; a negative duration ({@code -1s}) when the value cannot
+   *     be parsed, which is what validation reports as invalid
    */
   public static Optional<Duration> pauseDuration(IntOrString value) {
     if (value == null || (value.getIntVal() == null && value.getStrVal() == null)) {
@@ -216,8 +238,8 @@ public final class GoDurations {
   }
 
   /**
-   * Formats a duration the way Go's {@code time.Duration.String()} does for whole seconds: {@code 10s}, {@code 1m30s},
-   * {@code 1h0m0s}.
+   * Formats a duration the way Go's {@code time.Duration.String()} does for whole seconds: {@code
+   * 10s}, {@code 1m30s}, {@code 1h0m0s}.
    *
    * @param d the duration
    * @return the Go-style text

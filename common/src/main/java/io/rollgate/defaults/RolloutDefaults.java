@@ -1,10 +1,12 @@
 package io.rollgate.defaults;
 
 /**
- * The defaults the controller assumes for absent Rollout fields (one source for controller and webhook).
+ * The defaults the controller assumes for absent Rollout fields (one source for controller and
+ * webhook).
  *
- * <p>Only {@code spec.replicas} is ever written back to the object (Argo Rollouts does the same, for the scale
- * subresource); every other default is applied when the field is read and never persisted.
+ * <p>Only {@code spec.replicas} is ever written back to the object (Argo Rollouts does the same,
+ * for the scale subresource); every other default is applied when the field is read and never
+ * persisted.
  */
 public final class RolloutDefaults {
 
@@ -20,7 +22,10 @@ public final class RolloutDefaults {
   /** {@code spec.minReadySeconds}, in seconds. */
   public static final int MIN_READY_SECONDS = 0;
 
-  /** {@code canary.maxSurge} and {@code maxUnavailable}: the string "25", which Argo reads as 25 percent. */
+  /**
+   * {@code canary.maxSurge} and {@code maxUnavailable}: the string "25", which Argo reads as 25
+   * percent.
+   */
   public static final String MAX_SURGE = "25";
 
   /** {@code canary.maxUnavailable} and {@code blueGreen.maxUnavailable}: 25 percent. */
@@ -35,7 +40,10 @@ public final class RolloutDefaults {
   /** {@code abortScaleDownDelaySeconds}, in seconds. */
   public static final int ABORT_SCALE_DOWN_DELAY_SECONDS = 30;
 
-  /** {@code spec.analysis.successfulRunHistoryLimit} and {@code unsuccessfulRunHistoryLimit}, in runs. */
+  /**
+   * {@code spec.analysis.successfulRunHistoryLimit} and {@code unsuccessfulRunHistoryLimit}, in
+   * runs.
+   */
   public static final int ANALYSIS_RUN_HISTORY_LIMIT = 5;
 
   /** Requeue delay of a Rollout with an invalid spec, in seconds (references may appear later). */

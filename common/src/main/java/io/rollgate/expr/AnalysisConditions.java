@@ -6,15 +6,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo Rollouts' measurement verdict (docs/compatibility.md §9.6, {@code metrics[].successCondition} and
- * {@code metrics[].failureCondition}): both conditions compiled once, then judged against each provider value.
+ * Argo Rollouts' measurement verdict (docs/compatibility.md §9.6, {@code
+ * metrics[].successCondition} and {@code metrics[].failureCondition}): both conditions compiled
+ * once, then judged against each provider value.
  *
- * <p>Rules: neither condition ⇒ {@link Verdict#SUCCESSFUL}; only a success condition ⇒ {@link Verdict#FAILED} when
- * it is false; only a failure condition ⇒ {@link Verdict#SUCCESSFUL} when it is false; both ⇒ FAILED if the failure
- * condition holds, else SUCCESSFUL if the success condition holds, else {@link Verdict#INCONCLUSIVE}. A condition
- * must yield a bool. The environment is Argo's: {@code result} plus {@code asInt}, {@code asFloat}, {@code isNaN},
- * {@code isInf}, {@code isNil} and {@code default}, where, as in Argo, {@code isNil(x)} and {@code default(x, d)}
- * ignore {@code x} and look at {@code result} itself. Immutable and thread-safe.
+ * <p>Rules: neither condition ⇒ {@link Verdict#SUCCESSFUL}; only a success condition ⇒ {@link
+ * Verdict#FAILED} when it is false; only a failure condition ⇒ {@link Verdict#SUCCESSFUL} when it
+ * is false; both ⇒ FAILED if the failure condition holds, else SUCCESSFUL if the success condition
+ * holds, else {@link Verdict#INCONCLUSIVE}. A condition must yield a bool. The environment is
+ * Argo's: {@code result} plus {@code asInt}, {@code asFloat}, {@code isNaN}, {@code isInf}, {@code
+ * isNil} and {@code default}, where, as in Argo, {@code isNil(x)} and {@code default(x, d)} ignore
+ * {@code x} and look at {@code result} itself. Immutable and thread-safe.
  */
 public final class AnalysisConditions {
 
@@ -36,13 +38,15 @@ public final class AnalysisConditions {
    * @param successCondition {@code metrics[].successCondition}; null or blank means absent
    * @param failureCondition {@code metrics[].failureCondition}; null or blank means absent
    * @return the compiled conditions
-   * @throws ExpressionSyntaxException when a condition does not parse; the message reads
-   *     {@code could not evaluate successCondition "<expr>": <reason> (line:column)} (or {@code failureCondition})
-   *     and {@link ExpressionSyntaxException#position()} is the offset inside that condition
+   * @throws ExpressionSyntaxException when a condition does not parse; the message reads {@code
+   *     could not evaluate successCondition "<expr>": <reason> (line:column)} (or {@code
+   *     failureCondition}) and {@link ExpressionSyntaxException#position()} is the offset inside
+   *     that condition
    */
   public static AnalysisConditions compile(String successCondition, String failureCondition)
       throws ExpressionSyntaxException {
-    return new AnalysisConditions(compileOne("successCondition", successCondition),
+    return new AnalysisConditions(
+        compileOne("successCondition", successCondition),
         compileOne("failureCondition", failureCondition));
   }
 
@@ -82,11 +86,13 @@ public final class AnalysisConditions {
   /**
    * Judges one measurement value, with {@code now()} reading the system clock.
    *
-   * @param result the provider's value (Prometheus: Double or List of Double; Web: decoded JSON or the raw body)
+   * @param result the provider's value (Prometheus: Double or List of Double; Web: decoded JSON or
+   *     the raw body)
    * @return the verdict
-   * @throws ExpressionEvaluationException when a condition cannot be evaluated or does not yield a bool (the
-   *     measurement is then an Error); the message is Argo's: {@code could not evaluate successCondition "<expr>":
-   *     <err>} (or {@code failureCondition}), or {@value #NO_DATA_MESSAGE} when the result is null or an empty list
+   * @throws ExpressionEvaluationException when a condition cannot be evaluated or does not yield a
+   *     bool (the measurement is then an Error); the message is Argo's: {@code could not evaluate
+   *     successCondition "<expr>": <err>} (or {@code failureCondition}), or {@value
+   *     #NO_DATA_MESSAGE} when the result is null or an empty list
    */
   public Verdict evaluate(Object result) throws ExpressionEvaluationException {
     return evaluate(result, Clock.systemUTC());
@@ -125,8 +131,8 @@ public final class AnalysisConditions {
     return successHolds ? Verdict.SUCCESSFUL : Verdict.INCONCLUSIVE;
   }
 
-  private static boolean condition(String field, Expression expression, Map<String, Object> env, Object result,
-      Clock clock) {
+  private static boolean condition(
+      String field, Expression expression, Map<String, Object> env, Object result, Clock clock) {
     String reason;
     int position;
     try {
@@ -147,12 +153,14 @@ public final class AnalysisConditions {
   }
 
   /**
-   * Go's type name of a condition's value. The result itself keeps its provider type: a Prometheus vector is a Go
-   * {@code []float64}, which Java cannot tell from a JSON array, so a list of only floats that is the result is
-   * named so.
+   * Go's type name of a condition's value. The result itself keeps its provider type: a Prometheus
+   * vector is a Go {@code []float64}, which Java cannot tell from a JSON array, so a list of only
+   * floats that is the result is named so.
    */
   private static String goType(Object value, Object result) {
-    if (value == result && value instanceof List<?> list && !list.isEmpty()
+    if (value == result
+        && value instanceof List<?> list
+        && !list.isEmpty()
         && list.stream().allMatch(x -> x instanceof Double)) {
       return "[]float64";
     }
@@ -160,9 +168,10 @@ public final class AnalysisConditions {
   }
 
   /**
-   * Builds Argo's condition environment for one result: {@code result} and the helper functions. Every number in the
-   * result becomes a Double, because every provider value is a Go {@code float64} in Argo (Prometheus samples and
-   * decoded JSON alike), so {@code result} behaves, and is named in messages, as there.
+   * Builds Argo's condition environment for one result: {@code result} and the helper functions.
+   * Every number in the result becomes a Double, because every provider value is a Go {@code
+   * float64} in Argo (Prometheus samples and decoded JSON alike), so {@code result} behaves, and is
+   * named in messages, as there.
    *
    * @param result the provider's value
    * @return a fresh map usable with {@link Expression#evaluate(Map)}
@@ -176,23 +185,38 @@ public final class AnalysisConditions {
     env.put("result", result);
     env.put("asInt", (ExprFunction) args -> asInt(arity("asInt", args, 1).get(0)));
     env.put("asFloat", (ExprFunction) args -> asFloat(arity("asFloat", args, 1).get(0)));
-    env.put("isNaN", (ExprFunction) args -> {
-      Object v = Values.normalize(arity("isNaN", args, 1).get(0));
-      return v instanceof Number n ? Double.isNaN(n.doubleValue()) : invalid("isNaN", v);
-    });
-    env.put("isInf", (ExprFunction) args -> {
-      Object v = Values.normalize(arity("isInf", args, 1).get(0));
-      return v instanceof Number n ? Double.isInfinite(n.doubleValue()) : invalid("isInf", v);
-    });
-    // Argo's quirk: both ignore their first argument and look at the result the conditions are judged against.
-    env.put("isNil", (ExprFunction) args -> {
-      arity("isNil", args, 1);
-      return result == null;
-    });
-    env.put("default", (ExprFunction) args -> {
-      arity("default", args, 2);
-      return result == null ? args.get(1) : result;
-    });
+    env.put(
+        "isNaN",
+        (ExprFunction)
+            args -> {
+              Object v = Values.normalize(arity("isNaN", args, 1).get(0));
+              return v instanceof Number n ? Double.isNaN(n.doubleValue()) : invalid("isNaN", v);
+            });
+    env.put(
+        "isInf",
+        (ExprFunction)
+            args -> {
+              Object v = Values.normalize(arity("isInf", args, 1).get(0));
+              return v instanceof Number n
+                  ? Double.isInfinite(n.doubleValue())
+                  : invalid("isInf", v);
+            });
+    // Argo's quirk: both ignore their first argument and look at the result the conditions are
+    // judged against.
+    env.put(
+        "isNil",
+        (ExprFunction)
+            args -> {
+              arity("isNil", args, 1);
+              return result == null;
+            });
+    env.put(
+        "default",
+        (ExprFunction)
+            args -> {
+              arity("default", args, 2);
+              return result == null ? args.get(1) : result;
+            });
     return env;
   }
 
@@ -207,7 +231,8 @@ public final class AnalysisConditions {
   }
 
   private static Object invalid(String name, Object v) {
-    throw new ExpressionEvaluationException("invalid argument for " + name + " (type " + Values.typeName(v) + ")");
+    throw new ExpressionEvaluationException(
+        "invalid argument for " + name + " (type " + Values.typeName(v) + ")");
   }
 
   /** Argo's {@code asInt}: int64 of a number (floats truncated) or of a base-10 string. */

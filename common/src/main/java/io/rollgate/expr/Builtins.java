@@ -15,25 +15,85 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** expr-lang's built-in functions. Predicate functions receive their predicate as a {@link Node.Closure}. */
+/**
+ * expr-lang's built-in functions. Predicate functions receive their predicate as a {@link
+ * Node.Closure}.
+ */
 final class Builtins {
 
   /** name → {min, max} argument count; max -1 means variadic. */
   private static final Map<String, int[]> ARITY = new HashMap<>();
-  private static final Set<String> PREDICATES = Set.of("all", "any", "none", "one", "filter", "map", "count", "find",
-      "findIndex", "findLast", "findLastIndex", "groupBy", "sortBy", "reduce", "sum");
-  private static final Pattern GO_FLOAT = Pattern.compile(
-      "[+-]?(?:(?:\\d+(?:_\\d+)*)?\\.?\\d*(?:[eE][+-]?\\d+)?|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])");
+
+  private static final Set<String> PREDICATES =
+      Set.of(
+          "all",
+          "any",
+          "none",
+          "one",
+          "filter",
+          "map",
+          "count",
+          "find",
+          "findIndex",
+          "findLast",
+          "findLastIndex",
+          "groupBy",
+          "sortBy",
+          "reduce",
+          "sum");
+  private static final Pattern GO_FLOAT =
+      Pattern.compile(
+          "[+-]?(?:(?:\\d+(?:_\\d+)*)?\\.?\\d*(?:[eE][+-]?\\d+)?|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN])");
   private static final Pattern GO_INT = Pattern.compile("[+-]?\\d+");
 
   static {
-    for (String name : List.of("len", "abs", "int", "float", "string", "upper", "lower", "first", "last", "keys",
-        "values", "duration", "type", "ceil", "floor", "round", "reverse", "uniq", "flatten", "toPairs", "fromPairs")) {
+    for (String name :
+        List.of(
+            "len",
+            "abs",
+            "int",
+            "float",
+            "string",
+            "upper",
+            "lower",
+            "first",
+            "last",
+            "keys",
+            "values",
+            "duration",
+            "type",
+            "ceil",
+            "floor",
+            "round",
+            "reverse",
+            "uniq",
+            "flatten",
+            "toPairs",
+            "fromPairs")) {
       ARITY.put(name, new int[] {1, 1});
     }
-    for (String name : List.of("all", "any", "none", "one", "filter", "map", "find", "findIndex", "findLast",
-        "findLastIndex", "groupBy", "trimPrefix", "trimSuffix", "take", "repeat", "indexOf", "lastIndexOf",
-        "hasPrefix", "hasSuffix", "get")) {
+    for (String name :
+        List.of(
+            "all",
+            "any",
+            "none",
+            "one",
+            "filter",
+            "map",
+            "find",
+            "findIndex",
+            "findLast",
+            "findLastIndex",
+            "groupBy",
+            "trimPrefix",
+            "trimSuffix",
+            "take",
+            "repeat",
+            "indexOf",
+            "lastIndexOf",
+            "hasPrefix",
+            "hasSuffix",
+            "get")) {
       ARITY.put(name, new int[] {2, 2});
     }
     ARITY.put("count", new int[] {1, 2});
@@ -51,7 +111,8 @@ final class Builtins {
     for (String name : List.of("toBase64", "fromBase64", "toJSON", "fromJSON", "bitnot")) {
       ARITY.put(name, new int[] {1, 1});
     }
-    for (String name : List.of("bitand", "bitor", "bitxor", "bitnand", "bitshl", "bitshr", "bitushr")) {
+    for (String name :
+        List.of("bitand", "bitor", "bitxor", "bitnand", "bitshl", "bitshr", "bitushr")) {
       ARITY.put(name, new int[] {2, 2});
     }
     for (String name : List.of("max", "min", "mean", "median", "concat")) {
@@ -89,7 +150,8 @@ final class Builtins {
       return callEnv(in, f, n, frame);
     }
     if (fromEnv != null || in.env().containsKey(n.name())) {
-      throw Interpreter.error(n.pos(), n.name() + " is not a function (type " + Values.typeName(fromEnv) + ")");
+      throw Interpreter.error(
+          n.pos(), n.name() + " is not a function (type " + Values.typeName(fromEnv) + ")");
     }
     if (!isBuiltin(n.name())) {
       throw Interpreter.error(n.pos(), "unknown func " + n.name());
@@ -104,7 +166,8 @@ final class Builtins {
     return simple(in, n.name(), args, n.pos());
   }
 
-  private static Object callEnv(Interpreter in, ExprFunction f, Node.Call n, Interpreter.Frame frame) {
+  private static Object callEnv(
+      Interpreter in, ExprFunction f, Node.Call n, Interpreter.Frame frame) {
     List<Object> args = new ArrayList<>(n.args().size());
     for (Node arg : n.args()) {
       if (arg instanceof Node.Closure) {
@@ -122,7 +185,8 @@ final class Builtins {
   }
 
   private static ExpressionEvaluationException invalid(String name, Object arg, int pos) {
-    return Interpreter.error(pos, "invalid argument for " + name + " (type " + Values.typeName(arg) + ")");
+    return Interpreter.error(
+        pos, "invalid argument for " + name + " (type " + Values.typeName(arg) + ")");
   }
 
   private static List<?> array(String name, Object v, int pos) {
@@ -132,17 +196,25 @@ final class Builtins {
     throw invalid(name, v, pos);
   }
 
-  private static boolean test(Interpreter in, Node body, Interpreter.Frame frame, Object element, long index) {
-    Object r = in.eval(body, frame == null
-        ? new Interpreter.Frame(null, null, null, true, element, index, null) : frame.element(element, index, null));
+  private static boolean test(
+      Interpreter in, Node body, Interpreter.Frame frame, Object element, long index) {
+    Object r =
+        in.eval(
+            body,
+            frame == null
+                ? new Interpreter.Frame(null, null, null, true, element, index, null)
+                : frame.element(element, index, null));
     if (r instanceof Boolean b) {
       return b;
     }
-    throw Interpreter.error(body.pos(), "predicate should return boolean (got " + Values.typeName(r) + ")");
+    throw Interpreter.error(
+        body.pos(), "predicate should return boolean (got " + Values.typeName(r) + ")");
   }
 
-  private static Interpreter.Frame scope(Interpreter.Frame frame, Object element, long index, Object acc) {
-    return frame == null ? new Interpreter.Frame(null, null, null, true, element, index, acc)
+  private static Interpreter.Frame scope(
+      Interpreter.Frame frame, Object element, long index, Object acc) {
+    return frame == null
+        ? new Interpreter.Frame(null, null, null, true, element, index, acc)
         : frame.element(element, index, acc);
   }
 
@@ -151,130 +223,146 @@ final class Builtins {
     List<?> items = array(name, in.eval(n.args().get(0), frame), n.pos());
     Node body = ((Node.Closure) n.args().get(1)).body();
     switch (name) {
-      case "all": {
-        for (int i = 0; i < items.size(); i++) {
-          if (!test(in, body, frame, items.get(i), i)) {
-            return false;
+      case "all":
+        {
+          for (int i = 0; i < items.size(); i++) {
+            if (!test(in, body, frame, items.get(i), i)) {
+              return false;
+            }
           }
+          return true;
         }
-        return true;
-      }
-      case "any": {
-        for (int i = 0; i < items.size(); i++) {
-          if (test(in, body, frame, items.get(i), i)) {
-            return true;
+      case "any":
+        {
+          for (int i = 0; i < items.size(); i++) {
+            if (test(in, body, frame, items.get(i), i)) {
+              return true;
+            }
           }
+          return false;
         }
-        return false;
-      }
-      case "none": {
-        for (int i = 0; i < items.size(); i++) {
-          if (test(in, body, frame, items.get(i), i)) {
-            return false;
+      case "none":
+        {
+          for (int i = 0; i < items.size(); i++) {
+            if (test(in, body, frame, items.get(i), i)) {
+              return false;
+            }
           }
+          return true;
         }
-        return true;
-      }
-      case "one": {
-        int found = 0;
-        for (int i = 0; i < items.size(); i++) {
-          if (test(in, body, frame, items.get(i), i) && ++found > 1) {
-            return false;
+      case "one":
+        {
+          int found = 0;
+          for (int i = 0; i < items.size(); i++) {
+            if (test(in, body, frame, items.get(i), i) && ++found > 1) {
+              return false;
+            }
           }
+          return found == 1;
         }
-        return found == 1;
-      }
-      case "count": {
-        long found = 0;
-        for (int i = 0; i < items.size(); i++) {
-          if (test(in, body, frame, items.get(i), i)) {
-            found++;
+      case "count":
+        {
+          long found = 0;
+          for (int i = 0; i < items.size(); i++) {
+            if (test(in, body, frame, items.get(i), i)) {
+              found++;
+            }
           }
+          return found;
         }
-        return found;
-      }
-      case "filter": {
-        List<Object> out = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-          if (test(in, body, frame, items.get(i), i)) {
-            out.add(items.get(i));
+      case "filter":
+        {
+          List<Object> out = new ArrayList<>();
+          for (int i = 0; i < items.size(); i++) {
+            if (test(in, body, frame, items.get(i), i)) {
+              out.add(items.get(i));
+            }
           }
+          return out;
         }
-        return out;
-      }
-      case "map": {
-        List<Object> out = new ArrayList<>(items.size());
-        for (int i = 0; i < items.size(); i++) {
-          out.add(in.eval(body, scope(frame, items.get(i), i, null)));
-        }
-        return out;
-      }
-      case "sum": {
-        List<Object> mapped = new ArrayList<>(items.size());
-        for (int i = 0; i < items.size(); i++) {
-          mapped.add(in.eval(body, scope(frame, items.get(i), i, null)));
-        }
-        return sum(mapped, n.pos());
-      }
-      case "find", "findIndex": {
-        for (int i = 0; i < items.size(); i++) {
-          if (test(in, body, frame, items.get(i), i)) {
-            return name.equals("find") ? Values.normalize(items.get(i)) : (Object) (long) i;
+      case "map":
+        {
+          List<Object> out = new ArrayList<>(items.size());
+          for (int i = 0; i < items.size(); i++) {
+            out.add(in.eval(body, scope(frame, items.get(i), i, null)));
           }
+          return out;
         }
-        return name.equals("find") ? null : (Object) (-1L);
-      }
-      case "findLast", "findLastIndex": {
-        for (int i = items.size() - 1; i >= 0; i--) {
-          if (test(in, body, frame, items.get(i), i)) {
-            return name.equals("findLast") ? Values.normalize(items.get(i)) : (Object) (long) i;
+      case "sum":
+        {
+          List<Object> mapped = new ArrayList<>(items.size());
+          for (int i = 0; i < items.size(); i++) {
+            mapped.add(in.eval(body, scope(frame, items.get(i), i, null)));
           }
+          return sum(mapped, n.pos());
         }
-        return name.equals("findLast") ? null : (Object) (-1L);
-      }
-      case "groupBy": {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (int i = 0; i < items.size(); i++) {
-          Object key = in.eval(body, scope(frame, items.get(i), i, null));
-          String k = key instanceof String s ? s : Values.format(key);
-          @SuppressWarnings("unchecked")
-          List<Object> group = (List<Object>) out.computeIfAbsent(k, x -> new ArrayList<>());
-          group.add(items.get(i));
-        }
-        return out;
-      }
-      case "sortBy": {
-        List<Object[]> keyed = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-          // sortBy(users, "Age") (a field name, older expr-lang) or sortBy(users, .Age) (a predicate).
-          Object key = body instanceof Node.Literal lit && lit.value() instanceof String field
-              ? Interpreter.fetch(items.get(i), field, n.pos()) : in.eval(body, scope(frame, items.get(i), i, null));
-          keyed.add(new Object[] {key, items.get(i)});
-        }
-        boolean desc = order(in, n, frame, 2);
-        Comparator<Object[]> cmp = (x, y) -> compareForSort("sortBy", x[0], y[0], n.pos());
-        keyed.sort(desc ? cmp.reversed() : cmp);
-        List<Object> out = new ArrayList<>(keyed.size());
-        keyed.forEach(k -> out.add(k[1]));
-        return out;
-      }
-      case "reduce": {
-        int start = 0;
-        Object acc;
-        if (n.args().size() > 2) {
-          acc = in.eval(n.args().get(2), frame);
-        } else {
-          if (items.isEmpty()) {
-            throw Interpreter.error(n.pos(), "reduce of empty array with no initial value");
+      case "find", "findIndex":
+        {
+          for (int i = 0; i < items.size(); i++) {
+            if (test(in, body, frame, items.get(i), i)) {
+              return name.equals("find") ? Values.normalize(items.get(i)) : (Object) (long) i;
+            }
           }
-          acc = Values.normalize(items.get(0));
-          start = 1;
+          return name.equals("find") ? null : (Object) (-1L);
         }
-        for (int i = start; i < items.size(); i++) {
-          acc = in.eval(body, scope(frame, items.get(i), i, acc));
+      case "findLast", "findLastIndex":
+        {
+          for (int i = items.size() - 1; i >= 0; i--) {
+            if (test(in, body, frame, items.get(i), i)) {
+              return name.equals("findLast") ? Values.normalize(items.get(i)) : (Object) (long) i;
+            }
+          }
+          return name.equals("findLast") ? null : (Object) (-1L);
         }
-        return acc;
-      }
+      case "groupBy":
+        {
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (int i = 0; i < items.size(); i++) {
+            Object key = in.eval(body, scope(frame, items.get(i), i, null));
+            String k = key instanceof String s ? s : Values.format(key);
+            @SuppressWarnings("unchecked")
+            List<Object> group = (List<Object>) out.computeIfAbsent(k, x -> new ArrayList<>());
+            group.add(items.get(i));
+          }
+          return out;
+        }
+      case "sortBy":
+        {
+          List<Object[]> keyed = new ArrayList<>();
+          for (int i = 0; i < items.size(); i++) {
+            // sortBy(users, "Age") (a field name, older expr-lang) or sortBy(users, .Age) (a
+            // predicate).
+            Object key =
+                body instanceof Node.Literal lit && lit.value() instanceof String field
+                    ? Interpreter.fetch(items.get(i), field, n.pos())
+                    : in.eval(body, scope(frame, items.get(i), i, null));
+            keyed.add(new Object[] {key, items.get(i)});
+          }
+          boolean desc = order(in, n, frame, 2);
+          Comparator<Object[]> cmp = (x, y) -> compareForSort("sortBy", x[0], y[0], n.pos());
+          keyed.sort(desc ? cmp.reversed() : cmp);
+          List<Object> out = new ArrayList<>(keyed.size());
+          keyed.forEach(k -> out.add(k[1]));
+          return out;
+        }
+      case "reduce":
+        {
+          int start = 0;
+          Object acc;
+          if (n.args().size() > 2) {
+            acc = in.eval(n.args().get(2), frame);
+          } else {
+            if (items.isEmpty()) {
+              throw Interpreter.error(n.pos(), "reduce of empty array with no initial value");
+            }
+            acc = Values.normalize(items.get(0));
+            start = 1;
+          }
+          for (int i = start; i < items.size(); i++) {
+            acc = in.eval(body, scope(frame, items.get(i), i, acc));
+          }
+          return acc;
+        }
       default:
         throw new IllegalStateException(name);
     }
@@ -303,8 +391,15 @@ final class Builtins {
     } else if (a instanceof String x && b instanceof String y) {
       return Boolean.TRUE.equals(Operators.apply("<", x, y, pos)) ? -1 : x.equals(y) ? 0 : 1;
     }
-    throw Interpreter.error(pos, "invalid argument for " + name + " (cannot compare " + Values.typeName(a) + " and "
-        + Values.typeName(b) + ")");
+    throw Interpreter.error(
+        pos,
+        "invalid argument for "
+            + name
+            + " (cannot compare "
+            + Values.typeName(a)
+            + " and "
+            + Values.typeName(b)
+            + ")");
   }
 
   private static Object simple(Interpreter in, String name, List<Object> args, int pos) {
@@ -319,15 +414,16 @@ final class Builtins {
           return (long) m.size();
         }
         throw invalid(name, a, pos);
-      case "count": {
-        long c = 0;
-        for (Object o : array(name, a, pos)) {
-          if (Boolean.TRUE.equals(o)) {
-            c++;
+      case "count":
+        {
+          long c = 0;
+          for (Object o : array(name, a, pos)) {
+            if (Boolean.TRUE.equals(o)) {
+              c++;
+            }
           }
+          return c;
         }
-        return c;
-      }
       case "sum":
         return sum(array(name, a, pos), pos);
       case "abs":
@@ -360,24 +456,33 @@ final class Builtins {
       case "lower":
         return string(name, a, pos).toLowerCase(Locale.ROOT);
       case "trim":
-        return args.size() == 1 ? trimSpace(string(name, a, pos))
+        return args.size() == 1
+            ? trimSpace(string(name, a, pos))
             : trimChars(string(name, a, pos), string(name, args.get(1), pos));
-      case "trimPrefix": {
-        String s = string(name, a, pos);
-        String p = string(name, args.get(1), pos);
-        return s.startsWith(p) ? s.substring(p.length()) : s;
-      }
-      case "trimSuffix": {
-        String s = string(name, a, pos);
-        String p = string(name, args.get(1), pos);
-        return s.endsWith(p) ? s.substring(0, s.length() - p.length()) : s;
-      }
+      case "trimPrefix":
+        {
+          String s = string(name, a, pos);
+          String p = string(name, args.get(1), pos);
+          return s.startsWith(p) ? s.substring(p.length()) : s;
+        }
+      case "trimSuffix":
+        {
+          String s = string(name, a, pos);
+          String p = string(name, args.get(1), pos);
+          return s.endsWith(p) ? s.substring(0, s.length() - p.length()) : s;
+        }
       case "split":
-        return split(string(name, a, pos), string(name, args.get(1), pos),
-            args.size() > 2 ? integer(name, args.get(2), pos) : -1, false);
+        return split(
+            string(name, a, pos),
+            string(name, args.get(1), pos),
+            args.size() > 2 ? integer(name, args.get(2), pos) : -1,
+            false);
       case "splitAfter":
-        return split(string(name, a, pos), string(name, args.get(1), pos),
-            args.size() > 2 ? integer(name, args.get(2), pos) : -1, true);
+        return split(
+            string(name, a, pos),
+            string(name, args.get(1), pos),
+            args.size() > 2 ? integer(name, args.get(2), pos) : -1,
+            true);
       case "toBase64":
         return java.util.Base64.getEncoder().encodeToString(string(name, a, pos).getBytes(UTF_8));
       case "fromBase64":
@@ -391,49 +496,59 @@ final class Builtins {
       case "fromJSON":
         return Json.read(string(name, a, pos), pos);
       case "date":
-        return Dates.parse(string(name, a, pos), args.size() > 1 ? string(name, args.get(1), pos) : null,
-            args.size() > 2 ? string(name, args.get(2), pos) : null, pos);
+        return Dates.parse(
+            string(name, a, pos),
+            args.size() > 1 ? string(name, args.get(1), pos) : null,
+            args.size() > 2 ? string(name, args.get(2), pos) : null,
+            pos);
       case "bitnot":
         return ~integer(name, a, pos);
-      case "bitand", "bitor", "bitxor", "bitnand", "bitshl", "bitshr", "bitushr": {
-        long x = integer(name, a, pos);
-        long y = integer(name, args.get(1), pos);
-        return switch (name) {
-          case "bitand" -> x & y;
-          case "bitor" -> x | y;
-          case "bitxor" -> x ^ y;
-          case "bitnand" -> x & ~y;
-          case "bitshl" -> x << y;
-          case "bitshr" -> x >> y;
-          default -> x >>> y;
-        };
-      }
-      case "join": {
-        String sep = args.size() > 1 ? string(name, args.get(1), pos) : "";
-        StringBuilder b = new StringBuilder();
-        List<?> items = array(name, a, pos);
-        for (int i = 0; i < items.size(); i++) {
-          if (!(items.get(i) instanceof String s)) {
-            throw Interpreter.error(pos, "invalid argument for join (element of type "
-                + Values.typeName(items.get(i)) + ")");
+      case "bitand", "bitor", "bitxor", "bitnand", "bitshl", "bitshr", "bitushr":
+        {
+          long x = integer(name, a, pos);
+          long y = integer(name, args.get(1), pos);
+          return switch (name) {
+            case "bitand" -> x & y;
+            case "bitor" -> x | y;
+            case "bitxor" -> x ^ y;
+            case "bitnand" -> x & ~y;
+            case "bitshl" -> x << y;
+            case "bitshr" -> x >> y;
+            default -> x >>> y;
+          };
+        }
+      case "join":
+        {
+          String sep = args.size() > 1 ? string(name, args.get(1), pos) : "";
+          StringBuilder b = new StringBuilder();
+          List<?> items = array(name, a, pos);
+          for (int i = 0; i < items.size(); i++) {
+            if (!(items.get(i) instanceof String s)) {
+              throw Interpreter.error(
+                  pos,
+                  "invalid argument for join (element of type "
+                      + Values.typeName(items.get(i))
+                      + ")");
+            }
+            b.append(i > 0 ? sep : "").append(s);
           }
-          b.append(i > 0 ? sep : "").append(s);
+          return b.toString();
         }
-        return b.toString();
-      }
       case "replace":
-        return string(name, a, pos).replace(string(name, args.get(1), pos), string(name, args.get(2), pos));
-      case "repeat": {
-        long times = integer(name, args.get(1), pos);
-        String s = string(name, a, pos);
-        if (times < 0) {
-          throw Interpreter.error(pos, "strings: negative Repeat count");
+        return string(name, a, pos)
+            .replace(string(name, args.get(1), pos), string(name, args.get(2), pos));
+      case "repeat":
+        {
+          long times = integer(name, args.get(1), pos);
+          String s = string(name, a, pos);
+          if (times < 0) {
+            throw Interpreter.error(pos, "strings: negative Repeat count");
+          }
+          if ((double) times * s.length() > Interpreter.MAX_ELEMENTS) {
+            throw Interpreter.error(pos, "memory budget exceeded");
+          }
+          return s.repeat((int) times);
         }
-        if ((double) times * s.length() > Interpreter.MAX_ELEMENTS) {
-          throw Interpreter.error(pos, "memory budget exceeded");
-        }
-        return s.repeat((int) times);
-      }
       case "indexOf":
         return (long) string(name, a, pos).indexOf(string(name, args.get(1), pos));
       case "lastIndexOf":
@@ -444,103 +559,116 @@ final class Builtins {
         return string(name, a, pos).endsWith(string(name, args.get(1), pos));
       case "max", "min":
         return extreme(name, numbers(name, args, pos), pos);
-      case "mean": {
-        List<Object> values = numbers(name, args, pos);
-        if (values.isEmpty()) {
-          return 0.0;
+      case "mean":
+        {
+          List<Object> values = numbers(name, args, pos);
+          if (values.isEmpty()) {
+            return 0.0;
+          }
+          double total = 0;
+          for (Object v : values) {
+            total += Values.toDouble(v);
+          }
+          return total / values.size();
         }
-        double total = 0;
-        for (Object v : values) {
-          total += Values.toDouble(v);
+      case "median":
+        {
+          List<Object> values = numbers(name, args, pos);
+          if (values.isEmpty()) {
+            return 0.0;
+          }
+          double[] sorted = values.stream().mapToDouble(Values::toDouble).sorted().toArray();
+          int mid = sorted.length / 2;
+          return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
         }
-        return total / values.size();
-      }
-      case "median": {
-        List<Object> values = numbers(name, args, pos);
-        if (values.isEmpty()) {
-          return 0.0;
-        }
-        double[] sorted = values.stream().mapToDouble(Values::toDouble).sorted().toArray();
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-      }
       case "first":
-      case "last": {
-        if (a instanceof List<?> l && !l.isEmpty()) {
-          return Values.normalize(l.get(name.equals("first") ? 0 : l.size() - 1));
-        }
-        return null;
-      }
-      case "take": {
-        long k = integer(name, args.get(1), pos);
-        List<?> l = array(name, a, pos);
-        return new ArrayList<Object>(l.subList(0, (int) Math.max(0, Math.min(k, l.size()))));
-      }
-      case "reverse": {
-        List<Object> out = Values.copy(array(name, a, pos));
-        java.util.Collections.reverse(out);
-        return out;
-      }
-      case "uniq": {
-        List<Object> out = new ArrayList<>();
-        for (Object o : array(name, a, pos)) {
-          if (out.stream().noneMatch(x -> Values.equal(x, o))) {
-            out.add(o);
+      case "last":
+        {
+          if (a instanceof List<?> l && !l.isEmpty()) {
+            return Values.normalize(l.get(name.equals("first") ? 0 : l.size() - 1));
           }
+          return null;
         }
-        return out;
-      }
-      case "sort": {
-        List<Object> out = Values.copy(array(name, a, pos));
-        Comparator<Object> cmp = (x, y) -> compareForSort(name, x, y, pos);
-        boolean desc = false;
-        if (args.size() > 1) {
-          if ("desc".equals(args.get(1))) {
-            desc = true;
-          } else if (!"asc".equals(args.get(1))) {
-            throw Interpreter.error(pos, "unknown order, use asc or desc");
+      case "take":
+        {
+          long k = integer(name, args.get(1), pos);
+          List<?> l = array(name, a, pos);
+          return new ArrayList<Object>(l.subList(0, (int) Math.max(0, Math.min(k, l.size()))));
+        }
+      case "reverse":
+        {
+          List<Object> out = Values.copy(array(name, a, pos));
+          java.util.Collections.reverse(out);
+          return out;
+        }
+      case "uniq":
+        {
+          List<Object> out = new ArrayList<>();
+          for (Object o : array(name, a, pos)) {
+            if (out.stream().noneMatch(x -> Values.equal(x, o))) {
+              out.add(o);
+            }
           }
+          return out;
         }
-        out.sort(desc ? cmp.reversed() : cmp);
-        return out;
-      }
-      case "concat": {
-        List<Object> out = new ArrayList<>();
-        for (Object arg : args) {
-          out.addAll(array(name, arg, pos));
+      case "sort":
+        {
+          List<Object> out = Values.copy(array(name, a, pos));
+          Comparator<Object> cmp = (x, y) -> compareForSort(name, x, y, pos);
+          boolean desc = false;
+          if (args.size() > 1) {
+            if ("desc".equals(args.get(1))) {
+              desc = true;
+            } else if (!"asc".equals(args.get(1))) {
+              throw Interpreter.error(pos, "unknown order, use asc or desc");
+            }
+          }
+          out.sort(desc ? cmp.reversed() : cmp);
+          return out;
         }
-        return out;
-      }
-      case "flatten": {
-        List<Object> out = new ArrayList<>();
-        flatten(array(name, a, pos), out);
-        return out;
-      }
+      case "concat":
+        {
+          List<Object> out = new ArrayList<>();
+          for (Object arg : args) {
+            out.addAll(array(name, arg, pos));
+          }
+          return out;
+        }
+      case "flatten":
+        {
+          List<Object> out = new ArrayList<>();
+          flatten(array(name, a, pos), out);
+          return out;
+        }
       case "keys":
-      case "values": {
-        if (!(a instanceof Map<?, ?> m)) {
-          throw invalid(name, a, pos);
-        }
-        return new ArrayList<Object>(name.equals("keys") ? m.keySet() : m.values());
-      }
-      case "toPairs": {
-        if (!(a instanceof Map<?, ?> m)) {
-          throw invalid(name, a, pos);
-        }
-        List<Object> out = new ArrayList<>();
-        m.forEach((k, v) -> out.add(new ArrayList<>(java.util.Arrays.asList(k, v))));
-        return out;
-      }
-      case "fromPairs": {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Object pair : array(name, a, pos)) {
-          if (!(pair instanceof List<?> p) || p.size() != 2 || !(p.get(0) instanceof String k)) {
-            throw Interpreter.error(pos, "invalid argument for fromPairs (each pair must be [string, value])");
+      case "values":
+        {
+          if (!(a instanceof Map<?, ?> m)) {
+            throw invalid(name, a, pos);
           }
-          out.put(k, p.get(1));
+          return new ArrayList<Object>(name.equals("keys") ? m.keySet() : m.values());
         }
-        return out;
-      }
+      case "toPairs":
+        {
+          if (!(a instanceof Map<?, ?> m)) {
+            throw invalid(name, a, pos);
+          }
+          List<Object> out = new ArrayList<>();
+          m.forEach((k, v) -> out.add(new ArrayList<>(java.util.Arrays.asList(k, v))));
+          return out;
+        }
+      case "fromPairs":
+        {
+          Map<String, Object> out = new LinkedHashMap<>();
+          for (Object pair : array(name, a, pos)) {
+            if (!(pair instanceof List<?> p) || p.size() != 2 || !(p.get(0) instanceof String k)) {
+              throw Interpreter.error(
+                  pos, "invalid argument for fromPairs (each pair must be [string, value])");
+            }
+            out.put(k, p.get(1));
+          }
+          return out;
+        }
       case "get":
         try {
           return Interpreter.fetch(a, Values.normalize(args.get(1)), pos);
@@ -549,29 +677,34 @@ final class Builtins {
         }
       case "ceil":
       case "floor":
-      case "round": {
-        if (!(a instanceof Number)) {
-          throw invalid(name, a, pos);
+      case "round":
+        {
+          if (!(a instanceof Number)) {
+            throw invalid(name, a, pos);
+          }
+          double d = Values.toDouble(a);
+          return switch (name) {
+            case "ceil" -> Math.ceil(d);
+            case "floor" -> Math.floor(d);
+            default ->
+                Double.isNaN(d) || Double.isInfinite(d)
+                    ? d
+                    : Math.signum(d) * Math.floor(Math.abs(d) + 0.5);
+          };
         }
-        double d = Values.toDouble(a);
-        return switch (name) {
-          case "ceil" -> Math.ceil(d);
-          case "floor" -> Math.floor(d);
-          default -> Double.isNaN(d) || Double.isInfinite(d) ? d : Math.signum(d) * Math.floor(Math.abs(d) + 0.5);
-        };
-      }
       case "type":
         return typeOf(a);
       case "now":
         return in.now();
-      case "duration": {
-        String s = string(name, a, pos);
-        Optional<Duration> d = GoDurations.parse(s);
-        if (d.isEmpty()) {
-          throw Interpreter.error(pos, "time: invalid duration " + Values.quote(s));
+      case "duration":
+        {
+          String s = string(name, a, pos);
+          Optional<Duration> d = GoDurations.parse(s);
+          if (d.isEmpty()) {
+            throw Interpreter.error(pos, "time: invalid duration " + Values.quote(s));
+          }
+          return d.get();
         }
-        return d.get();
-      }
       default:
         throw Interpreter.error(pos, "unknown func " + name);
     }
@@ -622,7 +755,10 @@ final class Builtins {
     throw invalid(name, v, pos);
   }
 
-  /** Numbers from the arguments, one level of arrays flattened ({@code max([1, 2], 3)}), as expr-lang does. */
+  /**
+   * Numbers from the arguments, one level of arrays flattened ({@code max([1, 2], 3)}), as
+   * expr-lang does.
+   */
   private static List<Object> numbers(String name, List<Object> args, int pos) {
     List<Object> out = new ArrayList<>();
     for (Object arg : args) {
@@ -685,14 +821,16 @@ final class Builtins {
     try {
       return Long.parseLong(s);
     } catch (NumberFormatException e) {
-      throw Interpreter.error(pos, function + ": parsing " + Values.quote(s) + ": value out of range");
+      throw Interpreter.error(
+          pos, function + ": parsing " + Values.quote(s) + ": value out of range");
     }
   }
 
   /** Go's {@code strconv.ParseFloat(s, 64)} with its error wording. */
   static double parseFloat(String s, int pos) {
     if (!GO_FLOAT.matcher(s).matches() || s.isEmpty() || !s.matches(".*[0-9nNiI].*")) {
-      throw Interpreter.error(pos, "strconv.ParseFloat: parsing " + Values.quote(s) + ": invalid syntax");
+      throw Interpreter.error(
+          pos, "strconv.ParseFloat: parsing " + Values.quote(s) + ": invalid syntax");
     }
     String t = s.replace("_", "").toLowerCase(Locale.ROOT);
     String unsigned = t.startsWith("+") || t.startsWith("-") ? t.substring(1) : t;
@@ -705,13 +843,18 @@ final class Builtins {
     }
     double d = Double.parseDouble(t);
     if (Double.isInfinite(d)) {
-      throw Interpreter.error(pos, "strconv.ParseFloat: parsing " + Values.quote(s) + ": value out of range");
+      throw Interpreter.error(
+          pos, "strconv.ParseFloat: parsing " + Values.quote(s) + ": value out of range");
     }
     return d;
   }
 
   private static boolean isSpace(int c) {
-    return c == ' ' || (c >= '\t' && c <= '\r') || c == 0x85 || c == 0xA0 || Character.isSpaceChar(c);
+    return c == ' '
+        || (c >= '\t' && c <= '\r')
+        || c == 0x85
+        || c == 0xA0
+        || Character.isSpaceChar(c);
   }
 
   private static String trimSpace(String s) {
@@ -739,8 +882,8 @@ final class Builtins {
   }
 
   /**
-   * Go's {@code strings.SplitN} (or {@code SplitAfterN}): n &lt; 0 all parts, n == 0 none, an empty separator splits
-   * into characters.
+   * Go's {@code strings.SplitN} (or {@code SplitAfterN}): n &lt; 0 all parts, n == 0 none, an empty
+   * separator splits into characters.
    */
   private static List<Object> split(String s, String sep, long n, boolean keepSeparator) {
     List<Object> out = new ArrayList<>();

@@ -13,21 +13,51 @@ import java.time.temporal.TemporalAccessor;
 import java.util.List;
 import java.util.Locale;
 
-/** expr-lang's {@code date(str[, layout[, timezone]])}, with Go reference-time layouts translated to java.time. */
+/**
+ * expr-lang's {@code date(str[, layout[, timezone]])}, with Go reference-time layouts translated to
+ * java.time.
+ */
 final class Dates {
 
   /** The layouts tried without an explicit one, as documented by expr-lang (Go notation). */
-  private static final List<String> DEFAULT_LAYOUTS = List.of("2006-01-02", "15:04:05", "2006-01-02 15:04:05",
-      "2006-01-02T15:04:05Z07:00", "02 Jan 06 15:04 MST", "Monday, 02-Jan-06 15:04:05 MST",
-      "Mon, 02 Jan 2006 15:04:05 MST");
+  private static final List<String> DEFAULT_LAYOUTS =
+      List.of(
+          "2006-01-02",
+          "15:04:05",
+          "2006-01-02 15:04:05",
+          "2006-01-02T15:04:05Z07:00",
+          "02 Jan 06 15:04 MST",
+          "Monday, 02-Jan-06 15:04:05 MST",
+          "Mon, 02 Jan 2006 15:04:05 MST");
 
   /** Go layout elements and their java.time pattern equivalents, longest first. */
   private static final String[][] ELEMENTS = {
-    {"2006", "uuuu"}, {"Monday", "EEEE"}, {"January", "MMMM"}, {"Z07:00", "XXX"}, {"-07:00", "xxx"},
-    {"-0700", "xx"}, {"Jan", "MMM"}, {"Mon", "EEE"}, {"MST", "zzz"}, {".000000000", ".SSSSSSSSS"},
-    {".000000", ".SSSSSS"}, {".000", ".SSS"}, {"01", "MM"}, {"02", "dd"}, {"06", "uu"}, {"15", "HH"},
-    {"03", "hh"}, {"04", "mm"}, {"05", "ss"}, {"PM", "a"}, {"_2", "ppd"}, {"1", "M"}, {"2", "d"}, {"3", "h"},
-    {"4", "m"}, {"5", "s"},
+    {"2006", "uuuu"},
+    {"Monday", "EEEE"},
+    {"January", "MMMM"},
+    {"Z07:00", "XXX"},
+    {"-07:00", "xxx"},
+    {"-0700", "xx"},
+    {"Jan", "MMM"},
+    {"Mon", "EEE"},
+    {"MST", "zzz"},
+    {".000000000", ".SSSSSSSSS"},
+    {".000000", ".SSSSSS"},
+    {".000", ".SSS"},
+    {"01", "MM"},
+    {"02", "dd"},
+    {"06", "uu"},
+    {"15", "HH"},
+    {"03", "hh"},
+    {"04", "mm"},
+    {"05", "ss"},
+    {"PM", "a"},
+    {"_2", "ppd"},
+    {"1", "M"},
+    {"2", "d"},
+    {"3", "h"},
+    {"4", "m"},
+    {"5", "s"},
   };
 
   private Dates() {}
@@ -42,8 +72,13 @@ final class Dates {
     if (layout != null) {
       Instant t = tryLayout(text, layout, zone);
       if (t == null) {
-        throw Interpreter.error(pos, "parsing time " + Values.quote(text) + " as " + Values.quote(layout)
-            + ": cannot parse");
+        throw Interpreter.error(
+            pos,
+            "parsing time "
+                + Values.quote(text)
+                + " as "
+                + Values.quote(layout)
+                + ": cannot parse");
       }
       return t;
     }
@@ -71,7 +106,10 @@ final class Dates {
       }
       if (parsed.isSupported(java.time.temporal.ChronoField.HOUR_OF_DAY)
           && !parsed.isSupported(java.time.temporal.ChronoField.YEAR)) {
-        return LocalDate.of(0, 1, 1).atTime(java.time.LocalTime.from(parsed)).atZone(zone).toInstant();
+        return LocalDate.of(0, 1, 1)
+            .atTime(java.time.LocalTime.from(parsed))
+            .atZone(zone)
+            .toInstant();
       }
       if (!parsed.isSupported(java.time.temporal.ChronoField.HOUR_OF_DAY)) {
         return LocalDate.from(parsed).atStartOfDay(zone).toInstant();
@@ -82,7 +120,9 @@ final class Dates {
     }
   }
 
-  /** Turns a Go layout ({@code 2006-01-02 15:04:05}) into a java.time pattern, quoting literal text. */
+  /**
+   * Turns a Go layout ({@code 2006-01-02 15:04:05}) into a java.time pattern, quoting literal text.
+   */
   static String translate(String layout) {
     StringBuilder out = new StringBuilder();
     StringBuilder literal = new StringBuilder();

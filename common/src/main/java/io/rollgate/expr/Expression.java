@@ -11,25 +11,35 @@ import java.util.Set;
 
 /**
  * A parsed condition expression in the expr-lang/expr syntax that Argo Rollouts evaluates for
- * {@code metrics[].successCondition} and {@code failureCondition} (docs/compatibility.md §9.6), and for Prometheus
- * {@code rangeQuery.start}/{@code end}. Parse once, evaluate many times: an instance is immutable and thread-safe.
+ * {@code metrics[].successCondition} and {@code failureCondition} (docs/compatibility.md §9.6), and
+ * for Prometheus {@code rangeQuery.start}/{@code end}. Parse once, evaluate many times: an instance
+ * is immutable and thread-safe.
  *
- * <p>Values are JSON-like Java objects. Integer numbers (Integer, Long, ...) are expr's {@code int} and evaluate to
- * Long; floating-point numbers (Double, BigDecimal, ...) are {@code float64} and evaluate to Double; arrays are
- * {@link List}, maps {@link Map} with String keys; {@code now()} is an {@link java.time.Instant} and
- * {@code duration("5m")} a {@link java.time.Duration}. An environment value implementing {@link ExprFunction} can be
- * called by name.
+ * <p>Values are JSON-like Java objects. Integer numbers (Integer, Long, ...) are expr's {@code int}
+ * and evaluate to Long; floating-point numbers (Double, BigDecimal, ...) are {@code float64} and
+ * evaluate to Double; arrays are {@link List}, maps {@link Map} with String keys; {@code now()} is
+ * an {@link java.time.Instant} and {@code duration("5m")} a {@link java.time.Duration}. An
+ * environment value implementing {@link ExprFunction} can be called by name.
  */
 public final class Expression {
 
   private final String source;
   private final Node root;
-  /** Names read from the environment, each with the offset of its first use; checked before evaluation. */
+
+  /**
+   * Names read from the environment, each with the offset of its first use; checked before
+   * evaluation.
+   */
   private final Map<String, Integer> freeNames;
+
   /** Called names that are not built-ins; the environment must provide them. */
   private final Map<String, Integer> freeFunctions;
 
-  private Expression(String source, Node root, Map<String, Integer> freeNames, Map<String, Integer> freeFunctions) {
+  private Expression(
+      String source,
+      Node root,
+      Map<String, Integer> freeNames,
+      Map<String, Integer> freeFunctions) {
     this.source = source;
     this.root = root;
     this.freeNames = freeNames;
@@ -41,8 +51,9 @@ public final class Expression {
    *
    * @param source the expression text, for example {@code result[0] >= 0.95}
    * @return the parsed expression
-   * @throws ExpressionSyntaxException when the text is not a valid expression; the message names the 1-based
-   *     {@code (line:column)} and {@link ExpressionSyntaxException#position()} the 0-based offset
+   * @throws ExpressionSyntaxException when the text is not a valid expression; the message names
+   *     the 1-based {@code (line:column)} and {@link ExpressionSyntaxException#position()} the
+   *     0-based offset
    */
   public static Expression parse(String source) throws ExpressionSyntaxException {
     Objects.requireNonNull(source, "source");
@@ -52,7 +63,8 @@ public final class Expression {
     try {
       collectFree(root, new HashSet<>(), names, functions);
     } catch (StackOverflowError e) {
-      // A very long operator chain (a + a + a ...) builds a deep tree without deep parser recursion.
+      // A very long operator chain (a + a + a ...) builds a deep tree without deep parser
+      // recursion.
       throw new ExpressionSyntaxException(source, 0, "expression too deeply nested");
     }
     return new Expression(source, root, Map.copyOf(names), Map.copyOf(functions));
@@ -61,11 +73,12 @@ public final class Expression {
   /**
    * Evaluates the expression against an environment, with {@code now()} reading the system clock.
    *
-   * @param env the variables (and {@link ExprFunction}s) the expression may use, for example {@code result}
+   * @param env the variables (and {@link ExprFunction}s) the expression may use, for example {@code
+   *     result}
    * @return the value: Boolean, Long, Double, String, List, Map, Instant, Duration or null
-   * @throws ExpressionEvaluationException when a name is not in the environment (checked up front for the whole
-   *     expression, as expr-lang's compiler does), an operator gets the wrong types, an index is out of range, or a
-   *     function rejects its argument
+   * @throws ExpressionEvaluationException when a name is not in the environment (checked up front
+   *     for the whole expression, as expr-lang's compiler does), an operator gets the wrong types,
+   *     an index is out of range, or a function rejects its argument
    */
   public Object evaluate(Map<String, ?> env) throws ExpressionEvaluationException {
     return evaluate(env, Clock.systemUTC());
@@ -88,17 +101,20 @@ public final class Expression {
     }
     for (Map.Entry<String, Integer> function : freeFunctions.entrySet()) {
       if (!vars.containsKey(function.getKey())) {
-        throw new ExpressionEvaluationException("unknown func " + function.getKey(), function.getValue());
+        throw new ExpressionEvaluationException(
+            "unknown func " + function.getKey(), function.getValue());
       }
     }
     try {
-      return Values.normalize(new Interpreter(vars, Objects.requireNonNull(clock, "clock")).eval(root, null));
+      return Values.normalize(
+          new Interpreter(vars, Objects.requireNonNull(clock, "clock")).eval(root, null));
     } catch (StackOverflowError e) {
       throw new ExpressionEvaluationException("expression too deeply nested", 0);
     } catch (ExpressionEvaluationException e) {
       throw e;
     } catch (RuntimeException e) {
-      // Overflow in time arithmetic and the like: still an evaluation error, never a crash of the caller.
+      // Overflow in time arithmetic and the like: still an evaluation error, never a crash of the
+      // caller.
       throw new ExpressionEvaluationException("runtime error: " + e.getMessage(), -1);
     }
   }
@@ -124,10 +140,12 @@ public final class Expression {
   }
 
   /**
-   * Formats an evaluation error of this expression with its place in the source, for messages shown to users.
+   * Formats an evaluation error of this expression with its place in the source, for messages shown
+   * to users.
    *
    * @param error an error thrown by {@link #evaluate(Map)} of this expression
-   * @return for example {@code unknown name foo (1:1)}; the bare message when the error has no position
+   * @return for example {@code unknown name foo (1:1)}; the bare message when the error has no
+   *     position
    */
   public String describe(ExpressionEvaluationException error) {
     if (error.position() < 0) {
@@ -141,8 +159,8 @@ public final class Expression {
     return source;
   }
 
-  private static void collectFree(Node node, Set<String> bound, Map<String, Integer> names,
-      Map<String, Integer> functions) {
+  private static void collectFree(
+      Node node, Set<String> bound, Map<String, Integer> names, Map<String, Integer> functions) {
     if (node == null) {
       return;
     }

@@ -1,10 +1,10 @@
 package io.rollgate.expr;
 
 /**
- * An expression that failed while being evaluated: unknown name, type mismatch, index out of range, a function that
- * rejected its argument... The message is the bare reason worded as expr-lang words it (for example
- * {@code invalid operation: string > int}), which is what Argo Rollouts puts in a measurement message;
- * {@link #position()} tells where in the source the failing node starts.
+ * An expression that failed while being evaluated: unknown name, type mismatch, index out of range,
+ * a function that rejected its argument... The message is the bare reason worded as expr-lang words
+ * it (for example {@code invalid operation: string > int}), which is what Argo Rollouts puts in a
+ * measurement message; {@link #position()} tells where in the source the failing node starts.
  */
 public class ExpressionEvaluationException extends RuntimeException {
 

@@ -2,7 +2,8 @@ package io.rollgate.expr;
 
 /**
  * An expression that cannot be parsed. The message reads like expr-lang's, followed by the 1-based
- * {@code (line:column)} of the offending token, for example {@code unexpected token Operator(">") (1:9)}.
+ * {@code (line:column)} of the offending token, for example {@code unexpected token Operator(">")
+ * (1:9)}.
  */
 public class ExpressionSyntaxException extends IllegalArgumentException {
 
@@ -31,7 +32,8 @@ public class ExpressionSyntaxException extends IllegalArgumentException {
   /**
    * Returns a copy whose message starts with {@code prefix}, keeping position and reason.
    *
-   * @param prefix text put before this message, for example {@code could not evaluate successCondition "x": }
+   * @param prefix text put before this message, for example {@code could not evaluate
+   *     successCondition "x": }
    * @return the new exception
    */
   public ExpressionSyntaxException withPrefix(String prefix) {

@@ -10,16 +10,27 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** Walks a syntax tree against one environment. One instance per evaluation; never shared between threads. */
+/**
+ * Walks a syntax tree against one environment. One instance per evaluation; never shared between
+ * threads.
+ */
 final class Interpreter {
 
-  /** The variable holding the whole environment as a map, as in expr-lang ({@code 'foo' in $env}). */
+  /**
+   * The variable holding the whole environment as a map, as in expr-lang ({@code 'foo' in $env}).
+   */
   static final String ENV_NAME = "$env";
 
-  /** Largest array or string a range or {@code repeat} may build; expr-lang calls this its memory budget. */
+  /**
+   * Largest array or string a range or {@code repeat} may build; expr-lang calls this its memory
+   * budget.
+   */
   static final int MAX_ELEMENTS = 1_000_000;
 
-  /** Thrown by {@code ?.} on nil and caught by the enclosing {@link Node.Chain}; carries no stack trace. */
+  /**
+   * Thrown by {@code ?.} on nil and caught by the enclosing {@link Node.Chain}; carries no stack
+   * trace.
+   */
   private static final class ShortCircuit extends RuntimeException {
     private static final long serialVersionUID = 1L;
     static final ShortCircuit INSTANCE = new ShortCircuit();
@@ -30,7 +41,13 @@ final class Interpreter {
   }
 
   /** A lexical frame: a {@code let} variable or a predicate's current element. */
-  record Frame(Frame parent, String letName, Object letValue, boolean closure, Object element, long index,
+  record Frame(
+      Frame parent,
+      String letName,
+      Object letValue,
+      boolean closure,
+      Object element,
+      long index,
       Object acc) {
 
     Frame let(String name, Object value) {
@@ -80,7 +97,8 @@ final class Interpreter {
     } else if (node instanceof Node.Conditional n) {
       Object cond = eval(n.cond(), frame);
       if (!(cond instanceof Boolean)) {
-        throw error(n.pos(), "non-bool expression (type " + Values.typeName(cond) + ") used as condition");
+        throw error(
+            n.pos(), "non-bool expression (type " + Values.typeName(cond) + ") used as condition");
       }
       return (Boolean) cond ? eval(n.then(), frame) : eval(n.otherwise(), frame);
     } else if (node instanceof Node.ArrayLit n) {
@@ -94,7 +112,8 @@ final class Interpreter {
       for (int i = 0; i < n.keys().size(); i++) {
         Object key = eval(n.keys().get(i), frame);
         if (!(key instanceof String)) {
-          throw error(n.keys().get(i).pos(), "map key must be a string, got " + Values.typeName(key));
+          throw error(
+              n.keys().get(i).pos(), "map key must be a string, got " + Values.typeName(key));
         }
         out.put((String) key, eval(n.values().get(i), frame));
       }
@@ -183,7 +202,8 @@ final class Interpreter {
         break;
     }
     String symbol = n.op().equals("not") ? "!" : n.op();
-    throw error(n.pos(), "invalid operation: " + symbol + " (mismatched type " + Values.typeName(v) + ")");
+    throw error(
+        n.pos(), "invalid operation: " + symbol + " (mismatched type " + Values.typeName(v) + ")");
   }
 
   private Object binary(Node.Binary n, Frame frame) {
@@ -192,13 +212,16 @@ final class Interpreter {
       case "&&", "and", "||", "or" -> {
         Object left = eval(n.left(), frame);
         if (!(left instanceof Boolean)) {
-          throw error(n.pos(), "invalid operation: operator " + op + " not defined on " + Values.typeName(left));
+          throw error(
+              n.pos(),
+              "invalid operation: operator " + op + " not defined on " + Values.typeName(left));
         }
         boolean and = op.equals("&&") || op.equals("and");
         if ((Boolean) left != and) {
           return left;
         }
-        // As in expr-lang's VM, the right operand is the result as is; a non-bool surfaces where a bool is needed.
+        // As in expr-lang's VM, the right operand is the result as is; a non-bool surfaces where a
+        // bool is needed.
         return eval(n.right(), frame);
       }
       case "??" -> {
@@ -213,7 +236,10 @@ final class Interpreter {
     }
   }
 
-  /** expr-lang's member/index access: maps by key (missing ⇒ nil), arrays and strings by (negative) index. */
+  /**
+   * expr-lang's member/index access: maps by key (missing ⇒ nil), arrays and strings by (negative)
+   * index.
+   */
   static Object fetch(Object from, Object key, int pos) {
     from = Values.normalize(from);
     if (from instanceof Map<?, ?> map) {

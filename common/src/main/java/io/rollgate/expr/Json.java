@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code toJSON} / {@code fromJSON} as expr-lang does them with Go's encoding/json: output indented by two spaces with
- * sorted keys and HTML characters escaped; input numbers all become float64.
+ * {@code toJSON} / {@code fromJSON} as expr-lang does them with Go's encoding/json: output indented
+ * by two spaces with sorted keys and HTML characters escaped; input numbers all become float64.
  */
 final class Json {
 

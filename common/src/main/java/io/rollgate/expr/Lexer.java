@@ -10,10 +10,21 @@ import java.util.Set;
 final class Lexer {
 
   private static final Set<String> WORD_OPERATORS =
-      Set.of("and", "or", "not", "in", "matches", "contains", "startsWith", "endsWith", "let", "if", "else");
+      Set.of(
+          "and",
+          "or",
+          "not",
+          "in",
+          "matches",
+          "contains",
+          "startsWith",
+          "endsWith",
+          "let",
+          "if",
+          "else");
   private static final String[] OPERATORS = {
-    "**", "??", "?.", "..", "==", "!=", "<=", ">=", "&&", "||",
-    "+", "-", "*", "/", "%", "^", "<", ">", "!", "?", ":", ".", ",", "|", "=", ";"
+    "**", "??", "?.", "..", "==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "^", "<",
+    ">", "!", "?", ":", ".", ",", "|", "=", ";"
   };
 
   private final String src;
@@ -43,8 +54,11 @@ final class Lexer {
       }
       char c = src.charAt(pos);
       int start = pos;
-      if (Character.isDigit(c) || (c == '.' && pos + 1 < src.length() && Character.isDigit(src.charAt(pos + 1))
-          && !previousIsValue())) {
+      if (Character.isDigit(c)
+          || (c == '.'
+              && pos + 1 < src.length()
+              && Character.isDigit(src.charAt(pos + 1))
+              && !previousIsValue())) {
         number();
       } else if (c == '"' || c == '\'') {
         quoted(c);
@@ -61,8 +75,12 @@ final class Lexer {
           pos++;
         }
         String word = src.substring(start, pos);
-        tokens.add(new Token(WORD_OPERATORS.contains(word) ? Token.Kind.OPERATOR : Token.Kind.IDENTIFIER, word, null,
-            start));
+        tokens.add(
+            new Token(
+                WORD_OPERATORS.contains(word) ? Token.Kind.OPERATOR : Token.Kind.IDENTIFIER,
+                word,
+                null,
+                start));
       } else if (c == '#') {
         pos++;
         while (pos < src.length() && isIdentPart(src.charAt(pos))) {
@@ -114,9 +132,13 @@ final class Lexer {
       return false;
     }
     Token last = tokens.get(tokens.size() - 1);
-    return last.kind() == Token.Kind.IDENTIFIER || last.kind() == Token.Kind.NUMBER
-        || last.kind() == Token.Kind.STRING || last.kind() == Token.Kind.POINTER
-        || last.isBracket(")") || last.isBracket("]") || last.isBracket("}");
+    return last.kind() == Token.Kind.IDENTIFIER
+        || last.kind() == Token.Kind.NUMBER
+        || last.kind() == Token.Kind.STRING
+        || last.kind() == Token.Kind.POINTER
+        || last.isBracket(")")
+        || last.isBracket("]")
+        || last.isBracket("}");
   }
 
   private static boolean isIdentStart(char c) {
@@ -151,11 +173,14 @@ final class Lexer {
   private void number() {
     int start = pos;
     int radix = 10;
-    if (src.charAt(pos) == '0' && pos + 1 < src.length() && "xXoObB".indexOf(src.charAt(pos + 1)) >= 0) {
+    if (src.charAt(pos) == '0'
+        && pos + 1 < src.length()
+        && "xXoObB".indexOf(src.charAt(pos + 1)) >= 0) {
       char p = Character.toLowerCase(src.charAt(pos + 1));
       radix = p == 'x' ? 16 : p == 'o' ? 8 : 2;
       pos += 2;
-      while (pos < src.length() && (Character.digit(src.charAt(pos), radix) >= 0 || src.charAt(pos) == '_')) {
+      while (pos < src.length()
+          && (Character.digit(src.charAt(pos), radix) >= 0 || src.charAt(pos) == '_')) {
         pos++;
       }
       if (pos < src.length() && (isIdentPart(src.charAt(pos)) || src.charAt(pos) == '.')) {
@@ -169,7 +194,9 @@ final class Lexer {
     }
     boolean isFloat = false;
     digits();
-    if (pos + 1 < src.length() && src.charAt(pos) == '.' && src.charAt(pos + 1) != '.'
+    if (pos + 1 < src.length()
+        && src.charAt(pos) == '.'
+        && src.charAt(pos + 1) != '.'
         && !isIdentStart(src.charAt(pos + 1))) {
       isFloat = true;
       pos++;

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Methods callable on values, as expr-lang exposes Go methods: the common ones of {@code time.Time} and
- * {@code time.Duration} ({@code now().Unix()}, {@code duration("1h").Seconds()}), and functions stored in maps.
+ * Methods callable on values, as expr-lang exposes Go methods: the common ones of {@code time.Time}
+ * and {@code time.Duration} ({@code now().Unix()}, {@code duration("1h").Seconds()}), and functions
+ * stored in maps.
  */
 final class Methods {
 
@@ -42,7 +43,8 @@ final class Methods {
 
   private static void arity(String name, List<Object> args, int n, int pos) {
     if (args.size() != n) {
-      throw Interpreter.error(pos, (args.size() < n ? "not enough" : "too many") + " arguments to call " + name);
+      throw Interpreter.error(
+          pos, (args.size() < n ? "not enough" : "too many") + " arguments to call " + name);
     }
   }
 
@@ -80,7 +82,10 @@ final class Methods {
 
   private static Object time(Instant t, String name, List<Object> args, int pos) {
     ZonedDateTime z = t.atZone(ZoneOffset.UTC);
-    if (name.equals("Sub") || name.equals("Add") || name.equals("After") || name.equals("Before")
+    if (name.equals("Sub")
+        || name.equals("Add")
+        || name.equals("After")
+        || name.equals("Before")
         || name.equals("Equal")) {
       arity(name, args, 1, pos);
       Object arg = Values.normalize(args.get(0));
@@ -93,10 +98,12 @@ final class Methods {
           case "After" -> t.isAfter(other);
           case "Before" -> t.isBefore(other);
           case "Equal" -> t.equals(other);
-          default -> throw Interpreter.error(pos, "invalid argument for " + name + " (type time.Time)");
+          default ->
+              throw Interpreter.error(pos, "invalid argument for " + name + " (type time.Time)");
         };
       }
-      throw Interpreter.error(pos, "invalid argument for " + name + " (type " + Values.typeName(arg) + ")");
+      throw Interpreter.error(
+          pos, "invalid argument for " + name + " (type " + Values.typeName(arg) + ")");
     }
     arity(name, args, 0, pos);
     return switch (name) {

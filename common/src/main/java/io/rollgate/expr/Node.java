@@ -2,7 +2,10 @@ package io.rollgate.expr;
 
 import java.util.List;
 
-/** The immutable syntax tree. Every node knows the 0-based offset where it starts, for error messages. */
+/**
+ * The immutable syntax tree. Every node knows the 0-based offset where it starts, for error
+ * messages.
+ */
 sealed interface Node {
 
   int pos();
@@ -43,11 +46,18 @@ sealed interface Node {
   /** {@code cond ? a : b}. */
   record Conditional(Node cond, Node then, Node otherwise, int pos) implements Node {}
 
-  /** The end of a member chain containing {@code ?.}: a nil before {@code ?.} makes the whole chain nil. */
+  /**
+   * The end of a member chain containing {@code ?.}: a nil before {@code ?.} makes the whole chain
+   * nil.
+   */
   record Chain(Node node, int pos) implements Node {}
 
-  /** {@code obj.Name(args)}: a method of a time or duration, or a function stored in a map; {@code optional} for ?. */
-  record MethodCall(Node object, String name, List<Node> args, boolean optional, int pos) implements Node {}
+  /**
+   * {@code obj.Name(args)}: a method of a time or duration, or a function stored in a map; {@code
+   * optional} for ?.
+   */
+  record MethodCall(Node object, String name, List<Node> args, boolean optional, int pos)
+      implements Node {}
 
   /** {@code let name = value; body}. */
   record Let(String name, Node value, Node body, int pos) implements Node {}

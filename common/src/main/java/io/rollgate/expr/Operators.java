@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** expr-lang's binary operators on evaluated operands (the short-circuiting ones live in the interpreter). */
+/**
+ * expr-lang's binary operators on evaluated operands (the short-circuiting ones live in the
+ * interpreter).
+ */
 final class Operators {
 
   private Operators() {}
@@ -15,25 +18,31 @@ final class Operators {
   static Object apply(String op, Object a, Object b, int pos) {
     a = Values.normalize(a);
     b = Values.normalize(b);
-    Object result = switch (op) {
-      case "==" -> Values.equal(a, b);
-      case "!=" -> !Values.equal(a, b);
-      case "<", ">", "<=", ">=" -> compare(op, a, b);
-      case "+" -> add(a, b);
-      case "-" -> subtract(a, b);
-      case "*" -> multiply(a, b);
-      case "/" -> divide(a, b);
-      case "%" -> modulo(a, b, pos);
-      case "**", "^" -> a instanceof Number && b instanceof Number
-          ? (Object) Math.pow(Values.toDouble(a), Values.toDouble(b)) : null;
-      case "in" -> in(a, b, pos);
-      case "contains" -> a instanceof String x && b instanceof String y ? (Object) x.contains(y) : null;
-      case "startsWith" -> a instanceof String x && b instanceof String y ? (Object) x.startsWith(y) : null;
-      case "endsWith" -> a instanceof String x && b instanceof String y ? (Object) x.endsWith(y) : null;
-      case "matches" -> matches(a, b, pos);
-      case ".." -> range(a, b, pos);
-      default -> throw Interpreter.error(pos, "unknown operator " + op);
-    };
+    Object result =
+        switch (op) {
+          case "==" -> Values.equal(a, b);
+          case "!=" -> !Values.equal(a, b);
+          case "<", ">", "<=", ">=" -> compare(op, a, b);
+          case "+" -> add(a, b);
+          case "-" -> subtract(a, b);
+          case "*" -> multiply(a, b);
+          case "/" -> divide(a, b);
+          case "%" -> modulo(a, b, pos);
+          case "**", "^" ->
+              a instanceof Number && b instanceof Number
+                  ? (Object) Math.pow(Values.toDouble(a), Values.toDouble(b))
+                  : null;
+          case "in" -> in(a, b, pos);
+          case "contains" ->
+              a instanceof String x && b instanceof String y ? (Object) x.contains(y) : null;
+          case "startsWith" ->
+              a instanceof String x && b instanceof String y ? (Object) x.startsWith(y) : null;
+          case "endsWith" ->
+              a instanceof String x && b instanceof String y ? (Object) x.endsWith(y) : null;
+          case "matches" -> matches(a, b, pos);
+          case ".." -> range(a, b, pos);
+          default -> throw Interpreter.error(pos, "unknown operator " + op);
+        };
     if (result == null) {
       throw mismatch(op, a, b, pos);
     }
@@ -41,7 +50,8 @@ final class Operators {
   }
 
   static ExpressionEvaluationException mismatch(String op, Object a, Object b, int pos) {
-    return Interpreter.error(pos, "invalid operation: " + Values.typeName(a) + " " + op + " " + Values.typeName(b));
+    return Interpreter.error(
+        pos, "invalid operation: " + Values.typeName(a) + " " + op + " " + Values.typeName(b));
   }
 
   private static Object compare(String op, Object a, Object b) {
@@ -136,7 +146,10 @@ final class Operators {
     return null;
   }
 
-  /** expr-lang's {@code /} always yields a float: {@code 7 / 2 == 3.5}; division by zero gives ±Inf or NaN. */
+  /**
+   * expr-lang's {@code /} always yields a float: {@code 7 / 2 == 3.5}; division by zero gives ±Inf
+   * or NaN.
+   */
   private static Object divide(Object a, Object b) {
     if (a instanceof Number && b instanceof Number) {
       return Values.toDouble(a) / Values.toDouble(b);

@@ -8,27 +8,44 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * A precedence-climbing (Pratt) parser for the expr-lang grammar. Binding powers follow expr-lang: {@code or ||} 10,
- * {@code and &&} 15, comparisons and {@code in matches contains startsWith endsWith} 20, {@code ..} 25, {@code + -}
- * 30, {@code * / %} 60, unary {@code not !} 50, unary {@code - +} 90, {@code ** ^} 100 (right-associative),
- * {@code ??} 500; the pipe {@code |} and the ternary {@code ?:} bind loosest.
+ * A precedence-climbing (Pratt) parser for the expr-lang grammar. Binding powers follow expr-lang:
+ * {@code or ||} 10, {@code and &&} 15, comparisons and {@code in matches contains startsWith
+ * endsWith} 20, {@code ..} 25, {@code + -} 30, {@code * / %} 60, unary {@code not !} 50, unary
+ * {@code - +} 90, {@code ** ^} 100 (right-associative), {@code ??} 500; the pipe {@code |} and the
+ * ternary {@code ?:} bind loosest.
  */
 final class Parser {
 
-  private static final Map<String, Integer> BINARY = Map.ofEntries(
-      Map.entry("|", 0),
-      Map.entry("or", 10), Map.entry("||", 10),
-      Map.entry("and", 15), Map.entry("&&", 15),
-      Map.entry("==", 20), Map.entry("!=", 20), Map.entry("<", 20), Map.entry(">", 20), Map.entry("<=", 20),
-      Map.entry(">=", 20), Map.entry("in", 20), Map.entry("matches", 20), Map.entry("contains", 20),
-      Map.entry("startsWith", 20), Map.entry("endsWith", 20),
-      Map.entry("..", 25),
-      Map.entry("+", 30), Map.entry("-", 30),
-      Map.entry("*", 60), Map.entry("/", 60), Map.entry("%", 60),
-      Map.entry("**", 100), Map.entry("^", 100),
-      Map.entry("??", 500));
+  private static final Map<String, Integer> BINARY =
+      Map.ofEntries(
+          Map.entry("|", 0),
+          Map.entry("or", 10),
+          Map.entry("||", 10),
+          Map.entry("and", 15),
+          Map.entry("&&", 15),
+          Map.entry("==", 20),
+          Map.entry("!=", 20),
+          Map.entry("<", 20),
+          Map.entry(">", 20),
+          Map.entry("<=", 20),
+          Map.entry(">=", 20),
+          Map.entry("in", 20),
+          Map.entry("matches", 20),
+          Map.entry("contains", 20),
+          Map.entry("startsWith", 20),
+          Map.entry("endsWith", 20),
+          Map.entry("..", 25),
+          Map.entry("+", 30),
+          Map.entry("-", 30),
+          Map.entry("*", 60),
+          Map.entry("/", 60),
+          Map.entry("%", 60),
+          Map.entry("**", 100),
+          Map.entry("^", 100),
+          Map.entry("??", 500));
   private static final Map<String, Integer> UNARY = Map.of("not", 50, "!", 50, "-", 90, "+", 90);
-  private static final Set<String> NEGATABLE = Set.of("in", "matches", "contains", "startsWith", "endsWith");
+  private static final Set<String> NEGATABLE =
+      Set.of("in", "matches", "contains", "startsWith", "endsWith");
   private static final Set<String> CHAINED_COMPARISONS = Set.of("<", ">", "<=", ">=");
 
   /** Nesting limit, so that hostile input gets a syntax error rather than exhausting the stack. */
@@ -132,8 +149,12 @@ final class Parser {
       }
       if ("??".equals(previous) && !op.value().equals("??")) {
         // expr-lang refuses "a ?? b == c": the reader cannot tell which operator binds first.
-        throw error(op.pos(), "Operator (" + op.value() + ") and coalesce expressions (??) cannot be mixed."
-            + " Wrap either by parentheses.");
+        throw error(
+            op.pos(),
+            "Operator ("
+                + op.value()
+                + ") and coalesce expressions (??) cannot be mixed."
+                + " Wrap either by parentheses.");
       }
       previous = op.value();
       if (CHAINED_COMPARISONS.contains(op.value())) {
@@ -142,8 +163,11 @@ final class Parser {
       }
       boolean rightAssoc = op.value().equals("**") || op.value().equals("^");
       Node right = expression(rightAssoc ? power : power + 1);
-      if (op.value().equals("matches") && right instanceof Node.Literal lit && lit.value() instanceof String re) {
-        // A constant pattern is compiled once, here, and a bad one is a syntax error as in expr-lang.
+      if (op.value().equals("matches")
+          && right instanceof Node.Literal lit
+          && lit.value() instanceof String re) {
+        // A constant pattern is compiled once, here, and a bad one is a syntax error as in
+        // expr-lang.
         try {
           right = new Node.Literal(Pattern.compile(re), lit.pos());
         } catch (PatternSyntaxException e) {
@@ -170,7 +194,8 @@ final class Parser {
       Node cmp = new Node.Binary(operator.value(), left, right, operator.pos());
       root = root == null ? cmp : new Node.Binary("&&", root, cmp, operator.pos());
       left = right;
-      if (current().kind() != Token.Kind.OPERATOR || !CHAINED_COMPARISONS.contains(current().value())) {
+      if (current().kind() != Token.Kind.OPERATOR
+          || !CHAINED_COMPARISONS.contains(current().value())) {
         return root;
       }
       operator = next();
@@ -210,7 +235,9 @@ final class Parser {
     return new Node.Let(name.value(), value, body, let.pos());
   }
 
-  /** {@code if c { a } else { b }}, with {@code else if} chains; the same node as {@code c ? a : b}. */
+  /**
+   * {@code if c { a } else { b }}, with {@code else if} chains; the same node as {@code c ? a : b}.
+   */
   private Node ifElse() {
     Token start = next();
     Node cond = expression(0);
@@ -307,7 +334,10 @@ final class Parser {
             throw unexpected();
           }
           next();
-          return new Node.Member(new Node.Pointer("", t.pos()), new Node.Literal(name.value(), name.pos()), false,
+          return new Node.Member(
+              new Node.Pointer("", t.pos()),
+              new Node.Literal(name.value(), name.pos()),
+              false,
               t.pos());
         }
         throw unexpected();
@@ -354,8 +384,12 @@ final class Parser {
         key = expression(0);
         expect(Token.Kind.BRACKET, ")");
       } else {
-        throw error(k.pos(), "a map key must be a quoted string, a number, a identifier, or an expression enclosed"
-            + " in parentheses (unexpected token " + k + ")");
+        throw error(
+            k.pos(),
+            "a map key must be a quoted string, a number, a identifier, or an expression enclosed"
+                + " in parentheses (unexpected token "
+                + k
+                + ")");
       }
       expect(Token.Kind.OPERATOR, ":");
       keys.add(key);

@@ -1,6 +1,9 @@
 package io.rollgate.expr;
 
-/** One lexical token with its 0-based start offset. {@code literal} holds the decoded value of numbers and strings. */
+/**
+ * One lexical token with its 0-based start offset. {@code literal} holds the decoded value of
+ * numbers and strings.
+ */
 record Token(Kind kind, String value, Object literal, int pos) {
 
   enum Kind {

@@ -13,18 +13,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The value model shared by the evaluator and the built-in functions: integers are Long (Go {@code int}), floats
- * Double (Go {@code float64}), and the type names, equality, ordering and text forms follow Go and expr-lang.
+ * The value model shared by the evaluator and the built-in functions: integers are Long (Go {@code
+ * int}), floats Double (Go {@code float64}), and the type names, equality, ordering and text forms
+ * follow Go and expr-lang.
  */
 final class Values {
 
-  private static final DateTimeFormatter GO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  private static final DateTimeFormatter GO_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private Values() {}
 
   /** Brings numbers from the environment into the two numeric types the evaluator works with. */
   static Object normalize(Object v) {
-    if (v instanceof Long || v instanceof Double || v instanceof String || v instanceof Boolean || v == null) {
+    if (v instanceof Long
+        || v instanceof Double
+        || v instanceof String
+        || v instanceof Boolean
+        || v == null) {
       return v;
     }
     if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
@@ -47,7 +53,10 @@ final class Values {
   }
 
   static boolean isInt(Object v) {
-    return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+    return v instanceof Long
+        || v instanceof Integer
+        || v instanceof Short
+        || v instanceof Byte
         || (v instanceof BigInteger && ((BigInteger) v).bitLength() < 64);
   }
 
@@ -103,7 +112,10 @@ final class Values {
     return deepEqual(a, b);
   }
 
-  /** Go's {@code reflect.DeepEqual} on JSON-like values: no cross-type numeric equality inside collections. */
+  /**
+   * Go's {@code reflect.DeepEqual} on JSON-like values: no cross-type numeric equality inside
+   * collections.
+   */
   static boolean deepEqual(Object a, Object b) {
     a = normalize(a);
     b = normalize(b);
@@ -181,8 +193,8 @@ final class Values {
   }
 
   /**
-   * Go's {@code %v} of a float64 ({@code strconv.FormatFloat(f, 'g', -1, 64)}): shortest digits, exponent form below
-   * 1e-4 and from 1e6 on ({@code 1e+06}, {@code 1.5e-07}).
+   * Go's {@code %v} of a float64 ({@code strconv.FormatFloat(f, 'g', -1, 64)}): shortest digits,
+   * exponent form below 1e-4 and from 1e6 on ({@code 1e+06}, {@code 1.5e-07}).
    */
   static String formatFloat(double f) {
     if (Double.isNaN(f)) {
@@ -225,7 +237,9 @@ final class Values {
     return out.append(" +0000 UTC").toString();
   }
 
-  /** Go's {@code time.Duration.String()}: {@code 1h2m3.5s}, {@code 5m0s}, {@code 150ms}, {@code 0s}. */
+  /**
+   * Go's {@code time.Duration.String()}: {@code 1h2m3.5s}, {@code 5m0s}, {@code 150ms}, {@code 0s}.
+   */
   static String formatDuration(Duration d) {
     long nanos;
     try {
@@ -290,8 +304,8 @@ final class Values {
   }
 
   /**
-   * The value with every number turned into a Double, lists and maps copied as needed; Go's decoded JSON and
-   * Prometheus samples hold only float64.
+   * The value with every number turned into a Double, lists and maps copied as needed; Go's decoded
+   * JSON and Prometheus samples hold only float64.
    */
   static Object numbersAsFloat(Object v) {
     if (v instanceof Double || v == null || v instanceof String || v instanceof Boolean) {

@@ -1,6 +1,9 @@
 package io.rollgate.expr;
 
-/** The outcome of judging one measurement value against a metric's conditions (docs/compatibility.md §9.6). */
+/**
+ * The outcome of judging one measurement value against a metric's conditions (docs/compatibility.md
+ * §9.6).
+ */
 public enum Verdict {
   /** The measurement passed: Argo's {@code Successful} phase. */
   SUCCESSFUL("Successful"),
@@ -16,7 +19,8 @@ public enum Verdict {
   }
 
   /**
-   * Returns the Argo {@code AnalysisPhase} string for this verdict, as written in {@code measurements[].phase}.
+   * Returns the Argo {@code AnalysisPhase} string for this verdict, as written in {@code
+   * measurements[].phase}.
    *
    * @return {@code Successful}, {@code Failed} or {@code Inconclusive}
    */

@@ -23,20 +23,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Checks plugin configurations against the JSON Schema a plugin declares ({@code configSchema} of its registration,
- * docs/plugins.md "Configuration schema"), and checks such schemas themselves. Used by the admission webhook on
- * {@code kubectl apply} and by the controller before a plugin's first call, so both report the same messages.
+ * Checks plugin configurations against the JSON Schema a plugin declares ({@code configSchema} of
+ * its registration, docs/plugins.md "Configuration schema"), and checks such schemas themselves.
+ * Used by the admission webhook on {@code kubectl apply} and by the controller before a plugin's
+ * first call, so both report the same messages.
  *
- * <p>Schemas follow JSON Schema draft 2020-12 unless they name another draft in {@code $schema} (drafts 4, 6, 7 and
- * 2019-09 are understood). {@code $ref} to remote documents is never fetched: a schema must be self-contained. Every
- * problem names the full field path of the offending value, {@code <base>.<property>[<index>]...}, where the base is
- * for example {@code spec.strategy.canary.steps[2].plugin.config}; a missing required property is reported at the
- * property's own path ({@code ...config.url: required property 'url' not found}). Problems come sorted by path.
+ * <p>Schemas follow JSON Schema draft 2020-12 unless they name another draft in {@code $schema}
+ * (drafts 4, 6, 7 and 2019-09 are understood). {@code $ref} to remote documents is never fetched: a
+ * schema must be self-contained. Every problem names the full field path of the offending value,
+ * {@code <base>.<property>[<index>]...}, where the base is for example {@code
+ * spec.strategy.canary.steps[2].plugin.config}; a missing required property is reported at the
+ * property's own path ({@code ...config.url: required property 'url' not found}). Problems come
+ * sorted by path.
  *
- * <p>Thread-safe. Each instance keeps its own cache of compiled schemas, keyed by the schema's content and bounded
- * (at most {@value #DEFAULT_CACHE_LIMIT} by default; the cache is emptied when full), since schemas come from the
- * plugin registry a user writes. Hold one instance per program part that checks configurations (the admission
- * handler, the Rollout reconciler), so that its cache lives and dies with it.
+ * <p>Thread-safe. Each instance keeps its own cache of compiled schemas, keyed by the schema's
+ * content and bounded (at most {@value #DEFAULT_CACHE_LIMIT} by default; the cache is emptied when
+ * full), since schemas come from the plugin registry a user writes. Hold one instance per program
+ * part that checks configurations (the admission handler, the Rollout reconciler), so that its
+ * cache lives and dies with it.
  */
 public final class PluginConfigSchemas {
 
@@ -51,7 +55,8 @@ public final class PluginConfigSchemas {
 
   /** Loads the meta-schemas and compiles schemas; remote {@code $ref}s are never fetched. */
   private final SchemaRegistry registry =
-      SchemaRegistry.withDefaultDialect(DEFAULT_DIALECT, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+      SchemaRegistry.withDefaultDialect(
+          DEFAULT_DIALECT, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
 
   private final Map<JsonNode, Compiled> cache = new ConcurrentHashMap<>();
   private final int cacheLimit;
@@ -62,16 +67,18 @@ public final class PluginConfigSchemas {
   /**
    * One configuration problem.
    *
-   * @param path the full field path of the offending value, for example
-   *     {@code spec.strategy.canary.steps[2].plugin.config.url}
+   * @param path the full field path of the offending value, for example {@code
+   *     spec.strategy.canary.steps[2].plugin.config.url}
    * @param keyword the JSON Schema keyword that failed ({@code required}, {@code type}, ...)
    * @param message the reason, for example {@code required property 'url' not found}
-   * @param value the offending value, or null when the value is absent (a missing required property)
+   * @param value the offending value, or null when the value is absent (a missing required
+   *     property)
    */
   public record Violation(String path, String keyword, String message, JsonNode value) {
 
     /**
-     * The offending value as short text: strings quoted, anything longer than 60 characters abbreviated.
+     * The offending value as short text: strings quoted, anything longer than 60 characters
+     * abbreviated.
      *
      * @return the text, or null when the value is absent
      */
@@ -112,9 +119,10 @@ public final class PluginConfigSchemas {
   }
 
   /**
-   * Checks that a registration's {@code configSchema} is a usable JSON Schema: it must be a JSON object, match the
-   * meta-schema of its dialect, name a known dialect in {@code $schema} when it names one, and compile (its
-   * {@code $ref}s resolve inside the document, its {@code pattern}s are regular expressions).
+   * Checks that a registration's {@code configSchema} is a usable JSON Schema: it must be a JSON
+   * object, match the meta-schema of its dialect, name a known dialect in {@code $schema} when it
+   * names one, and compile (its {@code $ref}s resolve inside the document, its {@code pattern}s are
+   * regular expressions).
    *
    * @param schema the schema
    * @param path the field path of the schema, for example {@code data.stepPlugins[0].configSchema}
@@ -124,14 +132,17 @@ public final class PluginConfigSchemas {
     List<Violation> problems = new ArrayList<>();
     if (schema == null || !schema.isObject()) {
       problems.add(
-          new Violation(path, "type", "must be a JSON Schema object", schema == null ? null : schema));
+          new Violation(
+              path, "type", "must be a JSON Schema object", schema == null ? null : schema));
       return problems;
     }
     SpecificationVersion dialect = DEFAULT_DIALECT;
     JsonNode declared = schema.get("$schema");
     if (declared != null) {
       Optional<SpecificationVersion> known =
-          declared.isTextual() ? SpecificationVersion.fromDialectId(declared.asText()) : Optional.empty();
+          declared.isTextual()
+              ? SpecificationVersion.fromDialectId(declared.asText())
+              : Optional.empty();
       if (known.isEmpty()) {
         problems.add(
             new Violation(
@@ -165,19 +176,21 @@ public final class PluginConfigSchemas {
    * Validates one plugin configuration against a schema.
    *
    * @param schema the plugin's {@code configSchema} (a JSON object)
-   * @param config the configuration; null (absent) is checked as an empty object, so that {@code required}
-   *     properties are reported
-   * @param path the field path of the configuration, for example {@code spec.strategy.canary.steps[2].plugin.config}
+   * @param config the configuration; null (absent) is checked as an empty object, so that {@code
+   *     required} properties are reported
+   * @param path the field path of the configuration, for example {@code
+   *     spec.strategy.canary.steps[2].plugin.config}
    * @return every problem, each with the full field path; empty when the configuration matches
-   * @throws IllegalArgumentException when the schema itself cannot be used (see {@link #checkSchema}); the message
-   *     says why
+   * @throws IllegalArgumentException when the schema itself cannot be used (see {@link
+   *     #checkSchema}); the message says why
    */
   public List<Violation> validate(JsonNode schema, JsonNode config, String path) {
     Compiled compiled = compile(schema);
     if (compiled.problem() != null) {
       throw new IllegalArgumentException("not a usable JSON Schema: " + compiled.problem());
     }
-    JsonNode instance = config == null || config.isMissingNode() ? JsonNodeFactory.instance.objectNode() : config;
+    JsonNode instance =
+        config == null || config.isMissingNode() ? JsonNodeFactory.instance.objectNode() : config;
     List<Violation> problems = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     for (Error e : compiled.schema().validate(instance)) {
@@ -194,16 +207,17 @@ public final class PluginConfigSchemas {
    * The outcome of checking a Rollout's plugin configurations.
    *
    * @param violations configurations that do not match their plugin's schema
-   * @param unchecked why some configurations could not be checked (a registered schema that is not usable), each
-   *     starting with the field path
+   * @param unchecked why some configurations could not be checked (a registered schema that is not
+   *     usable), each starting with the field path
    */
   public record RolloutResult(List<Violation> violations, List<String> unchecked) {}
 
   /**
-   * Validates every plugin configuration of a Rollout against its registered plugin's {@code configSchema}: canary
-   * {@code steps[i].plugin.config} against the step plugin's, and {@code trafficRouting.plugins[<name>]} against the
-   * traffic-router plugin's. Plugins that are not registered, or registered without a schema, are skipped (the
-   * reference check reports unknown names).
+   * Validates every plugin configuration of a Rollout against its registered plugin's {@code
+   * configSchema}: canary {@code steps[i].plugin.config} against the step plugin's, and {@code
+   * trafficRouting.plugins[<name>]} against the traffic-router plugin's. Plugins that are not
+   * registered, or registered without a schema, are skipped (the reference check reports unknown
+   * names).
    *
    * @param rollout the Rollout
    * @param registry the plugin registry
@@ -246,7 +260,11 @@ public final class PluginConfigSchemas {
   }
 
   private void check(
-      Optional<PluginEntry> entry, JsonNode config, String path, List<Violation> violations, List<String> unchecked) {
+      Optional<PluginEntry> entry,
+      JsonNode config,
+      String path,
+      List<Violation> violations,
+      List<String> unchecked) {
     if (entry.isEmpty() || entry.get().configSchema() == null) {
       return;
     }
@@ -254,7 +272,11 @@ public final class PluginConfigSchemas {
       violations.addAll(validate(entry.get().configSchema(), config, path));
     } catch (IllegalArgumentException e) {
       unchecked.add(
-          path + ": not checked: the configSchema registered for " + entry.get().name() + " is " + e.getMessage());
+          path
+              + ": not checked: the configSchema registered for "
+              + entry.get().name()
+              + " is "
+              + e.getMessage());
     }
   }
 
@@ -291,7 +313,10 @@ public final class PluginConfigSchemas {
     }
     String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     if (t instanceof java.io.FileNotFoundException) {
-      m = "$ref " + m + " cannot be resolved (remote references are not fetched; keep the schema self-contained)";
+      m =
+          "$ref "
+              + m
+              + " cannot be resolved (remote references are not fetched; keep the schema self-contained)";
     }
     int nl = m.indexOf('\n');
     return nl < 0 ? m : m.substring(0, nl);
@@ -302,10 +327,14 @@ public final class PluginConfigSchemas {
     append(path, e.getInstanceLocation());
     String keyword = e.getKeyword() == null ? "" : e.getKeyword();
     JsonNode value = e.getInstanceNode();
-    if (e.getProperty() != null && ("required".equals(keyword) || "additionalProperties".equals(keyword)
-        || "unevaluatedProperties".equals(keyword) || "dependentRequired".equals(keyword))) {
+    if (e.getProperty() != null
+        && ("required".equals(keyword)
+            || "additionalProperties".equals(keyword)
+            || "unevaluatedProperties".equals(keyword)
+            || "dependentRequired".equals(keyword))) {
       appendName(path, e.getProperty());
-      boolean absent = "required".equals(keyword) || "dependentRequired".equals(keyword) || value == null;
+      boolean absent =
+          "required".equals(keyword) || "dependentRequired".equals(keyword) || value == null;
       value = absent ? null : value.get(e.getProperty());
     }
     return new Violation(path.toString(), keyword, e.getMessage(), value);

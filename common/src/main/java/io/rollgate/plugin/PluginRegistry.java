@@ -15,24 +15,31 @@ import java.util.regex.Pattern;
 /**
  * The registered plugins of one {@code argo-rollouts-config} ConfigMap, by kind.
  *
- * @param plugins the entries of each kind, in ConfigMap order (a kind without a key has an empty list)
+ * @param plugins the entries of each kind, in ConfigMap order (a kind without a key has an empty
+ *     list)
  */
 public record PluginRegistry(Map<PluginKind, List<PluginEntry>> plugins) {
 
   /** The ConfigMap's name, as Argo Rollouts reads it. */
   public static final String CONFIG_MAP_NAME = "argo-rollouts-config";
 
-  /** The form of a plugin name, {@code <org>/<name>} (Argo Rollouts' {@code utils/plugin} check). */
+  /**
+   * The form of a plugin name, {@code <org>/<name>} (Argo Rollouts' {@code utils/plugin} check).
+   */
   public static final Pattern NAME = Pattern.compile("[a-zA-Z0-9\\-]+/[a-zA-Z0-9_\\-.]+");
 
   private static final ObjectMapper YAML = new YAMLMapper(YAMLFactory.builder().build());
 
-  /** An empty registry: the ConfigMap is absent, so no plugin is registered (as Argo Rollouts reads it). */
+  /**
+   * An empty registry: the ConfigMap is absent, so no plugin is registered (as Argo Rollouts reads
+   * it).
+   */
   public static final PluginRegistry EMPTY = new PluginRegistry(Map.of());
 
   /**
-   * Reads the registry from the ConfigMap's {@code data}, leniently: items that are not objects or have no string
-   * {@code name} are skipped, and an unreadable key counts as empty. {@code PluginConfigValidator} reports them.
+   * Reads the registry from the ConfigMap's {@code data}, leniently: items that are not objects or
+   * have no string {@code name} are skipped, and an unreadable key counts as empty. {@code
+   * PluginConfigValidator} reports them.
    *
    * @param data the ConfigMap's data, or null
    * @return the registry
@@ -107,7 +114,9 @@ public record PluginRegistry(Map<PluginKind, List<PluginEntry>> plugins) {
    * @return the entry, or empty when no plugin of that kind has the name
    */
   public Optional<PluginEntry> find(PluginKind kind, String name) {
-    return plugins.getOrDefault(kind, List.of()).stream().filter(e -> e.name().equals(name)).findFirst();
+    return plugins.getOrDefault(kind, List.of()).stream()
+        .filter(e -> e.name().equals(name))
+        .findFirst();
   }
 
   /**

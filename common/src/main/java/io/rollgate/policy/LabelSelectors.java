@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import java.util.List;
 import java.util.Map;
 
-/** Kubernetes label-selector matching ({@code matchLabels} AND every {@code matchExpressions} requirement). */
+/**
+ * Kubernetes label-selector matching ({@code matchLabels} AND every {@code matchExpressions}
+ * requirement).
+ */
 public final class LabelSelectors {
 
   private LabelSelectors() {}

@@ -21,13 +21,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Judges a Rollout against a {@link RolloutPolicy}: which policies apply to it, and which rules it breaks. Each
- * violation names the Rollout field and the policy ({@code spec.replicas: Invalid value: 12: exceeds maxReplicas 10 of
- * RolloutPolicy "prod"}).
+ * Judges a Rollout against a {@link RolloutPolicy}: which policies apply to it, and which rules it
+ * breaks. Each violation names the Rollout field and the policy ({@code spec.replicas: Invalid
+ * value: 12: exceeds maxReplicas 10 of RolloutPolicy "prod"}).
  */
 public final class PolicyEvaluator {
 
-  /** Built-in traffic routers, by their field name under {@code spec.strategy.canary.trafficRouting}. */
+  /**
+   * Built-in traffic routers, by their field name under {@code
+   * spec.strategy.canary.trafficRouting}.
+   */
   public static final Set<String> BUILT_IN_ROUTERS =
       Set.of("nginx", "istio", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix");
 
@@ -42,7 +45,9 @@ public final class PolicyEvaluator {
    * @return true when both the namespace selector and the Rollout selector match
    */
   public static boolean selects(
-      RolloutPolicy policy, Map<String, String> namespaceLabels, Map<String, String> rolloutLabels) {
+      RolloutPolicy policy,
+      Map<String, String> namespaceLabels,
+      Map<String, String> rolloutLabels) {
     if (policy.getSpec() == null) {
       return false;
     }
@@ -66,16 +71,25 @@ public final class PolicyEvaluator {
     }
     String of = " (RolloutPolicy \"" + policy.getMetadata().getName() + "\")";
     CanaryStrategy canary = spec.getStrategy() == null ? null : spec.getStrategy().getCanary();
-    BlueGreenStrategy blueGreen = spec.getStrategy() == null ? null : spec.getStrategy().getBlueGreen();
+    BlueGreenStrategy blueGreen =
+        spec.getStrategy() == null ? null : spec.getStrategy().getBlueGreen();
     int replicas = RolloutDefaults.replicas(spec.getReplicas());
     if (rules.getMaxReplicas() != null && replicas > rules.getMaxReplicas()) {
-      out.add(FieldError.invalid("spec.replicas", replicas, "exceeds maxReplicas " + rules.getMaxReplicas() + of));
+      out.add(
+          FieldError.invalid(
+              "spec.replicas", replicas, "exceeds maxReplicas " + rules.getMaxReplicas() + of));
     }
     if (Boolean.TRUE.equals(rules.getRequireProgressDeadlineAbort())
         && !Boolean.TRUE.equals(spec.getProgressDeadlineAbort())) {
       out.add(FieldError.required("spec.progressDeadlineAbort", "must be true" + of));
     }
-    requiredKeys("metadata.labels", rules.getRequiredLabels(), rollout.getMetadata().getLabels(), "label", of, out);
+    requiredKeys(
+        "metadata.labels",
+        rules.getRequiredLabels(),
+        rollout.getMetadata().getLabels(),
+        "label",
+        of,
+        out);
     requiredKeys(
         "metadata.annotations",
         rules.getRequiredAnnotations(),
@@ -103,7 +117,8 @@ public final class PolicyEvaluator {
     return out;
   }
 
-  private static void canaryRules(PolicyRules rules, CanaryStrategy canary, String of, List<FieldError> out) {
+  private static void canaryRules(
+      PolicyRules rules, CanaryStrategy canary, String of, List<FieldError> out) {
     String p = "spec.strategy.canary";
     List<CanaryStep> steps = canary.getSteps() == null ? List.of() : canary.getSteps();
     if (Boolean.TRUE.equals(rules.getRequireAnalysis())) {
@@ -112,7 +127,8 @@ public final class PolicyEvaluator {
       if (!background && !step) {
         out.add(
             FieldError.required(
-                p + ".analysis", "an analysis is required: background (canary.analysis) or an analysis step" + of));
+                p + ".analysis",
+                "an analysis is required: background (canary.analysis) or an analysis step" + of));
       }
     }
     if (rules.getMaxWeightIncrease() != null) {
@@ -128,8 +144,14 @@ public final class PolicyEvaluator {
               FieldError.invalid(
                   p + ".steps[" + i + "].setWeight",
                   w,
-                  "raises the weight by " + (w - previous) + " (from " + previous + "); at most " + max
-                      + " is allowed" + of));
+                  "raises the weight by "
+                      + (w - previous)
+                      + " (from "
+                      + previous
+                      + "); at most "
+                      + max
+                      + " is allowed"
+                      + of));
         }
         previous = w;
       }
@@ -138,8 +160,14 @@ public final class PolicyEvaluator {
             FieldError.invalid(
                 p + ".steps",
                 steps.size() + " steps",
-                "full promotion after the last step raises the weight by " + (100 - previous) + " (from " + previous
-                    + " to 100); at most " + max + " is allowed" + of));
+                "full promotion after the last step raises the weight by "
+                    + (100 - previous)
+                    + " (from "
+                    + previous
+                    + " to 100); at most "
+                    + max
+                    + " is allowed"
+                    + of));
       }
     }
     if (rules.getMinPauseBeforePromotion() != null) {
@@ -149,8 +177,10 @@ public final class PolicyEvaluator {
             FieldError.invalid(
                 p + ".steps",
                 steps.size() + " steps",
-                "pauses less than " + rules.getMinPauseBeforePromotion()
-                    + " after the last setWeight before full promotion" + of));
+                "pauses less than "
+                    + rules.getMinPauseBeforePromotion()
+                    + " after the last setWeight before full promotion"
+                    + of));
       }
     }
     List<String> stepPlugins = new ArrayList<>();
@@ -160,20 +190,29 @@ public final class PolicyEvaluator {
         String name = s.getPlugin().getName();
         stepPlugins.add(name);
         if (!allowed(name, rules.getAllowedStepPlugins(), rules.getForbiddenStepPlugins())) {
-          out.add(FieldError.forbidden(p + ".steps[" + i + "].plugin.name", "step plugin \"" + name + "\" is not allowed" + of));
+          out.add(
+              FieldError.forbidden(
+                  p + ".steps[" + i + "].plugin.name",
+                  "step plugin \"" + name + "\" is not allowed" + of));
         }
       }
     }
     for (String router : routers(canary.getTrafficRouting())) {
       if (!allowed(router, rules.getAllowedTrafficRouters(), rules.getForbiddenTrafficRouters())) {
         String path =
-            BUILT_IN_ROUTERS.contains(router) ? p + ".trafficRouting." + router : p + ".trafficRouting.plugins";
-        out.add(FieldError.forbidden(path, "traffic router \"" + router + "\" is not allowed" + of));
+            BUILT_IN_ROUTERS.contains(router)
+                ? p + ".trafficRouting." + router
+                : p + ".trafficRouting.plugins";
+        out.add(
+            FieldError.forbidden(path, "traffic router \"" + router + "\" is not allowed" + of));
       }
     }
   }
 
-  /** Pauses after the last setWeight add up to at least {@code min}; an indefinite pause always does. */
+  /**
+   * Pauses after the last setWeight add up to at least {@code min}; an indefinite pause always
+   * does.
+   */
   private static boolean pausedLongEnough(List<CanaryStep> steps, Duration min) {
     int last = -1;
     for (int i = 0; i < steps.size(); i++) {
@@ -197,7 +236,8 @@ public final class PolicyEvaluator {
   }
 
   /**
-   * The traffic routers a canary uses: built-in ones by field name, plugins by their {@code <org>/<name>}.
+   * The traffic routers a canary uses: built-in ones by field name, plugins by their {@code
+   * <org>/<name>}.
    *
    * @param tr the traffic routing, or null
    * @return the router names, in field order
@@ -216,11 +256,12 @@ public final class PolicyEvaluator {
     builtIn.put("appMesh", tr.getAppMesh());
     builtIn.put("traefik", tr.getTraefik());
     builtIn.put("apisix", tr.getApisix());
-    builtIn.forEach((k, v) -> {
-      if (v != null) {
-        out.add(k);
-      }
-    });
+    builtIn.forEach(
+        (k, v) -> {
+          if (v != null) {
+            out.add(k);
+          }
+        });
     if (tr.getPlugins() != null) {
       for (Map.Entry<String, JsonNode> e : tr.getPlugins().entrySet()) {
         out.add(e.getKey());
@@ -237,7 +278,12 @@ public final class PolicyEvaluator {
   }
 
   private static void requiredKeys(
-      String path, List<String> keys, Map<String, String> present, String what, String of, List<FieldError> out) {
+      String path,
+      List<String> keys,
+      Map<String, String> present,
+      String what,
+      String of,
+      List<FieldError> out) {
     if (keys == null) {
       return;
     }

@@ -16,9 +16,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a {@code rollgate.io/v1alpha1} RolloutPolicy on apply: a known {@code enforcementAction}, well-formed label
- * selectors, rule values in range, plugin and traffic-router names that can exist, no name both allowed and forbidden,
- * and required label/annotation keys that are valid qualified names.
+ * Checks a {@code rollgate.io/v1alpha1} RolloutPolicy on apply: a known {@code enforcementAction},
+ * well-formed label selectors, rule values in range, plugin and traffic-router names that can
+ * exist, no name both allowed and forbidden, and required label/annotation keys that are valid
+ * qualified names.
  */
 public final class RolloutPolicyValidator {
 
@@ -39,10 +40,13 @@ public final class RolloutPolicyValidator {
     }
     String action = spec.getEnforcementAction();
     if (action != null
-        && !Set.of(RolloutPolicySpec.DENY, RolloutPolicySpec.WARN, RolloutPolicySpec.AUDIT).contains(action)) {
+        && !Set.of(RolloutPolicySpec.DENY, RolloutPolicySpec.WARN, RolloutPolicySpec.AUDIT)
+            .contains(action)) {
       errors.add(
           FieldError.invalid(
-              "spec.enforcementAction", action, "Unsupported value: supported values: \"deny\", \"warn\", \"audit\""));
+              "spec.enforcementAction",
+              action,
+              "Unsupported value: supported values: \"deny\", \"warn\", \"audit\""));
     }
     selector("spec.namespaceSelector", spec.getNamespaceSelector(), errors);
     selector("spec.rolloutSelector", spec.getRolloutSelector(), errors);
@@ -52,11 +56,16 @@ public final class RolloutPolicyValidator {
       return errors;
     }
     String p = "spec.rules";
-    if (r.getMaxWeightIncrease() != null && (r.getMaxWeightIncrease() < 1 || r.getMaxWeightIncrease() > 100)) {
-      errors.add(FieldError.invalid(p + ".maxWeightIncrease", r.getMaxWeightIncrease(), "must be between 1 and 100"));
+    if (r.getMaxWeightIncrease() != null
+        && (r.getMaxWeightIncrease() < 1 || r.getMaxWeightIncrease() > 100)) {
+      errors.add(
+          FieldError.invalid(
+              p + ".maxWeightIncrease", r.getMaxWeightIncrease(), "must be between 1 and 100"));
     }
     if (r.getMaxReplicas() != null && r.getMaxReplicas() < 0) {
-      errors.add(FieldError.invalid(p + ".maxReplicas", r.getMaxReplicas(), "must be greater than or equal to 0"));
+      errors.add(
+          FieldError.invalid(
+              p + ".maxReplicas", r.getMaxReplicas(), "must be greater than or equal to 0"));
     }
     if (r.getMinPauseBeforePromotion() != null) {
       Optional<Duration> d = GoDurations.parse(r.getMinPauseBeforePromotion());
@@ -72,8 +81,16 @@ public final class RolloutPolicyValidator {
     names(p + ".forbiddenStepPlugins", r.getForbiddenStepPlugins(), false, errors);
     names(p + ".allowedTrafficRouters", r.getAllowedTrafficRouters(), true, errors);
     names(p + ".forbiddenTrafficRouters", r.getForbiddenTrafficRouters(), true, errors);
-    overlap(p + ".forbiddenStepPlugins", r.getAllowedStepPlugins(), r.getForbiddenStepPlugins(), errors);
-    overlap(p + ".forbiddenTrafficRouters", r.getAllowedTrafficRouters(), r.getForbiddenTrafficRouters(), errors);
+    overlap(
+        p + ".forbiddenStepPlugins",
+        r.getAllowedStepPlugins(),
+        r.getForbiddenStepPlugins(),
+        errors);
+    overlap(
+        p + ".forbiddenTrafficRouters",
+        r.getAllowedTrafficRouters(),
+        r.getForbiddenTrafficRouters(),
+        errors);
     keys(p + ".requiredLabels", r.getRequiredLabels(), errors);
     keys(p + ".requiredAnnotations", r.getRequiredAnnotations(), errors);
     return errors;
@@ -95,17 +112,25 @@ public final class RolloutPolicyValidator {
       if (!Set.of("In", "NotIn", "Exists", "DoesNotExist").contains(String.valueOf(op))) {
         errors.add(
             FieldError.invalid(
-                p + ".operator", op, "Unsupported value: supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\""));
+                p + ".operator",
+                op,
+                "Unsupported value: supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\""));
       } else if ((op.equals("In") || op.equals("NotIn")) && n == 0) {
-        errors.add(FieldError.required(p + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
+        errors.add(
+            FieldError.required(
+                p + ".values", "must be specified when `operator` is 'In' or 'NotIn'"));
       } else if ((op.equals("Exists") || op.equals("DoesNotExist")) && n > 0) {
-        errors.add(FieldError.forbidden(p + ".values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        errors.add(
+            FieldError.forbidden(
+                p + ".values",
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
       }
       PodTemplateValidator.qualifiedName(p + ".key", req.getKey()).ifPresent(errors::add);
     }
   }
 
-  private static void names(String path, List<String> names, boolean routers, List<FieldError> errors) {
+  private static void names(
+      String path, List<String> names, boolean routers, List<FieldError> errors) {
     if (names == null) {
       return;
     }
@@ -113,7 +138,8 @@ public final class RolloutPolicyValidator {
       String n = names.get(i);
       boolean ok =
           n != null
-              && (PluginRegistry.NAME.matcher(n).matches() || (routers && PolicyEvaluator.BUILT_IN_ROUTERS.contains(n)));
+              && (PluginRegistry.NAME.matcher(n).matches()
+                  || (routers && PolicyEvaluator.BUILT_IN_ROUTERS.contains(n)));
       if (!ok) {
         errors.add(
             FieldError.invalid(
@@ -127,14 +153,17 @@ public final class RolloutPolicyValidator {
     }
   }
 
-  private static void overlap(String path, List<String> allowed, List<String> forbidden, List<FieldError> errors) {
+  private static void overlap(
+      String path, List<String> allowed, List<String> forbidden, List<FieldError> errors) {
     if (allowed == null || forbidden == null) {
       return;
     }
     Set<String> a = new HashSet<>(allowed);
     for (int i = 0; i < forbidden.size(); i++) {
       if (a.contains(forbidden.get(i))) {
-        errors.add(FieldError.invalid(path + "[" + i + "]", forbidden.get(i), "is also in the allowed list"));
+        errors.add(
+            FieldError.invalid(
+                path + "[" + i + "]", forbidden.get(i), "is also in the allowed list"));
       }
     }
   }

@@ -7,12 +7,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Kubernetes resource quantities ({@code 500m}, {@code 1.5Gi}, {@code 2e3}), read by one grammar and seen two ways:
- * as admission judges them ({@link #parse}, {@link #isValid}, {@link #check}, {@link #compare}), and as Go's
- * {@code resource.Quantity} writes them back ({@link #canonical}), which is what the pod-template hash sees.
+ * Kubernetes resource quantities ({@code 500m}, {@code 1.5Gi}, {@code 2e3}), read by one grammar
+ * and seen two ways: as admission judges them ({@link #parse}, {@link #isValid}, {@link #check},
+ * {@link #compare}), and as Go's {@code resource.Quantity} writes them back ({@link #canonical}),
+ * which is what the pod-template hash sees.
  *
- * <p>The text is read as Go's {@code parseQuantityString} reads it, and its suffix means something only as one of
- * three kinds:
+ * <p>The text is read as Go's {@code parseQuantityString} reads it, and its suffix means something
+ * only as one of three kinds:
  *
  * <pre>
  * quantity        ::= sign? digit* ("." digit*)? suffix
@@ -22,11 +23,12 @@ import java.util.Optional;
  * decimalExponent ::= ("e" | "E") sign? digit+
  * </pre>
  *
- * <p>Validation accepts less than Go parses: at least one digit, no {@code n} or {@code u}, an exponent of at most
- * 30 either way and at most 64 characters, so a value our CRD would otherwise store as a plain string is refused on
- * apply. Every container's requests and limits of every admitted Rollout pass through {@link #check}, so a quantity is
- * read character by character with {@code long} arithmetic and allocates nothing; {@link BigDecimal} arithmetic
- * remains for mantissas of more than 18 digits and values beyond a {@code long}, and gives the same results.
+ * <p>Validation accepts less than Go parses: at least one digit, no {@code n} or {@code u}, an
+ * exponent of at most 30 either way and at most 64 characters, so a value our CRD would otherwise
+ * store as a plain string is refused on apply. Every container's requests and limits of every
+ * admitted Rollout pass through {@link #check}, so a quantity is read character by character with
+ * {@code long} arithmetic and allocates nothing; {@link BigDecimal} arithmetic remains for
+ * mantissas of more than 18 digits and values beyond a {@code long}, and gives the same results.
  */
 public final class Quantities {
 
@@ -35,13 +37,19 @@ public final class Quantities {
 
   /** The letters a suffix is made of. */
   private static final String SUFFIX_LETTERS = "eEinumkKMGTP";
+
   /**
-   * Decimal SI suffixes, each 10<sup>3</sup> times the one before it, from 10<sup>-9</sup>; the space stands for no
-   * suffix.
+   * Decimal SI suffixes, each 10<sup>3</sup> times the one before it, from 10<sup>-9</sup>; the
+   * space stands for no suffix.
    */
   private static final String DECIMAL_SI = "num kMGTPE";
-  /** Binary SI suffixes without their {@code i}, each 2<sup>10</sup> times the one before it, from 2<sup>10</sup>. */
+
+  /**
+   * Binary SI suffixes without their {@code i}, each 2<sup>10</sup> times the one before it, from
+   * 2<sup>10</sup>.
+   */
   private static final String BINARY_SI = "KMGTPE";
+
   private static final Map<String, BigDecimal> SUFFIX_VALUES =
       Map.ofEntries(
           Map.entry("Ki", BigDecimal.valueOf(1024L)),
@@ -57,18 +65,30 @@ public final class Quantities {
           Map.entry("T", BigDecimal.TEN.pow(12)),
           Map.entry("P", BigDecimal.TEN.pow(15)),
           Map.entry("E", BigDecimal.TEN.pow(18)));
-  /** The API server refuses exponents whose magnitude would not fit its int64 scaled representation. */
+
+  /**
+   * The API server refuses exponents whose magnitude would not fit its int64 scaled representation.
+   */
   private static final int MAX_EXPONENT = 30;
+
   /** Longest quantity text accepted. */
   private static final int MAX_LENGTH = 64;
+
   /** Digits of a mantissa {@link #scan} keeps in a {@code long} (10<sup>18</sup> - 1 fits). */
   private static final int MAX_MANTISSA_DIGITS = 18;
+
   /** {@link #scan} result: the text is not a valid quantity. */
   private static final long INVALID = Long.MIN_VALUE;
-  /** {@link #scan} result: the value is beyond {@code long} arithmetic; {@link #exactValue} computes it. */
+
+  /**
+   * {@link #scan} result: the value is beyond {@code long} arithmetic; {@link #exactValue} computes
+   * it.
+   */
   private static final long EXACT_PATH = Long.MIN_VALUE + 1;
+
   /** {@link #scan} target meaning "the scale the text itself has" (see {@link #ownScale}). */
   private static final int OWN_SCALE = Integer.MIN_VALUE;
+
   private static final long[] POWERS_OF_TEN = new long[19];
 
   static {
@@ -92,7 +112,8 @@ public final class Quantities {
    * Parses a quantity as validation reads it.
    *
    * @param text the quantity as written, for example {@code 250m} or {@code 1Gi}
-   * @return its value in base units (cores, bytes), or empty when {@code text} is not a valid quantity
+   * @return its value in base units (cores, bytes), or empty when {@code text} is not a valid
+   *     quantity
    */
   public static Optional<BigDecimal> parse(String text) {
     if (text == null) {
@@ -124,8 +145,8 @@ public final class Quantities {
    *
    * @param amount the number part, not null
    * @param format the suffix part, not null
-   * @return {@link #NOT_A_QUANTITY} when {@link #parse} refuses {@code amount + format}, otherwise the sign of its
-   *     value (-1, 0 or 1)
+   * @return {@link #NOT_A_QUANTITY} when {@link #parse} refuses {@code amount + format}, otherwise
+   *     the sign of its value (-1, 0 or 1)
    */
   public static int check(String amount, String format) {
     long unscaled = scan(amount, format, OWN_SCALE);
@@ -139,13 +160,15 @@ public final class Quantities {
   }
 
   /**
-   * Compares two quantities, each written as amount followed by format; both must pass {@link #check}.
+   * Compares two quantities, each written as amount followed by format; both must pass {@link
+   * #check}.
    *
    * @param amount the number part of the first quantity
    * @param format the suffix part of the first quantity
    * @param otherAmount the number part of the second quantity
    * @param otherFormat the suffix part of the second quantity
-   * @return negative, zero or positive as the first value is less than, equal to or greater than the second
+   * @return negative, zero or positive as the first value is less than, equal to or greater than
+   *     the second
    */
   public static int compare(String amount, String format, String otherAmount, String otherFormat) {
     long milli = scan(amount, format, 3);
@@ -153,19 +176,23 @@ public final class Quantities {
     if (milli > EXACT_PATH && otherMilli > EXACT_PATH) {
       return Long.compare(milli, otherMilli);
     }
-    return parse(amount + format).orElseThrow().compareTo(parse(otherAmount + otherFormat).orElseThrow());
+    return parse(amount + format)
+        .orElseThrow()
+        .compareTo(parse(otherAmount + otherFormat).orElseThrow());
   }
 
   /**
-   * Returns what Go writes for a quantity it parsed from {@code raw}: {@code ParseQuantity} followed by
-   * {@code MarshalJSON}, which is the text itself when the parser deems it canonical (so {@code 1.500}, {@code +1} or
-   * {@code 1e3} stay as they are) and otherwise the canonical form ({@code 0.5} → {@code 500m}, {@code 1000m} →
-   * {@code 1}, {@code 1024Mi} → {@code 1Gi}, {@code 1.5Gi} → {@code 1536Mi}).
+   * Returns what Go writes for a quantity it parsed from {@code raw}: {@code ParseQuantity}
+   * followed by {@code MarshalJSON}, which is the text itself when the parser deems it canonical
+   * (so {@code 1.500}, {@code +1} or {@code 1e3} stay as they are) and otherwise the canonical form
+   * ({@code 0.5} → {@code 500m}, {@code 1000m} → {@code 1}, {@code 1024Mi} → {@code 1Gi}, {@code
+   * 1.5Gi} → {@code 1536Mi}).
    *
-   * @param raw the text as Go's {@code UnmarshalJSON} hands it to the parser: a JSON string's content with its escapes
-   *     left in, or a JSON number's text
+   * @param raw the text as Go's {@code UnmarshalJSON} hands it to the parser: a JSON string's
+   *     content with its escapes left in, or a JSON number's text
    * @return the encoded quantity, without quotes
-   * @throws IllegalArgumentException with Go's message ({@code quantity <text>: ...}) when Go fails to parse it
+   * @throws IllegalArgumentException with Go's message ({@code quantity <text>: ...}) when Go fails
+   *     to parse it
    */
   public static String canonical(String raw) {
     String str = trimSpace(raw);
@@ -179,7 +206,8 @@ public final class Quantities {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-  // The grammar, read from a text given in two parts (a + b) so that fabric8's amount and format need no joining.
+  // The grammar, read from a text given in two parts (a + b) so that fabric8's amount and format
+  // need no joining.
 
   private static char charAt(String a, String b, int i) {
     int na = a.length();
@@ -195,8 +223,9 @@ public final class Quantities {
   }
 
   /**
-   * Reads {@code a + b} as Go's {@code parseQuantityString} does: an optional sign, digits with at most one point,
-   * then a suffix of letters from {@link #SUFFIX_LETTERS}, an optional sign and digits.
+   * Reads {@code a + b} as Go's {@code parseQuantityString} does: an optional sign, digits with at
+   * most one point, then a suffix of letters from {@link #SUFFIX_LETTERS}, an optional sign and
+   * digits.
    *
    * @param n the length of {@code a + b}
    * @return the index where the suffix begins, or -1 when the text is not of that form
@@ -225,7 +254,10 @@ public final class Quantities {
     return i == n ? end : -1;
   }
 
-  /** The kind of the suffix from {@code from} to {@code to} of {@code a + b}, read as Go's suffixer reads it. */
+  /**
+   * The kind of the suffix from {@code from} to {@code to} of {@code a + b}, read as Go's suffixer
+   * reads it.
+   */
   private static Kind suffixKind(String a, String b, int from, int to) {
     int length = to - from;
     if (length == 0) {
@@ -261,7 +293,10 @@ public final class Quantities {
     return 3 * DECIMAL_SI.indexOf(letter) - 9;
   }
 
-  /** The power of 2<sup>10</sup> of a binary SI suffix given by its first letter ({@code K} is 1, {@code E} 6). */
+  /**
+   * The power of 2<sup>10</sup> of a binary SI suffix given by its first letter ({@code K} is 1,
+   * {@code E} 6).
+   */
   private static int binaryPower(char letter) {
     return BINARY_SI.indexOf(letter) + 1;
   }
@@ -269,7 +304,8 @@ public final class Quantities {
   /**
    * The exponent of a decimal-exponent suffix starting at {@code from}, as validation bounds it.
    *
-   * @return the exponent, or {@link Integer#MIN_VALUE} when its magnitude is beyond {@link #MAX_EXPONENT}
+   * @return the exponent, or {@link Integer#MIN_VALUE} when its magnitude is beyond {@link
+   *     #MAX_EXPONENT}
    */
   private static int boundedExponent(String a, String b, int from, int to) {
     int j = from + 1;
@@ -291,14 +327,14 @@ public final class Quantities {
   // Validation's reading.
 
   /**
-   * Reads the quantity {@code a + b} as validation does and computes its value times 10<sup>target</sup> in a
-   * {@code long}.
+   * Reads the quantity {@code a + b} as validation does and computes its value times
+   * 10<sup>target</sup> in a {@code long}.
    *
-   * @param target the power of ten to scale the value to, or {@link #OWN_SCALE} for the scale the text itself has
-   *     ({@link #ownScale}), at which the value is always a whole number
-   * @return the scaled value; {@link #INVALID} when the text is not a valid quantity; {@link #EXACT_PATH} when the
-   *     mantissa has more than 18 significant digits, or the scaled value is not a whole number or does not fit a
-   *     {@code long}
+   * @param target the power of ten to scale the value to, or {@link #OWN_SCALE} for the scale the
+   *     text itself has ({@link #ownScale}), at which the value is always a whole number
+   * @return the scaled value; {@link #INVALID} when the text is not a valid quantity; {@link
+   *     #EXACT_PATH} when the mantissa has more than 18 significant digits, or the scaled value is
+   *     not a whole number or does not fit a {@code long}
    */
   private static long scan(String a, String b, int target) {
     int n = a.length() + b.length();
@@ -403,8 +439,8 @@ public final class Quantities {
   }
 
   /**
-   * The scale {@link #exactValue} gives a valid quantity: its fraction digits (at least one after a point, {@code 5.}
-   * reading as {@code 5.0}), plus 3 for {@code m}, minus the exponent.
+   * The scale {@link #exactValue} gives a valid quantity: its fraction digits (at least one after a
+   * point, {@code 5.} reading as {@code 5.0}), plus 3 for {@code m}, minus the exponent.
    */
   private static int ownScale(String text) {
     int n = text.length();
@@ -456,19 +492,36 @@ public final class Quantities {
 
   private static boolean isGoSpace(char c) {
     return switch (c) {
-      case '\t', '\n', '\u000b', '\f', '\r', ' ', '\u0085', '\u00a0', '\u1680', '\u2028', '\u2029', '\u202f', '\u205f',
-          '\u3000' -> true;
+      case '\t',
+          '\n',
+          '\u000b',
+          '\f',
+          '\r',
+          ' ',
+          '\u0085',
+          '\u00a0',
+          '\u1680',
+          '\u2028',
+          '\u2029',
+          '\u202f',
+          '\u205f',
+          '\u3000' ->
+          true;
       default -> c >= '\u2000' && c <= '\u200a';
     };
   }
 
   private static IllegalArgumentException formatWrong(String s) {
     return new IllegalArgumentException(
-        "quantity " + s + ": quantities must match the regular expression "
+        "quantity "
+            + s
+            + ": quantities must match the regular expression "
             + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   }
 
-  /** Go's {@code ParseQuantity} (after its empty and "0" checks) followed by {@code MarshalJSON}. */
+  /**
+   * Go's {@code ParseQuantity} (after its empty and "0" checks) followed by {@code MarshalJSON}.
+   */
   private static final class GoRoundTrip {
 
     private enum Format {
@@ -496,7 +549,8 @@ public final class Quantities {
       if (end < 0) {
         throw formatWrong(str);
       }
-      // parseQuantityString: the sign, the digits after leading zeros (num), the fraction digits (denom), the number
+      // parseQuantityString: the sign, the digits after leading zeros (num), the fraction digits
+      // (denom), the number
       // as written (value) and the suffix.
       boolean positive = str.charAt(0) != '-';
       int start = isSign(str.charAt(0)) ? 1 : 0;
@@ -570,7 +624,8 @@ public final class Quantities {
           try {
             parsed = Long.parseLong(shifted);
           } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("quantity " + str + ": unable to parse numeric part of quantity", e);
+            throw new IllegalArgumentException(
+                "quantity " + str + ": unable to parse numeric part of quantity", e);
           }
           Long product = multiply(parsed, mantissa);
           if (product != null) {
@@ -589,7 +644,8 @@ public final class Quantities {
 
       // inf.Dec's SetString wants at least one digit.
       if (value.chars().noneMatch(c -> isDigit((char) c))) {
-        throw new IllegalArgumentException("quantity " + str + ": unable to parse numeric part of quantity");
+        throw new IllegalArgumentException(
+            "quantity " + str + ": unable to parse numeric part of quantity");
       }
       BigDecimal amount = new BigDecimal(value);
       if (base == 10) {
@@ -607,7 +663,9 @@ public final class Quantities {
       if (format == Format.BINARY_SI && amount.compareTo(MAX_ALLOWED) > 0) {
         amount = MAX_ALLOWED;
       }
-      if (format == Format.BINARY_SI && amount.compareTo(BigDecimal.ONE) < 0 && amount.signum() > 0) {
+      if (format == Format.BINARY_SI
+          && amount.compareTo(BigDecimal.ONE) < 0
+          && amount.signum() > 0) {
         format = Format.DECIMAL_SI;
       }
       if (sign == -1) {
@@ -617,7 +675,8 @@ public final class Quantities {
     }
 
     private static IllegalArgumentException suffixUnknown(String str) {
-      return new IllegalArgumentException("quantity " + str + ": unable to parse quantity's suffix");
+      return new IllegalArgumentException(
+          "quantity " + str + ": unable to parse quantity's suffix");
     }
 
     /** Go's int64Multiply for the non-negative operands used here; null on overflow. */

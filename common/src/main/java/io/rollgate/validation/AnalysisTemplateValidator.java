@@ -22,22 +22,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Static validation of an AnalysisTemplate or ClusterAnalysisTemplate spec (docs/compatibility.md §9.2, §9.3): every
- * metric has a unique name and exactly one provider; its {@code successCondition} and {@code failureCondition} parse in
- * the condition language (the message gives the line:column); {@code count}, {@code interval} and the limits are
- * consistent (Argo's {@code ValidateMetric} rules: limits not negative, {@code failureLimit} -1 disables it, a
- * {@code count} above 1 needs an {@code interval}, {@code count} at least the limits it must leave room for); durations
- * are Go durations; arguments have unique names; every {@code {{args.NAME}}} placeholder anywhere in the metrics names
- * a declared argument; and the built-in providers Rollgate keeps as plain JSON (Datadog, New Relic, Wavefront,
- * Kayenta, SkyWalking, Graphite, InfluxDB, CloudWatch) have their required fields ({@link MetricProviderValidator}).
+ * Static validation of an AnalysisTemplate or ClusterAnalysisTemplate spec (docs/compatibility.md
+ * §9.2, §9.3): every metric has a unique name and exactly one provider; its {@code
+ * successCondition} and {@code failureCondition} parse in the condition language (the message gives
+ * the line:column); {@code count}, {@code interval} and the limits are consistent (Argo's {@code
+ * ValidateMetric} rules: limits not negative, {@code failureLimit} -1 disables it, a {@code count}
+ * above 1 needs an {@code interval}, {@code count} at least the limits it must leave room for);
+ * durations are Go durations; arguments have unique names; every {@code {{args.NAME}}} placeholder
+ * anywhere in the metrics names a declared argument; and the built-in providers Rollgate keeps as
+ * plain JSON (Datadog, New Relic, Wavefront, Kayenta, SkyWalking, Graphite, InfluxDB, CloudWatch)
+ * have their required fields ({@link MetricProviderValidator}).
  *
- * <p>Fields holding a placeholder ({@code count: "{{args.count}}"}) are checked only after substitution, at run time.
+ * <p>Fields holding a placeholder ({@code count: "{{args.count}}"}) are checked only after
+ * substitution, at run time.
  */
 public final class AnalysisTemplateValidator {
 
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*args\\.([^}\\s]*)\\s*}}");
+
   /** Argo's default {@code consecutiveErrorLimit}. */
   private static final int DEFAULT_CONSECUTIVE_ERROR_LIMIT = 4;
+
   private static final Pattern ANY_PLACEHOLDER = Pattern.compile("\\{\\{[^}]*}}");
 
   private AnalysisTemplateValidator() {}
@@ -52,7 +57,10 @@ public final class AnalysisTemplateValidator {
     if (spec == null) {
       return List.of(FieldError.required("spec", "missing field '.spec'"));
     }
-    return validate(spec.getMetrics(), spec.getArgs(), spec.getTemplates() != null && !spec.getTemplates().isEmpty());
+    return validate(
+        spec.getMetrics(),
+        spec.getArgs(),
+        spec.getTemplates() != null && !spec.getTemplates().isEmpty());
   }
 
   /**
@@ -60,10 +68,12 @@ public final class AnalysisTemplateValidator {
    *
    * @param metrics {@code spec.metrics}
    * @param args {@code spec.args}
-   * @param hasTemplates whether {@code spec.templates} references other templates (then metrics may be empty)
+   * @param hasTemplates whether {@code spec.templates} references other templates (then metrics may
+   *     be empty)
    * @return every problem found, each with its field path; empty when valid
    */
-  public static List<FieldError> validate(List<Metric> metrics, List<Argument> args, boolean hasTemplates) {
+  public static List<FieldError> validate(
+      List<Metric> metrics, List<Argument> args, boolean hasTemplates) {
     List<FieldError> errors = new ArrayList<>();
     Set<String> declared = new HashSet<>();
     if (args != null) {
@@ -97,7 +107,10 @@ public final class AnalysisTemplateValidator {
         Integer first = names.putIfAbsent(m.getName(), i);
         if (first != null) {
           errors.add(
-              FieldError.invalid(p + ".name", m.getName(), "Duplicate value: also the name of spec.metrics[" + first + "]"));
+              FieldError.invalid(
+                  p + ".name",
+                  m.getName(),
+                  "Duplicate value: also the name of spec.metrics[" + first + "]"));
         }
       }
       providers(p + ".provider", m.getProvider(), m.getInterval(), errors);
@@ -122,18 +135,25 @@ public final class AnalysisTemplateValidator {
       if (provider.getJob() != null) {
         types.add("job");
       }
-      provider.getAdditionalProperties().forEach((k, v) -> {
-        if (v != null) {
-          types.add(k);
-        }
-      });
+      provider
+          .getAdditionalProperties()
+          .forEach(
+              (k, v) -> {
+                if (v != null) {
+                  types.add(k);
+                }
+              });
     }
     if (types.isEmpty()) {
-      errors.add(FieldError.required(path, "exactly one provider is required (prometheus, web, job, datadog, ..., plugin)"));
+      errors.add(
+          FieldError.required(
+              path,
+              "exactly one provider is required (prometheus, web, job, datadog, ..., plugin)"));
       return;
     }
     if (types.size() > 1) {
-      errors.add(FieldError.invalid(path, String.join(", ", types), "exactly one provider may be set"));
+      errors.add(
+          FieldError.invalid(path, String.join(", ", types), "exactly one provider may be set"));
       return;
     }
     String type = types.get(0);
@@ -145,11 +165,17 @@ public final class AnalysisTemplateValidator {
       if (!(plugin instanceof Map<?, ?> map) || map.size() != 1) {
         errors.add(
             FieldError.invalid(
-                path + ".plugin", String.valueOf(plugin), "must name exactly one plugin: {<org>/<name>: <config>}"));
+                path + ".plugin",
+                String.valueOf(plugin),
+                "must name exactly one plugin: {<org>/<name>: <config>}"));
       } else {
         String name = String.valueOf(map.keySet().iterator().next());
         if (!PluginRegistry.NAME.matcher(name).matches()) {
-          errors.add(FieldError.invalid(path + ".plugin", name, "plugin name must be in the format of <namespace>/<name>"));
+          errors.add(
+              FieldError.invalid(
+                  path + ".plugin",
+                  name,
+                  "plugin name must be in the format of <namespace>/<name>"));
         }
       }
     }
@@ -167,8 +193,9 @@ public final class AnalysisTemplateValidator {
   }
 
   /**
-   * Replaces each {@code {{...}}} placeholder by a number literal padded to the same length, so that a condition can
-   * be parsed before substitution and the positions in a syntax error still point into the text as written.
+   * Replaces each {@code {{...}}} placeholder by a number literal padded to the same length, so
+   * that a condition can be parsed before substitution and the positions in a syntax error still
+   * point into the text as written.
    */
   static String neutralize(String source) {
     Matcher m = ANY_PLACEHOLDER.matcher(source);
@@ -184,7 +211,12 @@ public final class AnalysisTemplateValidator {
     Integer count = number(p + ".count", m.getCount(), 0, 0, errors);
     Integer failure = number(p + ".failureLimit", m.getFailureLimit(), -1, 0, errors);
     Integer inconclusive = number(p + ".inconclusiveLimit", m.getInconclusiveLimit(), 0, 0, errors);
-    number(p + ".consecutiveErrorLimit", m.getConsecutiveErrorLimit(), 0, DEFAULT_CONSECUTIVE_ERROR_LIMIT, errors);
+    number(
+        p + ".consecutiveErrorLimit",
+        m.getConsecutiveErrorLimit(),
+        0,
+        DEFAULT_CONSECUTIVE_ERROR_LIMIT,
+        errors);
     Integer consecutiveSuccess =
         number(p + ".consecutiveSuccessLimit", m.getConsecutiveSuccessLimit(), 0, 0, errors);
     boolean intervalSet = m.getInterval() != null && !m.getInterval().isEmpty();
@@ -192,10 +224,16 @@ public final class AnalysisTemplateValidator {
     duration(p + ".initialDelay", m.getInitialDelay(), errors);
     int f = failure == null ? 0 : failure;
     int s = consecutiveSuccess == null ? 0 : consecutiveSuccess;
-    if (failure != null && consecutiveSuccess != null && f == -1 && s == 0 && m.getFailureLimit() != null) {
+    if (failure != null
+        && consecutiveSuccess != null
+        && f == -1
+        && s == 0
+        && m.getFailureLimit() != null) {
       errors.add(
           FieldError.invalid(
-              p + ".failureLimit", -1, "failureLimit and consecutiveSuccessLimit cannot both be disabled"));
+              p + ".failureLimit",
+              -1,
+              "failureLimit and consecutiveSuccessLimit cannot both be disabled"));
     }
     if (count == null || count <= 0) {
       return;
@@ -203,12 +241,18 @@ public final class AnalysisTemplateValidator {
     if (failure != null && consecutiveSuccess != null && f >= 0 && count < f + s) {
       errors.add(
           FieldError.invalid(
-              p + ".count", count, "must be >= failureLimit + consecutiveSuccessLimit (" + f + " + " + s + ")"));
+              p + ".count",
+              count,
+              "must be >= failureLimit + consecutiveSuccessLimit (" + f + " + " + s + ")"));
     } else if (failure != null && consecutiveSuccess != null && f < 0 && count < s) {
-      errors.add(FieldError.invalid(p + ".count", count, "must be >= consecutiveSuccessLimit (" + s + ")"));
+      errors.add(
+          FieldError.invalid(
+              p + ".count", count, "must be >= consecutiveSuccessLimit (" + s + ")"));
     }
     if (inconclusive != null && count < inconclusive) {
-      errors.add(FieldError.invalid(p + ".count", count, "must be >= inconclusiveLimit (" + inconclusive + ")"));
+      errors.add(
+          FieldError.invalid(
+              p + ".count", count, "must be >= inconclusiveLimit (" + inconclusive + ")"));
     }
     if (count > 1 && !intervalSet) {
       errors.add(FieldError.required(p + ".interval", "interval must be specified when count > 1"));
@@ -216,10 +260,11 @@ public final class AnalysisTemplateValidator {
   }
 
   /**
-   * The value ({@code absent} when the field is absent), or null when it is a placeholder (checked after substitution,
-   * at run time) or invalid (reported).
+   * The value ({@code absent} when the field is absent), or null when it is a placeholder (checked
+   * after substitution, at run time) or invalid (reported).
    */
-  private static Integer number(String path, IntOrString v, int min, int absent, List<FieldError> errors) {
+  private static Integer number(
+      String path, IntOrString v, int min, int absent, List<FieldError> errors) {
     if (v == null || (v.getIntVal() == null && v.getStrVal() == null)) {
       return absent;
     }
@@ -234,7 +279,9 @@ public final class AnalysisTemplateValidator {
       try {
         value = Integer.parseInt(s);
       } catch (NumberFormatException e) {
-        errors.add(FieldError.invalid(path, v.getStrVal(), "must be an integer or an {{args.NAME}} placeholder"));
+        errors.add(
+            FieldError.invalid(
+                path, v.getStrVal(), "must be an integer or an {{args.NAME}} placeholder"));
         return null;
       }
     }
@@ -243,7 +290,9 @@ public final class AnalysisTemplateValidator {
           FieldError.invalid(
               path,
               value,
-              min == -1 ? "must be >= 0, or -1 to be disabled" : "must be greater than or equal to " + min));
+              min == -1
+                  ? "must be >= 0, or -1 to be disabled"
+                  : "must be greater than or equal to " + min));
       return null;
     }
     return value;
@@ -258,7 +307,8 @@ public final class AnalysisTemplateValidator {
     }
   }
 
-  private static void placeholders(String path, JsonNode node, Set<String> declared, List<FieldError> errors) {
+  private static void placeholders(
+      String path, JsonNode node, Set<String> declared, List<FieldError> errors) {
     if (node == null) {
       return;
     }

@@ -1,7 +1,8 @@
 package io.rollgate.validation;
 
 /**
- * One validation problem: the field path and the reason, formatted like Kubernetes' {@code field.Error}.
+ * One validation problem: the field path and the reason, formatted like Kubernetes' {@code
+ * field.Error}.
  *
  * @param path the field path, for example {@code spec.strategy.canary.steps[2].setWeight}
  * @param type {@link Type#INVALID}, {@link Type#REQUIRED}, ...
@@ -83,9 +84,10 @@ public record FieldError(String path, Type type, String value, String detail) {
   }
 
   /**
-   * Renders a value as Kubernetes' {@code field.Invalid} prints it: numbers and booleans as they are, strings quoted,
-   * anything else (maps, lists, objects) as JSON with sorted map keys, as Go's {@code json.Marshal} writes it, so that
-   * {@code kubectl argo rollouts}, the dashboard and Argo CD show the same message under Rollgate and Argo.
+   * Renders a value as Kubernetes' {@code field.Invalid} prints it: numbers and booleans as they
+   * are, strings quoted, anything else (maps, lists, objects) as JSON with sorted map keys, as Go's
+   * {@code json.Marshal} writes it, so that {@code kubectl argo rollouts}, the dashboard and Argo
+   * CD show the same message under Rollgate and Argo.
    */
   private static String render(Object value) {
     if (value == null) {
@@ -106,7 +108,8 @@ public record FieldError(String path, Type type, String value, String detail) {
 
   private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
       new com.fasterxml.jackson.databind.ObjectMapper()
-          .configure(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+          .configure(
+              com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
           .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
 
   @Override

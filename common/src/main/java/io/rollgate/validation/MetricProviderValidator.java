@@ -13,17 +13,19 @@ import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
 /**
- * Checks the fields of the built-in metric providers that Rollgate reads from a metric's {@code provider} member as
- * plain JSON ({@code datadog}, {@code newRelic}, {@code wavefront}, {@code kayenta}, {@code skywalking}, {@code
- * graphite}, {@code influxdb}, {@code cloudWatch}; docs/compatibility.md §9.7): the fields each provider cannot measure
- * without, the enumerations and defaults of Argo's CRD (Datadog {@code apiVersion} {@code v1|v2}, {@code aggregator}),
- * the combinations Argo refuses when it builds the provider (Datadog {@code query} versus {@code queries} and {@code
- * formula}), and the Go durations and integers the providers parse.
+ * Checks the fields of the built-in metric providers that Rollgate reads from a metric's {@code
+ * provider} member as plain JSON ({@code datadog}, {@code newRelic}, {@code wavefront}, {@code
+ * kayenta}, {@code skywalking}, {@code graphite}, {@code influxdb}, {@code cloudWatch};
+ * docs/compatibility.md §9.7): the fields each provider cannot measure without, the enumerations
+ * and defaults of Argo's CRD (Datadog {@code apiVersion} {@code v1|v2}, {@code aggregator}), the
+ * combinations Argo refuses when it builds the provider (Datadog {@code query} versus {@code
+ * queries} and {@code formula}), and the Go durations and integers the providers parse.
  *
  * <p>Used twice: by {@link AnalysisTemplateValidator} when a template is applied (paths such as
- * {@code spec.metrics[0].provider.datadog.query}), and by the controller before each measurement, after argument
- * substitution (paths starting with the provider name). A string holding an {@code {{args.NAME}}} placeholder
- * satisfies a required field and skips the format checks, which the controller repeats after substitution.
+ * {@code spec.metrics[0].provider.datadog.query}), and by the controller before each measurement,
+ * after argument substitution (paths starting with the provider name). A string holding an {@code
+ * {{args.NAME}}} placeholder satisfies a required field and skips the format checks, which the
+ * controller repeats after substitution.
  *
  * <p>Pure: no I/O; providers not listed here give no errors.
  */
@@ -31,13 +33,22 @@ public final class MetricProviderValidator {
 
   /** The provider names this class checks, as they appear under {@code metrics[].provider}. */
   public static final Set<String> TYPES =
-      Set.of("datadog", "newRelic", "wavefront", "kayenta", "skywalking", "graphite", "influxdb", "cloudWatch");
+      Set.of(
+          "datadog",
+          "newRelic",
+          "wavefront",
+          "kayenta",
+          "skywalking",
+          "graphite",
+          "influxdb",
+          "cloudWatch");
 
   /** Argo's CRD enumeration of Datadog v2 {@code aggregator} values. */
   public static final Set<String> DATADOG_AGGREGATORS =
       Set.of("avg", "min", "max", "sum", "last", "percentile", "mean", "l2norm", "area");
 
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{[^}]*}}");
+
   /** CloudWatch's rule for a query id: a lowercase letter, then letters, digits and underscores. */
   private static final Pattern CLOUDWATCH_ID = Pattern.compile("[a-z][a-zA-Z0-9_]*");
 
@@ -57,13 +68,16 @@ public final class MetricProviderValidator {
   /**
    * Validates one provider's configuration.
    *
-   * @param type the provider's name under {@code provider}, for example {@code datadog}; other names give no errors
+   * @param type the provider's name under {@code provider}, for example {@code datadog}; other
+   *     names give no errors
    * @param config the provider member as decoded JSON (a {@code Map} when well formed)
    * @param path the field path of the member, for example {@code spec.metrics[0].provider.datadog}
-   * @param metricInterval the metric's {@code interval} (Kayenta scopes without start times need it), or null
+   * @param metricInterval the metric's {@code interval} (Kayenta scopes without start times need
+   *     it), or null
    * @return every problem found, each naming its field; empty when valid
    */
-  public static List<FieldError> validate(String type, Object config, String path, String metricInterval) {
+  public static List<FieldError> validate(
+      String type, Object config, String path, String metricInterval) {
     BiConsumer<Fields, String> rule = RULES.get(type);
     if (rule == null) {
       return List.of();
@@ -77,7 +91,8 @@ public final class MetricProviderValidator {
     return errors;
   }
 
-  // ---------------------------------------------------------------------------------------------- providers
+  // ----------------------------------------------------------------------------------------------
+  // providers
 
   private static void datadog(Fields f) {
     String version = f.string("apiVersion");
@@ -99,7 +114,8 @@ public final class MetricProviderValidator {
     } else if (hasQuery && hasQueries) {
       f.forbidden("queries", "query and queries cannot both be set");
     } else if (hasQueries && v1 && !placeholderVersion) {
-      f.forbidden("queries", "apiVersion v1 supports only query; set apiVersion: v2 to use queries");
+      f.forbidden(
+          "queries", "apiVersion v1 supports only query; set apiVersion: v2 to use queries");
     }
     String formula = f.string("formula");
     boolean hasFormula = formula != null && !formula.isEmpty();
@@ -114,7 +130,10 @@ public final class MetricProviderValidator {
       if (v1 && !placeholderVersion) {
         f.forbidden("aggregator", "aggregator is not supported by apiVersion v1");
       } else if (!DATADOG_AGGREGATORS.contains(aggregator)) {
-        f.invalid("aggregator", aggregator, "must be one of " + String.join(", ", sorted(DATADOG_AGGREGATORS)));
+        f.invalid(
+            "aggregator",
+            aggregator,
+            "must be one of " + String.join(", ", sorted(DATADOG_AGGREGATORS)));
       }
     }
     f.positiveDuration("interval", false);
@@ -144,7 +163,11 @@ public final class MetricProviderValidator {
     f.url("address", true);
     for (String name :
         List.of(
-            "application", "canaryConfigName", "metricsAccountName", "configurationAccountName", "storageAccountName")) {
+            "application",
+            "canaryConfigName",
+            "metricsAccountName",
+            "configurationAccountName",
+            "storageAccountName")) {
       f.requiredString(name);
     }
     Map<?, ?> threshold = f.object("threshold");
@@ -193,10 +216,16 @@ public final class MetricProviderValidator {
           s.invalid(
               "experimentScope." + bound,
               experiment.get(bound),
-              "controlScope." + bound + " and experimentScope." + bound + " must both be set or both be empty");
+              "controlScope."
+                  + bound
+                  + " and experimentScope."
+                  + bound
+                  + " must both be set or both be empty");
         }
       }
-      if (empty(control.get("start")) && !lookback && (metricInterval == null || metricInterval.isEmpty())) {
+      if (empty(control.get("start"))
+          && !lookback
+          && (metricInterval == null || metricInterval.isEmpty())) {
         s.required(
             "controlScope.start",
             "start times are required when the metric has no interval and lookback is false"
@@ -225,7 +254,8 @@ public final class MetricProviderValidator {
     f.positiveDuration("interval", false);
     List<?> queries = f.list("metricDataQueries");
     if (queries == null || queries.isEmpty()) {
-      f.required("metricDataQueries", "at least one query {id, expression | metricStat} is required");
+      f.required(
+          "metricDataQueries", "at least one query {id, expression | metricStat} is required");
       return;
     }
     for (int i = 0; i < queries.size(); i++) {
@@ -235,7 +265,10 @@ public final class MetricProviderValidator {
       }
       String id = q.requiredString("id");
       if (id != null && !placeholder(id) && !CLOUDWATCH_ID.matcher(id).matches()) {
-        q.invalid("id", id, "must start with a lowercase letter and hold only letters, digits and underscores");
+        q.invalid(
+            "id",
+            id,
+            "must start with a lowercase letter and hold only letters, digits and underscores");
       }
       String expression = q.string("expression");
       Map<?, ?> stat = q.object("metricStat");
@@ -275,7 +308,8 @@ public final class MetricProviderValidator {
     }
   }
 
-  // ---------------------------------------------------------------------------------------------- helpers
+  // ----------------------------------------------------------------------------------------------
+  // helpers
 
   private static boolean placeholder(String s) {
     return s != null && PLACEHOLDER.matcher(s).find();
@@ -289,7 +323,9 @@ public final class MetricProviderValidator {
     return values.stream().sorted().toList();
   }
 
-  /** Typed reads of one JSON object's members, each reporting a wrong type under the member's path. */
+  /**
+   * Typed reads of one JSON object's members, each reporting a wrong type under the member's path.
+   */
   private record Fields(Map<?, ?> map, String path, List<FieldError> errors) {
 
     String at(String key) {
@@ -394,7 +430,10 @@ public final class MetricProviderValidator {
         return null;
       }
       if (value < min || (max != null && value > max)) {
-        invalid(key, v, max == null ? "must be at least " + min : "must be between " + min + " and " + max);
+        invalid(
+            key,
+            v,
+            max == null ? "must be at least " + min : "must be between " + min + " and " + max);
         return null;
       }
       return value;

@@ -1,19 +1,20 @@
 package io.rollgate.validation;
 
 /**
- * The name shapes of Kubernetes API validation (apimachinery's {@code IsDNS1123Label}, {@code IsDNS1123Subdomain},
- * {@code IsQualifiedName}'s name part and {@code IsValidPortName}'s character rules), checked character by character.
- * They run for every container, port, label and annotation of every admitted object, so they allocate nothing (a
- * regular expression with a repeated group allocates a matcher and its loop state per call). Lengths are checked by
- * the callers.
+ * The name shapes of Kubernetes API validation (apimachinery's {@code IsDNS1123Label}, {@code
+ * IsDNS1123Subdomain}, {@code IsQualifiedName}'s name part and {@code IsValidPortName}'s character
+ * rules), checked character by character. They run for every container, port, label and annotation
+ * of every admitted object, so they allocate nothing (a regular expression with a repeated group
+ * allocates a matcher and its loop state per call). Lengths are checked by the callers.
  */
 final class NameRules {
 
   private NameRules() {}
 
   /**
-   * Whether {@code s} is a DNS-1123 label: lowercase alphanumerics and '-', starting and ending with an alphanumeric
-   * (the regular expression {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}). Port names have the same shape.
+   * Whether {@code s} is a DNS-1123 label: lowercase alphanumerics and '-', starting and ending
+   * with an alphanumeric (the regular expression {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}). Port names
+   * have the same shape.
    *
    * @param s the text
    * @return whether it has the shape
@@ -58,8 +59,9 @@ final class NameRules {
   }
 
   /**
-   * Whether {@code s} is the name part of a qualified name (label keys and values): alphanumerics, '-', '_' and '.',
-   * starting and ending with an alphanumeric (the regular expression {@code ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}).
+   * Whether {@code s} is the name part of a qualified name (label keys and values): alphanumerics,
+   * '-', '_' and '.', starting and ending with an alphanumeric (the regular expression {@code
+   * ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}).
    *
    * @param s the text
    * @return whether it has the shape
@@ -69,7 +71,8 @@ final class NameRules {
   }
 
   /**
-   * Whether {@code s.substring(start, end)} is the name part of a qualified name, without taking the substring.
+   * Whether {@code s.substring(start, end)} is the name part of a qualified name, without taking
+   * the substring.
    *
    * @param s the text
    * @param start the first index
@@ -106,7 +109,9 @@ final class NameRules {
   }
 
   private static boolean isDnsLabel(String s, int start, int end) {
-    if (end <= start || !isLowerAlphanumeric(s.charAt(start)) || !isLowerAlphanumeric(s.charAt(end - 1))) {
+    if (end <= start
+        || !isLowerAlphanumeric(s.charAt(start))
+        || !isLowerAlphanumeric(s.charAt(end - 1))) {
       return false;
     }
     for (int i = start + 1; i < end - 1; i++) {

@@ -16,24 +16,30 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks the plugin registry ConfigMap {@code argo-rollouts-config} (docs/compatibility.md §10.1): each of
- * {@code stepPlugins}, {@code trafficRouterPlugins} and {@code metricProviderPlugins} is a YAML list of objects with
- * a {@code name} of the form {@code <org>/<name>}, unique within its list; exactly one of {@code location}
- * ({@code file://}, {@code http://}, {@code https://}, or {@code java:<class>} for step and traffic-router plugins)
- * and {@code endpoint} (an {@code http(s)://host:port[/base]} URL); an optional {@code sha256} of 64 hex digits, for
- * executables only; optional {@code args} (strings), {@code disabled} (a boolean, step plugins only) and
- * {@code configSchema} (a usable JSON Schema, see {@link PluginConfigSchemas#checkSchema}); docs/plugins.md
- * "Registration". Argo Rollouts fails at start on most of these; refusing them on apply keeps a broken registry out
- * of the cluster.
+ * Checks the plugin registry ConfigMap {@code argo-rollouts-config} (docs/compatibility.md §10.1):
+ * each of {@code stepPlugins}, {@code trafficRouterPlugins} and {@code metricProviderPlugins} is a
+ * YAML list of objects with a {@code name} of the form {@code <org>/<name>}, unique within its
+ * list; exactly one of {@code location} ({@code file://}, {@code http://}, {@code https://}, or
+ * {@code java:<class>} for step and traffic-router plugins) and {@code endpoint} (an {@code
+ * http(s)://host:port[/base]} URL); an optional {@code sha256} of 64 hex digits, for executables
+ * only; optional {@code args} (strings), {@code disabled} (a boolean, step plugins only) and {@code
+ * configSchema} (a usable JSON Schema, see {@link PluginConfigSchemas#checkSchema});
+ * docs/plugins.md "Registration". Argo Rollouts fails at start on most of these; refusing them on
+ * apply keeps a broken registry out of the cluster.
  *
  * <p>Paths are {@code data.<key>[<index>].<field>}. Other keys of the ConfigMap are not checked.
  */
 public final class PluginConfigValidator {
 
   private static final Pattern SHA256 = Pattern.compile("[0-9a-fA-F]{64}");
-  private static final String KNOWN = "name, location, endpoint, sha256, args, disabled, configSchema, headersFrom";
+  private static final String KNOWN =
+      "name, location, endpoint, sha256, args, disabled, configSchema, headersFrom";
   private static final Set<String> FIELDS = Set.of(KNOWN.split(", "));
-  /** {@code java:} followed by a fully qualified Java class name (binary name: nested classes with {@code $}). */
+
+  /**
+   * {@code java:} followed by a fully qualified Java class name (binary name: nested classes with
+   * {@code $}).
+   */
   private static final Pattern JAVA_CLASS =
       Pattern.compile("java:[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)+");
 
@@ -61,7 +67,9 @@ public final class PluginConfigValidator {
       try {
         list = PluginRegistry.readTree(yaml);
       } catch (IOException e) {
-        errors.add(FieldError.invalid(path, abbreviate(yaml), "not valid YAML: " + firstLine(e.getMessage())));
+        errors.add(
+            FieldError.invalid(
+                path, abbreviate(yaml), "not valid YAML: " + firstLine(e.getMessage())));
         continue;
       }
       if (list == null || list.isNull()) {
@@ -88,7 +96,8 @@ public final class PluginConfigValidator {
       PluginConfigSchemas schemas,
       List<FieldError> errors) {
     if (!item.isObject()) {
-      errors.add(FieldError.invalid(p, item.toString(), "must be an object with name and location"));
+      errors.add(
+          FieldError.invalid(p, item.toString(), "must be an object with name and location"));
       return;
     }
     JsonNode name = item.get("name");
@@ -99,13 +108,17 @@ public final class PluginConfigValidator {
           FieldError.invalid(
               p + ".name",
               name.asText(),
-              "plugin repository (" + name.asText() + ") must be in the format of <namespace>/<name>"));
+              "plugin repository ("
+                  + name.asText()
+                  + ") must be in the format of <namespace>/<name>"));
     } else {
       Integer first = seen.putIfAbsent(name.asText(), index);
       if (first != null) {
         errors.add(
             FieldError.invalid(
-                p + ".name", name.asText(), "Duplicate value: also the name of " + kind.key() + "[" + first + "]"));
+                p + ".name",
+                name.asText(),
+                "Duplicate value: also the name of " + kind.key() + "[" + first + "]"));
       }
     }
     JsonNode location = item.get("location");
@@ -135,8 +148,13 @@ public final class PluginConfigValidator {
                   + " (http(s)://host:port[/base])"));
     }
     JsonNode sha = item.get("sha256");
-    if (sha != null && !sha.isNull() && !(sha.isTextual() && (sha.asText().isEmpty() || SHA256.matcher(sha.asText()).matches()))) {
-      errors.add(FieldError.invalid(p + ".sha256", sha.asText(), "must be 64 hexadecimal digits (a SHA-256 checksum)"));
+    if (sha != null
+        && !sha.isNull()
+        && !(sha.isTextual()
+            && (sha.asText().isEmpty() || SHA256.matcher(sha.asText()).matches()))) {
+      errors.add(
+          FieldError.invalid(
+              p + ".sha256", sha.asText(), "must be 64 hexadecimal digits (a SHA-256 checksum)"));
     } else if (sha != null && !sha.asText("").isEmpty() && !downloadable(location, hasEndpoint)) {
       errors.add(
           FieldError.forbidden(
@@ -151,7 +169,8 @@ public final class PluginConfigValidator {
       } else {
         for (int j = 0; j < args.size(); j++) {
           if (!args.get(j).isTextual()) {
-            errors.add(FieldError.invalid(p + ".args[" + j + "]", value(args.get(j)), "must be a string"));
+            errors.add(
+                FieldError.invalid(p + ".args[" + j + "]", value(args.get(j)), "must be a string"));
           }
         }
       }
@@ -171,15 +190,18 @@ public final class PluginConfigValidator {
         errors.add(
             text == null
                 ? FieldError.required(v.path(), "not a valid JSON Schema: " + v.message())
-                : new FieldError(v.path(), FieldError.Type.INVALID, text, "not a valid JSON Schema: " + v.message()));
+                : new FieldError(
+                    v.path(),
+                    FieldError.Type.INVALID,
+                    text,
+                    "not a valid JSON Schema: " + v.message()));
       }
     }
     for (Iterator<String> it = item.fieldNames(); it.hasNext(); ) {
       String field = it.next();
       if (!FIELDS.contains(field)) {
         errors.add(
-            FieldError.invalid(
-                p + "." + field, field, "unknown field (known: " + KNOWN + ")"));
+            FieldError.invalid(p + "." + field, field, "unknown field (known: " + KNOWN + ")"));
       }
     }
   }
@@ -191,13 +213,16 @@ public final class PluginConfigValidator {
     return node.isNumber() ? node.numberValue() : node.toString();
   }
 
-  private static void validateLocation(PluginKind kind, String p, JsonNode location, List<FieldError> errors) {
+  private static void validateLocation(
+      PluginKind kind, String p, JsonNode location, List<FieldError> errors) {
     String text = location.asText();
     if (location.isTextual() && text.startsWith("java:")) {
       if (kind == PluginKind.METRIC_PROVIDER) {
         errors.add(
             FieldError.invalid(
-                p + ".location", text, "java: locations are for step and traffic-router plugins only"));
+                p + ".location",
+                text,
+                "java: locations are for step and traffic-router plugins only"));
       } else if (!JAVA_CLASS.matcher(text).matches()) {
         errors.add(
             FieldError.invalid(
@@ -218,7 +243,10 @@ public final class PluginConfigValidator {
   }
 
   private static boolean downloadable(JsonNode location, boolean hasEndpoint) {
-    return !hasEndpoint && location != null && location.isTextual() && !location.asText().startsWith("java:");
+    return !hasEndpoint
+        && location != null
+        && location.isTextual()
+        && !location.asText().startsWith("java:");
   }
 
   private static boolean validLocation(String location) {

@@ -12,17 +12,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks that a Rollout's plugin references name plugins of the registry ({@code argo-rollouts-config}): canary
- * {@code steps[].plugin.name} must be a registered step plugin and each key of {@code trafficRouting.plugins} a
- * registered traffic-router plugin (docs/compatibility.md §10.1, §11). Names must have the form {@code <org>/<name>}.
+ * Checks that a Rollout's plugin references name plugins of the registry ({@code
+ * argo-rollouts-config}): canary {@code steps[].plugin.name} must be a registered step plugin and
+ * each key of {@code trafficRouting.plugins} a registered traffic-router plugin
+ * (docs/compatibility.md §10.1, §11). Names must have the form {@code <org>/<name>}.
  *
- * <p>When the registered plugin declares a {@code configSchema}, its configuration ({@code steps[i].plugin.config},
- * {@code trafficRouting.plugins[<name>]}) must match it ({@link PluginConfigSchemas}; docs/plugins.md "Configuration
- * schema"); each mismatch is an error naming the full field path, for example
- * {@code spec.strategy.canary.steps[2].plugin.config.url: Required value: required property 'url' not found}.
+ * <p>When the registered plugin declares a {@code configSchema}, its configuration ({@code
+ * steps[i].plugin.config}, {@code trafficRouting.plugins[<name>]}) must match it ({@link
+ * PluginConfigSchemas}; docs/plugins.md "Configuration schema"); each mismatch is an error naming
+ * the full field path, for example {@code spec.strategy.canary.steps[2].plugin.config.url: Required
+ * value: required property 'url' not found}.
  *
- * <p>When the registry cannot be read, neither references nor configurations can be checked: that is a warning,
- * never a denial.
+ * <p>When the registry cannot be read, neither references nor configurations can be checked: that
+ * is a warning, never a denial.
  */
 public final class PluginReferenceValidator {
 
@@ -40,10 +42,12 @@ public final class PluginReferenceValidator {
    * Checks the Rollout's plugin references.
    *
    * @param rollout the Rollout
-   * @param registry the registry, or null when it could not be read (every reference then becomes a warning)
-   * @param where where the registry lives, for messages, for example {@code argo-rollouts/argo-rollouts-config}
-   * @param schemas the checker of configurations against the registered {@code configSchema}s (its cache belongs to
-   *     the caller)
+   * @param registry the registry, or null when it could not be read (every reference then becomes a
+   *     warning)
+   * @param where where the registry lives, for messages, for example {@code
+   *     argo-rollouts/argo-rollouts-config}
+   * @param schemas the checker of configurations against the registered {@code configSchema}s (its
+   *     cache belongs to the caller)
    * @return the errors and warnings; both empty when the Rollout uses no plugin
    */
   public static Result validate(
@@ -95,8 +99,9 @@ public final class PluginReferenceValidator {
   }
 
   /**
-   * Converts a configuration problem into a field error: a missing property is a {@code Required value} at the
-   * property's path, anything else an {@code Invalid value} showing the offending value.
+   * Converts a configuration problem into a field error: a missing property is a {@code Required
+   * value} at the property's path, anything else an {@code Invalid value} showing the offending
+   * value.
    *
    * @param v the problem
    * @return the field error
@@ -121,11 +126,19 @@ public final class PluginReferenceValidator {
       return;
     }
     if (!PluginRegistry.NAME.matcher(name).matches()) {
-      errors.add(FieldError.invalid(path, name, "plugin name must be in the format of <namespace>/<name>"));
+      errors.add(
+          FieldError.invalid(
+              path, name, "plugin name must be in the format of <namespace>/<name>"));
       return;
     }
     if (registry == null) {
-      warnings.add(path + ": plugin \"" + name + "\" not checked: the plugin registry " + where + " cannot be read");
+      warnings.add(
+          path
+              + ": plugin \""
+              + name
+              + "\" not checked: the plugin registry "
+              + where
+              + " cannot be read");
     } else if (registry.find(kind, name).isEmpty()) {
       List<String> known = registry.names(kind);
       errors.add(
@@ -136,7 +149,9 @@ public final class PluginReferenceValidator {
                   + kind.key()
                   + " entry in "
                   + where
-                  + (known.isEmpty() ? " (none registered)" : " (registered: " + String.join(", ", known) + ")")));
+                  + (known.isEmpty()
+                      ? " (none registered)"
+                      : " (registered: " + String.join(", ", known) + ")")));
     }
   }
 }

@@ -15,29 +15,35 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks of a Rollout's pod template that the API server makes for a Pod or a Deployment but not inside our CRD
- * (whose schema only says "string" or "int-or-string"): label and annotation syntax, container names, port names and
- * numbers, and resource quantities. The rules and limits are Kubernetes' own (API conventions, "Object Names and IDs",
- * "Labels and Selectors", {@code resource.Quantity}), so a template that passes here is one the ReplicaSet will accept
- * later; a malformed quantity otherwise fails only when the controller creates the ReplicaSet, or, in controllers that
- * decode it strictly, stalls their watch.
+ * Checks of a Rollout's pod template that the API server makes for a Pod or a Deployment but not
+ * inside our CRD (whose schema only says "string" or "int-or-string"): label and annotation syntax,
+ * container names, port names and numbers, and resource quantities. The rules and limits are
+ * Kubernetes' own (API conventions, "Object Names and IDs", "Labels and Selectors", {@code
+ * resource.Quantity}), so a template that passes here is one the ReplicaSet will accept later; a
+ * malformed quantity otherwise fails only when the controller creates the ReplicaSet, or, in
+ * controllers that decode it strictly, stalls their watch.
  *
- * <p>Pure: no I/O. Each problem carries the full field path, for example
- * {@code spec.template.spec.containers[0].resources.limits.cpu}.
+ * <p>Pure: no I/O. Each problem carries the full field path, for example {@code
+ * spec.template.spec.containers[0].resources.limits.cpu}.
  */
 public final class PodTemplateValidator {
 
   /** Longest label value and label/annotation name part (63 characters). */
   public static final int MAX_NAME_LENGTH = 63;
+
   /** Longest DNS-1123 subdomain, the prefix of a qualified name (253 characters). */
   public static final int MAX_PREFIX_LENGTH = 253;
+
   /** Largest total size of an object's annotations, keys plus values (256 KiB). */
   public static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
   /** Longest IANA service name, the form of a port name (15 characters). */
   public static final int MAX_PORT_NAME_LENGTH = 15;
 
   private static final Set<String> PROTOCOLS = Set.of("TCP", "UDP", "SCTP");
-  private static final Set<String> STANDARD_RESOURCES = Set.of("cpu", "memory", "ephemeral-storage", "storage");
+  private static final Set<String> STANDARD_RESOURCES =
+      Set.of("cpu", "memory", "ephemeral-storage", "storage");
+
   /** Lists up to this size are searched for duplicate names; longer ones use a hash set. */
   private static final int SCANNED_LIST_SIZE = 16;
 
@@ -100,30 +106,35 @@ public final class PodTemplateValidator {
   }
 
   /**
-   * Validates labels: each key a qualified name, each value empty or at most 63 characters of alphanumerics,
-   * {@code -}, {@code _} and {@code .}, starting and ending with an alphanumeric ("Labels and Selectors").
+   * Validates labels: each key a qualified name, each value empty or at most 63 characters of
+   * alphanumerics, {@code -}, {@code _} and {@code .}, starting and ending with an alphanumeric
+   * ("Labels and Selectors").
    *
    * @param path the field path of the map, for example {@code spec.template.metadata.labels}
    * @param labels the labels, or null
    * @param errors where problems are appended
    */
-  public static void validateLabels(String path, Map<String, String> labels, List<FieldError> errors) {
+  public static void validateLabels(
+      String path, Map<String, String> labels, List<FieldError> errors) {
     labels(path, "", labels, errors);
   }
 
   /**
-   * Validates annotations: each key a qualified name, and keys plus values at most 256 KiB in total.
+   * Validates annotations: each key a qualified name, and keys plus values at most 256 KiB in
+   * total.
    *
    * @param path the field path of the map, for example {@code spec.template.metadata.annotations}
    * @param annotations the annotations, or null
    * @param errors where problems are appended
    */
-  public static void validateAnnotations(String path, Map<String, String> annotations, List<FieldError> errors) {
+  public static void validateAnnotations(
+      String path, Map<String, String> annotations, List<FieldError> errors) {
     annotations(path, "", annotations, errors);
   }
 
   /** {@link #validateLabels} for the map at {@code path + suffix}. */
-  private static void labels(String path, String suffix, Map<String, String> labels, List<FieldError> errors) {
+  private static void labels(
+      String path, String suffix, Map<String, String> labels, List<FieldError> errors) {
     if (labels == null) {
       return;
     }
@@ -167,13 +178,16 @@ public final class PodTemplateValidator {
     if (size > MAX_ANNOTATIONS_BYTES) {
       errors.add(
           FieldError.invalid(
-              path + suffix, size + " bytes", "may not be more than " + MAX_ANNOTATIONS_BYTES + " bytes in total"));
+              path + suffix,
+              size + " bytes",
+              "may not be more than " + MAX_ANNOTATIONS_BYTES + " bytes in total"));
     }
   }
 
   /**
-   * The length of {@code s} in UTF-8, counted without encoding it: what {@code s.getBytes(UTF_8).length} gives,
-   * including its one byte ({@code ?}) for a surrogate without its pair.
+   * The length of {@code s} in UTF-8, counted without encoding it: what {@code
+   * s.getBytes(UTF_8).length} gives, including its one byte ({@code ?}) for a surrogate without its
+   * pair.
    *
    * @param s the text
    * @return its UTF-8 length in bytes
@@ -189,7 +203,9 @@ public final class PodTemplateValidator {
       if (c < 0x800) {
         bytes += 1;
       } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
           bytes += 2;
           i++;
         }
@@ -201,9 +217,9 @@ public final class PodTemplateValidator {
   }
 
   /**
-   * Checks a qualified name ({@code [prefix/]name}): the optional prefix a DNS-1123 subdomain of at most 253
-   * characters, the name at most 63 characters of alphanumerics, {@code -}, {@code _} and {@code .}, starting and
-   * ending with an alphanumeric.
+   * Checks a qualified name ({@code [prefix/]name}): the optional prefix a DNS-1123 subdomain of at
+   * most 253 characters, the name at most 63 characters of alphanumerics, {@code -}, {@code _} and
+   * {@code .}, starting and ending with an alphanumeric.
    *
    * @param path the field path reported
    * @param key the name to check
@@ -211,7 +227,9 @@ public final class PodTemplateValidator {
    */
   public static Optional<FieldError> qualifiedName(String path, String key) {
     String problem = qualifiedNameProblem(key);
-    return problem == null ? Optional.empty() : Optional.of(FieldError.invalid(path, key == null ? "" : key, problem));
+    return problem == null
+        ? Optional.empty()
+        : Optional.of(FieldError.invalid(path, key == null ? "" : key, problem));
   }
 
   /** The reason {@code key} is not a qualified name, or null when it is one. */
@@ -231,20 +249,26 @@ public final class PodTemplateValidator {
       nameStart = slash + 1;
     }
     int nameLength = key.length() - nameStart;
-    if (nameLength == 0 || nameLength > MAX_NAME_LENGTH || !NameRules.isQualifiedNamePart(key, nameStart, key.length())) {
+    if (nameLength == 0
+        || nameLength > MAX_NAME_LENGTH
+        || !NameRules.isQualifiedNamePart(key, nameStart, key.length())) {
       return BAD_NAME;
     }
     return null;
   }
 
-  /** The field path of item {@code i} of the list at {@code path + list}, for example {@code ...containers[0]}. */
+  /**
+   * The field path of item {@code i} of the list at {@code path + list}, for example {@code
+   * ...containers[0]}.
+   */
   private static String item(String path, String list, int i) {
     return path + list + "[" + i + "]";
   }
 
   /**
-   * Checks containers; {@code names}, when not null, collects the valid names seen so far, otherwise duplicates are
-   * found by looking back over {@code earlier} (the init containers) and this list.
+   * Checks containers; {@code names}, when not null, collects the valid names seen so far,
+   * otherwise duplicates are found by looking back over {@code earlier} (the init containers) and
+   * this list.
    */
   private static void validateContainers(
       String path,
@@ -264,16 +288,20 @@ public final class PodTemplateValidator {
       }
       String name = c.getName();
       if (name == null || name.isEmpty()) {
-        errors.add(FieldError.required(item(path, list, i) + ".name", "container name is required"));
+        errors.add(
+            FieldError.required(item(path, list, i) + ".name", "container name is required"));
       } else if (!NameRules.isDnsLabel(name) || name.length() > MAX_NAME_LENGTH) {
         errors.add(
             FieldError.invalid(
-                item(path, list, i) + ".name", name, "must be a DNS-1123 label (lowercase alphanumerics and '-')"));
+                item(path, list, i) + ".name",
+                name,
+                "must be a DNS-1123 label (lowercase alphanumerics and '-')"));
       } else if (names != null ? !names.add(name) : containerNamed(name, earlier, containers, i)) {
         errors.add(FieldError.invalid(item(path, list, i) + ".name", name, "Duplicate value"));
       }
       if (c.getImage() == null || c.getImage().isBlank()) {
-        errors.add(FieldError.required(item(path, list, i) + ".image", "container image is required"));
+        errors.add(
+            FieldError.required(item(path, list, i) + ".image", "container image is required"));
       }
       validatePorts(path, list, i, c.getPorts(), errors);
       validateResources(path, list, i, c.getResources(), errors);
@@ -281,10 +309,11 @@ public final class PodTemplateValidator {
   }
 
   /**
-   * Whether a container of {@code earlier}, or one before index {@code end} of {@code containers}, is named
-   * {@code name} (a valid name, so such a container had a valid name too).
+   * Whether a container of {@code earlier}, or one before index {@code end} of {@code containers},
+   * is named {@code name} (a valid name, so such a container had a valid name too).
    */
-  private static boolean containerNamed(String name, List<Container> earlier, List<Container> containers, int end) {
+  private static boolean containerNamed(
+      String name, List<Container> earlier, List<Container> containers, int end) {
     if (earlier != null) {
       for (Container c : earlier) {
         if (c != null && name.equals(c.getName())) {
@@ -324,17 +353,23 @@ public final class PodTemplateValidator {
       }
       Integer number = port.getContainerPort();
       if (number == null) {
-        errors.add(FieldError.required(port(path, list, i, j) + ".containerPort", "container port is required"));
+        errors.add(
+            FieldError.required(
+                port(path, list, i, j) + ".containerPort", "container port is required"));
       } else if (number < 1 || number > 65535) {
         errors.add(
             FieldError.invalid(
-                port(path, list, i, j) + ".containerPort", number, "must be between 1 and 65535, inclusive"));
+                port(path, list, i, j) + ".containerPort",
+                number,
+                "must be between 1 and 65535, inclusive"));
       }
       Integer host = port.getHostPort();
       if (host != null && (host < 0 || host > 65535)) {
         errors.add(
             FieldError.invalid(
-                port(path, list, i, j) + ".hostPort", host, "must be between 1 and 65535, inclusive (or 0)"));
+                port(path, list, i, j) + ".hostPort",
+                host,
+                "must be between 1 and 65535, inclusive (or 0)"));
       }
       String protocol = port.getProtocol();
       if (protocol != null && !PROTOCOLS.contains(protocol)) {
@@ -351,7 +386,10 @@ public final class PodTemplateValidator {
     return item(path, list, i) + ".ports[" + j + "]";
   }
 
-  /** Whether a port before index {@code end} is named {@code name} (a valid name, so that port's was valid too). */
+  /**
+   * Whether a port before index {@code end} is named {@code name} (a valid name, so that port's was
+   * valid too).
+   */
   private static boolean portNamed(String name, List<ContainerPort> ports, int end) {
     for (int k = 0; k < end; k++) {
       ContainerPort p = ports.get(k);
@@ -363,8 +401,8 @@ public final class PodTemplateValidator {
   }
 
   /**
-   * Checks a port name against {@code IANA_SVC_NAME} (RFC 6335): at most 15 characters of lowercase alphanumerics and
-   * {@code -}, at least one letter, no {@code -} at either end and no {@code --}.
+   * Checks a port name against {@code IANA_SVC_NAME} (RFC 6335): at most 15 characters of lowercase
+   * alphanumerics and {@code -}, at least one letter, no {@code -} at either end and no {@code --}.
    *
    * @param name the port name
    * @return the reason it is invalid, or empty when it is valid
@@ -422,7 +460,12 @@ public final class PodTemplateValidator {
    * @param kind {@code .resources.limits} or {@code .resources.requests}
    */
   private static void validateQuantities(
-      String path, String list, int i, String kind, Map<String, Quantity> values, List<FieldError> errors) {
+      String path,
+      String list,
+      int i,
+      String kind,
+      Map<String, Quantity> values,
+      List<FieldError> errors) {
     if (values == null) {
       return;
     }
@@ -454,14 +497,17 @@ public final class PodTemplateValidator {
                 "quantities must match the Kubernetes quantity grammar, for example 500m, 2, 1.5Gi or 1e3"));
       } else if (sign < 0) {
         errors.add(
-            FieldError.invalid(item(path, list, i) + kind + "." + name, raw(q), "must be greater than or equal to 0"));
+            FieldError.invalid(
+                item(path, list, i) + kind + "." + name,
+                raw(q),
+                "must be greater than or equal to 0"));
       }
     }
   }
 
   /**
-   * Whether a request and a limit of this resource are compared: the name is accepted and the quantity is valid and
-   * not negative (otherwise {@link #validateQuantities} reported it).
+   * Whether a request and a limit of this resource are compared: the name is accepted and the
+   * quantity is valid and not negative (otherwise {@link #validateQuantities} reported it).
    */
   private static boolean comparable(String name, Quantity q) {
     boolean nameAccepted =

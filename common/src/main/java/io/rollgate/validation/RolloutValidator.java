@@ -28,15 +28,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Static validation of a Rollout spec: the rules Argo Rollouts applies before reconciling (docs/compatibility.md §2.2),
- * with Argo's detail texts. Pure: no cluster lookups (references to Services or templates are checked elsewhere).
+ * Static validation of a Rollout spec: the rules Argo Rollouts applies before reconciling
+ * (docs/compatibility.md §2.2), with Argo's detail texts. Pure: no cluster lookups (references to
+ * Services or templates are checked elsewhere).
  *
- * <p>Paths name the real field ({@code spec.strategy.canary.steps[2].setWeight}); Argo itself drops the
- * {@code canary}/{@code blueGreen} segment. The controller reports the first error in the {@code InvalidSpec}
- * condition; the admission webhook lists them all.
+ * <p>Paths name the real field ({@code spec.strategy.canary.steps[2].setWeight}); Argo itself drops
+ * the {@code canary}/{@code blueGreen} segment. The controller reports the first error in the
+ * {@code InvalidSpec} condition; the admission webhook lists them all.
  */
 public final class RolloutValidator {
-
 
   private RolloutValidator() {}
 
@@ -55,17 +55,22 @@ public final class RolloutValidator {
     }
     int replicas = RolloutDefaults.replicas(spec.getReplicas());
     if (replicas < 0) {
-      errors.add(FieldError.invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
+      errors.add(
+          FieldError.invalid("spec.replicas", replicas, "must be greater than or equal to 0"));
     }
     validateSelectorAndTemplate(spec, errors);
     nonNegative(errors, "spec.minReadySeconds", spec.getMinReadySeconds());
     nonNegative(errors, "spec.revisionHistoryLimit", spec.getRevisionHistoryLimit());
     int deadline = RolloutDefaults.progressDeadlineSeconds(spec.getProgressDeadlineSeconds());
     if (deadline < 0) {
-      errors.add(FieldError.invalid("spec.progressDeadlineSeconds", deadline, "must be greater than or equal to 0"));
+      errors.add(
+          FieldError.invalid(
+              "spec.progressDeadlineSeconds", deadline, "must be greater than or equal to 0"));
     } else if (deadline <= RolloutDefaults.minReadySeconds(spec.getMinReadySeconds())) {
       // Compared with the default (600 s) too when the field is absent, as Argo Rollouts does.
-      errors.add(FieldError.invalid("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
+      errors.add(
+          FieldError.invalid(
+              "spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
     }
     validateRestartAt(spec.getRestartAt(), errors);
     validateStrategy(spec, replicas, errors);
@@ -73,19 +78,23 @@ public final class RolloutValidator {
   }
 
   /**
-   * {@code spec.restartAt} must be an RFC 3339 time (Argo's CRD declares {@code format: date-time}); a value the
-   * controller cannot read would otherwise leave the Rollout "restarting" for ever.
+   * {@code spec.restartAt} must be an RFC 3339 time (Argo's CRD declares {@code format:
+   * date-time}); a value the controller cannot read would otherwise leave the Rollout "restarting"
+   * for ever.
    */
   private static void validateRestartAt(String restartAt, List<FieldError> errors) {
     if (restartAt == null || restartAt.isEmpty()) {
       return;
     }
     try {
-      java.time.OffsetDateTime.parse(restartAt, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+      java.time.OffsetDateTime.parse(
+          restartAt, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     } catch (java.time.format.DateTimeParseException e) {
       errors.add(
           FieldError.invalid(
-              "spec.restartAt", restartAt, "must be an RFC 3339 date-time such as 2026-01-02T15:04:05Z"));
+              "spec.restartAt",
+              restartAt,
+              "must be an RFC 3339 date-time such as 2026-01-02T15:04:05Z"));
     }
   }
 
@@ -94,22 +103,29 @@ public final class RolloutValidator {
     if (spec.getWorkloadRef() != null) {
       if (template != null
           && template.getMetadata() != null
-          && (notEmpty(template.getMetadata().getLabels()) || notEmpty(template.getMetadata().getAnnotations()))) {
-        errors.add(FieldError.internal("spec.template", "template must be empty for workload reference rollout"));
+          && (notEmpty(template.getMetadata().getLabels())
+              || notEmpty(template.getMetadata().getAnnotations()))) {
+        errors.add(
+            FieldError.internal(
+                "spec.template", "template must be empty for workload reference rollout"));
       }
       return;
     }
     LabelSelector selector = spec.getSelector();
     if (selector == null) {
-      errors.add(FieldError.required("spec.selector", "Rollout has missing field '.spec.selector'"));
+      errors.add(
+          FieldError.required("spec.selector", "Rollout has missing field '.spec.selector'"));
       return;
     }
     if (!notEmpty(selector.getMatchLabels())
         && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty())) {
-      errors.add(FieldError.invalid("spec.selector", Map.of(), "empty selector is invalid for deployment"));
+      errors.add(
+          FieldError.invalid(
+              "spec.selector", Map.of(), "empty selector is invalid for deployment"));
       return;
     }
-    PodTemplateValidator.validateLabels("spec.selector.matchLabels", selector.getMatchLabels(), errors);
+    PodTemplateValidator.validateLabels(
+        "spec.selector.matchLabels", selector.getMatchLabels(), errors);
     if (selector.getMatchExpressions() != null) {
       for (int i = 0; i < selector.getMatchExpressions().size(); i++) {
         LabelSelectorRequirement r = selector.getMatchExpressions().get(i);
@@ -119,15 +135,18 @@ public final class RolloutValidator {
         int n = r.getValues() == null ? 0 : r.getValues().size();
         if ((!needsValues && !noValues) || (needsValues && n == 0) || (noValues && n > 0)) {
           errors.add(
-              FieldError.invalid("spec.selector.matchExpressions[" + i + "]", op, "invalid label selector"));
+              FieldError.invalid(
+                  "spec.selector.matchExpressions[" + i + "]", op, "invalid label selector"));
         }
       }
     }
     if (template == null) {
-      errors.add(FieldError.required("spec.template", "Rollout has missing field '.spec.template'"));
+      errors.add(
+          FieldError.required("spec.template", "Rollout has missing field '.spec.template'"));
       return;
     }
-    Map<String, String> labels = template.getMetadata() == null ? null : template.getMetadata().getLabels();
+    Map<String, String> labels =
+        template.getMetadata() == null ? null : template.getMetadata().getLabels();
     if (!selectorMatches(selector, labels)) {
       errors.add(
           FieldError.invalid(
@@ -138,14 +157,17 @@ public final class RolloutValidator {
     if (template.getSpec() == null
         || template.getSpec().getContainers() == null
         || template.getSpec().getContainers().isEmpty()) {
-      errors.add(FieldError.required("spec.template.spec.containers", "must have at least one container"));
+      errors.add(
+          FieldError.required("spec.template.spec.containers", "must have at least one container"));
       return;
     }
     String restart = template.getSpec().getRestartPolicy();
     if (restart != null && !restart.equals("Always")) {
       errors.add(
           FieldError.invalid(
-              "spec.template.spec.restartPolicy", restart, "Unsupported value: only \"Always\" is supported"));
+              "spec.template.spec.restartPolicy",
+              restart,
+              "Unsupported value: only \"Always\" is supported"));
     }
     PodTemplateValidator.validate("spec.template", template, errors);
   }
@@ -154,7 +176,8 @@ public final class RolloutValidator {
     Map<String, String> l = labels == null ? Map.of() : labels;
     if (selector.getMatchLabels() != null) {
       for (Map.Entry<String, String> e : selector.getMatchLabels().entrySet()) {
-        // A JSON null label value reads as "" (Go's map[string]string), and the key must be present.
+        // A JSON null label value reads as "" (Go's map[string]string), and the key must be
+        // present.
         String want = e.getValue() == null ? "" : e.getValue();
         String have = l.get(e.getKey());
         if (!l.containsKey(e.getKey()) || !want.equals(have == null ? "" : have)) {
@@ -200,11 +223,14 @@ public final class RolloutValidator {
     if (strategy == null || (strategy.getCanary() == null && strategy.getBlueGreen() == null)) {
       errors.add(
           FieldError.required(
-              "spec.strategy", "Rollout has missing field '.spec.strategy.canary or .spec.strategy.blueGreen'"));
+              "spec.strategy",
+              "Rollout has missing field '.spec.strategy.canary or .spec.strategy.blueGreen'"));
       return;
     }
     if (strategy.getCanary() != null && strategy.getBlueGreen() != null) {
-      errors.add(FieldError.invalid("spec.strategy", "canary, blueGreen", "Multiple Strategies can not be listed"));
+      errors.add(
+          FieldError.invalid(
+              "spec.strategy", "canary, blueGreen", "Multiple Strategies can not be listed"));
       return;
     }
     if (strategy.getBlueGreen() != null) {
@@ -214,7 +240,8 @@ public final class RolloutValidator {
     }
   }
 
-  private static void validateBlueGreen(RolloutSpec spec, BlueGreenStrategy bg, List<FieldError> errors) {
+  private static void validateBlueGreen(
+      RolloutSpec spec, BlueGreenStrategy bg, List<FieldError> errors) {
     // A constant: every path below is built at compile time.
     final String p = "spec.strategy.blueGreen";
     String active = bg.getActiveService() == null ? "" : bg.getActiveService();
@@ -228,7 +255,8 @@ public final class RolloutValidator {
                   + " required."));
     }
     Integer limit = bg.getScaleDownDelayRevisionLimit();
-    if (limit != null && limit > RolloutDefaults.revisionHistoryLimit(spec.getRevisionHistoryLimit())) {
+    if (limit != null
+        && limit > RolloutDefaults.revisionHistoryLimit(spec.getRevisionHistoryLimit())) {
       errors.add(
           FieldError.invalid(
               p + ".scaleDownDelayRevisionLimit",
@@ -280,7 +308,9 @@ public final class RolloutValidator {
       if (ping == null || ping.isEmpty() || pong == null || pong.isEmpty()) {
         errors.add(
             FieldError.invalid(
-                p + ".pingPong", "pingPong", "Ping service and Pong service must to be set to use Ping-Pong feature"));
+                p + ".pingPong",
+                "pingPong",
+                "Ping service and Pong service must to be set to use Ping-Pong feature"));
       } else if (ping.equals(pong)) {
         errors.add(
             FieldError.invalid(
@@ -317,13 +347,17 @@ public final class RolloutValidator {
       if (Boolean.TRUE.equals(c.getDynamicStableScale())) {
         errors.add(
             FieldError.invalid(
-                p + ".dynamicStableScale", true, "Canary dynamicStableScale can only be used with traffic routing"));
+                p + ".dynamicStableScale",
+                true,
+                "Canary dynamicStableScale can only be used with traffic routing"));
       }
     } else {
       if (c.getScaleDownDelaySeconds() != null && Boolean.TRUE.equals(c.getDynamicStableScale())) {
         errors.add(
             FieldError.invalid(
-                p + ".dynamicStableScale", true, "Canary dynamicStableScale cannot be used with scaleDownDelaySeconds"));
+                p + ".dynamicStableScale",
+                true,
+                "Canary dynamicStableScale cannot be used with scaleDownDelaySeconds"));
       }
       if (tr.getMaxTrafficWeight() != null && tr.getNginx() == null && !notEmpty(tr.getPlugins())) {
         errors.add(
@@ -347,7 +381,9 @@ public final class RolloutValidator {
     }
     RolloutTrafficRouting tr = c.getTrafficRouting();
     int maxWeight =
-        tr != null && tr.getMaxTrafficWeight() != null ? tr.getMaxTrafficWeight() : RolloutDefaults.MAX_TRAFFIC_WEIGHT;
+        tr != null && tr.getMaxTrafficWeight() != null
+            ? tr.getMaxTrafficWeight()
+            : RolloutDefaults.MAX_TRAFFIC_WEIGHT;
     Set<String> managed = Set.of();
     if (tr != null && tr.getManagedRoutes() != null) {
       managed = new HashSet<>();
@@ -358,11 +394,17 @@ public final class RolloutValidator {
     for (int i = 0; i < c.getSteps().size(); i++) {
       CanaryStep step = c.getSteps().get(i);
       if (step == null) {
-        errors.add(FieldError.required(step(i), "Step must have one of the following set: experiment, setWeight, setCanaryScale, plugin or pause"));
+        errors.add(
+            FieldError.required(
+                step(i),
+                "Step must have one of the following set: experiment, setWeight, setCanaryScale, plugin or pause"));
         continue;
       }
       int exclusive =
-          set(step.getSetWeight()) + set(step.getPause()) + set(step.getExperiment()) + set(step.getAnalysis());
+          set(step.getSetWeight())
+              + set(step.getPause())
+              + set(step.getExperiment())
+              + set(step.getAnalysis());
       int any =
           exclusive
               + set(step.getSetCanaryScale())
@@ -377,10 +419,13 @@ public final class RolloutValidator {
                 "Step must have one of the following set: experiment, setWeight, setCanaryScale, plugin or pause"));
         continue;
       }
-      if (step.getSetWeight() != null && (step.getSetWeight() < 0 || step.getSetWeight() > maxWeight)) {
+      if (step.getSetWeight() != null
+          && (step.getSetWeight() < 0 || step.getSetWeight() > maxWeight)) {
         errors.add(
             FieldError.invalid(
-                step(i) + ".setWeight", step.getSetWeight(), "SetWeight needs to be between 0 and " + maxWeight));
+                step(i) + ".setWeight",
+                step.getSetWeight(),
+                "SetWeight needs to be between 0 and " + maxWeight));
       }
       if (step.getPause() != null) {
         Optional<Duration> d = GoDurations.pauseDuration(step.getPause().getDuration());
@@ -405,7 +450,10 @@ public final class RolloutValidator {
                     step(i) + ".experiment.templates[" + j + "].weight",
                     weight,
                     "Experiment template weight cannot be set unless TrafficRouting is enabled"));
-          } else if (tr.getAlb() == null && tr.getSmi() == null && tr.getIstio() == null && !notEmpty(tr.getPlugins())) {
+          } else if (tr.getAlb() == null
+              && tr.getSmi() == null
+              && tr.getIstio() == null
+              && !notEmpty(tr.getPlugins())) {
             errors.add(
                 FieldError.invalid(
                     step(i) + ".experiment.templates[" + j + "].weight",
@@ -418,19 +466,29 @@ public final class RolloutValidator {
       if (step.getSetCanaryScale() != null && tr == null) {
         errors.add(
             FieldError.required(
-                "spec.strategy.canary.trafficRouting", "SetCanaryScale requires TrafficRouting to be set"));
+                "spec.strategy.canary.trafficRouting",
+                "SetCanaryScale requires TrafficRouting to be set"));
       }
       if (step.getSetHeaderRoute() != null) {
         String p = step(i);
-        if (tr == null || (tr.getIstio() == null && tr.getAlb() == null && tr.getApisix() == null && !notEmpty(tr.getPlugins()))) {
+        if (tr == null
+            || (tr.getIstio() == null
+                && tr.getAlb() == null
+                && tr.getApisix() == null
+                && !notEmpty(tr.getPlugins()))) {
           errors.add(
               FieldError.invalid(
                   p + ".setHeaderRoute",
                   step.getSetHeaderRoute().getName(),
                   "SetHeaderRoute requires TrafficRouting, supports Istio and ALB and Apisix"));
         } else {
-          validateHeaderMatches(p + ".setHeaderRoute", step.getSetHeaderRoute().getMatch(), tr.getAlb() != null, errors);
-          validateManagedRoute(p + ".setHeaderRoute.name", step.getSetHeaderRoute().getName(), tr, managed, errors);
+          validateHeaderMatches(
+              p + ".setHeaderRoute",
+              step.getSetHeaderRoute().getMatch(),
+              tr.getAlb() != null,
+              errors);
+          validateManagedRoute(
+              p + ".setHeaderRoute.name", step.getSetHeaderRoute().getName(), tr, managed, errors);
         }
       }
       if (step.getSetMirrorRoute() != null) {
@@ -455,7 +513,8 @@ public final class RolloutValidator {
               }
             }
           }
-          validateManagedRoute(p + ".setMirrorRoute.name", step.getSetMirrorRoute().getName(), tr, managed, errors);
+          validateManagedRoute(
+              p + ".setMirrorRoute.name", step.getSetMirrorRoute().getName(), tr, managed, errors);
         }
       }
     }
@@ -472,9 +531,16 @@ public final class RolloutValidator {
       if (alb) {
         if (v == null) {
           errors.add(
-              FieldError.invalid(mp, "null", "StringMatch value missed, match value must have one of the following: exact, regex, prefix"));
+              FieldError.invalid(
+                  mp,
+                  "null",
+                  "StringMatch value missed, match value must have one of the following: exact, regex, prefix"));
         } else if (v.getExact() == null || v.getRegex() != null || v.getPrefix() != null) {
-          errors.add(FieldError.invalid(mp, "headerValue", "SetHeaderRoute match value invalid. ALB supports 'exact' value only"));
+          errors.add(
+              FieldError.invalid(
+                  mp,
+                  "headerValue",
+                  "SetHeaderRoute match value invalid. ALB supports 'exact' value only"));
         }
       } else {
         validateStringMatch(mp, v, errors);
@@ -485,21 +551,34 @@ public final class RolloutValidator {
   private static void validateStringMatch(String path, StringMatch v, List<FieldError> errors) {
     if (v == null) {
       errors.add(
-          FieldError.invalid(path, "null", "StringMatch value missed, match value must have one of the following: exact, regex, prefix"));
+          FieldError.invalid(
+              path,
+              "null",
+              "StringMatch value missed, match value must have one of the following: exact, regex, prefix"));
       return;
     }
     int n = count(v.getExact(), v.getRegex(), v.getPrefix());
     if (n == 0) {
       errors.add(
-          FieldError.invalid(path, "{}", "StringMatch value missed, match value must have one of the following: exact, regex, prefix"));
+          FieldError.invalid(
+              path,
+              "{}",
+              "StringMatch value missed, match value must have one of the following: exact, regex, prefix"));
     } else if (n > 1) {
       errors.add(
-          FieldError.invalid(path, "StringMatch", "StringMatch match value must have exactly one of the following: exact, regex, prefix"));
+          FieldError.invalid(
+              path,
+              "StringMatch",
+              "StringMatch match value must have exactly one of the following: exact, regex, prefix"));
     }
   }
 
   private static void validateManagedRoute(
-      String path, String name, RolloutTrafficRouting tr, Set<String> managed, List<FieldError> errors) {
+      String path,
+      String name,
+      RolloutTrafficRouting tr,
+      Set<String> managed,
+      List<FieldError> errors) {
     if (tr.getManagedRoutes() == null) {
       errors.add(
           FieldError.required(
@@ -508,7 +587,9 @@ public final class RolloutValidator {
     } else if (!managed.contains(name)) {
       errors.add(
           FieldError.invalid(
-              path, name, "Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes"));
+              path,
+              name,
+              "Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes"));
     }
   }
 
@@ -519,7 +600,9 @@ public final class RolloutValidator {
     boolean preferred = a.getPreferredDuringSchedulingIgnoredDuringExecution() != null;
     boolean required = a.getRequiredDuringSchedulingIgnoredDuringExecution() != null;
     if (preferred == required) {
-      errors.add(FieldError.invalid(path, "antiAffinity", "AntiAffinity must have exactly one strategy listed"));
+      errors.add(
+          FieldError.invalid(
+              path, "antiAffinity", "AntiAffinity must have exactly one strategy listed"));
       return;
     }
     if (preferred) {
@@ -534,7 +617,8 @@ public final class RolloutValidator {
     }
   }
 
-  private static void validateEphemeral(String path, PodTemplateMetadata m, List<FieldError> errors) {
+  private static void validateEphemeral(
+      String path, PodTemplateMetadata m, List<FieldError> errors) {
     if (m != null) {
       PodTemplateValidator.validateLabels(path + ".labels", m.getLabels(), errors);
       PodTemplateValidator.validateAnnotations(path + ".annotations", m.getAnnotations(), errors);
@@ -553,7 +637,8 @@ public final class RolloutValidator {
   }
 
   /**
-   * Resolves maxSurge/maxUnavailable for the both-zero check: an int as itself, {@code "N%"} or {@code "N"} as N.
+   * Resolves maxSurge/maxUnavailable for the both-zero check: an int as itself, {@code "N%"} or
+   * {@code "N"} as N.
    *
    * @return the value, or -1 when absent (default 25%) or malformed (reported)
    */
@@ -590,7 +675,10 @@ public final class RolloutValidator {
     return value;
   }
 
-  /** Whether the decimal digits {@code s[0, end)} make a number no larger than {@link Integer#MAX_VALUE}. */
+  /**
+   * Whether the decimal digits {@code s[0, end)} make a number no larger than {@link
+   * Integer#MAX_VALUE}.
+   */
   private static boolean fitsInt(String s, int end) {
     long value = 0;
     for (int i = 0; i < end; i++) {

@@ -18,7 +18,8 @@ class AnalysisTemplatesTest {
     return ModelJson.fromJson(json, AnalysisTemplateSpec.class);
   }
 
-  static AnalysisTemplates.Lookup lookup(Map<String, AnalysisTemplateSpec> ns, Map<String, AnalysisTemplateSpec> cluster) {
+  static AnalysisTemplates.Lookup lookup(
+      Map<String, AnalysisTemplateSpec> ns, Map<String, AnalysisTemplateSpec> cluster) {
     return new AnalysisTemplates.Lookup() {
       @Override
       public AnalysisTemplateSpec namespaced(String name) {
@@ -50,11 +51,17 @@ class AnalysisTemplatesTest {
     var lookup =
         lookup(
             Map.of(
-                "top", spec("{\"metrics\":[{\"name\":\"a\"}],\"templates\":[{\"templateName\":\"c1\",\"clusterScope\":true},{\"templateName\":\"inner\"}]}"),
-                "inner", spec("{\"metrics\":[{\"name\":\"b\"}],\"templates\":[{\"templateName\":\"top\"}]}")),
+                "top",
+                    spec(
+                        "{\"metrics\":[{\"name\":\"a\"}],\"templates\":[{\"templateName\":\"c1\",\"clusterScope\":true},{\"templateName\":\"inner\"}]}"),
+                "inner",
+                    spec(
+                        "{\"metrics\":[{\"name\":\"b\"}],\"templates\":[{\"templateName\":\"top\"}]}")),
             Map.of("c1", spec("{\"metrics\":[{\"name\":\"c\"}]}")));
     var templates = AnalysisTemplates.resolve(List.of(ref("top", false)), lookup);
-    assertEquals(List.of("top", "inner", "c1"), templates.stream().map(AnalysisTemplates.Template::name).collect(Collectors.toList()));
+    assertEquals(
+        List.of("top", "inner", "c1"),
+        templates.stream().map(AnalysisTemplates.Template::name).collect(Collectors.toList()));
     assertEquals(List.of("a", "b", "c"), metricNames(AnalysisTemplates.flatten(templates)));
   }
 
@@ -68,15 +75,28 @@ class AnalysisTemplatesTest {
   @Test
   void missingTemplatesAreNamedWithTheirKind() {
     var lookup = lookup(Map.of(), Map.of());
-    var e1 = assertThrows(AnalysisSpecException.class, () -> AnalysisTemplates.resolve(List.of(ref("x", false)), lookup));
+    var e1 =
+        assertThrows(
+            AnalysisSpecException.class,
+            () -> AnalysisTemplates.resolve(List.of(ref("x", false)), lookup));
     assertEquals("AnalysisTemplate 'x' not found", e1.getMessage());
-    var e2 = assertThrows(AnalysisSpecException.class, () -> AnalysisTemplates.resolve(List.of(ref("y", true)), lookup));
+    var e2 =
+        assertThrows(
+            AnalysisSpecException.class,
+            () -> AnalysisTemplates.resolve(List.of(ref("y", true)), lookup));
     assertEquals("ClusterAnalysisTemplate 'y' not found", e2.getMessage());
   }
 
   @Test
   void duplicateMetricNamesAreRejected() throws Exception {
-    var lookup = lookup(Map.of("a", spec("{\"metrics\":[{\"name\":\"m\"}]}"), "b", spec("{\"metrics\":[{\"name\":\"m\"}]}")), Map.of());
+    var lookup =
+        lookup(
+            Map.of(
+                "a",
+                spec("{\"metrics\":[{\"name\":\"m\"}]}"),
+                "b",
+                spec("{\"metrics\":[{\"name\":\"m\"}]}")),
+            Map.of());
     var templates = AnalysisTemplates.resolve(List.of(ref("a", false), ref("b", false)), lookup);
     var e = assertThrows(AnalysisSpecException.class, () -> AnalysisTemplates.flatten(templates));
     assertEquals("two metrics have the same name 'm'", e.getMessage());
@@ -90,15 +110,23 @@ class AnalysisTemplatesTest {
                 "a", spec("{\"args\":[{\"name\":\"x\",\"value\":\"1\"},{\"name\":\"y\"}]}"),
                 "b", spec("{\"args\":[{\"name\":\"x\",\"value\":\"1\"}]}")),
             Map.of());
-    var f = AnalysisTemplates.flatten(AnalysisTemplates.resolve(List.of(ref("a", false), ref("b", false)), agree));
-    assertEquals(List.of("x", "y"), f.args().stream().map(a -> a.getName()).collect(Collectors.toList()));
+    var f =
+        AnalysisTemplates.flatten(
+            AnalysisTemplates.resolve(List.of(ref("a", false), ref("b", false)), agree));
+    assertEquals(
+        List.of("x", "y"), f.args().stream().map(a -> a.getName()).collect(Collectors.toList()));
     var disagree =
         lookup(
-            Map.of("a", spec("{\"args\":[{\"name\":\"x\",\"value\":\"1\"}]}"), "b", spec("{\"args\":[{\"name\":\"x\",\"value\":\"2\"}]}")),
+            Map.of(
+                "a",
+                spec("{\"args\":[{\"name\":\"x\",\"value\":\"1\"}]}"),
+                "b",
+                spec("{\"args\":[{\"name\":\"x\",\"value\":\"2\"}]}")),
             Map.of());
     var templates = AnalysisTemplates.resolve(List.of(ref("a", false), ref("b", false)), disagree);
     var e = assertThrows(AnalysisSpecException.class, () -> AnalysisTemplates.flatten(templates));
-    assertEquals("Argument `x` specified multiple times with different values: '1', '2'", e.getMessage());
+    assertEquals(
+        "Argument `x` specified multiple times with different values: '1', '2'", e.getMessage());
   }
 
   @Test
@@ -109,7 +137,9 @@ class AnalysisTemplatesTest {
                 "a", spec("{\"args\":[{\"name\":\"host\",\"value\":\"h\"},{\"name\":\"repo\"}]}"),
                 "b", spec("{\"args\":[{\"name\":\"host\"},{\"name\":\"repo\",\"value\":\"r\"}]}")),
             Map.of());
-    var f = AnalysisTemplates.flatten(AnalysisTemplates.resolve(List.of(ref("a", false), ref("b", false)), partial));
+    var f =
+        AnalysisTemplates.flatten(
+            AnalysisTemplates.resolve(List.of(ref("a", false), ref("b", false)), partial));
     assertEquals(
         List.of("host=h", "repo=r"),
         f.args().stream().map(a -> a.getName() + "=" + a.getValue()).collect(Collectors.toList()));
@@ -119,7 +149,10 @@ class AnalysisTemplatesTest {
   void dryRunAndRetentionRulesMayNameAMetricOnce() throws Exception {
     DryRun d = new DryRun();
     d.setMetricName("m");
-    var e = assertThrows(AnalysisSpecException.class, () -> AnalysisTemplates.mergeDryRun(List.of(d), List.of(d)));
+    var e =
+        assertThrows(
+            AnalysisSpecException.class,
+            () -> AnalysisTemplates.mergeDryRun(List.of(d), List.of(d)));
     assertEquals("two Dry-Run metric rules have the same name 'm'", e.getMessage());
     var lookup =
         lookup(

@@ -40,9 +40,14 @@ class RunArgumentsTest {
     assertEquals("web", RunArguments.metadataField(ROLLOUT, "metadata.name"));
     assertEquals("shop", RunArguments.metadataField(ROLLOUT, "metadata.namespace"));
     assertEquals("u-1", RunArguments.metadataField(ROLLOUT, "metadata.uid"));
-    assertEquals("app=\"web\"\nteam=\"pay\"", RunArguments.metadataField(ROLLOUT, "metadata.labels"));
-    assertEquals("note=\"a \\\"b\\\"\"", RunArguments.metadataField(ROLLOUT, "metadata.annotations"));
-    var e = assertThrows(AnalysisSpecException.class, () -> RunArguments.metadataField(ROLLOUT, "metadata.generateName"));
+    assertEquals(
+        "app=\"web\"\nteam=\"pay\"", RunArguments.metadataField(ROLLOUT, "metadata.labels"));
+    assertEquals(
+        "note=\"a \\\"b\\\"\"", RunArguments.metadataField(ROLLOUT, "metadata.annotations"));
+    var e =
+        assertThrows(
+            AnalysisSpecException.class,
+            () -> RunArguments.metadataField(ROLLOUT, "metadata.generateName"));
     assertEquals("unsupported fieldPath: metadata.generateName", e.getMessage());
   }
 
@@ -52,7 +57,9 @@ class RunArgumentsTest {
     assertEquals("img:v2", RunArguments.jsonField(json, "spec.template.spec.containers[0].image"));
     assertEquals("3", RunArguments.jsonField(json, "spec.replicas"));
     assertEquals("abc", RunArguments.jsonField(json, "status.stableRS"));
-    assertThrows(AnalysisSpecException.class, () -> RunArguments.jsonField(json, "spec.template.spec.containers[3].image"));
+    assertThrows(
+        AnalysisSpecException.class,
+        () -> RunArguments.jsonField(json, "spec.template.spec.containers[3].image"));
     assertThrows(AnalysisSpecException.class, () -> RunArguments.jsonField(json, "spec.template"));
   }
 
@@ -63,18 +70,24 @@ class RunArgumentsTest {
             List.of(
                 arg("{\"name\":\"new\",\"valueFrom\":{\"podTemplateHashValue\":\"Latest\"}}"),
                 arg("{\"name\":\"old\",\"valueFrom\":{\"podTemplateHashValue\":\"Stable\"}}"),
-                arg("{\"name\":\"team\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"metadata.labels['team']\"}}}"),
-                arg("{\"name\":\"image\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"spec.template.spec.containers[0].image\"}}}"),
+                arg(
+                    "{\"name\":\"team\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"metadata.labels['team']\"}}}"),
+                arg(
+                    "{\"name\":\"image\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"spec.template.spec.containers[0].image\"}}}"),
                 arg("{\"name\":\"v\",\"value\":\"x\"}")),
             ROLLOUT,
             "n1",
             "s1");
-    assertEquals(List.of("n1", "s1", "pay", "img:v2", "x"), args.stream().map(Argument::getValue).toList());
+    assertEquals(
+        List.of("n1", "s1", "pay", "img:v2", "x"), args.stream().map(Argument::getValue).toList());
   }
 
   @Test
   void mergeOverridesTemplateArgsByNameAndDropsUnknownOnes() throws Exception {
-    Argument secret = ModelJson.fromJson("{\"name\":\"token\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"k\"}}}", Argument.class);
+    Argument secret =
+        ModelJson.fromJson(
+            "{\"name\":\"token\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"s\",\"key\":\"k\"}}}",
+            Argument.class);
     var merged =
         RunArguments.merge(
             List.of(plain("a", "rollout"), plain("extra", "dropped")),
@@ -90,7 +103,9 @@ class RunArgumentsTest {
   void mergeRejectsAnArgumentLeftWithoutValue() {
     Argument bare = new Argument();
     bare.setName("hash");
-    var e = assertThrows(AnalysisSpecException.class, () -> RunArguments.merge(List.of(), List.of(bare)));
+    var e =
+        assertThrows(
+            AnalysisSpecException.class, () -> RunArguments.merge(List.of(), List.of(bare)));
     assertEquals("args.hash was not resolved", e.getMessage());
   }
 }

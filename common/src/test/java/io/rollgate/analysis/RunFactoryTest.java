@@ -51,8 +51,10 @@ class RunFactoryTest {
   void namesFollowArgo() {
     assertEquals("web-abc-3-2", RunFactory.name("web", "abc", "3", RunType.STEP.infix(2)));
     assertEquals("web-abc-3", RunFactory.name("web", "abc", "3", RunType.BACKGROUND.infix(null)));
-    assertEquals("web-abc-3-pre", RunFactory.name("web", "abc", "3", RunType.PRE_PROMOTION.infix(null)));
-    assertEquals("web-abc-3-post", RunFactory.name("web", "abc", "3", RunType.POST_PROMOTION.infix(null)));
+    assertEquals(
+        "web-abc-3-pre", RunFactory.name("web", "abc", "3", RunType.PRE_PROMOTION.infix(null)));
+    assertEquals(
+        "web-abc-3-post", RunFactory.name("web", "abc", "3", RunType.POST_PROMOTION.infix(null)));
     assertEquals("web-abc-3-post", RunFactory.collisionName("web-abc-3-post", 0));
     assertEquals("web-abc-3-post.2", RunFactory.collisionName("web-abc-3-post", 2));
   }
@@ -69,7 +71,8 @@ class RunFactoryTest {
     assertEquals("web-abc-4-1", run.getMetadata().getName());
     assertEquals("shop", run.getMetadata().getNamespace());
     Map<String, String> l = run.getMetadata().getLabels();
-    assertEquals("overridden", l.get("app"), "analysisRunMetadata labels are applied after the selector's");
+    assertEquals(
+        "overridden", l.get("app"), "analysisRunMetadata labels are applied after the selector's");
     assertEquals("fe", l.get("tier"));
     assertEquals("smoke", l.get("purpose"));
     assertEquals("abc", l.get("rollouts-pod-template-hash"));
@@ -77,21 +80,26 @@ class RunFactoryTest {
     assertEquals("1", l.get("step-index"));
     assertEquals("blue", l.get("argo-rollouts.argoproj.io/controller-instance-id"));
     assertFalse(l.containsKey("team"), "only selector labels of the Rollout are copied");
-    assertEquals(Map.of("o", "x", "rollout.argoproj.io/revision", "4"), run.getMetadata().getAnnotations());
+    assertEquals(
+        Map.of("o", "x", "rollout.argoproj.io/revision", "4"), run.getMetadata().getAnnotations());
     var owner = run.getMetadata().getOwnerReferences().get(0);
     assertEquals("u-1", owner.getUid());
     assertEquals(Boolean.TRUE, owner.getController());
     assertEquals("argoproj.io/v1alpha1", owner.getApiVersion());
     assertEquals("abc", run.getSpec().getArgs().get(0).getValue());
     assertEquals("none", run.getSpec().getArgs().get(1).getValue());
-    assertEquals(List.of("m", "t"), run.getSpec().getDryRun().stream().map(d -> d.getMetricName()).toList());
+    assertEquals(
+        List.of("m", "t"), run.getSpec().getDryRun().stream().map(d -> d.getMetricName()).toList());
     assertNull(run.getSpec().getMeasurementRetention());
   }
 
   @Test
   void backgroundRunsHaveNoStepIndex() throws Exception {
-    var a = analysis("{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"value\":\"h\"}]}");
-    AnalysisRun run = RunFactory.build(ROLLOUT, a, RunType.BACKGROUND, null, "abc", "old", "4", LOOKUP);
+    var a =
+        analysis(
+            "{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"value\":\"h\"}]}");
+    AnalysisRun run =
+        RunFactory.build(ROLLOUT, a, RunType.BACKGROUND, null, "abc", "old", "4", LOOKUP);
     assertEquals("web-abc-4", run.getMetadata().getName());
     assertFalse(run.getMetadata().getLabels().containsKey("step-index"));
     assertEquals("Background", run.getMetadata().getLabels().get("rollout-type"));
@@ -100,15 +108,22 @@ class RunFactoryTest {
   @Test
   void unresolvedArgumentsAndDuplicateRulesFailValidation() {
     var missing = analysis("{\"templates\":[{\"templateName\":\"t\"}]}");
-    var e = assertThrows(AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, missing, LOOKUP));
+    var e =
+        assertThrows(
+            AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, missing, LOOKUP));
     assertEquals("args.hash was not resolved", e.getMessage());
-    var dup = analysis("{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"value\":\"h\"}],\"dryRun\":[{\"metricName\":\"t\"}]}");
-    var e2 = assertThrows(AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, dup, LOOKUP));
+    var dup =
+        analysis(
+            "{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"value\":\"h\"}],\"dryRun\":[{\"metricName\":\"t\"}]}");
+    var e2 =
+        assertThrows(AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, dup, LOOKUP));
     assertEquals("two Dry-Run metric rules have the same name 't'", e2.getMessage());
     var badField =
         analysis(
             "{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"metadata.nope\"}}}]}");
-    var e3 = assertThrows(AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, badField, LOOKUP));
+    var e3 =
+        assertThrows(
+            AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, badField, LOOKUP));
     assertEquals(RunArguments.INVALID_METADATA_FIELD_REF, e3.getMessage());
   }
 
@@ -130,17 +145,27 @@ class RunFactoryTest {
           }
         };
     var a = analysis("{\"templates\":[{\"templateName\":\"t\"}]}");
-    var e = assertThrows(AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, a, forever, false));
-    assertEquals("AnalysisTemplate t has metric m which runs indefinitely. Invalid value for count: 0", e.getMessage());
-    RunFactory.validate(ROLLOUT, a, forever, true); // background analysis may run until the promotion
-    var withCount = analysis("{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"n\",\"value\":\"3\"}]}");
+    var e =
+        assertThrows(
+            AnalysisSpecException.class, () -> RunFactory.validate(ROLLOUT, a, forever, false));
+    assertEquals(
+        "AnalysisTemplate t has metric m which runs indefinitely. Invalid value for count: 0",
+        e.getMessage());
+    RunFactory.validate(
+        ROLLOUT, a, forever, true); // background analysis may run until the promotion
+    var withCount =
+        analysis(
+            "{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"n\",\"value\":\"3\"}]}");
     RunFactory.validate(ROLLOUT, withCount, forever, false);
   }
 
   @Test
   void anUnfinishedIdenticalRunOfTheSameRolloutIsReused() throws Exception {
-    var a = analysis("{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"value\":\"h\"}]}");
-    AnalysisRun wanted = RunFactory.build(ROLLOUT, a, RunType.BACKGROUND, null, "abc", "old", "4", LOOKUP);
+    var a =
+        analysis(
+            "{\"templates\":[{\"templateName\":\"t\"}],\"args\":[{\"name\":\"hash\",\"value\":\"h\"}]}");
+    AnalysisRun wanted =
+        RunFactory.build(ROLLOUT, a, RunType.BACKGROUND, null, "abc", "old", "4", LOOKUP);
     AnalysisRun existing = ModelJson.deepCopy(wanted);
     assertTrue(RunFactory.reusable(existing, wanted, "u-1"));
     assertFalse(RunFactory.reusable(existing, wanted, "someone-else"));

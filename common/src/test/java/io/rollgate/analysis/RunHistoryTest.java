@@ -14,7 +14,15 @@ class RunHistoryTest {
     String labels = hash == null ? "{}" : "{\"rollouts-pod-template-hash\":\"" + hash + "\"}";
     String status = phase == null ? "" : ",\"status\":{\"phase\":\"" + phase + "\"}";
     return ModelJson.fromJson(
-        "{\"metadata\":{\"name\":\"" + name + "\",\"creationTimestamp\":\"" + created + "\",\"labels\":" + labels + "}" + status + "}",
+        "{\"metadata\":{\"name\":\""
+            + name
+            + "\",\"creationTimestamp\":\""
+            + created
+            + "\",\"labels\":"
+            + labels
+            + "}"
+            + status
+            + "}",
         AnalysisRun.class);
   }
 
@@ -24,8 +32,11 @@ class RunHistoryTest {
 
   @Test
   void runsWithoutHashOrReplicaSetAreDeleted() {
-    var runs = List.of(run("nolabel", null, "2026-01-01T00:00:00Z", "Successful"), run("gone", "x", "2026-01-01T00:00:01Z", "Successful"),
-        run("kept", "a", "2026-01-01T00:00:02Z", "Successful"));
+    var runs =
+        List.of(
+            run("nolabel", null, "2026-01-01T00:00:00Z", "Successful"),
+            run("gone", "x", "2026-01-01T00:00:01Z", "Successful"),
+            run("kept", "a", "2026-01-01T00:00:02Z", "Successful"));
     assertEquals(List.of("gone", "nolabel"), names(RunHistory.toDelete(runs, Set.of("a"), 5, 5)));
   }
 
@@ -42,6 +53,8 @@ class RunHistoryTest {
             run("running", "a", "2026-01-01T00:00:00Z", "Running"),
             run("new", "a", "2026-01-01T00:00:00Z", null));
     assertEquals(List.of("bad1", "ok1"), names(RunHistory.toDelete(runs, Set.of("a"), 2, 2)));
-    assertEquals(List.of("bad1", "bad2", "bad3", "ok1", "ok2", "ok3"), names(RunHistory.toDelete(runs, Set.of("a"), 0, 0)));
+    assertEquals(
+        List.of("bad1", "bad2", "bad3", "ok1", "ok2", "ok3"),
+        names(RunHistory.toDelete(runs, Set.of("a"), 0, 0)));
   }
 }

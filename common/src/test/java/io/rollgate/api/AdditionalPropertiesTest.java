@@ -21,13 +21,18 @@ class AdditionalPropertiesTest {
             Rollout.class);
     assertEquals(null, mapOf(rollout, ModelCustomResource.class));
     assertEquals(null, mapOf(rollout.getSpec(), ModelObject.class));
-    assertEquals(null, mapOf(rollout.getSpec().getStrategy().getCanary().getSteps().get(0), ModelObject.class));
+    assertEquals(
+        null,
+        mapOf(rollout.getSpec().getStrategy().getCanary().getSteps().get(0), ModelObject.class));
 
     ModelJson.toJson(rollout);
     assertEquals(ModelJson.deepCopy(rollout).hashCode(), rollout.hashCode());
     assertEquals(ModelJson.deepCopy(rollout), rollout);
 
-    assertEquals(null, mapOf(rollout, ModelCustomResource.class), "writing, hashing and comparing allocate no map");
+    assertEquals(
+        null,
+        mapOf(rollout, ModelCustomResource.class),
+        "writing, hashing and comparing allocate no map");
     assertEquals(null, mapOf(rollout.getSpec(), ModelObject.class));
   }
 
@@ -51,7 +56,9 @@ class AdditionalPropertiesTest {
 
     CanaryStep step = new ObjectMapper().readValue(json, CanaryStep.class);
 
-    assertEquals(java.util.List.of("z", "a", "m"), java.util.List.copyOf(step.getAdditionalProperties().keySet()));
+    assertEquals(
+        java.util.List.of("z", "a", "m"),
+        java.util.List.copyOf(step.getAdditionalProperties().keySet()));
     assertEquals(json, new ObjectMapper().writeValueAsString(step));
   }
 
@@ -87,8 +94,15 @@ class AdditionalPropertiesTest {
 
     assertEquals(
         java.util.Objects.hash(
-            step.getSetWeight(), step.getPause(), step.getExperiment(), step.getAnalysis(), step.getSetCanaryScale(),
-            step.getSetHeaderRoute(), step.getSetMirrorRoute(), step.getPlugin(), step.getAdditionalProperties()),
+            step.getSetWeight(),
+            step.getPause(),
+            step.getExperiment(),
+            step.getAnalysis(),
+            step.getSetCanaryScale(),
+            step.getSetHeaderRoute(),
+            step.getSetMirrorRoute(),
+            step.getPlugin(),
+            step.getAdditionalProperties()),
         step.hashCode());
   }
 

@@ -23,8 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Checks the AnalysisTemplate, ClusterAnalysisTemplate and AnalysisRun CRDs generated into {@code target/classes}
- * (and post-processed by {@code build-tools/CrdWithoutStatusSubresource.java}) against docs/compatibility.md §0 and §9.
+ * Checks the AnalysisTemplate, ClusterAnalysisTemplate and AnalysisRun CRDs generated into {@code
+ * target/classes} (and post-processed by {@code build-tools/CrdWithoutStatusSubresource.java})
+ * against docs/compatibility.md §0 and §9.
  */
 class AnalysisCrdTest {
 
@@ -37,9 +38,13 @@ class AnalysisCrdTest {
 
     assertNames(crd, "AnalysisRun", "analysisruns", "analysisrun", "ar", "Namespaced");
     assertTrue(version.get("subresources").isObject());
-    assertEquals(0, version.get("subresources").size(), "AnalysisRun must have no subresources: " + version);
-    assertEquals(Map.of("Status", ".status.phase string", "Age", ".metadata.creationTimestamp date"), columns(version));
-    assertTrue(version.at("/schema/openAPIV3Schema/properties/status/properties").has("metricResults"));
+    assertEquals(
+        0, version.get("subresources").size(), "AnalysisRun must have no subresources: " + version);
+    assertEquals(
+        Map.of("Status", ".status.phase string", "Age", ".metadata.creationTimestamp date"),
+        columns(version));
+    assertTrue(
+        version.at("/schema/openAPIV3Schema/properties/status/properties").has("metricResults"));
   }
 
   @Test
@@ -47,8 +52,20 @@ class AnalysisCrdTest {
     JsonNode namespaced = crd("analysistemplates");
     JsonNode cluster = crd("clusteranalysistemplates");
 
-    assertNames(namespaced, "AnalysisTemplate", "analysistemplates", "analysistemplate", "at", "Namespaced");
-    assertNames(cluster, "ClusterAnalysisTemplate", "clusteranalysistemplates", "clusteranalysistemplate", "cat", "Cluster");
+    assertNames(
+        namespaced,
+        "AnalysisTemplate",
+        "analysistemplates",
+        "analysistemplate",
+        "at",
+        "Namespaced");
+    assertNames(
+        cluster,
+        "ClusterAnalysisTemplate",
+        "clusteranalysistemplates",
+        "clusteranalysistemplate",
+        "cat",
+        "Cluster");
     for (JsonNode crd : List.of(namespaced, cluster)) {
       JsonNode version = crd.at("/spec/versions/0");
       assertFalse(version.has("subresources"), version.toString());
@@ -63,20 +80,29 @@ class AnalysisCrdTest {
     JsonNode metric = schema(plural).at("/properties/spec/properties/metrics/items/properties");
 
     for (String field :
-        List.of("count", "failureLimit", "inconclusiveLimit", "consecutiveErrorLimit", "consecutiveSuccessLimit")) {
+        List.of(
+            "count",
+            "failureLimit",
+            "inconclusiveLimit",
+            "consecutiveErrorLimit",
+            "consecutiveSuccessLimit")) {
       assertTrue(metric.at("/" + field + "/x-kubernetes-int-or-string").asBoolean(), field);
     }
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"analysisruns", "analysistemplates", "clusteranalysistemplates"})
-  void preservesUnknownFieldsOnlyForOtherProvidersAndSchemalessObjects(String plural) throws IOException {
+  void preservesUnknownFieldsOnlyForOtherProvidersAndSchemalessObjects(String plural)
+      throws IOException {
     Set<String> preserving = new TreeSet<>();
-    walk(schema(plural), "", (path, node) -> {
-      if (node.path("x-kubernetes-preserve-unknown-fields").asBoolean()) {
-        preserving.add(path);
-      }
-    });
+    walk(
+        schema(plural),
+        "",
+        (path, node) -> {
+          if (node.path("x-kubernetes-preserve-unknown-fields").asBoolean()) {
+            preserving.add(path);
+          }
+        });
 
     assertEquals(
         Set.of(
@@ -90,30 +116,35 @@ class AnalysisCrdTest {
   @ValueSource(strings = {"analysisruns", "analysistemplates", "clusteranalysistemplates"})
   void isStructural(String plural) throws IOException {
     List<String> untyped = new ArrayList<>();
-    walk(schema(plural), "", (path, node) -> {
-      boolean exempt =
-          node.path("x-kubernetes-int-or-string").asBoolean()
-              || node.path("x-kubernetes-preserve-unknown-fields").asBoolean();
-      if (!node.hasNonNull("type") && !exempt) {
-        untyped.add(path);
-      }
-      if (path.endsWith(".additionalProperties") || path.endsWith(".additionalProperty")) {
-        untyped.add(path + " (unknown-property bookkeeping leaked)");
-      }
-    });
+    walk(
+        schema(plural),
+        "",
+        (path, node) -> {
+          boolean exempt =
+              node.path("x-kubernetes-int-or-string").asBoolean()
+                  || node.path("x-kubernetes-preserve-unknown-fields").asBoolean();
+          if (!node.hasNonNull("type") && !exempt) {
+            untyped.add(path);
+          }
+          if (path.endsWith(".additionalProperties") || path.endsWith(".additionalProperty")) {
+            untyped.add(path + " (unknown-property bookkeeping leaked)");
+          }
+        });
 
     assertEquals(List.of(), untyped);
-    assertFalse(new String(read("/META-INF/fabric8/" + plural + ".argoproj.io-v1.yml"), StandardCharsets.UTF_8)
-        .contains("$ref"));
+    assertFalse(
+        new String(
+                read("/META-INF/fabric8/" + plural + ".argoproj.io-v1.yml"), StandardCharsets.UTF_8)
+            .contains("$ref"));
   }
 
   @Test
   void describesArgumentSourcesOfRunsAndTemplates() throws IOException {
-    JsonNode valueFrom = schema("analysisruns").at("/properties/spec/properties/args/items/properties/valueFrom");
+    JsonNode valueFrom =
+        schema("analysisruns").at("/properties/spec/properties/args/items/properties/valueFrom");
 
     assertEquals(
-        Set.of("name", "key"),
-        fieldNames(valueFrom.at("/properties/secretKeyRef/properties")));
+        Set.of("name", "key"), fieldNames(valueFrom.at("/properties/secretKeyRef/properties")));
     assertTrue(valueFrom.at("/properties/fieldRef/properties").has("fieldPath"));
   }
 
@@ -126,8 +157,12 @@ class AnalysisCrdTest {
     assertEquals(
         golden,
         crd(plural),
-        "generated CRD differs from src/test/resources/golden/" + file + "; if the change is intended, run "
-            + "`cp common/target/classes/META-INF/fabric8/" + file + " common/src/test/resources/golden/`");
+        "generated CRD differs from src/test/resources/golden/"
+            + file
+            + "; if the change is intended, run "
+            + "`cp common/target/classes/META-INF/fabric8/"
+            + file
+            + " common/src/test/resources/golden/`");
   }
 
   private static void assertNames(
@@ -149,7 +184,9 @@ class AnalysisCrdTest {
   private static Map<String, String> columns(JsonNode version) {
     Map<String, String> columns = new TreeMap<>();
     for (JsonNode column : version.get("additionalPrinterColumns")) {
-      columns.put(column.get("name").asText(), column.get("jsonPath").asText() + " " + column.get("type").asText());
+      columns.put(
+          column.get("name").asText(),
+          column.get("jsonPath").asText() + " " + column.get("type").asText());
     }
     return columns;
   }
@@ -168,7 +205,10 @@ class AnalysisCrdTest {
       visitor.accept(path, node);
     }
     for (Map.Entry<String, JsonNode> property : node.path("properties").properties()) {
-      walk(property.getValue(), path.isEmpty() ? property.getKey() : path + "." + property.getKey(), visitor);
+      walk(
+          property.getValue(),
+          path.isEmpty() ? property.getKey() : path + "." + property.getKey(),
+          visitor);
     }
     if (node.has("items")) {
       walk(node.get("items"), path + "[]", visitor);
@@ -192,7 +232,8 @@ class AnalysisCrdTest {
 
   private static byte[] read(String resource) throws IOException {
     try (InputStream in = AnalysisCrdTest.class.getResourceAsStream(resource)) {
-      assertNotNull(in, resource + " not on the test classpath (did crd-generator-maven-plugin run?)");
+      assertNotNull(
+          in, resource + " not on the test classpath (did crd-generator-maven-plugin run?)");
       return in.readAllBytes();
     }
   }

@@ -19,7 +19,8 @@ class AnalysisModelTest {
   @Test
   void roundTripsAnalysisRunUnchanged() {
     JsonAssert.assertSameJson(
-        Fixtures.tree("analysisrun-full.json"), ModelJson.toTree(Fixtures.analysisRun("analysisrun-full.json")));
+        Fixtures.tree("analysisrun-full.json"),
+        ModelJson.toTree(Fixtures.analysisRun("analysisrun-full.json")));
   }
 
   @Test
@@ -58,7 +59,12 @@ class AnalysisModelTest {
     assertEquals(Map.of(), walk(run).unknown);
     assertEquals(
         Map.of(),
-        ModelWalker.walk(template.getAdditionalProperties(), template.getMetadata(), template.getSpec(), null).unknown);
+        ModelWalker.walk(
+                template.getAdditionalProperties(),
+                template.getMetadata(),
+                template.getSpec(),
+                null)
+            .unknown);
   }
 
   @Test
@@ -66,12 +72,17 @@ class AnalysisModelTest {
     AnalysisTemplate template = Fixtures.analysisTemplate("analysistemplate-full.json");
     Set<String> set = new TreeSet<>(walk(Fixtures.analysisRun("analysisrun-full.json")).setFields);
     set.addAll(
-        ModelWalker.walk(template.getAdditionalProperties(), template.getMetadata(), template.getSpec(), null)
+        ModelWalker.walk(
+                template.getAdditionalProperties(),
+                template.getMetadata(),
+                template.getSpec(),
+                null)
             .setFields);
 
     Set<String> missing =
         new TreeSet<>(
-            ModelWalker.allModelFields(AnalysisRunSpec.class, AnalysisRunStatus.class, AnalysisTemplateSpec.class));
+            ModelWalker.allModelFields(
+                AnalysisRunSpec.class, AnalysisRunStatus.class, AnalysisTemplateSpec.class));
     missing.removeAll(set);
 
     assertEquals(Set.of(), missing, "model fields no full fixture sets");
@@ -86,7 +97,9 @@ class AnalysisModelTest {
     assertEquals(new IntOrString("{{args.inconclusive-limit}}"), rate.getInconclusiveLimit());
     assertEquals(20L, rate.getProvider().getPrometheus().getTimeout());
     assertEquals("1m", rate.getProvider().getPrometheus().getRangeQuery().getStep());
-    assertEquals("reader", rate.getProvider().getPrometheus().getAuthentication().getBasicAuth().getUsername());
+    assertEquals(
+        "reader",
+        rate.getProvider().getPrometheus().getAuthentication().getBasicAuth().getUsername());
     WebMetric web = run.getSpec().getMetrics().get(1).getProvider().getWeb();
     assertEquals(1.5, web.getJsonBody().at("/deep/n").asDouble());
     assertEquals("Authorization", web.getHeaders().get(0).getKey());
@@ -104,7 +117,8 @@ class AnalysisModelTest {
     assertEquals(AnalysisPhase.ERROR, result.getMeasurements().get(1).getPhase());
     assertEquals("w1", result.getMeasurements().get(2).getMetadata().get("warnings"));
     assertEquals(
-        "0b5c.integration.1", status.getMetricResults().get(1).getMeasurements().get(0).getMetadata().get("job-name"));
+        "0b5c.integration.1",
+        status.getMetricResults().get(1).getMeasurements().get(0).getMetadata().get("job-name"));
     assertEquals(1, status.getDryRunSummary().getSuccessful());
   }
 
@@ -158,6 +172,7 @@ class AnalysisModelTest {
   }
 
   private static ModelWalker walk(AnalysisRun run) {
-    return ModelWalker.walk(run.getAdditionalProperties(), run.getMetadata(), run.getSpec(), run.getStatus());
+    return ModelWalker.walk(
+        run.getAdditionalProperties(), run.getMetadata(), run.getSpec(), run.getStatus());
   }
 }

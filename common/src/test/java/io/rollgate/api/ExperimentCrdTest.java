@@ -19,8 +19,8 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Checks the Experiment CRD generated into {@code target/classes} (and post-processed by
- * {@code build-tools/CrdWithoutStatusSubresource.java}) against docs/compatibility.md §0 and §12.1.
+ * Checks the Experiment CRD generated into {@code target/classes} (and post-processed by {@code
+ * build-tools/CrdWithoutStatusSubresource.java}) against docs/compatibility.md §0 and §12.1.
  */
 class ExperimentCrdTest {
 
@@ -38,20 +38,32 @@ class ExperimentCrdTest {
     assertEquals("exp", crd.at("/spec/names/shortNames/0").asText());
     assertEquals("Namespaced", crd.at("/spec/scope").asText());
     assertEquals("v1alpha1", version.get("name").asText());
-    assertEquals(0, version.get("subresources").size(), "Experiment must have no subresources: " + version);
+    assertEquals(
+        0, version.get("subresources").size(), "Experiment must have no subresources: " + version);
     Map<String, String> columns = new java.util.TreeMap<>();
-    version.get("additionalPrinterColumns").forEach(c -> columns.put(c.get("name").asText(), c.get("jsonPath").asText()));
+    version
+        .get("additionalPrinterColumns")
+        .forEach(c -> columns.put(c.get("name").asText(), c.get("jsonPath").asText()));
     assertEquals(Map.of("Status", ".status.phase", "Age", ".metadata.creationTimestamp"), columns);
   }
 
   @Test
   void describesTemplatesAnalysesAndStatus() throws IOException {
     JsonNode spec = crd().at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties");
-    JsonNode status = crd().at("/spec/versions/0/schema/openAPIV3Schema/properties/status/properties");
+    JsonNode status =
+        crd().at("/spec/versions/0/schema/openAPIV3Schema/properties/status/properties");
 
     assertEquals(
-        Set.of("templates", "duration", "progressDeadlineSeconds", "terminate", "analyses", "scaleDownDelaySeconds",
-            "dryRun", "measurementRetention", "analysisRunMetadata"),
+        Set.of(
+            "templates",
+            "duration",
+            "progressDeadlineSeconds",
+            "terminate",
+            "analyses",
+            "scaleDownDelaySeconds",
+            "dryRun",
+            "measurementRetention",
+            "analysisRunMetadata"),
         names(spec));
     assertEquals(
         Set.of("name", "replicas", "minReadySeconds", "selector", "template", "service"),
@@ -60,29 +72,44 @@ class ExperimentCrdTest {
         Set.of("name", "templateName", "clusterScope", "args", "requiredForCompletion"),
         names(spec.at("/analyses/items/properties")));
     assertEquals(
-        Set.of("phase", "message", "templateStatuses", "availableAt", "conditions", "analysisRuns"), names(status));
+        Set.of("phase", "message", "templateStatuses", "availableAt", "conditions", "analysisRuns"),
+        names(status));
     assertEquals(
-        Set.of("name", "replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "collisionCount", "status",
-            "message", "lastTransitionTime", "serviceName", "podTemplateHash"),
+        Set.of(
+            "name",
+            "replicas",
+            "updatedReplicas",
+            "readyReplicas",
+            "availableReplicas",
+            "collisionCount",
+            "status",
+            "message",
+            "lastTransitionTime",
+            "serviceName",
+            "podTemplateHash"),
         names(status.at("/templateStatuses/items/properties")));
     assertEquals(
-        Set.of("name", "analysisRun", "phase", "message"), names(status.at("/analysisRuns/items/properties")));
+        Set.of("name", "analysisRun", "phase", "message"),
+        names(status.at("/analysisRuns/items/properties")));
   }
 
   @Test
   void isStructural() throws IOException {
     List<String> untyped = new ArrayList<>();
-    walk(crd().at("/spec/versions/0/schema/openAPIV3Schema"), "", (path, node) -> {
-      boolean exempt =
-          node.path("x-kubernetes-int-or-string").asBoolean()
-              || node.path("x-kubernetes-preserve-unknown-fields").asBoolean();
-      if (!node.hasNonNull("type") && !exempt) {
-        untyped.add(path);
-      }
-      if (path.endsWith(".additionalProperties") || path.endsWith(".additionalProperty")) {
-        untyped.add(path + " (unknown-property bookkeeping leaked)");
-      }
-    });
+    walk(
+        crd().at("/spec/versions/0/schema/openAPIV3Schema"),
+        "",
+        (path, node) -> {
+          boolean exempt =
+              node.path("x-kubernetes-int-or-string").asBoolean()
+                  || node.path("x-kubernetes-preserve-unknown-fields").asBoolean();
+          if (!node.hasNonNull("type") && !exempt) {
+            untyped.add(path);
+          }
+          if (path.endsWith(".additionalProperties") || path.endsWith(".additionalProperty")) {
+            untyped.add(path + " (unknown-property bookkeeping leaked)");
+          }
+        });
 
     assertEquals(List.of(), untyped);
   }
@@ -92,8 +119,12 @@ class ExperimentCrdTest {
     assertEquals(
         YAML.readTree(read("/golden/" + FILE)),
         crd(),
-        "generated CRD differs from src/test/resources/golden/" + FILE + "; if the change is intended, run "
-            + "`cp common/target/classes/META-INF/fabric8/" + FILE + " common/src/test/resources/golden/`");
+        "generated CRD differs from src/test/resources/golden/"
+            + FILE
+            + "; if the change is intended, run "
+            + "`cp common/target/classes/META-INF/fabric8/"
+            + FILE
+            + " common/src/test/resources/golden/`");
   }
 
   @Test
@@ -113,8 +144,16 @@ class ExperimentCrdTest {
     assertEquals(1, e.getSpec().getTemplates().get(0).getAdditionalProperties().get("future"));
     assertTrue(e.getSpec().getAnalyses().get(0).getRequiredForCompletion());
     assertEquals("e-a", e.getStatus().getAnalysisRuns().get(0).getAnalysisRun());
-    assertEquals(ModelJson.mapper().valueToTree(ModelJson.fromJson(json, Object.class)), ModelJson.toTree(e));
-    assertFalse(e.getSpec().getTemplates().get(0).getService().getAdditionalProperties().containsKey("name"));
+    assertEquals(
+        ModelJson.mapper().valueToTree(ModelJson.fromJson(json, Object.class)),
+        ModelJson.toTree(e));
+    assertFalse(
+        e.getSpec()
+            .getTemplates()
+            .get(0)
+            .getService()
+            .getAdditionalProperties()
+            .containsKey("name"));
   }
 
   private static Set<String> names(JsonNode node) {
@@ -128,7 +167,10 @@ class ExperimentCrdTest {
       visitor.accept(path, node);
     }
     for (Map.Entry<String, JsonNode> property : node.path("properties").properties()) {
-      walk(property.getValue(), path.isEmpty() ? property.getKey() : path + "." + property.getKey(), visitor);
+      walk(
+          property.getValue(),
+          path.isEmpty() ? property.getKey() : path + "." + property.getKey(),
+          visitor);
     }
     if (node.has("items")) {
       walk(node.get("items"), path + "[]", visitor);
@@ -144,7 +186,8 @@ class ExperimentCrdTest {
 
   private static byte[] read(String resource) throws IOException {
     try (InputStream in = ExperimentCrdTest.class.getResourceAsStream(resource)) {
-      assertNotNull(in, resource + " not on the test classpath (did crd-generator-maven-plugin run?)");
+      assertNotNull(
+          in, resource + " not on the test classpath (did crd-generator-maven-plugin run?)");
       return in.readAllBytes();
     }
   }

@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * JSON tree equality ({@link JsonNode#equals}) on the wire form, with a readable list of the differing JSON pointers.
- * Both trees are re-read from their text first, because in memory Jackson tells an {@code int} node from a
- * {@code long} node of the same value (a {@code Long} field), while JSON text has just numbers.
+ * JSON tree equality ({@link JsonNode#equals}) on the wire form, with a readable list of the
+ * differing JSON pointers. Both trees are re-read from their text first, because in memory Jackson
+ * tells an {@code int} node from a {@code long} node of the same value (a {@code Long} field),
+ * while JSON text has just numbers.
  */
 final class JsonAssert {
 
@@ -62,8 +63,17 @@ final class JsonAssert {
         diff(pointer + "/" + i, e.next(), a.next(), out);
       }
     } else {
-      out.add(pointer + " expected " + expected + " (" + expected.getNodeType() + ") but was " + actual + " ("
-          + actual.getNodeType() + ")");
+      out.add(
+          pointer
+              + " expected "
+              + expected
+              + " ("
+              + expected.getNodeType()
+              + ") but was "
+              + actual
+              + " ("
+              + actual.getNodeType()
+              + ")");
     }
   }
 }

@@ -14,9 +14,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Walks a parsed Rollout reflectively and records where unknown JSON properties ended up and which model fields hold
- * a value. Used to prove that the "full" fixtures exercise every modelled field and that none of their fields is
- * silently swallowed by an any-setter because of a misspelt {@code @JsonProperty}.
+ * Walks a parsed Rollout reflectively and records where unknown JSON properties ended up and which
+ * model fields hold a value. Used to prove that the "full" fixtures exercise every modelled field
+ * and that none of their fields is silently swallowed by an any-setter because of a misspelt
+ * {@code @JsonProperty}.
  */
 final class ModelWalker {
 
@@ -30,11 +31,18 @@ final class ModelWalker {
   final Set<String> setFields = new TreeSet<>();
 
   static ModelWalker walk(Rollout rollout) {
-    return walk(rollout.getAdditionalProperties(), rollout.getMetadata(), rollout.getSpec(), rollout.getStatus());
+    return walk(
+        rollout.getAdditionalProperties(),
+        rollout.getMetadata(),
+        rollout.getSpec(),
+        rollout.getStatus());
   }
 
-  /** Walks any custom resource given its unknown top-level properties, metadata, spec and status. */
-  static ModelWalker walk(Map<String, Object> topLevelUnknown, Object metadata, Object spec, Object status) {
+  /**
+   * Walks any custom resource given its unknown top-level properties, metadata, spec and status.
+   */
+  static ModelWalker walk(
+      Map<String, Object> topLevelUnknown, Object metadata, Object spec, Object status) {
     ModelWalker walker = new ModelWalker();
     walker.recordUnknown("", topLevelUnknown);
     walker.visit("metadata", metadata);
@@ -43,7 +51,10 @@ final class ModelWalker {
     return walker;
   }
 
-  /** Every {@code Class.field} of the model classes reachable from {@code RolloutSpec} and {@code RolloutStatus}. */
+  /**
+   * Every {@code Class.field} of the model classes reachable from {@code RolloutSpec} and {@code
+   * RolloutStatus}.
+   */
   static Set<String> allModelFields() {
     return allModelFields(RolloutSpec.class, RolloutStatus.class);
   }
@@ -60,7 +71,8 @@ final class ModelWalker {
       }
       for (Class<?> c = type; isModelClass(c); c = c.getSuperclass()) {
         for (Field field : c.getDeclaredFields()) {
-          if (Modifier.isStatic(field.getModifiers()) || field.getName().equals("additionalProperties")) {
+          if (Modifier.isStatic(field.getModifiers())
+              || field.getName().equals("additionalProperties")) {
             continue;
           }
           fields.add(c.getSimpleName() + "." + field.getName());

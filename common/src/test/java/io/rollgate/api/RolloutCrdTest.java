@@ -71,11 +71,15 @@ class RolloutCrdTest {
 
   @Test
   void hasArgoPrinterColumnsPlusPhase() {
-    // crd-generator 7.9.0 orders columns by JSON path (case-insensitive), not by declaration, so only the set is
-    // asserted; kubectl therefore shows Age first, then Desired, Available, Phase, Current, Up-to-date.
+    // crd-generator 7.9.0 orders columns by JSON path (case-insensitive), not by declaration, so
+    // only the set is
+    // asserted; kubectl therefore shows Age first, then Desired, Available, Phase, Current,
+    // Up-to-date.
     Map<String, String> columns = new TreeMap<>();
     for (JsonNode column : version.get("additionalPrinterColumns")) {
-      columns.put(column.get("name").asText(), column.get("jsonPath").asText() + " " + column.get("type").asText());
+      columns.put(
+          column.get("name").asText(),
+          column.get("jsonPath").asText() + " " + column.get("type").asText());
     }
 
     assertEquals(
@@ -98,7 +102,9 @@ class RolloutCrdTest {
             "spec.strategy.blueGreen.maxUnavailable",
             "spec.strategy.canary.steps[].pause.duration")) {
       JsonNode field = property(path);
-      assertTrue(field.path("x-kubernetes-int-or-string").asBoolean(), path + " is not int-or-string: " + field);
+      assertTrue(
+          field.path("x-kubernetes-int-or-string").asBoolean(),
+          path + " is not int-or-string: " + field);
       assertFalse(field.has("type"), path + " must not also declare a type");
     }
   }
@@ -106,24 +112,29 @@ class RolloutCrdTest {
   @Test
   void preservesUnknownFieldsOnlyWhereArgoIsSchemaless() {
     Set<String> preserving = new TreeSet<>();
-    walk(schema, "", (path, node) -> {
-      if (node.path("x-kubernetes-preserve-unknown-fields").asBoolean()) {
-        preserving.add(path);
-      }
-    });
+    walk(
+        schema,
+        "",
+        (path, node) -> {
+          if (node.path("x-kubernetes-preserve-unknown-fields").asBoolean()) {
+            preserving.add(path);
+          }
+        });
 
     Set<String> objects =
         Set.of(
             "spec.strategy.canary.trafficRouting.plugins",
             "spec.strategy.canary.steps[].plugin.config",
             "status.canary.stepPluginStatuses[].status");
-    // Pod-template quantities are schemaless so that YAML numbers are accepted, as for Pods (build-tools/CrdQuantities).
+    // Pod-template quantities are schemaless so that YAML numbers are accepted, as for Pods
+    // (build-tools/CrdQuantities).
     Set<String> others = new TreeSet<>(preserving);
     others.removeAll(objects);
     assertTrue(preserving.containsAll(objects), preserving.toString());
     for (String path : others) {
       String last = path.substring(path.lastIndexOf('.') + 1);
-      assertTrue(Set.of("limits", "requests", "overhead", "divisor", "sizeLimit").contains(last), path);
+      assertTrue(
+          Set.of("limits", "requests", "overhead", "divisor", "sizeLimit").contains(last), path);
       assertFalse(property(path).has("type"), path + " must not declare a type");
     }
     for (String path : objects) {
@@ -133,17 +144,21 @@ class RolloutCrdTest {
 
   @Test
   void isStructural() {
-    // Every node needs a type unless it is int-or-string or schemaless (apiextensions structural-schema rule).
+    // Every node needs a type unless it is int-or-string or schemaless (apiextensions
+    // structural-schema rule).
     List<String> untyped = new ArrayList<>();
-    walk(schema, "", (path, node) -> {
-      boolean typed = node.hasNonNull("type");
-      boolean exempt =
-          node.path("x-kubernetes-int-or-string").asBoolean()
-              || node.path("x-kubernetes-preserve-unknown-fields").asBoolean();
-      if (!typed && !exempt) {
-        untyped.add(path);
-      }
-    });
+    walk(
+        schema,
+        "",
+        (path, node) -> {
+          boolean typed = node.hasNonNull("type");
+          boolean exempt =
+              node.path("x-kubernetes-int-or-string").asBoolean()
+                  || node.path("x-kubernetes-preserve-unknown-fields").asBoolean();
+          if (!typed && !exempt) {
+            untyped.add(path);
+          }
+        });
 
     assertEquals(List.of(), untyped);
     assertFalse(new String(crdBytes, StandardCharsets.UTF_8).contains("$ref"));
@@ -162,15 +177,23 @@ class RolloutCrdTest {
   void givesEveryIntegerTheFormatArgoDeclares() {
     assertEquals("int32", property("spec.replicas").path("format").asText());
     assertEquals("int32", property("status.HPAReplicas").path("format").asText());
-    assertEquals("int32", property("spec.strategy.canary.steps[].setWeight").path("format").asText());
-    assertEquals("int64", property("spec.template.spec.terminationGracePeriodSeconds").path("format").asText());
-    assertEquals("int64", property("spec.template.spec.securityContext.runAsUser").path("format").asText());
+    assertEquals(
+        "int32", property("spec.strategy.canary.steps[].setWeight").path("format").asText());
+    assertEquals(
+        "int64",
+        property("spec.template.spec.terminationGracePeriodSeconds").path("format").asText());
+    assertEquals(
+        "int64", property("spec.template.spec.securityContext.runAsUser").path("format").asText());
     List<String> unformatted = new ArrayList<>();
-    walk(schema, "", (path, node) -> {
-      if ("integer".equals(node.path("type").asText()) && !node.path("format").asText().matches("int32|int64")) {
-        unformatted.add(path);
-      }
-    });
+    walk(
+        schema,
+        "",
+        (path, node) -> {
+          if ("integer".equals(node.path("type").asText())
+              && !node.path("format").asText().matches("int32|int64")) {
+            unformatted.add(path);
+          }
+        });
 
     assertEquals(List.of(), unformatted);
   }
@@ -189,9 +212,15 @@ class RolloutCrdTest {
     JsonNode container = property("spec.template.spec.containers[]");
 
     assertEquals("object", container.path("type").asText());
-    assertTrue(container.at("/properties/readinessProbe/properties/httpGet/properties/port/x-kubernetes-int-or-string")
-        .asBoolean());
-    assertTrue(container.at("/properties/resources/properties/limits/x-kubernetes-preserve-unknown-fields").asBoolean());
+    assertTrue(
+        container
+            .at(
+                "/properties/readinessProbe/properties/httpGet/properties/port/x-kubernetes-int-or-string")
+            .asBoolean());
+    assertTrue(
+        container
+            .at("/properties/resources/properties/limits/x-kubernetes-preserve-unknown-fields")
+            .asBoolean());
     assertFalse(container.at("/properties/resources/properties/limits").has("type"));
     assertEquals("object", property("spec.template.metadata.labels").path("type").asText());
     assertTrue(crdBytes.length < 700 * 1024, "CRD is " + crdBytes.length + " bytes");
@@ -200,11 +229,14 @@ class RolloutCrdTest {
   @Test
   void doesNotExposeUnknownPropertyBookkeeping() {
     List<String> leaked = new ArrayList<>();
-    walk(schema, "", (path, node) -> {
-      if (path.endsWith(".additionalProperties") || path.endsWith(".additionalProperty")) {
-        leaked.add(path);
-      }
-    });
+    walk(
+        schema,
+        "",
+        (path, node) -> {
+          if (path.endsWith(".additionalProperties") || path.endsWith(".additionalProperty")) {
+            leaked.add(path);
+          }
+        });
 
     assertEquals(List.of(), leaked);
   }
@@ -216,8 +248,14 @@ class RolloutCrdTest {
     assertEquals(
         golden,
         crd,
-        "generated CRD differs from src/test/resources" + GOLDEN_RESOURCE + "; if the change is intended, run "
-            + "`cp common/target/classes" + CRD_RESOURCE + " common/src/test/resources" + GOLDEN_RESOURCE + "`");
+        "generated CRD differs from src/test/resources"
+            + GOLDEN_RESOURCE
+            + "; if the change is intended, run "
+            + "`cp common/target/classes"
+            + CRD_RESOURCE
+            + " common/src/test/resources"
+            + GOLDEN_RESOURCE
+            + "`");
   }
 
   /** Looks up a schema property by a dotted path; {@code []} steps into array items. */
@@ -245,7 +283,10 @@ class RolloutCrdTest {
       visitor.visit(path, node);
     }
     for (Map.Entry<String, JsonNode> property : node.path("properties").properties()) {
-      walk(property.getValue(), path.isEmpty() ? property.getKey() : path + "." + property.getKey(), visitor);
+      walk(
+          property.getValue(),
+          path.isEmpty() ? property.getKey() : path + "." + property.getKey(),
+          visitor);
     }
     if (node.has("items")) {
       walk(node.get("items"), path + "[]", visitor);
@@ -263,7 +304,8 @@ class RolloutCrdTest {
 
   private static byte[] read(String resource) throws IOException {
     try (InputStream in = RolloutCrdTest.class.getResourceAsStream(resource)) {
-      assertNotNull(in, resource + " not on the test classpath (did crd-generator-maven-plugin run?)");
+      assertNotNull(
+          in, resource + " not on the test classpath (did crd-generator-maven-plugin run?)");
       return in.readAllBytes();
     }
   }

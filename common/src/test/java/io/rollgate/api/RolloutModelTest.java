@@ -23,7 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RolloutModelTest {
 
   private static final List<String> FULL_FIXTURES =
-      List.of("rollout-canary-full.json", "rollout-bluegreen-full.json", "rollout-canary-alternatives.json");
+      List.of(
+          "rollout-canary-full.json",
+          "rollout-bluegreen-full.json",
+          "rollout-canary-alternatives.json");
 
   @ParameterizedTest
   @ValueSource(
@@ -42,7 +45,8 @@ class RolloutModelTest {
   @ParameterizedTest
   @ValueSource(strings = {"rollout-canary-full.json", "rollout-bluegreen-full.json"})
   void roundTripsFixtureUnchanged_withAPlainObjectMapper(String fixture) throws Exception {
-    // The wire format must come from the classes' annotations alone, because fabric8's client serializes them with
+    // The wire format must come from the classes' annotations alone, because fabric8's client
+    // serializes them with
     // its own mapper.
     ObjectMapper plain = new ObjectMapper();
 
@@ -56,7 +60,10 @@ class RolloutModelTest {
     for (String fixture : FULL_FIXTURES) {
       ModelWalker walker = ModelWalker.walk(Fixtures.rollout(fixture));
 
-      assertEquals(Map.of(), walker.unknown, fixture + ": properties not mapped to a field (misspelt @JsonProperty?)");
+      assertEquals(
+          Map.of(),
+          walker.unknown,
+          fixture + ": properties not mapped to a field (misspelt @JsonProperty?)");
     }
   }
 
@@ -81,7 +88,9 @@ class RolloutModelTest {
     RolloutSpec spec = rollout.getSpec();
     assertEquals(5, spec.getReplicas());
     assertEquals(Boolean.FALSE, spec.getPaused());
-    assertEquals("registry.example.com/web:1.2.3", spec.getTemplate().getSpec().getContainers().get(0).getImage());
+    assertEquals(
+        "registry.example.com/web:1.2.3",
+        spec.getTemplate().getSpec().getContainers().get(0).getImage());
     CanaryStrategy canary = spec.getStrategy().getCanary();
     assertNull(spec.getStrategy().getBlueGreen());
     assertEquals(new IntOrString("25%"), canary.getMaxSurge());
@@ -89,8 +98,11 @@ class RolloutModelTest {
     assertEquals(2, canary.getAnalysis().getStartingStep());
     assertEquals("latency", canary.getAnalysis().getTemplates().get(1).getTemplateName());
     assertEquals(1000, canary.getTrafficRouting().getMaxTrafficWeight());
-    assertEquals("web-vs.shop", canary.getTrafficRouting().getIstio().getVirtualService().getName());
-    assertEquals(443L, canary.getTrafficRouting().getIstio().getVirtualService().getTlsRoutes().get(0).getPort());
+    assertEquals(
+        "web-vs.shop", canary.getTrafficRouting().getIstio().getVirtualService().getName());
+    assertEquals(
+        443L,
+        canary.getTrafficRouting().getIstio().getVirtualService().getTlsRoutes().get(0).getPort());
     JsonNode pluginConfig = canary.getTrafficRouting().getPlugins().get("argoproj-labs/gatewayAPI");
     assertEquals("web-route", pluginConfig.get("httpRoute").asText());
 
@@ -100,9 +112,12 @@ class RolloutModelTest {
     assertEquals(new IntOrString("1m30s"), steps.get(2).getPause().getDuration());
     assertNull(steps.get(3).getPause().getDuration());
     assertEquals(2, steps.get(4).getSetCanaryScale().getReplicas());
-    assertEquals("Stable", steps.get(7).getAnalysis().getArgs().get(0).getValueFrom().getPodTemplateHashValue());
+    assertEquals(
+        "Stable",
+        steps.get(7).getAnalysis().getArgs().get(0).getValueFrom().getPodTemplateHashValue());
     assertEquals("stable", steps.get(8).getExperiment().getTemplates().get(0).getSpecRef());
-    assertEquals("^beta-.*", steps.get(9).getSetHeaderRoute().getMatch().get(1).getHeaderValue().getRegex());
+    assertEquals(
+        "^beta-.*", steps.get(9).getSetHeaderRoute().getMatch().get(1).getHeaderValue().getRegex());
     RouteMatch mirrorMatch = steps.get(10).getSetMirrorRoute().getMatch().get(0);
     assertEquals(".*Mobile.*", mirrorMatch.getHeaders().get("user-agent").getRegex());
     assertEquals(3, steps.get(11).getPlugin().getConfig().get("retries").asInt());
@@ -112,12 +127,15 @@ class RolloutModelTest {
     assertEquals(7, status.getHPAReplicas());
     assertEquals("6b8d9f7c5", status.getStableRS());
     assertEquals("7", status.getObservedGeneration());
-    assertEquals(PauseReason.INCONCLUSIVE_ANALYSIS_RUN, status.getPauseConditions().get(0).getReason());
+    assertEquals(
+        PauseReason.INCONCLUSIVE_ANALYSIS_RUN, status.getPauseConditions().get(0).getReason());
     assertEquals(ConditionType.PROGRESSING, status.getConditions().get(0).getType());
     assertEquals(ConditionReason.ROLLOUT_ABORTED, status.getConditions().get(0).getReason());
     assertEquals(RolloutPhase.DEGRADED, status.getPhase());
     assertEquals(400, status.getCanary().getWeights().getCanary().getWeight());
-    assertEquals("CHG-42", status.getCanary().getStepPluginStatuses().get(0).getStatus().get("ticket").asText());
+    assertEquals(
+        "CHG-42",
+        status.getCanary().getStepPluginStatuses().get(0).getStatus().get("ticket").asText());
     assertEquals(120L, status.getDuration().getTotalManualPauseDurationSeconds());
   }
 
@@ -132,7 +150,8 @@ class RolloutModelTest {
     assertEquals(Boolean.FALSE, blueGreen.getAutoPromotionEnabled());
     assertEquals(0, blueGreen.getAbortScaleDownDelaySeconds());
     assertEquals(new IntOrString("50%"), blueGreen.getMaxUnavailable());
-    assertEquals(new RequiredDuringSchedulingIgnoredDuringExecution(),
+    assertEquals(
+        new RequiredDuringSchedulingIgnoredDuringExecution(),
         blueGreen.getAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution());
     assertEquals("5d7b9c8f6", rollout.getStatus().getBlueGreen().getPreviewSelector());
     assertEquals(Boolean.TRUE, rollout.getStatus().getBlueGreen().getScaleUpPreviewCheckPoint());
@@ -157,19 +176,37 @@ class RolloutModelTest {
   void exposesUnknownPropertiesToJavaCode() {
     Rollout rollout = Fixtures.rollout("rollout-unknown-fields.json");
 
-    assertEquals(Map.of("note", "written by a newer tool"), rollout.getAdditionalProperties().get("futureTopLevel"));
+    assertEquals(
+        Map.of("note", "written by a newer tool"),
+        rollout.getAdditionalProperties().get("futureTopLevel"));
     assertEquals("kept", rollout.getSpec().getAdditionalProperties().get("futureSpecField"));
     List<CanaryStep> steps = rollout.getSpec().getStrategy().getCanary().getSteps();
     assertEquals("kept-too", steps.get(0).getAdditionalProperties().get("futureStepField"));
-    assertEquals(new CanaryStep(), withoutUnknown(steps.get(1)), "an unknown step kind leaves every known field null");
+    assertEquals(
+        new CanaryStep(),
+        withoutUnknown(steps.get(1)),
+        "an unknown step kind leaves every known field null");
     assertTrue(steps.get(2).getPause().getAdditionalProperties().containsKey("futurePauseField"));
     assertEquals(
         Map.of("items", List.of(1, 2, 3)),
         rollout.getStatus().getCanary().getAdditionalProperties().get("futureCanaryStatus"));
-    assertEquals("x", rollout.getStatus().getConditions().get(0).getAdditionalProperties().get("futureConditionField"));
+    assertEquals(
+        "x",
+        rollout
+            .getStatus()
+            .getConditions()
+            .get(0)
+            .getAdditionalProperties()
+            .get("futureConditionField"));
     assertEquals(
         Map.of("enabled", true),
-        rollout.getSpec().getTemplate().getSpec().getContainers().get(0).getAdditionalProperties()
+        rollout
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getAdditionalProperties()
             .get("futureContainerField"));
   }
 
@@ -182,7 +219,8 @@ class RolloutModelTest {
 
     Rollout rollout = ModelJson.fromJson(minimal, Rollout.class);
 
-    assertEquals(ModelJson.toTree(ModelJson.fromJson(minimal, JsonNode.class)), ModelJson.toTree(rollout));
+    assertEquals(
+        ModelJson.toTree(ModelJson.fromJson(minimal, JsonNode.class)), ModelJson.toTree(rollout));
     assertNull(rollout.getStatus());
     assertNull(rollout.getSpec().getReplicas());
     assertNull(rollout.getSpec().getStrategy().getCanary().getTrafficRouting());
@@ -227,21 +265,25 @@ class RolloutModelTest {
 
     assertEquals(ModelJson.mapper().readTree(expected), ModelJson.toTree(status));
     assertEquals(ModelJson.mapper().readTree(expected), new ObjectMapper().valueToTree(status));
-    assertEquals(3, ModelJson.fromJson("{\"HPAReplicas\":3}", RolloutStatus.class).getHPAReplicas());
+    assertEquals(
+        3, ModelJson.fromJson("{\"HPAReplicas\":3}", RolloutStatus.class).getHPAReplicas());
   }
 
   @Test
   void keepsIntOrStringWireTypes() {
-    JsonNode canary = ModelJson.toTree(Fixtures.rollout("rollout-canary-full.json")).at("/spec/strategy/canary");
+    JsonNode canary =
+        ModelJson.toTree(Fixtures.rollout("rollout-canary-full.json")).at("/spec/strategy/canary");
     JsonNode alternatives =
-        ModelJson.toTree(Fixtures.rollout("rollout-canary-alternatives.json")).at("/spec/strategy/canary");
+        ModelJson.toTree(Fixtures.rollout("rollout-canary-alternatives.json"))
+            .at("/spec/strategy/canary");
 
     assertTrue(canary.at("/maxSurge").isTextual());
     assertTrue(canary.at("/maxUnavailable").isInt());
     assertTrue(canary.at("/steps/1/pause/duration").isInt());
     assertTrue(canary.at("/steps/2/pause/duration").isTextual());
     assertTrue(alternatives.at("/maxSurge").isInt());
-    assertEquals("45", alternatives.at("/steps/1/pause/duration").textValue(), "digit strings stay strings");
+    assertEquals(
+        "45", alternatives.at("/steps/1/pause/duration").textValue(), "digit strings stay strings");
   }
 
   @Test
@@ -307,7 +349,8 @@ class RolloutModelTest {
 
   private static CanaryStep withoutUnknown(CanaryStep step) {
     CanaryStep copy = ModelJson.deepCopy(step);
-    new ArrayList<>(copy.getAdditionalProperties().keySet()).forEach(copy.getAdditionalProperties()::remove);
+    new ArrayList<>(copy.getAdditionalProperties().keySet())
+        .forEach(copy.getAdditionalProperties()::remove);
     return copy;
   }
 }

@@ -19,15 +19,17 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Go durations are read exactly as recorded for a corpus of texts drawn by seeded generators
- * ({@code defaults/durations-corpus.jsonl}; see {@link Corpus} for how it is recorded): the edges, texts drawn at
- * random and texts near the overflow limit, each with the nanoseconds {@link GoDurations#parse} gives (or none) and
- * what {@link GoDurations#pauseDuration} gives for it.
+ * ({@code defaults/durations-corpus.jsonl}; see {@link Corpus} for how it is recorded): the edges,
+ * texts drawn at random and texts near the overflow limit, each with the nanoseconds {@link
+ * GoDurations#parse} gives (or none) and what {@link GoDurations#pauseDuration} gives for it.
  */
 class GoDurationsCorpusTest {
 
   private static final String CORPUS = "defaults/durations-corpus.jsonl";
-  private static final String[] UNITS = {"ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h", "", "n", "u", "M", "S",
-    "d", "mss", "\u00b5", "x"};
+  private static final String[] UNITS = {
+    "ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h", "", "n", "u", "M", "S", "d", "mss",
+    "\u00b5", "x"
+  };
   private static final String JUNK = "0123456789.+- smhnu\u00b5\u03bc\u0660e";
   private static final List<String> EDGES =
       List.of(
@@ -134,7 +136,13 @@ class GoDurationsCorpusTest {
         s = (nanos / 1_000_000_000L) + "." + String.format("%09d", nanos % 1_000_000_000L) + "s";
         break;
       default:
-        s = (nanos / 3_600_000_000_000L) + "h" + (nanos % 3_600_000_000_000L) / 1_000 + "." + nanos % 1_000 + "us";
+        s =
+            (nanos / 3_600_000_000_000L)
+                + "h"
+                + (nanos % 3_600_000_000_000L) / 1_000
+                + "."
+                + nanos % 1_000
+                + "us";
         break;
     }
     return random.nextBoolean() ? "-" + s : s;
@@ -157,7 +165,8 @@ class GoDurationsCorpusTest {
         b.append('.');
         digits(random, b, random.nextInt(4) == 0 ? random.nextInt(12) : random.nextInt(4));
       }
-      b.append(random.nextInt(6) == 0 ? UNITS[random.nextInt(UNITS.length)] : UNITS[random.nextInt(8)]);
+      b.append(
+          random.nextInt(6) == 0 ? UNITS[random.nextInt(UNITS.length)] : UNITS[random.nextInt(8)]);
     }
     return b.toString();
   }

@@ -84,8 +84,24 @@ class GoDurationsTest {
   @NullAndEmptySource
   @ValueSource(
       strings = {
-        "10", "00", "s", "-", "+", ".s", "1x", "1d", "1 s", " 1s", "1s ", "1h-5m", "1.5.3s", "abc", "1S", "--1s",
-        "9999999999h", "2562048h"
+        "10",
+        "00",
+        "s",
+        "-",
+        "+",
+        ".s",
+        "1x",
+        "1d",
+        "1 s",
+        " 1s",
+        "1s ",
+        "1h-5m",
+        "1.5.3s",
+        "abc",
+        "1S",
+        "--1s",
+        "9999999999h",
+        "2562048h"
       })
   void rejectsTextThatIsNotAGoDuration(String text) {
     assertEquals(Optional.empty(), GoDurations.parse(text));
@@ -93,33 +109,41 @@ class GoDurationsTest {
 
   @Test
   void readsIntegerPauseDurationAsSeconds() {
-    assertEquals(Optional.of(Duration.ofSeconds(30)), GoDurations.pauseDuration(new IntOrString(30)));
+    assertEquals(
+        Optional.of(Duration.ofSeconds(30)), GoDurations.pauseDuration(new IntOrString(30)));
     assertEquals(Optional.of(Duration.ZERO), GoDurations.pauseDuration(new IntOrString(0)));
   }
 
   @Test
   void readsDigitStringPauseDurationAsSeconds() {
-    assertEquals(Optional.of(Duration.ofSeconds(45)), GoDurations.pauseDuration(new IntOrString("45")));
+    assertEquals(
+        Optional.of(Duration.ofSeconds(45)), GoDurations.pauseDuration(new IntOrString("45")));
     assertEquals(Optional.of(Duration.ZERO), GoDurations.pauseDuration(new IntOrString("0")));
   }
 
   @Test
   void readsOtherPauseDurationStringsAsGoDurations() {
-    assertEquals(Optional.of(Duration.ofSeconds(90)), GoDurations.pauseDuration(new IntOrString("1m30s")));
-    assertEquals(Optional.of(Duration.ofMinutes(90)), GoDurations.pauseDuration(new IntOrString("1.5h")));
-    assertEquals(Optional.of(Duration.ofMillis(300)), GoDurations.pauseDuration(new IntOrString("300ms")));
+    assertEquals(
+        Optional.of(Duration.ofSeconds(90)), GoDurations.pauseDuration(new IntOrString("1m30s")));
+    assertEquals(
+        Optional.of(Duration.ofMinutes(90)), GoDurations.pauseDuration(new IntOrString("1.5h")));
+    assertEquals(
+        Optional.of(Duration.ofMillis(300)), GoDurations.pauseDuration(new IntOrString("300ms")));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"abc", "10x", "", "1h-5m", "-5", "99999999999999999999"})
   void returnsMinusOneSecond_whenPauseDurationIsUnparsable(String text) {
-    assertEquals(Optional.of(Duration.ofSeconds(-1)), GoDurations.pauseDuration(new IntOrString(text)));
+    assertEquals(
+        Optional.of(Duration.ofSeconds(-1)), GoDurations.pauseDuration(new IntOrString(text)));
   }
 
   @Test
   void keepsNegativeGoDurationOfPause() {
-    assertEquals(Optional.of(Duration.ofSeconds(-1)), GoDurations.pauseDuration(new IntOrString("-1s")));
-    assertEquals(Optional.of(Duration.ofSeconds(-5)), GoDurations.pauseDuration(new IntOrString(-5)));
+    assertEquals(
+        Optional.of(Duration.ofSeconds(-1)), GoDurations.pauseDuration(new IntOrString("-1s")));
+    assertEquals(
+        Optional.of(Duration.ofSeconds(-5)), GoDurations.pauseDuration(new IntOrString(-5)));
   }
 
   @Test

@@ -24,7 +24,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The expression table in {@code expr/expressions.txt}: value, evaluation error or syntax error per expression. */
+/**
+ * The expression table in {@code expr/expressions.txt}: value, evaluation error or syntax error per
+ * expression.
+ */
 class ExpressionTableTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,9 +55,12 @@ class ExpressionTableTest {
 
   static Stream<Arguments> cases() throws IOException {
     List<Arguments> out = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(
-        Objects.requireNonNull(ExpressionTableTest.class.getResourceAsStream("/expr/expressions.txt")),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(
+                Objects.requireNonNull(
+                    ExpressionTableTest.class.getResourceAsStream("/expr/expressions.txt")),
+                StandardCharsets.UTF_8))) {
       String line;
       int number = 0;
       while ((line = r.readLine()) != null) {
@@ -64,7 +70,8 @@ class ExpressionTableTest {
         }
         int sep = line.lastIndexOf(" ==> ");
         if (sep < 0) {
-          throw new IllegalStateException("expressions.txt line " + number + " has no ' ==> ': " + line);
+          throw new IllegalStateException(
+              "expressions.txt line " + number + " has no ' ==> ': " + line);
         }
         out.add(Arguments.of(number, line.substring(0, sep), line.substring(sep + 5).trim()));
       }
@@ -75,10 +82,14 @@ class ExpressionTableTest {
   @Test
   void tableHasEnoughCases() throws IOException {
     List<Arguments> all = cases().toList();
-    long errors = all.stream().filter(a -> {
-      String expected = (String) a.get()[2];
-      return expected.startsWith("error:") || expected.startsWith("syntax:");
-    }).count();
+    long errors =
+        all.stream()
+            .filter(
+                a -> {
+                  String expected = (String) a.get()[2];
+                  return expected.startsWith("error:") || expected.startsWith("syntax:");
+                })
+            .count();
     assertTrue(all.size() >= 100, "cases: " + all.size());
     assertTrue(errors >= 20, "error cases: " + errors);
   }
@@ -91,10 +102,13 @@ class ExpressionTableTest {
       int at = spec.lastIndexOf(" @");
       String fragment = spec.substring(0, at);
       int position = Integer.parseInt(spec.substring(at + 2));
-      ExpressionSyntaxException e = assertThrows(ExpressionSyntaxException.class, () -> Expression.parse(source));
+      ExpressionSyntaxException e =
+          assertThrows(ExpressionSyntaxException.class, () -> Expression.parse(source));
       assertTrue(e.getMessage().contains(fragment), () -> "message: " + e.getMessage());
       assertEquals(position, e.position(), () -> "position in message: " + e.getMessage());
-      assertTrue(e.getMessage().matches(".* \\(\\d+:\\d+\\)$"), () -> "no line:column in: " + e.getMessage());
+      assertTrue(
+          e.getMessage().matches(".* \\(\\d+:\\d+\\)$"),
+          () -> "no line:column in: " + e.getMessage());
       return;
     }
     Expression expression = Expression.parse(source);
@@ -103,15 +117,17 @@ class ExpressionTableTest {
       ExpressionEvaluationException e =
           assertThrows(ExpressionEvaluationException.class, () -> expression.evaluate(ENV));
       assertTrue(e.getMessage().contains(fragment), () -> "message: " + e.getMessage());
-      assertTrue(e.position() >= 0 && e.position() <= source.length(), () -> "position: " + e.position());
+      assertTrue(
+          e.position() >= 0 && e.position() <= source.length(), () -> "position: " + e.position());
       return;
     }
-    Object want = switch (expected) {
-      case "+Inf" -> Double.POSITIVE_INFINITY;
-      case "-Inf" -> Double.NEGATIVE_INFINITY;
-      case "NaN" -> Double.NaN;
-      default -> JSON.readValue(expected, Object.class);
-    };
+    Object want =
+        switch (expected) {
+          case "+Inf" -> Double.POSITIVE_INFINITY;
+          case "-Inf" -> Double.NEGATIVE_INFINITY;
+          case "NaN" -> Double.NaN;
+          default -> JSON.readValue(expected, Object.class);
+        };
     Object got;
     try {
       got = expression.evaluate(ENV);
@@ -119,10 +135,14 @@ class ExpressionTableTest {
       fail("unexpected error: " + e.getMessage());
       return;
     }
-    assertEquals(canonical(want), canonical(got), "types must match too (int = Long, float = Double)");
+    assertEquals(
+        canonical(want), canonical(got), "types must match too (int = Long, float = Double)");
   }
 
-  /** Integers as Long, so that JSON's Integer and the evaluator's Long compare equal but 1 and 1.0 do not. */
+  /**
+   * Integers as Long, so that JSON's Integer and the evaluator's Long compare equal but 1 and 1.0
+   * do not.
+   */
   static Object canonical(Object v) {
     if (v instanceof Integer i) {
       return i.longValue();

@@ -20,37 +20,51 @@ class ExpressionTest {
 
   @Test
   void syntaxErrorMessageNamesLineAndColumn() {
-    ExpressionSyntaxException e = assertThrows(ExpressionSyntaxException.class,
-        () -> Expression.parse("result > 1 &&\n  result <"));
+    ExpressionSyntaxException e =
+        assertThrows(
+            ExpressionSyntaxException.class, () -> Expression.parse("result > 1 &&\n  result <"));
     assertEquals("unexpected token EOF (2:11)", e.getMessage());
     assertEquals(24, e.position());
-    e = assertThrows(ExpressionSyntaxException.class, () -> Expression.parse("all(result,\n {# > 1}\n ]"));
+    e =
+        assertThrows(
+            ExpressionSyntaxException.class, () -> Expression.parse("all(result,\n {# > 1}\n ]"));
     assertEquals("unexpected \"]\" (3:2)", e.getMessage());
   }
 
   @Test
   void evaluationErrorsCarryThePositionOfTheFailingNode() {
-    ExpressionEvaluationException e = assertThrows(ExpressionEvaluationException.class,
-        () -> Expression.parse("1 + vec[7]").evaluate(Map.of("vec", List.of(1))));
+    ExpressionEvaluationException e =
+        assertThrows(
+            ExpressionEvaluationException.class,
+            () -> Expression.parse("1 + vec[7]").evaluate(Map.of("vec", List.of(1))));
     assertEquals("index out of range: 7 (array length is 1)", e.getMessage());
     assertEquals(7, e.position());
-    e = assertThrows(ExpressionEvaluationException.class,
-        () -> Expression.parse("x == 1 || y > 2").evaluate(Map.of("x", 1)));
+    e =
+        assertThrows(
+            ExpressionEvaluationException.class,
+            () -> Expression.parse("x == 1 || y > 2").evaluate(Map.of("x", 1)));
     assertEquals("unknown name y", e.getMessage());
     assertEquals(10, e.position());
-    e = assertThrows(ExpressionEvaluationException.class, () -> Expression.parse("\"a\" > 1").evaluate(Map.of()));
+    e =
+        assertThrows(
+            ExpressionEvaluationException.class,
+            () -> Expression.parse("\"a\" > 1").evaluate(Map.of()));
     assertEquals("invalid operation: string > int", e.getMessage());
     assertEquals(4, e.position());
     Expression multiLine = Expression.parse("result > 0.5 &&\n  result.x");
-    e = assertThrows(ExpressionEvaluationException.class, () -> multiLine.evaluate(Map.of("result", 1.0)));
+    e =
+        assertThrows(
+            ExpressionEvaluationException.class, () -> multiLine.evaluate(Map.of("result", 1.0)));
     assertEquals("cannot fetch x from float64 (2:9)", multiLine.describe(e));
   }
 
   @Test
   void unknownNamesAreReportedEvenInBranchesNotTaken() {
-    // expr-lang checks names against the environment when compiling, so short-circuiting does not hide a typo.
+    // expr-lang checks names against the environment when compiling, so short-circuiting does not
+    // hide a typo.
     Expression e = Expression.parse("true || typo > 1");
-    assertEquals("unknown name typo",
+    assertEquals(
+        "unknown name typo",
         assertThrows(ExpressionEvaluationException.class, () -> e.evaluate(Map.of())).getMessage());
     assertEquals(true, e.evaluate(Map.of("typo", 0)));
     assertEquals(Set.of("typo"), e.names());
@@ -80,15 +94,21 @@ class ExpressionTest {
   void environmentFunctionsAreCallable() {
     ExprFunction twice = args -> ((Number) args.get(0)).longValue() * 2;
     assertEquals(8L, Expression.parse("twice(4)").evaluate(Map.of("twice", twice)));
-    ExprFunction boom = args -> {
-      throw new IllegalStateException("boom");
-    };
-    ExpressionEvaluationException e = assertThrows(ExpressionEvaluationException.class,
-        () -> Expression.parse("1 + boom()").evaluate(Map.of("boom", boom)));
+    ExprFunction boom =
+        args -> {
+          throw new IllegalStateException("boom");
+        };
+    ExpressionEvaluationException e =
+        assertThrows(
+            ExpressionEvaluationException.class,
+            () -> Expression.parse("1 + boom()").evaluate(Map.of("boom", boom)));
     assertEquals("boom", e.getMessage());
     assertEquals(4, e.position());
-    assertEquals("x is not a function (type int)",
-        assertThrows(ExpressionEvaluationException.class, () -> Expression.parse("x()").evaluate(Map.of("x", 1)))
+    assertEquals(
+        "x is not a function (type int)",
+        assertThrows(
+                ExpressionEvaluationException.class,
+                () -> Expression.parse("x()").evaluate(Map.of("x", 1)))
             .getMessage());
   }
 
@@ -109,13 +129,17 @@ class ExpressionTest {
   @Test
   void deepNestingIsAnErrorNotACrash() {
     String deep = "(".repeat(20_000) + "1" + ")".repeat(20_000);
-    assertEquals("expression too deeply nested (1:257)",
+    assertEquals(
+        "expression too deeply nested (1:257)",
         assertThrows(ExpressionSyntaxException.class, () -> Expression.parse(deep)).getMessage());
     String nested = "(".repeat(100) + "1" + ")".repeat(100);
     assertEquals(1L, Expression.parse(nested).evaluate(Map.of()));
     String longChain = "1" + " + 1".repeat(200_000);
-    Throwable t = assertThrows(Throwable.class, () -> Expression.parse(longChain).evaluate(Map.of()));
-    assertTrue(t instanceof ExpressionSyntaxException || t instanceof ExpressionEvaluationException, t.toString());
+    Throwable t =
+        assertThrows(Throwable.class, () -> Expression.parse(longChain).evaluate(Map.of()));
+    assertTrue(
+        t instanceof ExpressionSyntaxException || t instanceof ExpressionEvaluationException,
+        t.toString());
   }
 
   @Test

@@ -7,17 +7,91 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random token soup (fixed seed, so failures reproduce): parsing only ever throws {@link ExpressionSyntaxException}
- * and evaluation only {@link ExpressionEvaluationException}, whatever users type into a condition.
+ * Random token soup (fixed seed, so failures reproduce): parsing only ever throws {@link
+ * ExpressionSyntaxException} and evaluation only {@link ExpressionEvaluationException}, whatever
+ * users type into a condition.
  */
 class RobustnessTest {
 
   private static final String[] PIECES = {
-    "result", "vec", "m", "s", "n", "ints", "users", "1", "0", "-1", "2.5", "1e3", "\"x\"", "'y'", "nil", "true",
-    "false", "[", "]", "{", "}", "(", ")", ",", ":", "?", "?.", ".", "..", "#", "#index", ".name", "+", "-", "*", "/",
-    "%", "**", "==", "!=", "<", ">=", "&&", "||", "!", "not", "in", "and", "or", "??", "|", "matches", "contains",
-    "len(", "all(", "map(", "filter(", "sum(", "max(", "int(", "string(", "split(", "duration(", "now()", "let x = ",
-    ";", "x", "if", "else", "`raw`", "\\", "@", "0x", "1_0", ".5", "startsWith", "[1:2]", "[-1]",
+    "result",
+    "vec",
+    "m",
+    "s",
+    "n",
+    "ints",
+    "users",
+    "1",
+    "0",
+    "-1",
+    "2.5",
+    "1e3",
+    "\"x\"",
+    "'y'",
+    "nil",
+    "true",
+    "false",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    ":",
+    "?",
+    "?.",
+    ".",
+    "..",
+    "#",
+    "#index",
+    ".name",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "**",
+    "==",
+    "!=",
+    "<",
+    ">=",
+    "&&",
+    "||",
+    "!",
+    "not",
+    "in",
+    "and",
+    "or",
+    "??",
+    "|",
+    "matches",
+    "contains",
+    "len(",
+    "all(",
+    "map(",
+    "filter(",
+    "sum(",
+    "max(",
+    "int(",
+    "string(",
+    "split(",
+    "duration(",
+    "now()",
+    "let x = ",
+    ";",
+    "x",
+    "if",
+    "else",
+    "`raw`",
+    "\\",
+    "@",
+    "0x",
+    "1_0",
+    ".5",
+    "startsWith",
+    "[1:2]",
+    "[-1]",
   };
 
   @Test
@@ -29,7 +103,9 @@ class RobustnessTest {
       StringBuilder source = new StringBuilder();
       int length = 1 + random.nextInt(9);
       for (int j = 0; j < length; j++) {
-        source.append(PIECES[random.nextInt(PIECES.length)]).append(random.nextInt(3) == 0 ? "" : " ");
+        source
+            .append(PIECES[random.nextInt(PIECES.length)])
+            .append(random.nextInt(3) == 0 ? "" : " ");
       }
       String text = source.toString();
       Expression expression;

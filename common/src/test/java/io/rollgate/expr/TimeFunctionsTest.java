@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code now()}, {@code duration()} and time arithmetic, as Prometheus {@code rangeQuery.start/end} use them. */
+/**
+ * {@code now()}, {@code duration()} and time arithmetic, as Prometheus {@code rangeQuery.start/end}
+ * use them.
+ */
 class TimeFunctionsTest {
 
   private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
@@ -68,13 +71,19 @@ class TimeFunctionsTest {
 
   @Test
   void badDurationsAndMismatchesAreErrors() {
-    assertEquals("time: invalid duration \"five minutes\"",
-        assertThrows(ExpressionEvaluationException.class, () -> eval("duration(\"five minutes\")")).getMessage());
-    assertEquals("invalid operation: time.Time + time.Time",
-        assertThrows(ExpressionEvaluationException.class, () -> eval("now() + now()")).getMessage());
-    assertEquals("invalid operation: time.Time > int",
+    assertEquals(
+        "time: invalid duration \"five minutes\"",
+        assertThrows(ExpressionEvaluationException.class, () -> eval("duration(\"five minutes\")"))
+            .getMessage());
+    assertEquals(
+        "invalid operation: time.Time + time.Time",
+        assertThrows(ExpressionEvaluationException.class, () -> eval("now() + now()"))
+            .getMessage());
+    assertEquals(
+        "invalid operation: time.Time > int",
         assertThrows(ExpressionEvaluationException.class, () -> eval("now() > 5")).getMessage());
-    assertEquals("invalid argument for duration (type int)",
+    assertEquals(
+        "invalid argument for duration (type int)",
         assertThrows(ExpressionEvaluationException.class, () -> eval("duration(5)")).getMessage());
   }
 }

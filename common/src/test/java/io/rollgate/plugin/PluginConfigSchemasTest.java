@@ -45,14 +45,17 @@ class PluginConfigSchemasTest {
   }
 
   @Test
-  void absentConfigIsCheckedAsAnEmptyObject_andAWrongTypeIsReportedAtTheConfigItself() throws Exception {
+  void absentConfigIsCheckedAsAnEmptyObject_andAWrongTypeIsReportedAtTheConfigItself()
+      throws Exception {
     String schema = "{\"type\":\"object\",\"required\":[\"url\"]}";
     List<PluginConfigSchemas.Violation> v = schemas.validate(json(schema), null, "x.config");
     assertEquals(1, v.size());
     assertEquals("x.config.url", v.get(0).path());
     assertEquals("required", v.get(0).keyword());
     assertNull(v.get(0).valueText());
-    assertEquals(List.of("x.config: string found, object expected"), problems(schema, "\"text\"", "x.config"));
+    assertEquals(
+        List.of("x.config: string found, object expected"),
+        problems(schema, "\"text\"", "x.config"));
     assertEquals(List.of(), problems("{\"type\":\"object\"}", null, "x.config"));
   }
 
@@ -62,7 +65,9 @@ class PluginConfigSchemasTest {
         "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\","
             + "\"properties\":{\"n\":{\"type\":\"integer\",\"exclusiveMaximum\":10}}}";
     assertEquals(List.of(), schemas.checkSchema(json(draft7), "s"));
-    assertEquals(List.of("c.n: must have an exclusive maximum value of 10"), problems(draft7, "{\"n\":10}", "c"));
+    assertEquals(
+        List.of("c.n: must have an exclusive maximum value of 10"),
+        problems(draft7, "{\"n\":10}", "c"));
   }
 
   @Test
@@ -72,9 +77,11 @@ class PluginConfigSchemasTest {
     assertEquals(1, v.size(), String.valueOf(v));
     assertEquals("s", v.get(0).path());
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> schemas.validate(dangling, json("{}"), "c"));
+        assertThrows(
+            IllegalArgumentException.class, () -> schemas.validate(dangling, json("{}"), "c"));
     assertTrue(e.getMessage().startsWith("not a usable JSON Schema: "), e.getMessage());
-    List<PluginConfigSchemas.Violation> regex = schemas.checkSchema(json("{\"pattern\":\"(\"}"), "s");
+    List<PluginConfigSchemas.Violation> regex =
+        schemas.checkSchema(json("{\"pattern\":\"(\"}"), "s");
     assertEquals(1, regex.size(), String.valueOf(regex));
     assertTrue(regex.get(0).toString().startsWith("s: Unclosed group"), regex.get(0).toString());
   }
@@ -84,9 +91,13 @@ class PluginConfigSchemasTest {
     String schema = "{\"type\":\"object\",\"required\":[\"a\"]}";
     for (int i = 0; i < 300; i++) {
       assertEquals(List.of("c.a: required property 'a' not found"), problems(schema, "{}", "c"));
-      assertEquals(List.of(), problems("{\"type\":\"object\",\"maxProperties\":" + (i + 1) + "}", "{}", "c"));
+      assertEquals(
+          List.of(),
+          problems("{\"type\":\"object\",\"maxProperties\":" + (i + 1) + "}", "{}", "c"));
     }
-    assertTrue(schemas.cachedSchemas() <= PluginConfigSchemas.DEFAULT_CACHE_LIMIT, "" + schemas.cachedSchemas());
+    assertTrue(
+        schemas.cachedSchemas() <= PluginConfigSchemas.DEFAULT_CACHE_LIMIT,
+        "" + schemas.cachedSchemas());
   }
 
   @Test
@@ -94,7 +105,8 @@ class PluginConfigSchemasTest {
     PluginConfigSchemas small = new PluginConfigSchemas(2);
     PluginConfigSchemas other = new PluginConfigSchemas();
     for (int i = 0; i < 5; i++) {
-      assertEquals(List.of(), small.validate(json("{\"maxProperties\":" + (i + 1) + "}"), null, "c"));
+      assertEquals(
+          List.of(), small.validate(json("{\"maxProperties\":" + (i + 1) + "}"), null, "c"));
       assertTrue(small.cachedSchemas() <= 2, "" + small.cachedSchemas());
     }
     assertEquals(0, other.cachedSchemas());

@@ -18,18 +18,23 @@ class PolicyEvaluatorTest {
 
   private static RolloutPolicy policy(String rules) throws Exception {
     return YAML.readValue(
-        "metadata: {name: prod}\nspec:\n  namespaceSelector: {matchLabels: {env: prod}}\n  rules: " + rules,
+        "metadata: {name: prod}\nspec:\n  namespaceSelector: {matchLabels: {env: prod}}\n  rules: "
+            + rules,
         RolloutPolicy.class);
   }
 
   private static Rollout rollout(String spec) throws Exception {
     return YAML.readValue(
-        "metadata: {name: web, namespace: shop, labels: {team: a}}\nspec:" + (spec.startsWith("{") ? " " : "\n") + spec,
+        "metadata: {name: web, namespace: shop, labels: {team: a}}\nspec:"
+            + (spec.startsWith("{") ? " " : "\n")
+            + spec,
         Rollout.class);
   }
 
   private static List<String> violations(String rules, String spec) throws Exception {
-    return PolicyEvaluator.violations(policy(rules), rollout(spec)).stream().map(FieldError::toString).toList();
+    return PolicyEvaluator.violations(policy(rules), rollout(spec)).stream()
+        .map(FieldError::toString)
+        .toList();
   }
 
   @Test
@@ -70,15 +75,21 @@ class PolicyEvaluatorTest {
             "metadata.labels: Required value: label \"cost-center\" is required" + of,
             "metadata.annotations: Required value: annotation \"owner\" is required" + of,
             "spec.strategy.canary.analysis: Required value: an analysis is required: background (canary.analysis) or an"
-                + " analysis step" + of,
+                + " analysis step"
+                + of,
             "spec.strategy.canary.steps[2].setWeight: Invalid value: 60: raises the weight by 50 (from 10); at most 30 is"
-                + " allowed" + of,
+                + " allowed"
+                + of,
             "spec.strategy.canary.steps: Invalid value: \"4 steps\": full promotion after the last step raises the"
-                + " weight by 40 (from 60 to 100); at most 30 is allowed" + of,
+                + " weight by 40 (from 60 to 100); at most 30 is allowed"
+                + of,
             "spec.strategy.canary.steps: Invalid value: \"4 steps\": pauses less than 1m after the last setWeight before"
-                + " full promotion" + of,
-            "spec.strategy.canary.steps[1].plugin.name: Forbidden: step plugin \"acme/forbidden\" is not allowed" + of,
-            "spec.strategy.canary.trafficRouting.nginx: Forbidden: traffic router \"nginx\" is not allowed" + of),
+                + " full promotion"
+                + of,
+            "spec.strategy.canary.steps[1].plugin.name: Forbidden: step plugin \"acme/forbidden\" is not allowed"
+                + of,
+            "spec.strategy.canary.trafficRouting.nginx: Forbidden: traffic router \"nginx\" is not allowed"
+                + of),
         violations(rules, spec));
   }
 
@@ -104,10 +115,17 @@ class PolicyEvaluatorTest {
   @Test
   void blueGreenMustNotAutoPromoteBeforeTheMinimumPause() throws Exception {
     String rules = "{minPauseBeforePromotion: 5m}";
-    assertEquals(1, violations(rules, "{strategy: {blueGreen: {activeService: a, previewService: b}}}").size());
     assertEquals(
-        List.of(), violations(rules, "{strategy: {blueGreen: {activeService: a, autoPromotionSeconds: 300}}}"));
-    assertEquals(List.of(), violations(rules, "{strategy: {blueGreen: {activeService: a, autoPromotionEnabled: false}}}"));
+        1,
+        violations(rules, "{strategy: {blueGreen: {activeService: a, previewService: b}}}").size());
+    assertEquals(
+        List.of(),
+        violations(
+            rules, "{strategy: {blueGreen: {activeService: a, autoPromotionSeconds: 300}}}"));
+    assertEquals(
+        List.of(),
+        violations(
+            rules, "{strategy: {blueGreen: {activeService: a, autoPromotionEnabled: false}}}"));
   }
 
   @Test

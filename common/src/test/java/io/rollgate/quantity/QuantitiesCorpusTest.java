@@ -14,35 +14,182 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Quantities are parsed, checked, compared and written back exactly as recorded for corpora of texts drawn by seeded
- * generators (under {@code quantity/}; see {@link Corpus} for how they are recorded). A parsed value is written as its
- * unscaled value and power of ten ({@code 15E-1} is 1.5 at scale 1); Go's reading as the canonical text or the error.
+ * Quantities are parsed, checked, compared and written back exactly as recorded for corpora of
+ * texts drawn by seeded generators (under {@code quantity/}; see {@link Corpus} for how they are
+ * recorded). A parsed value is written as its unscaled value and power of ten ({@code 15E-1} is 1.5
+ * at scale 1); Go's reading as the canonical text or the error.
  */
 class QuantitiesCorpusTest {
 
   private static final String CORPUS = "quantity/quantities-corpus.jsonl";
   private static final String COMPARISONS = "quantity/comparisons-corpus.jsonl";
   private static final String CANONICAL = "quantity/canonical-corpus.jsonl";
+
   /** Texts drawn after the edges, for each corpus of texts. */
   private static final int DRAWN = 3_000;
+
   private static final int COMPARED = 1_000;
-  private static final String[] SUFFIXES = {"", "", "", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi",
-    "Ei", "e", "E", "e3", "E3", "e+3", "e-3", "E-2", "e30", "e-30", "e31", "e-31", "e0000000000000000000005", "K", "ki",
-    "mi", "i", "Kib", "e-", "e+", "E+", "Ex", "x", " ", "e2147483648", "e-2147483648", "e-2147483647", "e99999999999"};
+  private static final String[] SUFFIXES = {
+    "",
+    "",
+    "",
+    "m",
+    "k",
+    "M",
+    "G",
+    "T",
+    "P",
+    "E",
+    "Ki",
+    "Mi",
+    "Gi",
+    "Ti",
+    "Pi",
+    "Ei",
+    "e",
+    "E",
+    "e3",
+    "E3",
+    "e+3",
+    "e-3",
+    "E-2",
+    "e30",
+    "e-30",
+    "e31",
+    "e-31",
+    "e0000000000000000000005",
+    "K",
+    "ki",
+    "mi",
+    "i",
+    "Kib",
+    "e-",
+    "e+",
+    "E+",
+    "Ex",
+    "x",
+    " ",
+    "e2147483648",
+    "e-2147483648",
+    "e-2147483647",
+    "e99999999999"
+  };
   private static final String JUNK = "0123456789.+-eEmkMGKi ";
+
   /** Go's reading also sees {@code n}, {@code u}, white space and exponents beyond an int. */
-  private static final String[] GO_SUFFIXES = {"", "", "", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti",
-    "Pi", "Ei", "n", "u", "e", "E", "e3", "E3", "e+3", "e-3", "E-2", "e-9", "e-10", "e18", "e19", "e30", "e-31", "K",
-    "ki", "mi", "i", "Kib", "e-", "e+", "E+", "Ex", "x", " ", "\t", "\u00a0", "e2147483648", "e4294967297",
-    "e99999999999", "e9223372036854775808"};
+  private static final String[] GO_SUFFIXES = {
+    "",
+    "",
+    "",
+    "m",
+    "k",
+    "M",
+    "G",
+    "T",
+    "P",
+    "E",
+    "Ki",
+    "Mi",
+    "Gi",
+    "Ti",
+    "Pi",
+    "Ei",
+    "n",
+    "u",
+    "e",
+    "E",
+    "e3",
+    "E3",
+    "e+3",
+    "e-3",
+    "E-2",
+    "e-9",
+    "e-10",
+    "e18",
+    "e19",
+    "e30",
+    "e-31",
+    "K",
+    "ki",
+    "mi",
+    "i",
+    "Kib",
+    "e-",
+    "e+",
+    "E+",
+    "Ex",
+    "x",
+    " ",
+    "\t",
+    "\u00a0",
+    "e2147483648",
+    "e4294967297",
+    "e99999999999",
+    "e9223372036854775808"
+  };
+
   private static final String GO_JUNK = "0123456789.+-eEmkMGKinu \t";
   private static final List<String> GO_EDGES =
-      List.of("", " ", "0", " 0 ", "+", "-", ".", "+.", "-.5", "+.5", "5.", "-5.", "1.2.3", "-0", "+0", "-0.000", "0e-5",
-          "0e5", "0.0m", "00", "01", "001.5", "1.500", "1000m", "1024Mi", "1.5Gi", "0.5Ki", "1Ki", "1023", "1024",
-          "8Ei", "9Ei", "100n", "1n", "0.1n", "1u", "1.5u", "999999999999999999", "9999999999999999999",
-          "9223372036854775807", "9223372036854775808", "-9223372036854775808", "12345678901234567890Ki", "1e",
-          "1E", "1e3", "1E3", "1e-3", "1e-9", "1e-10", "1e-12", "1.5e-9", "1e19", "1e30", "1e2147483647",
-          "1e4294967297", "1KiB", "1 Gi", "\u20281\u3000");
+      List.of(
+          "",
+          " ",
+          "0",
+          " 0 ",
+          "+",
+          "-",
+          ".",
+          "+.",
+          "-.5",
+          "+.5",
+          "5.",
+          "-5.",
+          "1.2.3",
+          "-0",
+          "+0",
+          "-0.000",
+          "0e-5",
+          "0e5",
+          "0.0m",
+          "00",
+          "01",
+          "001.5",
+          "1.500",
+          "1000m",
+          "1024Mi",
+          "1.5Gi",
+          "0.5Ki",
+          "1Ki",
+          "1023",
+          "1024",
+          "8Ei",
+          "9Ei",
+          "100n",
+          "1n",
+          "0.1n",
+          "1u",
+          "1.5u",
+          "999999999999999999",
+          "9999999999999999999",
+          "9223372036854775807",
+          "9223372036854775808",
+          "-9223372036854775808",
+          "12345678901234567890Ki",
+          "1e",
+          "1E",
+          "1e3",
+          "1E3",
+          "1e-3",
+          "1e-9",
+          "1e-10",
+          "1e-12",
+          "1.5e-9",
+          "1e19",
+          "1e30",
+          "1e2147483647",
+          "1e4294967297",
+          "1KiB",
+          "1 Gi",
+          "\u20281\u3000");
   private static final List<String> EDGES =
       List.of(
           "",
@@ -106,7 +253,10 @@ class QuantitiesCorpusTest {
     for (JsonNode line : Corpus.read(COMPARISONS)) {
       String a = line.get("a").asText();
       String b = line.get("b").asText();
-      assertEquals(line, comparison(a, line.get("cutA").asInt(), b, line.get("cutB").asInt()), a + " vs " + b);
+      assertEquals(
+          line,
+          comparison(a, line.get("cutA").asInt(), b, line.get("cutB").asInt()),
+          a + " vs " + b);
     }
   }
 
@@ -141,7 +291,8 @@ class QuantitiesCorpusTest {
     }
     random = new Random(41);
     for (int i = 0; i < DRAWN; i++) {
-      String s = random.nextInt(10) == 0 ? junk(random, GO_JUNK) : quantity(random, GO_SUFFIXES, GO_JUNK);
+      String s =
+          random.nextInt(10) == 0 ? junk(random, GO_JUNK) : quantity(random, GO_SUFFIXES, GO_JUNK);
       canonical.add(canonical(s));
     }
     Corpus.write(CANONICAL, canonical);
@@ -152,7 +303,8 @@ class QuantitiesCorpusTest {
       String a = quantity(random, SUFFIXES, JUNK);
       String b = random.nextInt(4) == 0 ? a : quantity(random, SUFFIXES, JUNK);
       if (Quantities.isValid(a) && Quantities.isValid(b)) {
-        comparisons.add(comparison(a, random.nextInt(a.length() + 1), b, random.nextInt(b.length() + 1)));
+        comparisons.add(
+            comparison(a, random.nextInt(a.length() + 1), b, random.nextInt(b.length() + 1)));
       }
     }
     Corpus.write(COMPARISONS, comparisons);
@@ -166,7 +318,9 @@ class QuantitiesCorpusTest {
   private static ObjectNode outcome(String s, int cut) {
     ObjectNode line = Corpus.JSON.createObjectNode().put("text", s);
     try {
-      line.put("parse", Quantities.parse(s).map(d -> d.unscaledValue() + "E" + (-d.scale())).orElse("none"));
+      line.put(
+          "parse",
+          Quantities.parse(s).map(d -> d.unscaledValue() + "E" + (-d.scale())).orElse("none"));
     } catch (RuntimeException e) {
       line.put("parse", e.getClass().getName());
     }
@@ -185,8 +339,11 @@ class QuantitiesCorpusTest {
   }
 
   private static ObjectNode comparison(String a, int cutA, String b, int cutB) {
-    int sign = Quantities.compare(a.substring(0, cutA), a.substring(cutA), b.substring(0, cutB), b.substring(cutB));
-    ObjectNode line = Corpus.JSON.createObjectNode().put("a", a).put("cutA", cutA).put("b", b).put("cutB", cutB);
+    int sign =
+        Quantities.compare(
+            a.substring(0, cutA), a.substring(cutA), b.substring(0, cutB), b.substring(cutB));
+    ObjectNode line =
+        Corpus.JSON.createObjectNode().put("a", a).put("cutA", cutA).put("b", b).put("cutB", cutB);
     return line.put("compare", Integer.signum(sign));
   }
 

@@ -15,8 +15,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class QuantitiesTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"1", "0", "500m", "1.5", "1.", ".5", "+1", "1Gi", "128Mi", "2Ki", "1e3", "1E3", "1e-3", "3k",
-      "1M", "2G", "1T", "1P", "1E", "100n"})
+  @ValueSource(
+      strings = {
+        "1", "0", "500m", "1.5", "1.", ".5", "+1", "1Gi", "128Mi", "2Ki", "1e3", "1E3", "1e-3",
+        "3k", "1M", "2G", "1T", "1P", "1E", "100n"
+      })
   void acceptsWellFormedQuantities(String q) {
     if (q.equals("100n")) {
       assertFalse(Quantities.isValid(q), "n is not a suffix of the grammar");
@@ -26,7 +29,10 @@ class QuantitiesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "abc", "1.5.5", "1GB", "1 Gi", "Gi", "1gi", "--1", "1e", "1e1.5", "0x10", "1Ki1", "1e99"})
+  @ValueSource(
+      strings = {
+        "", "abc", "1.5.5", "1GB", "1 Gi", "Gi", "1gi", "--1", "1e", "1e1.5", "0x10", "1Ki1", "1e99"
+      })
   void refusesMalformedQuantities(String q) {
     assertFalse(Quantities.isValid(q), q);
   }
@@ -37,16 +43,20 @@ class QuantitiesTest {
     assertEquals(0, new BigDecimal("1073741824").compareTo(Quantities.parse("1Gi").orElseThrow()));
     assertEquals(0, new BigDecimal("1000").compareTo(Quantities.parse("1e3").orElseThrow()));
     assertEquals(0, new BigDecimal("1000").compareTo(Quantities.parse("1k").orElseThrow()));
-    assertEquals(0, new BigDecimal(1L << 60).compareTo(Quantities.parse("1Ei").orElseThrow()), "Ei is 2^60");
+    assertEquals(
+        0, new BigDecimal(1L << 60).compareTo(Quantities.parse("1Ei").orElseThrow()), "Ei is 2^60");
     assertEquals(
         0,
-        new BigDecimal(1L << 60).multiply(BigDecimal.valueOf(9)).compareTo(Quantities.parse("9Ei").orElseThrow()),
+        new BigDecimal(1L << 60)
+            .multiply(BigDecimal.valueOf(9))
+            .compareTo(Quantities.parse("9Ei").orElseThrow()),
         "beyond a long");
   }
 
   @Test
   void outOfRangeExponentsAreRefusedNotThrown() {
-    for (String q : new String[] {"1e-2147483648", "1e2147483648", "1e-31", "1e31", "1e-2147483647"}) {
+    for (String q :
+        new String[] {"1e-2147483648", "1e2147483648", "1e-31", "1e31", "1e-2147483647"}) {
       assertTrue(Quantities.parse(q).isEmpty(), q);
       assertFalse(Quantities.isValid(q), q);
     }
@@ -77,10 +87,15 @@ class QuantitiesTest {
 
   @Test
   void computesValuesBeyondALongExactly() {
-    assertEquals(Optional.of(new BigDecimal("9223372036854775808")), Quantities.parse("9223372036854775808"));
-    assertEquals(Optional.of(new BigDecimal("1.0000000000000000000000000001")),
+    assertEquals(
+        Optional.of(new BigDecimal("9223372036854775808")),
+        Quantities.parse("9223372036854775808"));
+    assertEquals(
+        Optional.of(new BigDecimal("1.0000000000000000000000000001")),
         Quantities.parse("1.0000000000000000000000000001"));
-    assertEquals(Optional.of(new BigDecimal("123456789012345678E+30")), Quantities.parse("123456789012345678e30"));
+    assertEquals(
+        Optional.of(new BigDecimal("123456789012345678E+30")),
+        Quantities.parse("123456789012345678e30"));
     assertEquals(Quantities.check("9", "Ei"), 1);
     assertTrue(Quantities.compare("9", "Ei", "8", "Ei") > 0);
     assertTrue(Quantities.compare("8", "Ei", "9223372036854775808", "") == 0);
@@ -118,7 +133,8 @@ class QuantitiesTest {
     "1, Ki, 1.024, k",
     ".5, '', 5, e-1",
   })
-  void comparesEqualValuesWrittenDifferently(String amount, String format, String otherAmount, String otherFormat) {
+  void comparesEqualValuesWrittenDifferently(
+      String amount, String format, String otherAmount, String otherFormat) {
     assertEquals(0, Quantities.compare(amount, format, otherAmount, otherFormat));
   }
 
@@ -170,15 +186,18 @@ class QuantitiesTest {
   void goRefusesWithItsMessages() {
     assertEquals(
         "quantity 1.2.3: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-        assertThrows(IllegalArgumentException.class, () -> Quantities.canonical("1.2.3")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Quantities.canonical("1.2.3"))
+            .getMessage());
     assertEquals(
         "quantity : quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
         assertThrows(IllegalArgumentException.class, () -> Quantities.canonical("")).getMessage());
     assertEquals(
         "quantity 1e: unable to parse quantity's suffix",
-        assertThrows(IllegalArgumentException.class, () -> Quantities.canonical("1e")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Quantities.canonical("1e"))
+            .getMessage());
     assertEquals(
         "quantity 1KiB: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-        assertThrows(IllegalArgumentException.class, () -> Quantities.canonical("1KiB")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Quantities.canonical("1KiB"))
+            .getMessage());
   }
 }

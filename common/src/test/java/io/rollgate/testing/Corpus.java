@@ -17,14 +17,15 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A recorded test corpus: inputs drawn once by a seeded generator, each with the outcome the code gave when it was
- * recorded, one JSON object a line under {@code src/test/resources/} ({@code validation/}, {@code quantity/},
- * {@code defaults/}).
+ * A recorded test corpus: inputs drawn once by a seeded generator, each with the outcome the code
+ * gave when it was recorded, one JSON object a line under {@code src/test/resources/} ({@code
+ * validation/}, {@code quantity/}, {@code defaults/}).
  *
- * <p>The corpus tests assert that the current code still gives every recorded outcome. A corpus is rewritten only on
- * purpose, when a change of behaviour is intended: run the corpus tests with {@code -Drollgate.corpus.write=true}
- * ({@code mvn -o -q test -pl common -Dtest='*CorpusTest' -Drollgate.corpus.write=true}), which runs their
- * {@code recordsTheCorpus} method instead of the checks, and review the diff of the files.
+ * <p>The corpus tests assert that the current code still gives every recorded outcome. A corpus is
+ * rewritten only on purpose, when a change of behaviour is intended: run the corpus tests with
+ * {@code -Drollgate.corpus.write=true} ({@code mvn -o -q test -pl common -Dtest='*CorpusTest'
+ * -Drollgate.corpus.write=true}), which runs their {@code recordsTheCorpus} method instead of the
+ * checks, and review the diff of the files.
  */
 public final class Corpus {
 
@@ -59,7 +60,8 @@ public final class Corpus {
   }
 
   /**
-   * Writes a corpus into the module's test resources (the working directory of a test is its module).
+   * Writes a corpus into the module's test resources (the working directory of a test is its
+   * module).
    *
    * @param name its resource name, for example {@code validation/rollouts-corpus.jsonl}
    * @param lines its lines
@@ -81,21 +83,24 @@ public final class Corpus {
   }
 
   /**
-   * An error message with what varies from one drawn input to the next taken out (list indices, map keys, quoted
-   * values, the limit a request exceeds), so that a generator keeps an input for each kind of error it meets.
+   * An error message with what varies from one drawn input to the next taken out (list indices, map
+   * keys, quoted values, the limit a request exceeds), so that a generator keeps an input for each
+   * kind of error it meets.
    *
    * @param error the error as text
    * @return its shape
    */
   public static String shape(String error) {
-    return error.replaceAll("\\[\\d+]|\"[^\"]*\"|(labels|annotations|limits|requests)\\.[^:]*|(limit of).*", "$1$2");
+    return error.replaceAll(
+        "\\[\\d+]|\"[^\"]*\"|(labels|annotations|limits|requests)\\.[^:]*|(limit of).*", "$1$2");
   }
 
   /**
    * Runs a validation and records what it gave.
    *
    * @param validation appends the errors it finds
-   * @return the errors as text ({@code path: Invalid value: value: detail}), or {@code {"thrown": class}}
+   * @return the errors as text ({@code path: Invalid value: value: detail}), or {@code {"thrown":
+   *     class}}
    */
   public static JsonNode outcome(Consumer<List<FieldError>> validation) {
     List<FieldError> errors = new ArrayList<>();

@@ -13,8 +13,11 @@ class AnalysisTemplateValidatorTest {
   private static final YAMLMapper YAML = new YAMLMapper();
 
   private static List<String> errors(String spec) throws Exception {
-    AnalysisTemplate t = YAML.readValue("metadata: {name: t}\nspec:\n" + spec, AnalysisTemplate.class);
-    return AnalysisTemplateValidator.validate(t.getSpec()).stream().map(FieldError::toString).toList();
+    AnalysisTemplate t =
+        YAML.readValue("metadata: {name: t}\nspec:\n" + spec, AnalysisTemplate.class);
+    return AnalysisTemplateValidator.validate(t.getSpec()).stream()
+        .map(FieldError::toString)
+        .toList();
   }
 
   @Test
@@ -61,19 +64,51 @@ class AnalysisTemplateValidatorTest {
                   provider: {}
             """);
     assertEquals("spec.args[1].name: Invalid value: \"a\": Duplicate value", e.get(0));
-    assertTrue(e.contains("spec.metrics[0].provider: Invalid value: \"prometheus, web\": exactly one provider may be set"), String.valueOf(e));
-    assertTrue(e.stream().anyMatch(s -> s.startsWith("spec.metrics[0].successCondition: Invalid value: \"result[0] >\": does not parse:") && s.endsWith(")")), String.valueOf(e));
-    assertTrue(e.contains("spec.metrics[0].failureLimit: Invalid value: -2: must be >= 0, or -1 to be disabled"), String.valueOf(e));
-    assertTrue(e.contains("spec.metrics[0].interval: Required value: interval must be specified when count > 1"), String.valueOf(e));
-    assertTrue(e.contains("spec.metrics[0].failureCondition: Invalid value: \"{{args.undeclared}}\": argument \"undeclared\" is not declared in spec.args"), String.valueOf(e));
-    assertTrue(e.contains("spec.metrics[1].name: Invalid value: \"m\": Duplicate value: also the name of spec.metrics[0]"), String.valueOf(e));
-    assertTrue(e.stream().anyMatch(s -> s.startsWith("spec.metrics[1].provider: Required value")), String.valueOf(e));
-    assertTrue(e.contains("spec.metrics[1].interval: Invalid value: \"soon\": must be a duration such as 30s, 5m or 1h"), String.valueOf(e));
-    assertTrue(e.contains("spec.metrics[1].count: Invalid value: 2: must be >= failureLimit + consecutiveSuccessLimit (3 + 0)"), String.valueOf(e));
+    assertTrue(
+        e.contains(
+            "spec.metrics[0].provider: Invalid value: \"prometheus, web\": exactly one provider may be set"),
+        String.valueOf(e));
+    assertTrue(
+        e.stream()
+            .anyMatch(
+                s ->
+                    s.startsWith(
+                            "spec.metrics[0].successCondition: Invalid value: \"result[0] >\": does not parse:")
+                        && s.endsWith(")")),
+        String.valueOf(e));
+    assertTrue(
+        e.contains(
+            "spec.metrics[0].failureLimit: Invalid value: -2: must be >= 0, or -1 to be disabled"),
+        String.valueOf(e));
+    assertTrue(
+        e.contains(
+            "spec.metrics[0].interval: Required value: interval must be specified when count > 1"),
+        String.valueOf(e));
+    assertTrue(
+        e.contains(
+            "spec.metrics[0].failureCondition: Invalid value: \"{{args.undeclared}}\": argument \"undeclared\" is not declared in spec.args"),
+        String.valueOf(e));
+    assertTrue(
+        e.contains(
+            "spec.metrics[1].name: Invalid value: \"m\": Duplicate value: also the name of spec.metrics[0]"),
+        String.valueOf(e));
+    assertTrue(
+        e.stream().anyMatch(s -> s.startsWith("spec.metrics[1].provider: Required value")),
+        String.valueOf(e));
+    assertTrue(
+        e.contains(
+            "spec.metrics[1].interval: Invalid value: \"soon\": must be a duration such as 30s, 5m or 1h"),
+        String.valueOf(e));
+    assertTrue(
+        e.contains(
+            "spec.metrics[1].count: Invalid value: 2: must be >= failureLimit + consecutiveSuccessLimit (3 + 0)"),
+        String.valueOf(e));
   }
 
   @Test
   void placeholdersKeepConditionPositions() {
-    assertEquals("result > 0" + " ".repeat(17), AnalysisTemplateValidator.neutralize("result > {{args.threshold}}"));
+    assertEquals(
+        "result > 0" + " ".repeat(17),
+        AnalysisTemplateValidator.neutralize("result > {{args.threshold}}"));
   }
 }

@@ -10,7 +10,10 @@ class FieldErrorTest {
   void formatsInvalidValueWithPathValueAndDetail() {
     assertEquals(
         "spec.strategy.canary.steps[2].setWeight: Invalid value: 120: SetWeight needs to be between 0 and 100",
-        FieldError.invalid("spec.strategy.canary.steps[2].setWeight", 120, "SetWeight needs to be between 0 and 100")
+        FieldError.invalid(
+                "spec.strategy.canary.steps[2].setWeight",
+                120,
+                "SetWeight needs to be between 0 and 100")
             .toString());
   }
 
@@ -18,7 +21,8 @@ class FieldErrorTest {
   void quotesStringValues() {
     FieldError e = FieldError.invalid("spec.strategy.blueGreen.activeService", "web", "same");
     assertEquals("\"web\"", e.value());
-    assertEquals("spec.strategy.blueGreen.activeService: Invalid value: \"web\": same", e.toString());
+    assertEquals(
+        "spec.strategy.blueGreen.activeService: Invalid value: \"web\": same", e.toString());
   }
 
   @Test
@@ -29,10 +33,12 @@ class FieldErrorTest {
 
   @Test
   void omitsValue_whenRequired() {
-    FieldError e = FieldError.required("spec.selector", "Rollout has missing field '.spec.selector'");
+    FieldError e =
+        FieldError.required("spec.selector", "Rollout has missing field '.spec.selector'");
     assertEquals(FieldError.Type.REQUIRED, e.type());
     assertEquals(null, e.value());
-    assertEquals("spec.selector: Required value: Rollout has missing field '.spec.selector'", e.toString());
+    assertEquals(
+        "spec.selector: Required value: Rollout has missing field '.spec.selector'", e.toString());
   }
 
   @Test
@@ -40,6 +46,8 @@ class FieldErrorTest {
     assertEquals("p: Forbidden: d", FieldError.forbidden("p", "d").toString());
     assertEquals(
         "spec.template: Internal error: template must be empty for workload reference rollout",
-        FieldError.internal("spec.template", "template must be empty for workload reference rollout").toString());
+        FieldError.internal(
+                "spec.template", "template must be empty for workload reference rollout")
+            .toString());
   }
 }

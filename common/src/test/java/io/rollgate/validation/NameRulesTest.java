@@ -8,13 +8,17 @@ import java.util.Random;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The character-by-character name rules agree with the regular expressions of Kubernetes API validation. */
+/**
+ * The character-by-character name rules agree with the regular expressions of Kubernetes API
+ * validation.
+ */
 class NameRulesTest {
 
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern NAME_PART = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+  private static final Pattern NAME_PART =
+      Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final Pattern HAS_LETTER = Pattern.compile(".*[a-z].*");
 
   @Test
@@ -35,8 +39,14 @@ class NameRulesTest {
       int start = random.nextInt(n + 1);
       int end = start + random.nextInt(n - start + 1);
       String part = s.substring(start, end);
-      assertEquals(DNS_SUBDOMAIN.matcher(part).matches(), NameRules.isDnsSubdomain(s, start, end), s + " " + start);
-      assertEquals(NAME_PART.matcher(part).matches(), NameRules.isQualifiedNamePart(s, start, end), s + " " + start);
+      assertEquals(
+          DNS_SUBDOMAIN.matcher(part).matches(),
+          NameRules.isDnsSubdomain(s, start, end),
+          s + " " + start);
+      assertEquals(
+          NAME_PART.matcher(part).matches(),
+          NameRules.isQualifiedNamePart(s, start, end),
+          s + " " + start);
     }
   }
 

@@ -19,7 +19,9 @@ class PluginConfigValidatorTest {
   private final PluginConfigSchemas schemas = new PluginConfigSchemas();
 
   private List<String> errors(Map<String, String> data) {
-    return PluginConfigValidator.validate(data, schemas).stream().map(FieldError::toString).toList();
+    return PluginConfigValidator.validate(data, schemas).stream()
+        .map(FieldError::toString)
+        .toList();
   }
 
   @Test
@@ -29,15 +31,19 @@ class PluginConfigValidatorTest {
             "stepPlugins",
             "- name: argoproj-labs/sample-step\n  location: file://./plugin\n  disabled: true\n",
             "trafficRouterPlugins",
-            "- name: \"argoproj-labs/gatewayAPI\"\n  location: \"https://example.com/gw\"\n  sha256: " + SHA
+            "- name: \"argoproj-labs/gatewayAPI\"\n  location: \"https://example.com/gw\"\n  sha256: "
+                + SHA
                 + "\n  args: [\"--log=debug\"]\n",
             "metricProviderPlugins",
             "- name: acme/metrics\n  location: http://example.com/m\n",
-            "other", "anything: [");
+            "other",
+            "anything: [");
     assertEquals(List.of(), errors(data));
     PluginRegistry r = PluginRegistry.fromConfigMapData(data);
     assertTrue(r.find(PluginKind.STEP, "argoproj-labs/sample-step").orElseThrow().disabled());
-    assertEquals(List.of("--log=debug"), r.find(PluginKind.TRAFFIC_ROUTER, "argoproj-labs/gatewayAPI").orElseThrow().args());
+    assertEquals(
+        List.of("--log=debug"),
+        r.find(PluginKind.TRAFFIC_ROUTER, "argoproj-labs/gatewayAPI").orElseThrow().args());
   }
 
   @Test
@@ -81,11 +87,15 @@ class PluginConfigValidatorTest {
   void reportsUnreadableYaml() {
     List<String> e = errors(Map.of("stepPlugins", "- name: [unclosed"));
     assertEquals(1, e.size());
-    assertTrue(e.get(0).startsWith("data.stepPlugins: Invalid value: \"- name: [unclosed\": not valid YAML"), e.get(0));
+    assertTrue(
+        e.get(0)
+            .startsWith("data.stepPlugins: Invalid value: \"- name: [unclosed\": not valid YAML"),
+        e.get(0));
   }
 
   @Test
-  void rolloutPluginReferencesMustBeRegistered_orWarnWhenTheRegistryIsUnreadable() throws Exception {
+  void rolloutPluginReferencesMustBeRegistered_orWarnWhenTheRegistryIsUnreadable()
+      throws Exception {
     Rollout rollout =
         new YAMLMapper()
             .readValue(
@@ -102,8 +112,11 @@ class PluginConfigValidatorTest {
                 Rollout.class);
     PluginRegistry registry =
         PluginRegistry.fromConfigMapData(
-            Map.of("stepPlugins", "- {name: acme/step, location: 'file://s'}",
-                "trafficRouterPlugins", "- {name: acme/router, location: 'file://r'}"));
+            Map.of(
+                "stepPlugins",
+                "- {name: acme/step, location: 'file://s'}",
+                "trafficRouterPlugins",
+                "- {name: acme/router, location: 'file://r'}"));
     PluginReferenceValidator.Result r =
         PluginReferenceValidator.validate(rollout, registry, "ns/argo-rollouts-config", schemas);
     assertEquals(
@@ -118,7 +131,11 @@ class PluginConfigValidatorTest {
         PluginReferenceValidator.validate(rollout, null, "ns/argo-rollouts-config", schemas);
     assertEquals(1, unknown.errors().size());
     assertEquals(3, unknown.warnings().size());
-    assertTrue(unknown.warnings().get(0).startsWith("spec.strategy.canary.steps[0].plugin.name: plugin \"acme/step\""));
+    assertTrue(
+        unknown
+            .warnings()
+            .get(0)
+            .startsWith("spec.strategy.canary.steps[0].plugin.name: plugin \"acme/step\""));
   }
 
   @Test
@@ -156,7 +173,8 @@ class PluginConfigValidatorTest {
                 - name: acme/schema-list
                   location: file://p
                   configSchema: [1]
-                """.formatted(SHA),
+                """
+                    .formatted(SHA),
                 "metricProviderPlugins",
                 "- {name: acme/m, location: 'java:com.example.M'}\n"));
     assertEquals(
@@ -189,8 +207,9 @@ class PluginConfigValidatorTest {
             "data.metricProviderPlugins[0].location: Invalid value: \"java:com.example.M\": java: locations are for"
                 + " step and traffic-router plugins only"),
         e);
-    PluginRegistry r = PluginRegistry.fromConfigMapData(Map.of("stepPlugins",
-        "- {name: acme/e, endpoint: 'https://h:8443/base'}\n"));
+    PluginRegistry r =
+        PluginRegistry.fromConfigMapData(
+            Map.of("stepPlugins", "- {name: acme/e, endpoint: 'https://h:8443/base'}\n"));
     assertEquals("https://h:8443/base", r.find(PluginKind.STEP, "acme/e").orElseThrow().endpoint());
   }
 

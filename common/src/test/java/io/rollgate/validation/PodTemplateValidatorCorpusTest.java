@@ -38,19 +38,21 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The pod template checks give exactly the recorded errors, in the recorded order, for a corpus of templates drawn by a
- * seeded generator ({@code pod-templates-corpus.jsonl}; see {@link Corpus} for how it is recorded). Quantities are
- * written as fabric8 holds them, {@code {"amount": ..., "format": ...}}, since the checks read the two parts without
- * joining them.
+ * The pod template checks give exactly the recorded errors, in the recorded order, for a corpus of
+ * templates drawn by a seeded generator ({@code pod-templates-corpus.jsonl}; see {@link Corpus} for
+ * how it is recorded). Quantities are written as fabric8 holds them, {@code {"amount": ...,
+ * "format": ...}}, since the checks read the two parts without joining them.
  */
 class PodTemplateValidatorCorpusTest {
 
   private static final String CORPUS = "validation/pod-templates-corpus.jsonl";
+
   /**
-   * Templates drawn; those kept are the first {@link #PLAIN} and every later one that shows an error not seen before
-   * (see {@link Corpus#shape}).
+   * Templates drawn; those kept are the first {@link #PLAIN} and every later one that shows an
+   * error not seen before (see {@link Corpus#shape}).
    */
   private static final int DRAWN = 20_000;
+
   private static final int PLAIN = 250;
   private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
   private static final ObjectMapper JSON =
@@ -59,23 +61,91 @@ class PodTemplateValidatorCorpusTest {
               JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.ALWAYS))
           .addMixIn(Quantity.class, SplitQuantity.class);
 
-  private static final String[] KEYS = {"app", "tier", "app.kubernetes.io/name", "example.com/team", "Example.com/x",
-    "/x", "a/", "a/b/c", "-bad", "bad-", "ok_key.v1", "", "x".repeat(64), "x".repeat(63), "a".repeat(254) + "/n",
-    "a".repeat(253) + "/n", "a..b/c", "é", "helm.sh/chart"};
-  private static final String[] VALUES = {"web", "", "v1.2.3", "-v", "v-", "x".repeat(64), "x".repeat(63), "a b", null,
-    "A_b.C", "é"};
-  private static final String[] CONTAINER_NAMES = {"web", "sidecar", "init", "Web", "-x", "", null, "a".repeat(64),
-    "a".repeat(63), "web"};
-  private static final String[] PORT_NAMES = {"http", "metrics", "http", "grpc-web", "a--b", "-http", "HTTP", "123",
-    "abcdefghijklmnop", "abcdefghijklmno", "", null, "h"};
+  private static final String[] KEYS = {
+    "app",
+    "tier",
+    "app.kubernetes.io/name",
+    "example.com/team",
+    "Example.com/x",
+    "/x",
+    "a/",
+    "a/b/c",
+    "-bad",
+    "bad-",
+    "ok_key.v1",
+    "",
+    "x".repeat(64),
+    "x".repeat(63),
+    "a".repeat(254) + "/n",
+    "a".repeat(253) + "/n",
+    "a..b/c",
+    "é",
+    "helm.sh/chart"
+  };
+  private static final String[] VALUES = {
+    "web", "", "v1.2.3", "-v", "v-", "x".repeat(64), "x".repeat(63), "a b", null, "A_b.C", "é"
+  };
+  private static final String[] CONTAINER_NAMES = {
+    "web", "sidecar", "init", "Web", "-x", "", null, "a".repeat(64), "a".repeat(63), "web"
+  };
+  private static final String[] PORT_NAMES = {
+    "http",
+    "metrics",
+    "http",
+    "grpc-web",
+    "a--b",
+    "-http",
+    "HTTP",
+    "123",
+    "abcdefghijklmnop",
+    "abcdefghijklmno",
+    "",
+    null,
+    "h"
+  };
   private static final Integer[] PORTS = {80, 8080, 0, -1, 65535, 65536, null};
   private static final Integer[] HOST_PORTS = {null, null, 0, -1, 80, 65536};
   private static final String[] PROTOCOLS = {null, "TCP", "UDP", "SCTP", "tcp", "HTTP"};
-  private static final String[] RESOURCES = {"cpu", "memory", "ephemeral-storage", "storage", "hugepages-2Mi",
-    "example.com/gpu", "gpu", "Bad/x", "nvidia.com/gpu", "-x/y"};
-  private static final String[] QUANTITIES = {"1", "100m", "500m", "0.5", "2", "128Mi", "1Gi", "1.5Gi", "256M", "1e3",
-    "1E-3", "-1", "-0", "0", "1x", "", "1Ei", "1E", "1.", ".5", "0.0001", "9999999999999999999", "3k", "1000m",
-    "2000000000Pi", "abc"};
+  private static final String[] RESOURCES = {
+    "cpu",
+    "memory",
+    "ephemeral-storage",
+    "storage",
+    "hugepages-2Mi",
+    "example.com/gpu",
+    "gpu",
+    "Bad/x",
+    "nvidia.com/gpu",
+    "-x/y"
+  };
+  private static final String[] QUANTITIES = {
+    "1",
+    "100m",
+    "500m",
+    "0.5",
+    "2",
+    "128Mi",
+    "1Gi",
+    "1.5Gi",
+    "256M",
+    "1e3",
+    "1E-3",
+    "-1",
+    "-0",
+    "0",
+    "1x",
+    "",
+    "1Ei",
+    "1E",
+    "1.",
+    ".5",
+    "0.0001",
+    "9999999999999999999",
+    "3k",
+    "1000m",
+    "2000000000Pi",
+    "abc"
+  };
 
   @Test
   @DisabledIfSystemProperty(named = Corpus.WRITE, matches = "true")
@@ -85,13 +155,17 @@ class PodTemplateValidatorCorpusTest {
     for (JsonNode line : corpus) {
       PodTemplateSpec template = JSON.treeToValue(line.get("template"), PodTemplateSpec.class);
       assertEquals(line.get("outcome"), outcome(template), () -> line.get("template").toString());
-      assertEquals(metadataPart(line.get("outcome")), metadataOutcome(template), () -> line.get("template").toString());
+      assertEquals(
+          metadataPart(line.get("outcome")),
+          metadataOutcome(template),
+          () -> line.get("template").toString());
       if (!line.get("outcome").isEmpty()) {
         withErrors++;
       }
     }
     assertTrue(
-        withErrors > corpus.size() / 20 && withErrors < corpus.size(), "valid and invalid templates: " + withErrors);
+        withErrors > corpus.size() / 20 && withErrors < corpus.size(),
+        "valid and invalid templates: " + withErrors);
   }
 
   @Test
@@ -113,14 +187,15 @@ class PodTemplateValidatorCorpusTest {
       JsonNode written = JSON.valueToTree(template);
       PodTemplateSpec read = JSON.treeToValue(written, PodTemplateSpec.class);
       assertEquals(outcome, outcome(read), "the template reads back as it was drawn: " + written);
-      lines.add(JSON.createObjectNode().<ObjectNode>set("template", written).set("outcome", outcome));
+      lines.add(
+          JSON.createObjectNode().<ObjectNode>set("template", written).set("outcome", outcome));
     }
     Corpus.write(CORPUS, lines);
   }
 
   /**
-   * The total size of annotations is counted in UTF-8 bytes, as the JDK encodes the keys and values (a surrogate
-   * without its pair is one byte, {@code ?}); more than 256 KiB is refused.
+   * The total size of annotations is counted in UTF-8 bytes, as the JDK encodes the keys and values
+   * (a surrogate without its pair is one byte, {@code ?}); more than 256 KiB is refused.
    */
   @Test
   void countsAnnotationBytesAsUtf8() {
@@ -140,7 +215,9 @@ class PodTemplateValidatorCorpusTest {
       }
       List<FieldError> expected = new ArrayList<>();
       if (bytes > MAX_ANNOTATIONS_BYTES) {
-        expected.add(FieldError.invalid("a", bytes + " bytes", "may not be more than 262144 bytes in total"));
+        expected.add(
+            FieldError.invalid(
+                "a", bytes + " bytes", "may not be more than 262144 bytes in total"));
         refused++;
       }
       List<FieldError> actual = new ArrayList<>();
@@ -153,20 +230,27 @@ class PodTemplateValidatorCorpusTest {
   @Test
   void refusesAnnotationsOfMoreThan256KiB() {
     List<FieldError> errors = new ArrayList<>();
-    PodTemplateValidator.validateAnnotations("a", Map.of("k", "x".repeat(MAX_ANNOTATIONS_BYTES - 1)), errors);
+    PodTemplateValidator.validateAnnotations(
+        "a", Map.of("k", "x".repeat(MAX_ANNOTATIONS_BYTES - 1)), errors);
     assertEquals(List.of(), errors, "exactly 256 KiB");
-    PodTemplateValidator.validateAnnotations("a", Map.of("k", "é".repeat(MAX_ANNOTATIONS_BYTES / 2)), errors);
+    PodTemplateValidator.validateAnnotations(
+        "a", Map.of("k", "é".repeat(MAX_ANNOTATIONS_BYTES / 2)), errors);
     assertEquals(
-        List.of(FieldError.invalid("a", "262145 bytes", "may not be more than 262144 bytes in total")),
+        List.of(
+            FieldError.invalid("a", "262145 bytes", "may not be more than 262144 bytes in total")),
         errors,
         "é is two bytes");
     errors.clear();
-    String pairsAndALoneSurrogate = "\ud83d\ude00".repeat(MAX_ANNOTATIONS_BYTES / 4 - 1) + "\ud800" + "xx";
+    String pairsAndALoneSurrogate =
+        "\ud83d\ude00".repeat(MAX_ANNOTATIONS_BYTES / 4 - 1) + "\ud800" + "xx";
     PodTemplateValidator.validateAnnotations("a", Map.of("k", pairsAndALoneSurrogate), errors);
     assertEquals(List.of(), errors, "a surrogate pair is four bytes, a lone surrogate one");
-    PodTemplateValidator.validateAnnotations("a", Map.of("k", pairsAndALoneSurrogate + "x"), errors);
+    PodTemplateValidator.validateAnnotations(
+        "a", Map.of("k", pairsAndALoneSurrogate + "x"), errors);
     assertEquals(
-        List.of(FieldError.invalid("a", "262145 bytes", "may not be more than 262144 bytes in total")), errors);
+        List.of(
+            FieldError.invalid("a", "262145 bytes", "may not be more than 262144 bytes in total")),
+        errors);
   }
 
   private static PodTemplateSpec template(Random random) {
@@ -262,13 +346,16 @@ class PodTemplateValidatorCorpusTest {
   }
 
   private static JsonNode outcome(PodTemplateSpec template) {
-    return Corpus.outcome(errors -> PodTemplateValidator.validate("spec.template", template, errors));
+    return Corpus.outcome(
+        errors -> PodTemplateValidator.validate("spec.template", template, errors));
   }
 
   /** The metadata checks alone, as Rollouts use them for canary and blue-green metadata. */
   private static JsonNode metadataOutcome(PodTemplateSpec template) {
     return Corpus.outcome(
-        errors -> PodTemplateValidator.validateMetadata("spec.template.metadata", template.getMetadata(), errors));
+        errors ->
+            PodTemplateValidator.validateMetadata(
+                "spec.template.metadata", template.getMetadata(), errors));
   }
 
   /** The errors of a template's outcome that concern its metadata (they come first). */
@@ -292,7 +379,8 @@ class PodTemplateValidatorCorpusTest {
 
     static final class Writer extends JsonSerializer<Quantity> {
       @Override
-      public void serialize(Quantity q, JsonGenerator out, SerializerProvider provider) throws IOException {
+      public void serialize(Quantity q, JsonGenerator out, SerializerProvider provider)
+          throws IOException {
         out.writeStartObject();
         if (q.getAmount() != null) {
           out.writeStringField("amount", q.getAmount());
@@ -306,7 +394,8 @@ class PodTemplateValidatorCorpusTest {
 
     static final class Reader extends JsonDeserializer<Quantity> {
       @Override
-      public Quantity deserialize(JsonParser in, DeserializationContext context) throws IOException {
+      public Quantity deserialize(JsonParser in, DeserializationContext context)
+          throws IOException {
         JsonNode node = in.readValueAsTree();
         Quantity q = new Quantity();
         q.setAmount(node.has("amount") ? node.get("amount").asText() : null);

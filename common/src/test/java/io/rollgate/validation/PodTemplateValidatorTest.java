@@ -7,9 +7,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class PodTemplateValidatorTest {
 
@@ -23,7 +23,9 @@ class PodTemplateValidatorTest {
   }
 
   private static String container(String extra) {
-    return "spec: {containers: [{name: web, image: nginx" + (extra.isEmpty() ? "" : ", " + extra) + "}]}";
+    return "spec: {containers: [{name: web, image: nginx"
+        + (extra.isEmpty() ? "" : ", " + extra)
+        + "}]}";
   }
 
   @Test
@@ -72,12 +74,14 @@ class PodTemplateValidatorTest {
   void containerNamesAreUniqueAcrossInitAndAppContainers() throws Exception {
     assertEquals(
         List.of("spec.template.spec.containers[0].name: Invalid value: \"web\": Duplicate value"),
-        errors("spec: {initContainers: [{name: web, image: a}], containers: [{name: web, image: b}]}"));
+        errors(
+            "spec: {initContainers: [{name: web, image: a}], containers: [{name: web, image: b}]}"));
     assertEquals(
         List.of(
             "spec.template.spec.initContainers[0].name: Invalid value: \"Init_1\": must be a DNS-1123 label"
                 + " (lowercase alphanumerics and '-')"),
-        errors("spec: {initContainers: [{name: Init_1, image: a}], containers: [{name: web, image: b}]}"));
+        errors(
+            "spec: {initContainers: [{name: Init_1, image: a}], containers: [{name: web, image: b}]}"));
   }
 
   @Test
@@ -91,18 +95,43 @@ class PodTemplateValidatorTest {
             spec: {containers: [{name: web, image: nginx}]}
             """);
     assertEquals(6, e.size(), String.valueOf(e));
-    assertTrue(e.get(0).startsWith("spec.template.metadata.labels: Invalid value: \"bad key\": name part must"), e.get(0));
-    assertTrue(e.get(1).startsWith("spec.template.metadata.labels: Invalid value: \"Example.com/a\": prefix part"), e.get(1));
-    assertTrue(e.get(2).startsWith("spec.template.metadata.labels.app: Invalid value: \"-bad-\": a label value"), e.get(2));
-    assertTrue(e.get(3).startsWith("spec.template.metadata.labels: Invalid value: \"ok/\": name part"), e.get(3));
-    assertTrue(e.get(4).startsWith("spec.template.metadata.annotations: Invalid value: \"/x\": prefix part must be non-empty"), e.get(4));
-    assertTrue(e.get(5).startsWith("spec.template.metadata.annotations: Invalid value: \"a/b/c\": name part"), e.get(5));
+    assertTrue(
+        e.get(0)
+            .startsWith(
+                "spec.template.metadata.labels: Invalid value: \"bad key\": name part must"),
+        e.get(0));
+    assertTrue(
+        e.get(1)
+            .startsWith(
+                "spec.template.metadata.labels: Invalid value: \"Example.com/a\": prefix part"),
+        e.get(1));
+    assertTrue(
+        e.get(2)
+            .startsWith(
+                "spec.template.metadata.labels.app: Invalid value: \"-bad-\": a label value"),
+        e.get(2));
+    assertTrue(
+        e.get(3).startsWith("spec.template.metadata.labels: Invalid value: \"ok/\": name part"),
+        e.get(3));
+    assertTrue(
+        e.get(4)
+            .startsWith(
+                "spec.template.metadata.annotations: Invalid value: \"/x\": prefix part must be non-empty"),
+        e.get(4));
+    assertTrue(
+        e.get(5)
+            .startsWith("spec.template.metadata.annotations: Invalid value: \"a/b/c\": name part"),
+        e.get(5));
   }
 
   @Test
   void limitsTheTotalSizeOfAnnotations() throws Exception {
     String big = "x".repeat(PodTemplateValidator.MAX_ANNOTATIONS_BYTES);
-    List<String> e = errors("metadata: {annotations: {a: " + big + "}}\nspec: {containers: [{name: web, image: n}]}");
+    List<String> e =
+        errors(
+            "metadata: {annotations: {a: "
+                + big
+                + "}}\nspec: {containers: [{name: web, image: n}]}");
     assertEquals(1, e.size());
     assertTrue(e.get(0).contains("may not be more than 262144 bytes in total"), e.get(0));
   }

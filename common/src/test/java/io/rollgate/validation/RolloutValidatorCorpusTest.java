@@ -20,23 +20,61 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Rollout validation gives exactly the recorded errors, in the recorded order, for a corpus of Rollouts drawn by a
- * seeded generator ({@code rollouts-corpus.jsonl}; see {@link Corpus} for how it is recorded).
+ * Rollout validation gives exactly the recorded errors, in the recorded order, for a corpus of
+ * Rollouts drawn by a seeded generator ({@code rollouts-corpus.jsonl}; see {@link Corpus} for how
+ * it is recorded).
  */
 class RolloutValidatorCorpusTest {
 
   private static final String CORPUS = "validation/rollouts-corpus.jsonl";
+
   /**
-   * Rollouts drawn; those kept are the first {@link #PLAIN} and every later one that shows an error not seen before
-   * (see {@link Corpus#shape}).
+   * Rollouts drawn; those kept are the first {@link #PLAIN} and every later one that shows an error
+   * not seen before (see {@link Corpus#shape}).
    */
   private static final int DRAWN = 20_000;
+
   private static final int PLAIN = 250;
   private static final ObjectMapper JSON = Corpus.JSON;
-  private static final Object[] FENCEPOSTS = {null, 0, 1, -1, "25%", "0", "0%", "1", "x", "", "%", "1%%", "2147483647",
-    "2147483648", "99999999999%", "0000000001", "000000000", "123456789%", "1234567890%", "2.5%", "-1%"};
-  private static final Object[] PAUSES = {null, "30s", 10, 0, -5, "-1s", "abc", "1m30s", "1.5h", "45", "", "0",
-    "99999999999999999999", "9999999999h"};
+  private static final Object[] FENCEPOSTS = {
+    null,
+    0,
+    1,
+    -1,
+    "25%",
+    "0",
+    "0%",
+    "1",
+    "x",
+    "",
+    "%",
+    "1%%",
+    "2147483647",
+    "2147483648",
+    "99999999999%",
+    "0000000001",
+    "000000000",
+    "123456789%",
+    "1234567890%",
+    "2.5%",
+    "-1%"
+  };
+  private static final Object[] PAUSES = {
+    null,
+    "30s",
+    10,
+    0,
+    -5,
+    "-1s",
+    "abc",
+    "1m30s",
+    "1.5h",
+    "45",
+    "",
+    "0",
+    "99999999999999999999",
+    "9999999999h"
+  };
   private static final String[] SERVICES = {null, "", "stable", "canary"};
 
   @Test
@@ -52,7 +90,8 @@ class RolloutValidatorCorpusTest {
       }
     }
     assertTrue(
-        withErrors > corpus.size() / 20 && withErrors < corpus.size(), "valid and invalid Rollouts: " + withErrors);
+        withErrors > corpus.size() / 20 && withErrors < corpus.size(),
+        "valid and invalid Rollouts: " + withErrors);
   }
 
   @Test
@@ -69,7 +108,8 @@ class RolloutValidatorCorpusTest {
         fresh |= seen.add(Corpus.shape(error.asText()));
       }
       if (fresh || outcome.has("thrown") || i < PLAIN) {
-        lines.add(JSON.createObjectNode().<ObjectNode>set("rollout", rollout).set("outcome", outcome));
+        lines.add(
+            JSON.createObjectNode().<ObjectNode>set("rollout", rollout).set("outcome", outcome));
       }
     }
     Corpus.write(CORPUS, lines);
@@ -81,7 +121,8 @@ class RolloutValidatorCorpusTest {
   }
 
   private static ObjectNode rollout(Random random) {
-    ObjectNode root = JSON.createObjectNode().put("apiVersion", "argoproj.io/v1alpha1").put("kind", "Rollout");
+    ObjectNode root =
+        JSON.createObjectNode().put("apiVersion", "argoproj.io/v1alpha1").put("kind", "Rollout");
     root.putObject("metadata").put("name", "web");
     if (random.nextInt(40) == 0) {
       return root;
@@ -116,15 +157,26 @@ class RolloutValidatorCorpusTest {
       }
       ObjectNode podSpec = template.putObject("spec");
       if (random.nextInt(20) != 0) {
-        ObjectNode c = podSpec.putArray("containers").addObject().put("name", pick(random, "web", "Web")).put("image",
-            "nginx");
+        ObjectNode c =
+            podSpec
+                .putArray("containers")
+                .addObject()
+                .put("name", pick(random, "web", "Web"))
+                .put("image", "nginx");
         if (random.nextBoolean()) {
-          c.putArray("ports").addObject().put("name", pick(random, "http", "a--b")).put("containerPort", 8080);
+          c.putArray("ports")
+              .addObject()
+              .put("name", pick(random, "http", "a--b"))
+              .put("containerPort", 8080);
         }
         if (random.nextBoolean()) {
           ObjectNode res = c.putObject("resources");
-          res.putObject("requests").put("cpu", pick(random, "100m", "2", "x")).put("memory", "128Mi");
-          res.putObject("limits").put("cpu", pick(random, "1", "50m")).put("memory", pick(random, "1Gi", "64Mi"));
+          res.putObject("requests")
+              .put("cpu", pick(random, "100m", "2", "x"))
+              .put("memory", "128Mi");
+          res.putObject("limits")
+              .put("cpu", pick(random, "1", "50m"))
+              .put("memory", pick(random, "1Gi", "64Mi"));
         }
       }
       if (random.nextInt(20) == 0) {
@@ -154,10 +206,14 @@ class RolloutValidatorCorpusTest {
     maybeInt(random, bg, "previewReplicaCount", 1, -1);
     antiAffinity(random, bg);
     if (random.nextInt(4) == 0) {
-      bg.putObject("previewMetadata").putObject("labels").put(pick(random, "role", "-bad"), "preview");
+      bg.putObject("previewMetadata")
+          .putObject("labels")
+          .put(pick(random, "role", "-bad"), "preview");
     }
     if (random.nextInt(4) == 0) {
-      bg.putObject("activeMetadata").putObject("annotations").put(pick(random, "role", "a/"), "active");
+      bg.putObject("activeMetadata")
+          .putObject("annotations")
+          .put(pick(random, "role", "a/"), "active");
     }
   }
 
@@ -173,10 +229,14 @@ class RolloutValidatorCorpusTest {
     }
     antiAffinity(random, c);
     if (random.nextInt(4) == 0) {
-      c.putObject("canaryMetadata").putObject("labels").put(pick(random, "role", "-bad"), pick(random, "canary", "-x"));
+      c.putObject("canaryMetadata")
+          .putObject("labels")
+          .put(pick(random, "role", "-bad"), pick(random, "canary", "-x"));
     }
     if (random.nextInt(6) == 0) {
-      c.putObject("stableMetadata").putObject("annotations").put(pick(random, "role", "/x"), "stable");
+      c.putObject("stableMetadata")
+          .putObject("annotations")
+          .put(pick(random, "role", "/x"), "stable");
     }
     if (random.nextInt(10) == 0) {
       ObjectNode pp = c.putObject("pingPong");
@@ -192,7 +252,7 @@ class RolloutValidatorCorpusTest {
         case 3 -> tr.putObject("smi");
         case 4 -> tr.putObject("plugins").putObject("example.com/router");
         case 5 -> tr.putObject("apisix").putObject("route").put("name", "web");
-        default -> { }
+        default -> {}
       }
       if (random.nextBoolean()) {
         tr.putArray("managedRoutes").addObject().put("name", "h1");
@@ -224,19 +284,21 @@ class RolloutValidatorCorpusTest {
       }
       case 3 -> steps.addObject().putObject("setCanaryScale").put("weight", 10);
       case 4 -> {
-        ObjectNode h = steps.addObject().putObject("setHeaderRoute").put("name", pick(random, "h1", "h2"));
+        ObjectNode h =
+            steps.addObject().putObject("setHeaderRoute").put("name", pick(random, "h1", "h2"));
         if (random.nextBoolean()) {
           ObjectNode m = h.putArray("match").addObject().put("headerName", "x");
           switch (random.nextInt(4)) {
             case 0 -> m.putObject("headerValue").put("exact", "y");
             case 1 -> m.putObject("headerValue").put("prefix", "y").put("regex", "z");
             case 2 -> m.putObject("headerValue");
-            default -> { }
+            default -> {}
           }
         }
       }
       case 5 -> {
-        ObjectNode mr = steps.addObject().putObject("setMirrorRoute").put("name", pick(random, "h1", "h2"));
+        ObjectNode mr =
+            steps.addObject().putObject("setMirrorRoute").put("name", pick(random, "h1", "h2"));
         mr.put("percentage", 10);
         if (random.nextBoolean()) {
           ObjectNode m = mr.putArray("match").addObject();
@@ -244,16 +306,25 @@ class RolloutValidatorCorpusTest {
             m.putObject("method").put("exact", "GET");
           }
           if (random.nextBoolean()) {
-            m.putObject("path").put("prefix", "/").put(random.nextBoolean() ? "regex" : "prefix", "/a");
+            m.putObject("path")
+                .put("prefix", "/")
+                .put(random.nextBoolean() ? "regex" : "prefix", "/a");
           }
         }
       }
-      case 6 -> steps.addObject().putObject("analysis").putArray("templates").addObject().put("templateName", "x");
+      case 6 ->
+          steps
+              .addObject()
+              .putObject("analysis")
+              .putArray("templates")
+              .addObject()
+              .put("templateName", "x");
       case 7 -> steps.addObject().putObject("plugin").put("name", "example.com/step");
       case 8 -> steps.addObject();
       case 9 -> steps.addObject().put("setWeight", 10).putObject("pause");
       case 10 -> steps.addNull();
-      default -> steps.addObject().put("setWeight", 10).putObject("setCanaryScale").put("replicas", 1);
+      default ->
+          steps.addObject().put("setWeight", 10).putObject("setCanaryScale").put("replicas", 1);
     }
   }
 
@@ -263,7 +334,8 @@ class RolloutValidatorCorpusTest {
     }
     ObjectNode a = parent.putObject("antiAffinity");
     if (random.nextBoolean()) {
-      a.putObject("preferredDuringSchedulingIgnoredDuringExecution").put("weight", pick(random, 0, 50, 101));
+      a.putObject("preferredDuringSchedulingIgnoredDuringExecution")
+          .put("weight", pick(random, 0, 50, 101));
     }
     if (random.nextInt(3) == 0) {
       a.putObject("requiredDuringSchedulingIgnoredDuringExecution");

@@ -26,7 +26,9 @@ class RolloutValidatorTest {
 
   private static final YAMLMapper YAML = new YAMLMapper();
 
-  /** A valid basic canary; every test states only what it changes (merged with RFC 7386 semantics). */
+  /**
+   * A valid basic canary; every test states only what it changes (merged with RFC 7386 semantics).
+   */
   private static final String CANARY =
       """
       apiVersion: argoproj.io/v1alpha1
@@ -220,7 +222,8 @@ class RolloutValidatorTest {
 
   @Test
   void requiresSpec() {
-    Rollout r = ModelJson.fromJson("{\"kind\":\"Rollout\",\"metadata\":{\"name\":\"web\"}}", Rollout.class);
+    Rollout r =
+        ModelJson.fromJson("{\"kind\":\"Rollout\",\"metadata\":{\"name\":\"web\"}}", Rollout.class);
     assertEquals("spec: Required value: Rollout has missing field '.spec'", firstError(r));
   }
 
@@ -261,9 +264,12 @@ class RolloutValidatorTest {
         "{key: tier, operator: Equals, values: [a]} | Equals",
       })
   void rejectsMalformedMatchExpression(String expression, String operator) {
-    Rollout r = rollout("spec: {selector: {matchLabels: null, matchExpressions: [" + expression + "]}}");
+    Rollout r =
+        rollout("spec: {selector: {matchLabels: null, matchExpressions: [" + expression + "]}}");
     assertEquals(
-        "spec.selector.matchExpressions[0]: Invalid value: \"" + operator + "\": invalid label selector",
+        "spec.selector.matchExpressions[0]: Invalid value: \""
+            + operator
+            + "\": invalid label selector",
         firstError(r));
   }
 
@@ -304,20 +310,27 @@ class RolloutValidatorTest {
   static Stream<Arguments> invalidContainers() {
     String p = "spec.template.spec.containers";
     return Stream.of(
-        Arguments.of("[{image: nginx}]", p + "[0].name: Required value: container name is required"),
+        Arguments.of(
+            "[{image: nginx}]", p + "[0].name: Required value: container name is required"),
         Arguments.of(
             "[{name: Web, image: nginx}]",
-            p + "[0].name: Invalid value: \"Web\": must be a DNS-1123 label (lowercase alphanumerics and '-')"),
+            p
+                + "[0].name: Invalid value: \"Web\": must be a DNS-1123 label (lowercase alphanumerics and '-')"),
         Arguments.of(
-            "[{name: web, image: a}, {name: web, image: b}]", p + "[1].name: Invalid value: \"web\": Duplicate value"),
+            "[{name: web, image: a}, {name: web, image: b}]",
+            p + "[1].name: Invalid value: \"web\": Duplicate value"),
         Arguments.of("[{name: web}]", p + "[0].image: Required value: container image is required"),
-        Arguments.of("[{name: web, image: ' '}]", p + "[0].image: Required value: container image is required"));
+        Arguments.of(
+            "[{name: web, image: ' '}]",
+            p + "[0].image: Required value: container image is required"));
   }
 
   @ParameterizedTest
   @MethodSource("invalidContainers")
   void rejectsInvalidContainers(String containers, String expected) {
-    assertEquals(expected, firstError(rollout("spec: {template: {spec: {containers: " + containers + "}}}")));
+    assertEquals(
+        expected,
+        firstError(rollout("spec: {template: {spec: {containers: " + containers + "}}}")));
   }
 
   @ParameterizedTest
@@ -341,7 +354,8 @@ class RolloutValidatorTest {
               template: {metadata: {labels: {app: web}}, spec: null}
             """);
     assertEquals(
-        "spec.template: Internal error: template must be empty for workload reference rollout", firstError(r));
+        "spec.template: Internal error: template must be empty for workload reference rollout",
+        firstError(r));
   }
 
   @Test
@@ -385,15 +399,24 @@ class RolloutValidatorTest {
   @CsvSource({"10, 10", "10, 20"})
   void rejectsProgressDeadline_whenNotGreaterThanMinReadySeconds(int deadline, int minReady) {
     assertEquals(
-        "spec.progressDeadlineSeconds: Invalid value: " + deadline + ": must be greater than minReadySeconds",
+        "spec.progressDeadlineSeconds: Invalid value: "
+            + deadline
+            + ": must be greater than minReadySeconds",
         firstError(
-            rollout("spec: {progressDeadlineSeconds: " + deadline + ", minReadySeconds: " + minReady + "}")));
+            rollout(
+                "spec: {progressDeadlineSeconds: "
+                    + deadline
+                    + ", minReadySeconds: "
+                    + minReady
+                    + "}")));
   }
 
   @Test
   void acceptsProgressDeadlineGreaterThanMinReadySeconds() {
     assertEquals(
-        List.of(), RolloutValidator.validate(rollout("spec: {progressDeadlineSeconds: 11, minReadySeconds: 10}")));
+        List.of(),
+        RolloutValidator.validate(
+            rollout("spec: {progressDeadlineSeconds: 11, minReadySeconds: 10}")));
   }
 
   @Test
@@ -418,7 +441,8 @@ class RolloutValidatorTest {
   void rejectsBothStrategies() {
     assertEquals(
         "spec.strategy: Invalid value: \"canary, blueGreen\": Multiple Strategies can not be listed",
-        firstError(rollout("spec: {strategy: {blueGreen: {activeService: a, previewService: b}}}")));
+        firstError(
+            rollout("spec: {strategy: {blueGreen: {activeService: a, previewService: b}}}")));
   }
 
   @Test
@@ -427,7 +451,9 @@ class RolloutValidatorTest {
         "spec.strategy.blueGreen.activeService: Invalid value: \"web\": This rollout uses the same service for the"
             + " active and preview services, but two different services are required.",
         firstError(
-            rollout(BLUE_GREEN, "spec: {strategy: {blueGreen: {activeService: web, previewService: web}}}")));
+            rollout(
+                BLUE_GREEN,
+                "spec: {strategy: {blueGreen: {activeService: web, previewService: web}}}")));
   }
 
   @Test
@@ -435,7 +461,9 @@ class RolloutValidatorTest {
     assertEquals(
         "spec.strategy.blueGreen.scaleDownDelayRevisionLimit: Invalid value: 11: This rollout's revision history limit"
             + " can not be smaller than the rollout's scale down limit",
-        firstError(rollout(BLUE_GREEN, "spec: {strategy: {blueGreen: {scaleDownDelayRevisionLimit: 11}}}")));
+        firstError(
+            rollout(
+                BLUE_GREEN, "spec: {strategy: {blueGreen: {scaleDownDelayRevisionLimit: 11}}}")));
   }
 
   @Test
@@ -443,7 +471,8 @@ class RolloutValidatorTest {
     String both =
         "{preferredDuringSchedulingIgnoredDuringExecution: {weight: 1},"
             + " requiredDuringSchedulingIgnoredDuringExecution: {}}";
-    String detail = ": Invalid value: \"antiAffinity\": AntiAffinity must have exactly one strategy listed";
+    String detail =
+        ": Invalid value: \"antiAffinity\": AntiAffinity must have exactly one strategy listed";
     assertEquals(
         "spec.strategy.canary.antiAffinity" + detail,
         firstError(rollout("spec: {strategy: {canary: {antiAffinity: {}}}}")));
@@ -488,7 +517,12 @@ class RolloutValidatorTest {
             + rendered
             + ": MaxSurge and MaxUnavailable both can not be zero",
         firstError(
-            rollout("spec: {strategy: {canary: {maxSurge: " + surge + ", maxUnavailable: " + unavailable + "}}}")));
+            rollout(
+                "spec: {strategy: {canary: {maxSurge: "
+                    + surge
+                    + ", maxUnavailable: "
+                    + unavailable
+                    + "}}}")));
   }
 
   @ParameterizedTest(name = "maxSurge={0} maxUnavailable={1}")
@@ -501,27 +535,50 @@ class RolloutValidatorTest {
         "'\"1%\"'   | '\"0%\"'",
         "'\"10\"'   | 0",
       })
-  void acceptsMaxSurgeAndMaxUnavailable_whenOneIsNonZeroOrDefaulted(String surge, String unavailable) {
+  void acceptsMaxSurgeAndMaxUnavailable_whenOneIsNonZeroOrDefaulted(
+      String surge, String unavailable) {
     assertEquals(
         List.of(),
         RolloutValidator.validate(
-            rollout("spec: {strategy: {canary: {maxSurge: " + surge + ", maxUnavailable: " + unavailable + "}}}")));
+            rollout(
+                "spec: {strategy: {canary: {maxSurge: "
+                    + surge
+                    + ", maxUnavailable: "
+                    + unavailable
+                    + "}}}")));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"2147483648", "99999999999%", "99999999999999999999999"})
   void rejectsMaxSurgeBeyondAnInt(String surge) {
     assertEquals(
-        "spec.strategy.canary.maxSurge: Invalid value: \"" + surge + "\": must be at most 2147483647",
+        "spec.strategy.canary.maxSurge: Invalid value: \""
+            + surge
+            + "\": must be at most 2147483647",
         firstError(rollout("spec: {strategy: {canary: {maxSurge: \"" + surge + "\"}}}")));
   }
 
   @ParameterizedTest
-  @CsvSource({"maxSurge, x", "maxSurge, ''", "maxSurge, %", "maxSurge, 1%%", "maxSurge, 2.5%", "maxSurge, -1%",
-      "maxUnavailable, x", "maxUnavailable, %", "maxUnavailable, 2.5%", "maxUnavailable, -1%"})
-  void rejectsMaxSurgeAndMaxUnavailableThatAreNeitherAnIntegerNorAPercentage(String field, String value) {
+  @CsvSource({
+    "maxSurge, x",
+    "maxSurge, ''",
+    "maxSurge, %",
+    "maxSurge, 1%%",
+    "maxSurge, 2.5%",
+    "maxSurge, -1%",
+    "maxUnavailable, x",
+    "maxUnavailable, %",
+    "maxUnavailable, 2.5%",
+    "maxUnavailable, -1%"
+  })
+  void rejectsMaxSurgeAndMaxUnavailableThatAreNeitherAnIntegerNorAPercentage(
+      String field, String value) {
     assertEquals(
-        "spec.strategy.canary." + field + ": Invalid value: \"" + value + "\": must be an integer or a percentage"
+        "spec.strategy.canary."
+            + field
+            + ": Invalid value: \""
+            + value
+            + "\": must be an integer or a percentage"
             + " (e.g. '25%')",
         firstError(rollout("spec: {strategy: {canary: {" + field + ": \"" + value + "\"}}}")));
   }
@@ -538,12 +595,17 @@ class RolloutValidatorTest {
   @ValueSource(strings = {"0000000001", "000000000", "2147483647", "1234567890%"})
   void acceptsMaxSurgeWithLeadingZerosOrUpToTheLargestInt(String surge) {
     assertEquals(
-        List.of(), RolloutValidator.validate(rollout("spec: {strategy: {canary: {maxSurge: \"" + surge + "\"}}}")));
+        List.of(),
+        RolloutValidator.validate(
+            rollout("spec: {strategy: {canary: {maxSurge: \"" + surge + "\"}}}")));
   }
 
   @Test
   void acceptsTheLargestIntAsMaxSurge() {
-    assertEquals(List.of(), RolloutValidator.validate(rollout("spec: {strategy: {canary: {maxSurge: \"2147483647%\"}}}")));
+    assertEquals(
+        List.of(),
+        RolloutValidator.validate(
+            rollout("spec: {strategy: {canary: {maxSurge: \"2147483647%\"}}}")));
   }
 
   @Test
@@ -551,7 +613,8 @@ class RolloutValidatorTest {
     assertEquals(
         "spec.strategy.canary.stableService: Invalid value: \"web\": This rollout uses the same service for the stable"
             + " and canary services, but two different services are required.",
-        firstError(rollout("spec: {strategy: {canary: {canaryService: web, stableService: web}}}")));
+        firstError(
+            rollout("spec: {strategy: {canary: {canaryService: web, stableService: web}}}")));
   }
 
   @Test
@@ -568,7 +631,12 @@ class RolloutValidatorTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"{pingService: ping}", "{pongService: pong}", "{pingService: '', pongService: pong}"})
+  @ValueSource(
+      strings = {
+        "{pingService: ping}",
+        "{pongService: pong}",
+        "{pingService: '', pongService: pong}"
+      })
   void requiresBothPingAndPongServices(String pingPong) {
     Rollout r =
         rollout(
@@ -670,14 +738,17 @@ class RolloutValidatorTest {
         "spec.strategy.canary.dynamicStableScale: Invalid value: true: Canary dynamicStableScale cannot be used with"
             + " scaleDownDelaySeconds",
         firstError(
-            rollout(ISTIO, "spec: {strategy: {canary: {dynamicStableScale: true, scaleDownDelaySeconds: 30}}}")));
+            rollout(
+                ISTIO,
+                "spec: {strategy: {canary: {dynamicStableScale: true, scaleDownDelaySeconds: 30}}}")));
   }
 
   @Test
   void acceptsDynamicStableScale_withTrafficRouting() {
     assertEquals(
         List.of(),
-        RolloutValidator.validate(rollout(ISTIO, "spec: {strategy: {canary: {dynamicStableScale: true}}}")));
+        RolloutValidator.validate(
+            rollout(ISTIO, "spec: {strategy: {canary: {dynamicStableScale: true}}}")));
   }
 
   @Test
@@ -685,7 +756,9 @@ class RolloutValidatorTest {
     assertEquals(
         "spec.strategy.canary.trafficRouting.maxTrafficWeight: Invalid value: 1000: Canary maxTrafficWeight in traffic"
             + " routing only supported in Nginx and Plugins",
-        firstError(rollout(ISTIO, "spec: {strategy: {canary: {trafficRouting: {maxTrafficWeight: 1000}}}}")));
+        firstError(
+            rollout(
+                ISTIO, "spec: {strategy: {canary: {trafficRouting: {maxTrafficWeight: 1000}}}}")));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -724,7 +797,8 @@ class RolloutValidatorTest {
     assertEquals(
         "spec.strategy.canary.steps[0].setWeight: Invalid value: 1001: SetWeight needs to be between 0 and 1000",
         firstError(rollout(NGINX, nginx1000.formatted(1001))));
-    String nginx10 = "spec: {strategy: {canary: {trafficRouting: {maxTrafficWeight: 10}, steps: [{setWeight: 20}]}}}";
+    String nginx10 =
+        "spec: {strategy: {canary: {trafficRouting: {maxTrafficWeight: 10}, steps: [{setWeight: 20}]}}}";
     assertEquals(
         "spec.strategy.canary.steps[0].setWeight: Invalid value: 20: SetWeight needs to be between 0 and 10",
         firstError(rollout(NGINX, nginx10)));
@@ -747,24 +821,41 @@ class RolloutValidatorTest {
         "spec.strategy.canary.steps[0].pause.duration: Invalid value: "
             + rendered
             + ": Duration needs to be greater than 0",
-        firstError(rollout("spec: {strategy: {canary: {steps: [{pause: {duration: " + duration + "}}]}}}")));
+        firstError(
+            rollout(
+                "spec: {strategy: {canary: {steps: [{pause: {duration: " + duration + "}}]}}}")));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"0", "'0'", "10", "'10'", "30s", "1h30m", "'1.5h'", "'45'", "'2562047h'", "'+5s'", "'0.5s'",
-      "1ns"})
+  @ValueSource(
+      strings = {
+        "0",
+        "'0'",
+        "10",
+        "'10'",
+        "30s",
+        "1h30m",
+        "'1.5h'",
+        "'45'",
+        "'2562047h'",
+        "'+5s'",
+        "'0.5s'",
+        "1ns"
+      })
   void acceptsPauseDurationOfZeroOrMore(String duration) {
     assertEquals(
         List.of(),
         RolloutValidator.validate(
-            rollout("spec: {strategy: {canary: {steps: [{pause: {duration: " + duration + "}}]}}}")));
+            rollout(
+                "spec: {strategy: {canary: {steps: [{pause: {duration: " + duration + "}}]}}}")));
   }
 
   @Test
   void requiresTrafficRouting_forSetCanaryScale() {
     assertEquals(
         "spec.strategy.canary.trafficRouting: Required value: SetCanaryScale requires TrafficRouting to be set",
-        firstError(rollout("spec: {strategy: {canary: {steps: [{setCanaryScale: {replicas: 1}}]}}}")));
+        firstError(
+            rollout("spec: {strategy: {canary: {steps: [{setCanaryScale: {replicas: 1}}]}}}")));
   }
 
   @Test
@@ -778,7 +869,8 @@ class RolloutValidatorTest {
   }
 
   static Stream<Arguments> nonExactAlbHeaderValues() {
-    String notExact = "\"headerValue\": SetHeaderRoute match value invalid. ALB supports 'exact' value only";
+    String notExact =
+        "\"headerValue\": SetHeaderRoute match value invalid. ALB supports 'exact' value only";
     return Stream.of(
         Arguments.of("{regex: a.*}", notExact),
         Arguments.of("{prefix: a}", notExact),
@@ -799,7 +891,8 @@ class RolloutValidatorTest {
                 + headerValue
                 + "}]}}]}}}");
     assertEquals(
-        "spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue: Invalid value: " + expected,
+        "spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue: Invalid value: "
+            + expected,
         firstError(r));
   }
 
@@ -825,7 +918,8 @@ class RolloutValidatorTest {
                 + headerValue
                 + "}]}}]}}}");
     assertEquals(
-        "spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue: Invalid value: " + expected,
+        "spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue: Invalid value: "
+            + expected,
         firstError(r));
   }
 
@@ -853,7 +947,8 @@ class RolloutValidatorTest {
             + " supports Istio and Plugins";
     assertEquals(expected, firstError(rollout(ALB, step)));
     assertEquals(
-        expected, firstError(rollout("spec: {strategy: {canary: {steps: [{setMirrorRoute: {name: m}}]}}}")));
+        expected,
+        firstError(rollout("spec: {strategy: {canary: {steps: [{setMirrorRoute: {name: m}}]}}}")));
   }
 
   @ParameterizedTest
@@ -875,7 +970,8 @@ class RolloutValidatorTest {
                 + " m, match: ["
                 + match
                 + "]}}]}}}");
-    assertEquals("spec.strategy.canary.steps[0].setMirrorRoute.match[0]." + expected, firstError(r));
+    assertEquals(
+        "spec.strategy.canary.steps[0].setMirrorRoute.match[0]." + expected, firstError(r));
   }
 
   @Test
@@ -908,7 +1004,9 @@ class RolloutValidatorTest {
     Rollout r =
         rollout(
             ISTIO,
-            "spec: {strategy: {canary: {trafficRouting: {managedRoutes: [{name: r}]}, steps: [" + step + "]}}}");
+            "spec: {strategy: {canary: {trafficRouting: {managedRoutes: [{name: r}]}, steps: ["
+                + step
+                + "]}}}");
     assertEquals(
         "spec.strategy.canary.steps[0]."
             + expected
@@ -946,8 +1044,11 @@ class RolloutValidatorTest {
     assertEquals(
         "spec.restartAt: Invalid value: \"not-a-time\": must be an RFC 3339 date-time such as 2026-01-02T15:04:05Z",
         firstError(rollout("spec: {restartAt: not-a-time}")));
-    assertEquals(List.of(), RolloutValidator.validate(rollout("spec: {restartAt: '2026-12-01T10:00:00Z'}")));
-    assertEquals(List.of(), RolloutValidator.validate(rollout("spec: {restartAt: '2026-12-01T10:00:00.5+02:00'}")));
+    assertEquals(
+        List.of(), RolloutValidator.validate(rollout("spec: {restartAt: '2026-12-01T10:00:00Z'}")));
+    assertEquals(
+        List.of(),
+        RolloutValidator.validate(rollout("spec: {restartAt: '2026-12-01T10:00:00.5+02:00'}")));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -959,7 +1060,10 @@ class RolloutValidatorTest {
     return errors.get(0).toString();
   }
 
-  /** The basic canary with the given YAML documents merged in order (RFC 7386: null removes, arrays replace). */
+  /**
+   * The basic canary with the given YAML documents merged in order (RFC 7386: null removes, arrays
+   * replace).
+   */
   private static Rollout rollout(String... overrides) {
     JsonNode doc = yaml(CANARY);
     for (String o : overrides) {
@@ -982,7 +1086,10 @@ class RolloutValidatorTest {
     if (!patch.isObject()) {
       return patch;
     }
-    ObjectNode result = target != null && target.isObject() ? (ObjectNode) target.deepCopy() : YAML.createObjectNode();
+    ObjectNode result =
+        target != null && target.isObject()
+            ? (ObjectNode) target.deepCopy()
+            : YAML.createObjectNode();
     for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       if (e.getValue().isNull()) {

@@ -4,18 +4,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.rollgate.controller.analysis.AnalysisRunController;
 import io.rollgate.controller.analysis.provider.HttpMetricProviders;
-import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.rollgate.controller.analysis.provider.JobMetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.analysis.provider.TimeSeriesMetricProviders;
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
+import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.experiment.ExperimentController;
 import io.rollgate.controller.health.HealthServer;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.kube.RequestBudgets;
-import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.controller.metrics.MetricsServer;
 import io.rollgate.controller.notify.NotificationConfigs;
@@ -23,6 +21,8 @@ import io.rollgate.controller.notify.Notifications;
 import io.rollgate.controller.plugin.PluginHost;
 import io.rollgate.controller.plugin.PluginRegistryWatch;
 import io.rollgate.controller.rollout.RolloutController;
+import io.rollgate.kube.RequestBudgets;
+import io.rollgate.kube.lease.LeaderElection;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -36,13 +36,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the controller on one Vert.x context: the metrics and health servers, the API facade (rate-limited), the
- * event recorder, the per-kind controllers and leader election.
+ * Wires the controller on one Vert.x context: the metrics and health servers, the API facade
+ * (rate-limited), the event recorder, the per-kind controllers and leader election.
  *
- * <p>Start-up order: the servers listen first (so {@code /readyz} answers 503 while the caches fill), then the
- * informers start and the election campaigns at the same time. The work queue holds its keys until both the caches
- * have synced and this process is the leader: a standby keeps warm caches but never reconciles. Losing the Lease fences
- * every write at once, holds the queue, and fails {@link #fatal()} so that the process exits and restarts clean.
+ * <p>Start-up order: the servers listen first (so {@code /readyz} answers 503 while the caches
+ * fill), then the informers start and the election campaigns at the same time. The work queue holds
+ * its keys until both the caches have synced and this process is the leader: a standby keeps warm
+ * caches but never reconciles. Losing the Lease fences every write at once, holds the queue, and
+ * fails {@link #fatal()} so that the process exits and restarts clean.
  */
 public final class ControllerVerticle extends VerticleBase {
 
@@ -76,7 +77,8 @@ public final class ControllerVerticle extends VerticleBase {
    * @param clock the clock every time decision uses
    * @param metrics the meters (owned by the caller, which closes them)
    */
-  public ControllerVerticle(ControllerOptions options, KubernetesClient client, Clock clock, ControllerMetrics metrics) {
+  public ControllerVerticle(
+      ControllerOptions options, KubernetesClient client, Clock clock, ControllerMetrics metrics) {
     this(options, client, clock, metrics, null);
   }
 
@@ -84,10 +86,12 @@ public final class ControllerVerticle extends VerticleBase {
    * Creates the verticle with the HTTP-level write fence installed in the client.
    *
    * @param options the process settings
-   * @param client the fabric8 client, built on this verticle's Vert.x instance, with {@code fence} as an interceptor
+   * @param client the fabric8 client, built on this verticle's Vert.x instance, with {@code fence}
+   *     as an interceptor
    * @param clock the clock every time decision uses
    * @param metrics the meters (owned by the caller, which closes them)
-   * @param fence the client's write fence, guarded by the leader Lease once the election starts; null when none
+   * @param fence the client's write fence, guarded by the leader Lease once the election starts;
+   *     null when none
    */
   public ControllerVerticle(
       ControllerOptions options,
@@ -107,18 +111,28 @@ public final class ControllerVerticle extends VerticleBase {
     metricsServer = new MetricsServer(vertx, metrics);
     healthServer =
         new HealthServer(
-            vertx, context, () -> synced, () -> !fatal.future().failed(), () -> isLeader() ? "leader" : "standby");
+            vertx,
+            context,
+            () -> synced,
+            () -> !fatal.future().failed(),
+            () -> isLeader() ? "leader" : "standby");
     Future<Integer> metricsPort = metricsServer.listen(options.metricsPort());
     Future<Integer> healthzPort = healthServer.listen(options.healthzPort());
     return Future.all(metricsPort, healthzPort)
         .onSuccess(
-            v -> LOG.info("listening metrics=:{}/metrics health=:{}/healthz,/readyz", metricsPort.result(), healthzPort.result()))
+            v ->
+                LOG.info(
+                    "listening metrics=:{}/metrics health=:{}/healthz,/readyz",
+                    metricsPort.result(),
+                    healthzPort.result()))
         .compose(v -> startController());
   }
 
   private Future<Void> startController() {
     RequestBudgets limiter = new RequestBudgets(options.qps(), options.burst(), System::nanoTime);
-    api = new KubeApi(vertx, client, options.kubeApiThreads(), options.apiTimeout(), limiter, metrics);
+    api =
+        new KubeApi(
+            vertx, client, options.kubeApiThreads(), options.apiTimeout(), limiter, metrics);
     EventRecorder events = new EventRecorder(api, clock, metrics);
     plugins =
         new PluginHost(
@@ -133,26 +147,40 @@ public final class ControllerVerticle extends VerticleBase {
             io.rollgate.controller.plugin.PluginBridge.ofController(options.pluginBridge()));
     if (options.kubeconfig() != null) {
       plugins.processEnvironment(
-          Map.of("KUBECONFIG", java.nio.file.Path.of(options.kubeconfig()).toAbsolutePath().toString()));
+          Map.of(
+              "KUBECONFIG",
+              java.nio.file.Path.of(options.kubeconfig()).toAbsolutePath().toString()));
     }
     pluginWatch = new PluginRegistryWatch(vertx, api, options.pluginNamespace(), plugins);
     Future<Void> pluginsRead = pluginWatch.start();
     rollouts = new RolloutController(vertx, api, events, options, clock, plugins);
     notificationConfigs =
-        new NotificationConfigs(vertx, api, options.pluginNamespace(), options.selfServiceNotifications());
+        new NotificationConfigs(
+            vertx, api, options.pluginNamespace(), options.selfServiceNotifications());
     Future<Void> notificationsRead = notificationConfigs.start();
     events.listen(
         new Notifications(
-            plugins,
-            notificationConfigs,
-            ns -> rollouts.analysisRunInformer() == null
-                ? List.of()
-                : rollouts.analysisRunInformer().getIndexer().byIndex(Cache.NAMESPACE_INDEX, ns),
-            metrics,
-            () -> election != null && election.holdsLease())::recorded);
+                plugins,
+                notificationConfigs,
+                ns ->
+                    rollouts.analysisRunInformer() == null
+                        ? List.of()
+                        : rollouts
+                            .analysisRunInformer()
+                            .getIndexer()
+                            .byIndex(Cache.NAMESPACE_INDEX, ns),
+                metrics,
+                () -> election != null && election.holdsLease())
+            ::recorded);
     plugins.onRegistryChange(rollouts::requeueUsingPlugins);
     analysisRuns =
-        new AnalysisRunController(vertx, api, events, metricProviders(vertx, api, clock, plugins, options.pluginNamespace()), options, clock);
+        new AnalysisRunController(
+            vertx,
+            api,
+            events,
+            metricProviders(vertx, api, clock, plugins, options.pluginNamespace()),
+            options,
+            clock);
     experiments = new ExperimentController(vertx, api, events, options, clock);
     Future<Void> rolloutsSynced = rollouts.start();
     Future<Void> experimentsSynced =
@@ -170,18 +198,22 @@ public final class ControllerVerticle extends VerticleBase {
                 pluginsRead,
                 notificationsRead)
             .mapEmpty();
-    // Same context as the queues and no yield since they were created: no run can have been dispatched yet.
+    // Same context as the queues and no yield since they were created: no run can have been
+    // dispatched yet.
     WorkQueue queue = rollouts.queue();
     WorkQueue analysisQueue = analysisRuns.queue();
     WorkQueue experimentQueue = experiments.queue();
     queue.hold();
     analysisQueue.hold();
     experimentQueue.hold();
-    queue.observe((ctx, nanos, failed) -> metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
+    queue.observe(
+        (ctx, nanos, failed) ->
+            metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
     metrics.workQueue("Rollout", queue::depth, queue::inFlight);
     metrics.workQueue("AnalysisRun", analysisQueue::depth, analysisQueue::inFlight);
     experimentQueue.observe(
-        (ctx, nanos, failed) -> metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
+        (ctx, nanos, failed) ->
+            metrics.reconciled(ctx.kind(), ctx.namespace(), ctx.name(), nanos, failed));
     metrics.workQueue("Experiment", experimentQueue::depth, experimentQueue::inFlight);
     metrics.watchExperiments(experiments::cachedExperiments);
     metrics.watchRollouts(rollouts::cachedRollouts);
@@ -192,7 +224,8 @@ public final class ControllerVerticle extends VerticleBase {
             ? LeaderElection.disabled(context)
             : LeaderElection.of(context, client, options.leaderElection());
     election.lost().onFailure(this::leadershipLost);
-    // Every write first checks that the Lease is certainly still ours (docs/reliability.md): a process frozen past its
+    // Every write first checks that the Lease is certainly still ours (docs/reliability.md): a
+    // process frozen past its
     // Lease sends nothing when it resumes, even before the elector notices that it lost.
     LeaderElection elected = election;
     api.guardWrites(elected::holdsLease);
@@ -202,11 +235,12 @@ public final class ControllerVerticle extends VerticleBase {
     plugins.guardCalls(elected::holdsLease);
     election.start();
     if (options.leaderElection() != null) {
-      cachesSynced.onSuccess(v -> {
-        if (!election.isLeader()) {
-          LOG.info("standby: caches warm, waiting for the leader Lease");
-        }
-      });
+      cachesSynced.onSuccess(
+          v -> {
+            if (!election.isLeader()) {
+              LOG.info("standby: caches warm, waiting for the leader Lease");
+            }
+          });
     }
     Future.all(cachesSynced, election.elected())
         .onSuccess(
@@ -225,15 +259,16 @@ public final class ControllerVerticle extends VerticleBase {
   }
 
   /**
-   * Builds the metric providers AnalysisRuns can use ({@code metrics[].provider.<type>}). This is the one place where
-   * a provider is registered: add it to the list. A metric whose provider type is not registered gets an Error
-   * measurement naming the type.
+   * Builds the metric providers AnalysisRuns can use ({@code metrics[].provider.<type>}). This is
+   * the one place where a provider is registered: add it to the list. A metric whose provider type
+   * is not registered gets an Error measurement naming the type.
    *
    * @param vertx the Vert.x instance, for providers that make HTTP calls or set timers
    * @param api the API facade, for providers that create Kubernetes objects
    * @param clock the clock every time decision uses
    * @param plugins the plugin host, for {@code provider.plugin} metrics
-   * @param controllerNamespace where provider credential Secrets are read (Datadog, New Relic, Wavefront, InfluxDB)
+   * @param controllerNamespace where provider credential Secrets are read (Datadog, New Relic,
+   *     Wavefront, InfluxDB)
    * @return the registry
    */
   static MetricProviders metricProviders(
@@ -242,7 +277,8 @@ public final class ControllerVerticle extends VerticleBase {
     providers.add(new JobMetricProvider(api));
     providers.add(plugins.metricProvider());
     ProviderSecrets secrets = new ProviderSecrets(api::getSecret, controllerNamespace);
-    // One HTTP client (one connection pool per Vert.x web client) for every provider that measures over HTTP.
+    // One HTTP client (one connection pool per Vert.x web client) for every provider that measures
+    // over HTTP.
     MetricHttpClient http = new MetricHttpClient(vertx);
     providers.addAll(HttpMetricProviders.create(http, clock, System.getenv(), secrets));
     providers.addAll(TimeSeriesMetricProviders.create(http, api::getSecret, controllerNamespace));
@@ -268,8 +304,8 @@ public final class ControllerVerticle extends VerticleBase {
   }
 
   /**
-   * Fails when the controller can no longer work: an informer stopped for good, or leadership was lost. The process
-   * should then exit (non-zero) so that it is restarted clean.
+   * Fails when the controller can no longer work: an informer stopped for good, or leadership was
+   * lost. The process should then exit (non-zero) so that it is restarted clean.
    *
    * @return a Future that only ever fails
    */
@@ -278,8 +314,9 @@ public final class ControllerVerticle extends VerticleBase {
   }
 
   /**
-   * Stops gracefully: stops taking keys, waits (bounded by the drain timeout) for the reconciles in flight, fences
-   * writes, releases the Lease so that a standby takes over at once, and closes the servers.
+   * Stops gracefully: stops taking keys, waits (bounded by the drain timeout) for the reconciles in
+   * flight, fences writes, releases the Lease so that a standby takes over at once, and closes the
+   * servers.
    *
    * @return a Future completing when stopped; never fails
    */
@@ -299,7 +336,9 @@ public final class ControllerVerticle extends VerticleBase {
                 .onSuccess(v -> LOG.info("shutdown: reconciles drained"))
                 .recover(
                     err -> {
-                      LOG.warn("shutdown: reconciles still in flight after {}s, fencing writes", options.drainTimeout().toSeconds());
+                      LOG.warn(
+                          "shutdown: reconciles still in flight after {}s, fencing writes",
+                          options.drainTimeout().toSeconds());
                       return Future.succeededFuture();
                     });
     return drained

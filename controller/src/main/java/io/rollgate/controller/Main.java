@@ -8,9 +8,9 @@ import ch.qos.logback.core.ConsoleAppender;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.defaults.GoDurations;
+import io.rollgate.kube.lease.LeaderElection;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
@@ -29,15 +29,17 @@ import picocli.CommandLine.Option;
 /**
  * Entry point of the Rollgate controller: {@code java -jar rollgate-controller.jar [flags]}.
  *
- * <p>Flag names follow Argo Rollouts' controller where one exists. The process reconciles until it receives SIGTERM,
- * then stops taking work, lets the reconciles in flight finish (bounded), releases the leader Lease, and exits. It
- * exits with status 1 when it loses the leader Lease or an informer stops for good, so that it restarts clean.
+ * <p>Flag names follow Argo Rollouts' controller where one exists. The process reconciles until it
+ * receives SIGTERM, then stops taking work, lets the reconciles in flight finish (bounded),
+ * releases the leader Lease, and exits. It exits with status 1 when it loses the leader Lease or an
+ * informer stops for good, so that it restarts clean.
  */
 @Command(
     name = "rollgate-controller",
     mixinStandardHelpOptions = true,
     version = "rollgate-controller 0.1.0",
-    description = "Reconciles argoproj.io/v1alpha1 Rollouts: canary steps, pauses, promotion and abort.")
+    description =
+        "Reconciles argoproj.io/v1alpha1 Rollouts: canary steps, pauses, promotion and abort.")
 public final class Main implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
@@ -47,7 +49,9 @@ public final class Main implements Callable<Integer> {
   private static final long START_SECONDS = 120;
   private static final Duration API_TIMEOUT = Duration.ofSeconds(30);
 
-  @Option(names = "--kubeconfig", description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
+  @Option(
+      names = "--kubeconfig",
+      description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
   String kubeconfig;
 
   @Option(
@@ -58,7 +62,9 @@ public final class Main implements Callable<Integer> {
               + " objects without that label.")
   String instanceId;
 
-  @Option(names = "--namespace", description = "Watch only this namespace (default: all namespaces).")
+  @Option(
+      names = "--namespace",
+      description = "Watch only this namespace (default: all namespaces).")
   String namespace;
 
   @Option(
@@ -107,7 +113,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--logformat",
       defaultValue = "text",
-      description = "Log format: text, or json (one JSON object per line) (default: ${DEFAULT-VALUE}).")
+      description =
+          "Log format: text, or json (one JSON object per line) (default: ${DEFAULT-VALUE}).")
   String logFormat;
 
   @Option(
@@ -119,7 +126,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--healthzPort",
       defaultValue = "8080",
-      description = "Port of the /healthz (liveness) and /readyz (readiness) endpoints (default: ${DEFAULT-VALUE}).")
+      description =
+          "Port of the /healthz (liveness) and /readyz (readiness) endpoints (default: ${DEFAULT-VALUE}).")
   int healthzPort;
 
   @Option(
@@ -133,7 +141,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--burst",
       defaultValue = "80",
-      description = "Client-side burst of API calls above --qps, for each API client (default: ${DEFAULT-VALUE}).")
+      description =
+          "Client-side burst of API calls above --qps, for each API client (default: ${DEFAULT-VALUE}).")
   int burst;
 
   @Option(
@@ -141,7 +150,8 @@ public final class Main implements Callable<Integer> {
       defaultValue = "true",
       arity = "0..1",
       fallbackValue = "true",
-      description = "Elect a leader on a Lease; only the leader reconciles (default: ${DEFAULT-VALUE}).")
+      description =
+          "Elect a leader on a Lease; only the leader reconciles (default: ${DEFAULT-VALUE}).")
   boolean leaderElect;
 
   @Option(
@@ -152,13 +162,15 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--leader-election-lease-duration",
       defaultValue = "15s",
-      description = "How long standbys wait before taking over an unrenewed Lease (default: ${DEFAULT-VALUE}).")
+      description =
+          "How long standbys wait before taking over an unrenewed Lease (default: ${DEFAULT-VALUE}).")
   String leaseDuration;
 
   @Option(
       names = "--leader-election-renew-deadline",
       defaultValue = "10s",
-      description = "How long the leader retries renewing before it gives up and exits (default: ${DEFAULT-VALUE}).")
+      description =
+          "How long the leader retries renewing before it gives up and exits (default: ${DEFAULT-VALUE}).")
   String renewDeadline;
 
   @Option(
@@ -218,20 +230,24 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--traefik-api-group",
       defaultValue = io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_TRAEFIK_API_GROUP,
-      description = "API group of TraefikService objects; traefik.containo.us for Traefik v2 (default: ${DEFAULT-VALUE}).")
+      description =
+          "API group of TraefikService objects; traefik.containo.us for Traefik v2 (default: ${DEFAULT-VALUE}).")
   String traefikApiGroup;
 
   @Option(
       names = "--traefik-api-version",
       defaultValue = io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_TRAEFIK_API_VERSION,
-      description = "apiVersion of TraefikService objects, <group>/<version>; its group must be --traefik-api-group"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "apiVersion of TraefikService objects, <group>/<version>; its group must be --traefik-api-group"
+              + " (default: ${DEFAULT-VALUE}).")
   String traefikApiVersion;
 
   @Option(
       names = "--ambassador-api-version",
-      defaultValue = io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_AMBASSADOR_API_VERSION,
-      description = "apiVersion of Ambassador Mappings, e.g. getambassador.io/v3alpha1 (default: ${DEFAULT-VALUE}).")
+      defaultValue =
+          io.rollgate.controller.traffic.RouterApiVersions.DEFAULT_AMBASSADOR_API_VERSION,
+      description =
+          "apiVersion of Ambassador Mappings, e.g. getambassador.io/v3alpha1 (default: ${DEFAULT-VALUE}).")
   String ambassadorApiVersion;
 
   @Option(
@@ -266,7 +282,8 @@ public final class Main implements Callable<Integer> {
     }
     if (!(qps > 0) || burst < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--qps must be positive and --burst at least 1, got " + qps + " / " + burst);
+          new CommandLine(this),
+          "--qps must be positive and --burst at least 1, got " + qps + " / " + burst);
     }
     if (leaderElect) {
       electionDurations();
@@ -281,16 +298,19 @@ public final class Main implements Callable<Integer> {
     }
     if (experimentThreads < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--experiment-threads must be at least 1, got " + experimentThreads);
+          new CommandLine(this),
+          "--experiment-threads must be at least 1, got " + experimentThreads);
     }
     if (pluginHandshakeTimeoutSeconds < 1) {
       throw new CommandLine.ParameterException(
           new CommandLine(this),
-          "--plugin-handshake-timeout must be at least 1 (seconds), got " + pluginHandshakeTimeoutSeconds);
+          "--plugin-handshake-timeout must be at least 1 (seconds), got "
+              + pluginHandshakeTimeoutSeconds);
     }
     if (pluginCallTimeoutSeconds < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--plugin-call-timeout must be at least 1 (seconds), got " + pluginCallTimeoutSeconds);
+          new CommandLine(this),
+          "--plugin-call-timeout must be at least 1 (seconds), got " + pluginCallTimeoutSeconds);
     }
     io.rollgate.controller.traffic.RouterApiVersions routerVersions;
     try {
@@ -300,7 +320,10 @@ public final class Main implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }
-    Path plugins = pluginDir != null ? pluginDir : Path.of(System.getProperty("java.io.tmpdir"), "rollgate-plugins");
+    Path plugins =
+        pluginDir != null
+            ? pluginDir
+            : Path.of(System.getProperty("java.io.tmpdir"), "rollgate-plugins");
     if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--kubeconfig: cannot read " + kubeconfig);
@@ -319,8 +342,10 @@ public final class Main implements Callable<Integer> {
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
     io.rollgate.kube.lease.WriteFence fence = new io.rollgate.kube.lease.WriteFence();
     KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT, fence);
-    // A process pause of 2 s or more is logged with the writes it caught in flight (docs/reliability.md).
-    new io.rollgate.controller.leader.PauseDetector(fence, 250, 2_000, System::nanoTime).start(vertx);
+    // A process pause of 2 s or more is logged with the writes it caught in flight
+    // (docs/reliability.md).
+    new io.rollgate.controller.leader.PauseDetector(fence, 250, 2_000, System::nanoTime)
+        .start(vertx);
     String watched = watchedNamespace(client);
     LeaderElection.Settings election = leaderElect ? electionSettings(watched) : null;
     ControllerOptions options =
@@ -360,8 +385,10 @@ public final class Main implements Callable<Integer> {
         burst,
         leaderElect);
     ControllerMetrics metrics = new ControllerMetrics(VERSION);
-    ControllerVerticle verticle = new ControllerVerticle(options, client, Clock.systemUTC(), metrics, fence);
-    // The JVM runs shutdown hooks on SIGTERM; this one is the only place that waits, bounded, for the graceful stop.
+    ControllerVerticle verticle =
+        new ControllerVerticle(options, client, Clock.systemUTC(), metrics, fence);
+    // The JVM runs shutdown hooks on SIGTERM; this one is the only place that waits, bounded, for
+    // the graceful stop.
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -384,8 +411,13 @@ public final class Main implements Callable<Integer> {
                 },
                 "shutdown"));
     try {
-      // Start-up happens on the main thread, before any reconcile runs; Vert.x threads keep the process alive after.
-      vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(START_SECONDS, TimeUnit.SECONDS);
+      // Start-up happens on the main thread, before any reconcile runs; Vert.x threads keep the
+      // process alive after.
+      vertx
+          .deployVerticle(verticle)
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(START_SECONDS, TimeUnit.SECONDS);
       verticle
           .fatal()
           .onFailure(
@@ -395,7 +427,10 @@ public final class Main implements Callable<Integer> {
                 new Thread(() -> System.exit(1), "exit").start();
               });
     } catch (Exception e) {
-      Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+      Throwable cause =
+          e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
+              ? e.getCause()
+              : e;
       LOG.error("controller failed to start: {}", cause.toString());
       LOG.debug("start failure", cause);
       vertx.close();
@@ -407,8 +442,9 @@ public final class Main implements Callable<Integer> {
   }
 
   /**
-   * The namespace to watch: {@code --namespace}; with {@code --namespaced} and no {@code --namespace},
-   * {@code $POD_NAMESPACE}, else the client's namespace (kubeconfig context, or the in-cluster service account's).
+   * The namespace to watch: {@code --namespace}; with {@code --namespaced} and no {@code
+   * --namespace}, {@code $POD_NAMESPACE}, else the client's namespace (kubeconfig context, or the
+   * in-cluster service account's).
    */
   private String watchedNamespace(KubernetesClient client) {
     if (namespace != null && !namespace.isEmpty()) {
@@ -432,8 +468,9 @@ public final class Main implements Callable<Integer> {
   }
 
   /**
-   * The namespace of {@code argo-rollouts-config}: {@code --plugin-config-namespace}, else {@code $POD_NAMESPACE}
-   * (docs/compatibility.md §10.1), else the watched namespace, else the client's namespace, else {@code argo-rollouts}.
+   * The namespace of {@code argo-rollouts-config}: {@code --plugin-config-namespace}, else {@code
+   * $POD_NAMESPACE} (docs/compatibility.md §10.1), else the watched namespace, else the client's
+   * namespace, else {@code argo-rollouts}.
    */
   private String pluginNamespace(KubernetesClient client, String watched) {
     if (pluginConfigNamespace != null && !pluginConfigNamespace.isEmpty()) {
@@ -457,15 +494,19 @@ public final class Main implements Callable<Integer> {
     if (lease.compareTo(renew) <= 0 || renew.compareTo(retry) <= 0) {
       throw new CommandLine.ParameterException(
           new CommandLine(this),
-          "leader election needs lease-duration > renew-deadline > retry-period, got " + leaseDuration + " / "
-              + renewDeadline + " / " + retryPeriod);
+          "leader election needs lease-duration > renew-deadline > retry-period, got "
+              + leaseDuration
+              + " / "
+              + renewDeadline
+              + " / "
+              + retryPeriod);
     }
   }
 
   /**
-   * Leader-election settings; the Lease lives in {@code --leader-election-namespace}, else {@code $POD_NAMESPACE},
-   * else (with {@code --namespaced}, where cluster-wide access may be missing) the watched namespace, else
-   * {@code default}.
+   * Leader-election settings; the Lease lives in {@code --leader-election-namespace}, else {@code
+   * $POD_NAMESPACE}, else (with {@code --namespaced}, where cluster-wide access may be missing) the
+   * watched namespace, else {@code default}.
    */
   private LeaderElection.Settings electionSettings(String watched) {
     Duration lease = duration("--leader-election-lease-duration", leaseDuration);
@@ -481,15 +522,21 @@ public final class Main implements Callable<Integer> {
       }
     }
     return new LeaderElection.Settings(
-        ns, LeaderElection.Settings.lockName(instanceId), hostname() + "_" + UUID.randomUUID(), lease, renew, retry);
+        ns,
+        LeaderElection.Settings.lockName(instanceId),
+        hostname() + "_" + UUID.randomUUID(),
+        lease,
+        renew,
+        retry);
   }
 
   private Duration duration(String flag, String text) {
     return GoDurations.parse(text)
         .filter(d -> !d.isNegative() && !d.isZero())
         .orElseThrow(
-            () -> new CommandLine.ParameterException(
-                new CommandLine(this), flag + ": not a positive Go duration: " + text));
+            () ->
+                new CommandLine.ParameterException(
+                    new CommandLine(this), flag + ": not a positive Go duration: " + text));
   }
 
   private static String hostname() {
@@ -504,7 +551,10 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  /** Swaps the console encoder for logback's JSON encoder: one JSON object per line, without the context map. */
+  /**
+   * Swaps the console encoder for logback's JSON encoder: one JSON object per line, without the
+   * context map.
+   */
   private static void useJsonLogs() {
     LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
     ch.qos.logback.classic.Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
@@ -533,19 +583,28 @@ public final class Main implements Callable<Integer> {
   }
 
   private static KubernetesClient buildClient(
-      Vertx vertx, String kubeconfig, Duration apiTimeout, io.rollgate.kube.lease.WriteFence fence) {
+      Vertx vertx,
+      String kubeconfig,
+      Duration apiTimeout,
+      io.rollgate.kube.lease.WriteFence fence) {
     Config config =
         kubeconfig != null
             ? Config.fromKubeconfig(null, readFile(kubeconfig), kubeconfig)
             : Config.autoConfigure(null);
     config.setRequestTimeout((int) apiTimeout.toMillis());
-    // Names this process in the API server's audit log (docs/reliability.md): which replica sent a request.
+    // Names this process in the API server's audit log (docs/reliability.md): which replica sent a
+    // request.
     String version = Main.class.getPackage().getImplementationVersion();
     config.setUserAgent(
-        "rollgate-controller/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ")");
+        "rollgate-controller/"
+            + (version == null ? "dev" : version)
+            + " (pid "
+            + ProcessHandle.current().pid()
+            + ")");
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new io.rollgate.controller.kube.NativeTlsClientFactory(vertx))
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(io.rollgate.kube.lease.WriteFence.NAME, fence))
+        .withHttpClientBuilderConsumer(
+            b -> b.addOrReplaceInterceptor(io.rollgate.kube.lease.WriteFence.NAME, fence))
         .withConfig(config)
         .build();
   }
@@ -554,7 +613,8 @@ public final class Main implements Callable<Integer> {
     try {
       return Files.readString(Path.of(path));
     } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("cannot read kubeconfig " + path + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot read kubeconfig " + path + ": " + e.getMessage(), e);
     }
   }
 }

@@ -3,10 +3,11 @@ package io.rollgate.controller;
 import java.time.Instant;
 
 /**
- * Identity of one reconcile run, carried explicitly through every step so each log line names the object it is about.
+ * Identity of one reconcile run, carried explicitly through every step so each log line names the
+ * object it is about.
  *
- * <p>{@link #toString()} is the log prefix, in key=value form: {@code kind=Rollout ns=shop name=web rid=42
- * trigger=watch}.
+ * <p>{@link #toString()} is the log prefix, in key=value form: {@code kind=Rollout ns=shop name=web
+ * rid=42 trigger=watch}.
  *
  * @param kind the object kind, for example {@code Rollout}
  * @param namespace the object's namespace
@@ -29,6 +30,15 @@ public record ReconcileContext(
 
   @Override
   public String toString() {
-    return "kind=" + kind + " ns=" + namespace + " name=" + name + " rid=" + rid + " trigger=" + trigger;
+    return "kind="
+        + kind
+        + " ns="
+        + namespace
+        + " name="
+        + name
+        + " rid="
+        + rid
+        + " trigger="
+        + trigger;
   }
 }

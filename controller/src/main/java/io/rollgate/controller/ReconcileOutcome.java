@@ -6,8 +6,9 @@ import java.util.Objects;
 /**
  * What a reconciler wants to happen next with the key it just reconciled.
  *
- * <p>A run that ends with {@link #done()} waits for the next watch event or resync; {@link #requeueAfter(Duration)}
- * schedules a timer (pause expiry, deadlines); {@link #retry(Throwable)} re-queues with the key's exponential backoff.
+ * <p>A run that ends with {@link #done()} waits for the next watch event or resync; {@link
+ * #requeueAfter(Duration)} schedules a timer (pause expiry, deadlines); {@link #retry(Throwable)}
+ * re-queues with the key's exponential backoff.
  */
 public final class ReconcileOutcome {
 

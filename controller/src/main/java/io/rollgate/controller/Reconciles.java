@@ -15,15 +15,17 @@ public final class Reconciles {
   private Reconciles() {}
 
   /**
-   * Runs one pass and turns its failures into outcomes: a 409 from a write guarded by the resourceVersion read (the
-   * object changed meanwhile) re-queues the key at once, to be reconciled again from the newer object; any other
-   * failure, thrown or in the Future, is a retry with the key's backoff.
+   * Runs one pass and turns its failures into outcomes: a 409 from a write guarded by the
+   * resourceVersion read (the object changed meanwhile) re-queues the key at once, to be reconciled
+   * again from the newer object; any other failure, thrown or in the Future, is a retry with the
+   * key's backoff.
    *
    * @param ctx the run's identity (for the log)
    * @param pass the pass
    * @return a Future that never fails
    */
-  public static Future<ReconcileOutcome> guarded(ReconcileContext ctx, Supplier<Future<ReconcileOutcome>> pass) {
+  public static Future<ReconcileOutcome> guarded(
+      ReconcileContext ctx, Supplier<Future<ReconcileOutcome>> pass) {
     try {
       return pass.get()
           .recover(

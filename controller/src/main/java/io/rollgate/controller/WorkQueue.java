@@ -20,14 +20,15 @@ import org.slf4j.LoggerFactory;
 /**
  * A rate-limited work queue of {@code namespace/name} keys in front of one {@link Reconciler}.
  *
- * <p>Guarantees, as a Kubernetes controller's work queue does: a key waiting in the queue is held once however often it
- * is added; a key is never reconciled by two runs at once (an add during a run marks it dirty and it runs again right
- * after); at most {@code workers} runs are in flight; a failed run re-queues its key with per-key exponential backoff
- * ({@code baseDelay} doubling up to {@code maxDelay}); {@link #addAfter(String, Duration, String)} is a Vert.x timer,
- * never a sleeping thread, and keeps only the earliest timer per key.
+ * <p>Guarantees, as a Kubernetes controller's work queue does: a key waiting in the queue is held
+ * once however often it is added; a key is never reconciled by two runs at once (an add during a
+ * run marks it dirty and it runs again right after); at most {@code workers} runs are in flight; a
+ * failed run re-queues its key with per-key exponential backoff ({@code baseDelay} doubling up to
+ * {@code maxDelay}); {@link #addAfter(String, Duration, String)} is a Vert.x timer, never a
+ * sleeping thread, and keeps only the earliest timer per key.
  *
- * <p>All state lives on one Vert.x context; {@link #add(String, String)} may be called from any thread (informer
- * callbacks) and hops onto that context.
+ * <p>All state lives on one Vert.x context; {@link #add(String, String)} may be called from any
+ * thread (informer callbacks) and hops onto that context.
  */
 public final class WorkQueue {
 
@@ -78,10 +79,12 @@ public final class WorkQueue {
    * @param vertx the Vert.x instance
    * @param kind the kind reconciled, used in logs and metrics
    * @param reconciler the reconciler to run
-   * @param workers the maximum number of concurrent runs (Argo's {@code --rollout-threads}, default 10)
+   * @param workers the maximum number of concurrent runs (Argo's {@code --rollout-threads}, default
+   *     10)
    * @param baseDelay the first retry delay after a failure
    * @param maxDelay the cap of the exponential retry delay
-   * @param runTimeout the time after which a run still in flight is reported in the log (it keeps its key)
+   * @param runTimeout the time after which a run still in flight is reported in the log (it keeps
+   *     its key)
    * @param clock the clock
    */
   public WorkQueue(
@@ -118,7 +121,8 @@ public final class WorkQueue {
   }
 
   /**
-   * Queues a key after a delay; safe from any thread. An earlier pending timer for the key wins over a later one.
+   * Queues a key after a delay; safe from any thread. An earlier pending timer for the key wins
+   * over a later one.
    *
    * @param key {@code namespace/name}
    * @param delay the delay; zero or negative queues now
@@ -129,7 +133,8 @@ public final class WorkQueue {
   }
 
   /**
-   * Returns the number of keys waiting to run (not counting keys running or waiting on a timer); safe from any thread.
+   * Returns the number of keys waiting to run (not counting keys running or waiting on a timer);
+   * safe from any thread.
    *
    * @return the queue depth, in keys
    */
@@ -156,9 +161,10 @@ public final class WorkQueue {
   }
 
   /**
-   * Stops starting runs while keys keep being collected (deduplicated, timers kept): a standby that is not the leader,
-   * or a leader that just lost its Lease. Runs in flight are not interrupted. Takes effect before the next dispatch
-   * when called on the queue's context (synchronously), otherwise as soon as the context runs it.
+   * Stops starting runs while keys keep being collected (deduplicated, timers kept): a standby that
+   * is not the leader, or a leader that just lost its Lease. Runs in flight are not interrupted.
+   * Takes effect before the next dispatch when called on the queue's context (synchronously),
+   * otherwise as soon as the context runs it.
    */
   public void hold() {
     onContext(() -> held = true);
@@ -289,8 +295,10 @@ public final class WorkQueue {
     } catch (RuntimeException e) {
       result = Future.failedFuture(e);
     }
-    // The key stays exclusive until the run really ends (every API call it makes has its own timeout); a run that
-    // takes longer than runTimeout is reported, not abandoned, so two runs of one key never overlap.
+    // The key stays exclusive until the run really ends (every API call it makes has its own
+    // timeout); a run that
+    // takes longer than runTimeout is reported, not abandoned, so two runs of one key never
+    // overlap.
     long watchdog =
         vertx.setTimer(
             Math.max(1, runTimeout.toMillis()),
@@ -301,7 +309,8 @@ public final class WorkQueue {
           long took = System.nanoTime() - started;
           context.runOnContext(
               v -> {
-                ReconcileOutcome outcome = ar.succeeded() ? ar.result() : ReconcileOutcome.retry(ar.cause());
+                ReconcileOutcome outcome =
+                    ar.succeeded() ? ar.result() : ReconcileOutcome.retry(ar.cause());
                 try {
                   observer.finished(ctx, took, outcome.error() != null);
                 } catch (RuntimeException e) {
@@ -319,9 +328,19 @@ public final class WorkQueue {
       int n = failures.merge(key, 1, Integer::sum);
       Duration delay = backoff(n);
       if (LOG.isDebugEnabled()) {
-        LOG.debug("{} reconcile failed attempt={} retryIn={}ms", ctx, n, delay.toMillis(), outcome.error());
+        LOG.debug(
+            "{} reconcile failed attempt={} retryIn={}ms",
+            ctx,
+            n,
+            delay.toMillis(),
+            outcome.error());
       } else {
-        LOG.warn("{} reconcile failed attempt={} retryIn={}ms cause={}", ctx, n, delay.toMillis(), describe(outcome.error()));
+        LOG.warn(
+            "{} reconcile failed attempt={} retryIn={}ms cause={}",
+            ctx,
+            n,
+            delay.toMillis(),
+            describe(outcome.error()));
       }
       addAfterOnContext(key, delay, "retry");
     } else {

@@ -11,11 +11,13 @@ import org.junit.jupiter.api.Test;
 
 class ReconcilesTest {
 
-  private static final ReconcileContext CTX = new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH);
+  private static final ReconcileContext CTX =
+      new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH);
 
   @Test
   void aConflictRequeuesAtOnce() {
-    KubeApiException conflict = new KubeApiException("patch", "rollouts/status", 409, "the object has been modified", null);
+    KubeApiException conflict =
+        new KubeApiException("patch", "rollouts/status", 409, "the object has been modified", null);
     ReconcileOutcome o = Reconciles.guarded(CTX, () -> Future.failedFuture(conflict)).result();
 
     assertEquals(Duration.ZERO, o.requeueDelay());
@@ -24,12 +26,20 @@ class ReconcilesTest {
 
   @Test
   void anyOtherFailureIsARetry() {
-    KubeApiException forbidden = new KubeApiException("patch", "rollouts/status", 403, "forbidden", null);
-    assertSame(forbidden, Reconciles.guarded(CTX, () -> Future.failedFuture(forbidden)).result().error());
+    KubeApiException forbidden =
+        new KubeApiException("patch", "rollouts/status", 403, "forbidden", null);
+    assertSame(
+        forbidden, Reconciles.guarded(CTX, () -> Future.failedFuture(forbidden)).result().error());
     IllegalStateException thrown = new IllegalStateException("bug");
-    assertSame(thrown, Reconciles.guarded(CTX, () -> {
-      throw thrown;
-    }).result().error());
+    assertSame(
+        thrown,
+        Reconciles.guarded(
+                CTX,
+                () -> {
+                  throw thrown;
+                })
+            .result()
+            .error());
   }
 
   @Test

@@ -36,7 +36,16 @@ class WorkQueueTest {
   void rejectsFewerThanOneWorker(Vertx vertx) {
     assertThrows(
         IllegalArgumentException.class,
-        () -> new WorkQueue(vertx, "Rollout", ctx -> done(), 0, BASE_DELAY, MAX_DELAY, RUN_TIMEOUT, Clock.systemUTC()));
+        () ->
+            new WorkQueue(
+                vertx,
+                "Rollout",
+                ctx -> done(),
+                0,
+                BASE_DELAY,
+                MAX_DELAY,
+                RUN_TIMEOUT,
+                Clock.systemUTC()));
   }
 
   @Test
@@ -112,13 +121,15 @@ class WorkQueueTest {
         queue(
             vertx,
             ctx -> {
-              int now = active.computeIfAbsent(ctx.key(), k -> new AtomicInteger()).incrementAndGet();
+              int now =
+                  active.computeIfAbsent(ctx.key(), k -> new AtomicInteger()).incrementAndGet();
               runs.computeIfAbsent(ctx.key(), k -> new AtomicInteger()).incrementAndGet();
               if (now > 1) {
                 test.failNow(new AssertionError(now + " concurrent runs of " + ctx.key()));
               }
               if (!test.failed() && !test.completed()) {
-                // keys re-add themselves while running, as an informer event during a reconcile would
+                // keys re-add themselves while running, as an informer event during a reconcile
+                // would
                 queue.get().add(ctx.key(), "watch");
               }
               Promise<ReconcileOutcome> p = Promise.promise();
@@ -142,13 +153,17 @@ class WorkQueueTest {
           AtomicInteger runsOfA = runs.get("shop/a");
           if (tick >= 40 && runsOfA != null && runsOfA.get() >= 5) {
             vertx.cancelTimer(id);
-            queue.get().shutdown()
+            queue
+                .get()
+                .shutdown()
                 .onComplete(
                     test.succeeding(
                         v -> {
                           test.verify(
                               () -> {
-                                assertTrue(runs.get("shop/b").get() >= 1, "runs of b: " + runs.get("shop/b"));
+                                assertTrue(
+                                    runs.get("shop/b").get() >= 1,
+                                    "runs of b: " + runs.get("shop/b"));
                                 assertEquals(0, active.get("shop/a").get());
                               });
                           test.completeNow();
@@ -205,21 +220,27 @@ class WorkQueueTest {
                 case 2:
                   throw new IllegalStateException("thrown");
                 case 3:
-                  return Future.succeededFuture(ReconcileOutcome.retry(new IllegalStateException("retry outcome")));
+                  return Future.succeededFuture(
+                      ReconcileOutcome.retry(new IllegalStateException("retry outcome")));
                 case 4:
                   return Future.failedFuture(new IllegalStateException("again"));
                 default:
                   test.verify(
                       () -> {
-                        assertEquals(List.of("watch", "retry", "retry", "retry", "retry"), triggers);
+                        assertEquals(
+                            List.of("watch", "retry", "retry", "retry", "retry"), triggers);
                         long[] gaps = gapsMillis(starts);
                         for (int i = 0; i < gaps.length; i++) {
                           long nominal = BASE_DELAY.toMillis() << i;
-                          assertTrue(gaps[i] >= nominal * 9 / 10, "gap " + i + " " + gaps[i] + "ms < " + nominal);
+                          assertTrue(
+                              gaps[i] >= nominal * 9 / 10,
+                              "gap " + i + " " + gaps[i] + "ms < " + nominal);
                         }
                         for (int i = 1; i < gaps.length; i++) {
                           // non-decreasing, with room for a late timer on a loaded machine
-                          assertTrue(gaps[i] + 250 >= gaps[i - 1], "gaps shrink: " + Arrays.toString(gaps));
+                          assertTrue(
+                              gaps[i] + 250 >= gaps[i - 1],
+                              "gaps shrink: " + Arrays.toString(gaps));
                         }
                       });
                   test.completeNow();
@@ -282,9 +303,11 @@ class WorkQueueTest {
                   test.verify(
                       () -> {
                         long[] gaps = gapsMillis(starts);
-                        // third delay 4 * 80ms; after the success the next one is back at 80ms, not 8 * 80ms
+                        // third delay 4 * 80ms; after the success the next one is back at 80ms, not
+                        // 8 * 80ms
                         assertTrue(gaps[2] >= 288, "third gap " + gaps[2]);
-                        assertTrue(gaps[4] >= 72 && gaps[4] < 500, "first gap after success " + gaps[4]);
+                        assertTrue(
+                            gaps[4] >= 72 && gaps[4] < 500, "first gap after success " + gaps[4]);
                       });
                   test.completeNow();
                   return done();
@@ -308,12 +331,15 @@ class WorkQueueTest {
               starts.add(System.nanoTime());
               triggers.add(ctx.trigger());
               if (starts.size() == 1) {
-                return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ofMillis(150)));
+                return Future.succeededFuture(
+                    ReconcileOutcome.requeueAfter(Duration.ofMillis(150)));
               }
               test.verify(
                   () -> {
                     assertEquals(List.of("watch", "timer"), triggers);
-                    assertTrue(gapsMillis(starts)[0] >= 135, "requeued after " + gapsMillis(starts)[0] + "ms");
+                    assertTrue(
+                        gapsMillis(starts)[0] >= 135,
+                        "requeued after " + gapsMillis(starts)[0] + "ms");
                   });
               test.completeNow();
               return done();
@@ -331,7 +357,9 @@ class WorkQueueTest {
         queue(
             vertx,
             ctx -> {
-              triggers.computeIfAbsent(ctx.key(), k -> new CopyOnWriteArrayList<>()).add(ctx.trigger());
+              triggers
+                  .computeIfAbsent(ctx.key(), k -> new CopyOnWriteArrayList<>())
+                  .add(ctx.trigger());
               firstRunMillis.putIfAbsent(ctx.key(), (System.nanoTime() - start) / 1_000_000);
               return done();
             },
@@ -349,8 +377,12 @@ class WorkQueueTest {
               () -> {
                 assertEquals(List.of("early"), triggers.get("shop/a"));
                 assertEquals(List.of("early"), triggers.get("shop/b"));
-                assertTrue(firstRunMillis.get("shop/a") >= 90, "a ran after " + firstRunMillis.get("shop/a"));
-                assertTrue(firstRunMillis.get("shop/b") >= 90, "b ran after " + firstRunMillis.get("shop/b"));
+                assertTrue(
+                    firstRunMillis.get("shop/a") >= 90,
+                    "a ran after " + firstRunMillis.get("shop/a"));
+                assertTrue(
+                    firstRunMillis.get("shop/b") >= 90,
+                    "b ran after " + firstRunMillis.get("shop/b"));
               });
           test.completeNow();
         });
@@ -392,7 +424,8 @@ class WorkQueueTest {
   }
 
   @Test
-  void completesShutdownAfterRunsInFlight_andRunsNothingAfterwards(Vertx vertx, VertxTestContext test) {
+  void completesShutdownAfterRunsInFlight_andRunsNothingAfterwards(
+      Vertx vertx, VertxTestContext test) {
     AtomicReference<WorkQueue> queue = new AtomicReference<>();
     AtomicInteger started = new AtomicInteger();
     AtomicInteger finished = new AtomicInteger();
@@ -415,8 +448,12 @@ class WorkQueueTest {
                       shutdown.onComplete(
                           test.succeeding(
                               x -> {
-                                test.verify(() -> assertEquals(2, finished.get(), "runs finished before shutdown"));
-                                vertx.setTimer(300, t -> assertOnlyRan(test, keys, "shop/a", "shop/b"));
+                                test.verify(
+                                    () ->
+                                        assertEquals(
+                                            2, finished.get(), "runs finished before shutdown"));
+                                vertx.setTimer(
+                                    300, t -> assertOnlyRan(test, keys, "shop/a", "shop/b"));
                               }));
                     });
               }
@@ -447,7 +484,15 @@ class WorkQueueTest {
   // ---------------------------------------------------------------------------------------------------------------
 
   private static WorkQueue queue(Vertx vertx, Reconciler reconciler, int workers) {
-    return new WorkQueue(vertx, "Rollout", reconciler, workers, BASE_DELAY, MAX_DELAY, RUN_TIMEOUT, Clock.systemUTC());
+    return new WorkQueue(
+        vertx,
+        "Rollout",
+        reconciler,
+        workers,
+        BASE_DELAY,
+        MAX_DELAY,
+        RUN_TIMEOUT,
+        Clock.systemUTC());
   }
 
   private static Future<ReconcileOutcome> done() {

@@ -3,8 +3,8 @@ package io.rollgate.kube;
 /**
  * An API-server call that failed, with its HTTP status code.
  *
- * <p>Codes follow the Kubernetes API conventions: 404 NotFound, 409 Conflict (stale resourceVersion or AlreadyExists),
- * 422 Invalid, 429 TooManyRequests; 0 means no HTTP answer (connection error).
+ * <p>Codes follow the Kubernetes API conventions: 404 NotFound, 409 Conflict (stale resourceVersion
+ * or AlreadyExists), 422 Invalid, 429 TooManyRequests; 0 means no HTTP answer (connection error).
  */
 public final class KubeApiException extends RuntimeException {
 

@@ -21,22 +21,23 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
- * The core both programs reach the API server through: fabric8's synchronous DSL run on a named worker pool, never on
- * an event loop, each call bounded by a timeout, rate limited, counted, and refused once the process may no longer
- * write (docs/architecture.md, docs/reliability.md). The controller's {@code KubeApi} and the webhook's
- * {@code WebhookApi} are built on it.
+ * The core both programs reach the API server through: fabric8's synchronous DSL run on a named
+ * worker pool, never on an event loop, each call bounded by a timeout, rate limited, counted, and
+ * refused once the process may no longer write (docs/architecture.md, docs/reliability.md). The
+ * controller's {@code KubeApi} and the webhook's {@code WebhookApi} are built on it.
  *
- * <p>Every call returns a Vert.x {@link Future} that completes on the caller's context and fails with
- * {@link KubeApiException}: the HTTP status of an API error (404, 409, 422, ...), or 0 with {@code refused: ...} for
- * a fenced write. A call that took longer than the timeout fails with a {@link KubeApiException} (code 0,
- * {@code timed out}) when the core was built with {@code timeoutAsApiError}, or else with Vert.x's
- * {@link TimeoutException} (the controller's callers tell a timeout by that type).
+ * <p>Every call returns a Vert.x {@link Future} that completes on the caller's context and fails
+ * with {@link KubeApiException}: the HTTP status of an API error (404, 409, 422, ...), or 0 with
+ * {@code refused: ...} for a fenced write. A call that took longer than the timeout fails with a
+ * {@link KubeApiException} (code 0, {@code timed out}) when the core was built with {@code
+ * timeoutAsApiError}, or else with Vert.x's {@link TimeoutException} (the controller's callers tell
+ * a timeout by that type).
  *
- * <p>Each call first takes a token from the client-side rate limiter (client-go's token bucket; fabric8 has none);
- * when the bucket is empty the call waits on a Vert.x timer, never a sleeping thread. A write (any verb but
- * {@code get}, {@code list} and {@code watch}) is checked twice, before the wait and again on the worker right before
- * it is sent: it fails at once after {@link #fence(String)}, and whenever the guard set with
- * {@link #guardWrites(Predicate)} refuses it.
+ * <p>Each call first takes a token from the client-side rate limiter (client-go's token bucket;
+ * fabric8 has none); when the bucket is empty the call waits on a Vert.x timer, never a sleeping
+ * thread. A write (any verb but {@code get}, {@code list} and {@code watch}) is checked twice,
+ * before the wait and again on the worker right before it is sent: it fails at once after {@link
+ * #fence(String)}, and whenever the guard set with {@link #guardWrites(Predicate)} refuses it.
  */
 public final class KubeCalls {
 
@@ -51,18 +52,20 @@ public final class KubeCalls {
   private volatile Predicate<String> mayWrite = resource -> true;
 
   /**
-   * Creates the core and its worker pool, with a request budget per API client ({@link RequestBudgets}); a program
-   * with a single budget passes {@link RequestBudgets#shared(TokenBucket)}.
+   * Creates the core and its worker pool, with a request budget per API client ({@link
+   * RequestBudgets}); a program with a single budget passes {@link
+   * RequestBudgets#shared(TokenBucket)}.
    *
    * @param vertx the Vert.x instance whose contexts receive the results
    * @param client the fabric8 client (built on the same Vert.x instance)
-   * @param poolName the worker pool's name, which its threads carry ({@code kube-api}, {@code webhook-kube-api})
+   * @param poolName the worker pool's name, which its threads carry ({@code kube-api}, {@code
+   *     webhook-kube-api})
    * @param poolSize the number of worker threads for blocking client calls
    * @param callTimeout the bound of one call, not counting the rate-limiter wait
    * @param limiter the budgets every call takes a token from, by its resource, or null for no limit
    * @param metrics where requests and waits are recorded, or null
-   * @param timeoutAsApiError whether a timed-out call fails with a {@link KubeApiException} (code 0) rather than a
-   *     {@link TimeoutException}
+   * @param timeoutAsApiError whether a timed-out call fails with a {@link KubeApiException} (code
+   *     0) rather than a {@link TimeoutException}
    */
   public KubeCalls(
       Vertx vertx,
@@ -83,8 +86,8 @@ public final class KubeCalls {
   }
 
   /**
-   * Makes every later write fail at once with a {@link KubeApiException}; used when leadership is lost, and at
-   * shutdown.
+   * Makes every later write fail at once with a {@link KubeApiException}; used when leadership is
+   * lost, and at shutdown.
    *
    * @param reason why, for the error message
    */
@@ -93,11 +96,12 @@ public final class KubeCalls {
   }
 
   /**
-   * Makes every write first ask {@code allowed}, right before it is sent (on the worker thread, after any rate-limiter
-   * wait); a write it refuses fails with a {@link KubeApiException} and is never sent.
+   * Makes every write first ask {@code allowed}, right before it is sent (on the worker thread,
+   * after any rate-limiter wait); a write it refuses fails with a {@link KubeApiException} and is
+   * never sent.
    *
-   * @param allowed told the resource of the write ({@code rolloutpolicies/status}, ...), answers whether it may be sent
-   *     now; must be cheap and thread-safe
+   * @param allowed told the resource of the write ({@code rolloutpolicies/status}, ...), answers
+   *     whether it may be sent now; must be cheap and thread-safe
    */
   public void guardWrites(Predicate<String> allowed) {
     mayWrite = allowed;
@@ -119,7 +123,8 @@ public final class KubeCalls {
    * @param resource the resource, for errors and metrics ({@code replicasets}, ...)
    * @param op the blocking operation
    * @param <T> the result type
-   * @return a Future with the result, failed with {@link KubeApiException} on an API error, a refusal or a timeout
+   * @return a Future with the result, failed with {@link KubeApiException} on an API error, a
+   *     refusal or a timeout
    */
   public <T> Future<T> call(String verb, String resource, Callable<T> op) {
     String refusal = refusal(verb, resource);
@@ -158,7 +163,11 @@ public final class KubeCalls {
                     Future.failedFuture(
                         timeoutAsApiError && err instanceof TimeoutException
                             ? new KubeApiException(
-                                verb, resource, 0, "timed out after " + callTimeout.toMillis() + " ms", err)
+                                verb,
+                                resource,
+                                0,
+                                "timed out after " + callTimeout.toMillis() + " ms",
+                                err)
                             : err));
     record(verb, resource, result);
     return result;
@@ -167,7 +176,9 @@ public final class KubeCalls {
   private void record(String verb, String resource, Future<?> result) {
     if (metrics != null) {
       result.onComplete(
-          ar -> metrics.apiRequest(verb, resource, statusCode(verb, ar.succeeded(), ar.result(), ar.cause())));
+          ar ->
+              metrics.apiRequest(
+                  verb, resource, statusCode(verb, ar.succeeded(), ar.result(), ar.cause())));
     }
   }
 
@@ -211,10 +222,12 @@ public final class KubeCalls {
    * @param namespace the namespace, or null for a cluster-scoped kind
    * @param name the name
    * @param <T> the model type
-   * @return the object, or null when it does not exist; fails with {@link KubeApiException} on other errors
+   * @return the object, or null when it does not exist; fails with {@link KubeApiException} on
+   *     other errors
    */
   public <T extends HasMetadata> Future<T> get(Class<T> type, String namespace, String name) {
-    return call("get", HasMetadata.getPlural(type), () -> scoped(type, namespace).withName(name).get());
+    return call(
+        "get", HasMetadata.getPlural(type), () -> scoped(type, namespace).withName(name).get());
   }
 
   /**
@@ -227,18 +240,21 @@ public final class KubeCalls {
    */
   public <T extends HasMetadata> Future<List<T>> list(Class<T> type, String namespace) {
     return call(
-        "list", HasMetadata.getPlural(type), () -> client.resources(type).inNamespace(namespace).list().getItems());
+        "list",
+        HasMetadata.getPlural(type),
+        () -> client.resources(type).inNamespace(namespace).list().getItems());
   }
 
   /**
-   * Lists one page of the objects of a kind in every namespace (API {@code limit} and {@code continue}).
+   * Lists one page of the objects of a kind in every namespace (API {@code limit} and {@code
+   * continue}).
    *
    * @param type the model class
    * @param limit the page size bound, in objects
    * @param continueToken the {@code metadata.continue} of the previous page, or null for the first
    * @param <T> the model type
-   * @return the page (its {@code metadata.continue} is empty on the last); fails with {@link KubeApiException} (410
-   *     when the token expired)
+   * @return the page (its {@code metadata.continue} is empty on the last); fails with {@link
+   *     KubeApiException} (410 when the token expired)
    */
   public <T extends HasMetadata> Future<KubernetesResourceList<T>> listPage(
       Class<T> type, long limit, String continueToken) {
@@ -249,15 +265,18 @@ public final class KubeCalls {
             client
                 .resources(type)
                 .inAnyNamespace()
-                .list(new ListOptionsBuilder().withLimit(limit).withContinue(continueToken).build()));
+                .list(
+                    new ListOptionsBuilder().withLimit(limit).withContinue(continueToken).build()));
   }
 
   /**
    * Creates an object.
    *
-   * @param obj the object; {@code metadata.namespace} is where it is created (none for a cluster-scoped kind)
+   * @param obj the object; {@code metadata.namespace} is where it is created (none for a
+   *     cluster-scoped kind)
    * @param <T> the model type
-   * @return the created object; fails with {@link KubeApiException} (409 when an object of that name exists)
+   * @return the created object; fails with {@link KubeApiException} (409 when an object of that
+   *     name exists)
    */
   @SuppressWarnings("unchecked")
   public <T extends HasMetadata> Future<T> create(T obj) {
@@ -275,7 +294,8 @@ public final class KubeCalls {
    * @param namespace the namespace, or null for a cluster-scoped kind
    * @param name the name
    * @param subresource {@code null} for the main resource, or for example {@code status}
-   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic concurrency (409 when stale)
+   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic
+   *     concurrency (409 when stale)
    * @param <T> the model type
    * @return the patched object; fails with {@link KubeApiException} (404 when gone, 409 when stale)
    */
@@ -288,13 +308,15 @@ public final class KubeCalls {
         () -> {
           var op = scoped(type, namespace).resource(named(newInstance(type), namespace, name));
           PatchContext ctx = PatchContext.of(PatchType.JSON_MERGE);
-          return subresource == null ? op.patch(ctx, mergePatch) : op.subresource(subresource).patch(ctx, mergePatch);
+          return subresource == null
+              ? op.patch(ctx, mergePatch)
+              : op.subresource(subresource).patch(ctx, mergePatch);
         });
   }
 
   /**
-   * Server-side applies an object this process wholly owns, taking over any field another manager set
-   * ({@code force}).
+   * Server-side applies an object this process wholly owns, taking over any field another manager
+   * set ({@code force}).
    *
    * @param obj the complete desired object
    * @param fieldManager the field manager that owns what is applied
@@ -322,7 +344,8 @@ public final class KubeCalls {
    * @param namespace the namespace
    * @param name the name
    * @param <T> the model type
-   * @return a Future completing once the API server accepted the deletion; a missing object is not an error
+   * @return a Future completing once the API server accepted the deletion; a missing object is not
+   *     an error
    */
   public <T extends HasMetadata> Future<Void> delete(Class<T> type, String namespace, String name) {
     return call(
@@ -343,16 +366,19 @@ public final class KubeCalls {
     return executor.close();
   }
 
-  private <T extends HasMetadata> NonNamespaceOperation<T, KubernetesResourceList<T>, Resource<T>> scoped(
-      Class<T> type, String namespace) {
-    return namespace == null ? client.resources(type) : client.resources(type).inNamespace(namespace);
+  private <T extends HasMetadata>
+      NonNamespaceOperation<T, KubernetesResourceList<T>, Resource<T>> scoped(
+          Class<T> type, String namespace) {
+    return namespace == null
+        ? client.resources(type)
+        : client.resources(type).inNamespace(namespace);
   }
 
   /**
    * Names an empty object, so that a patch through it goes straight to the API server: fabric8's
-   * {@code patch(PatchContext, String)} on a name alone first GETs the object (a request per write that neither the
-   * rate limiter nor the request metrics saw); with an item it only takes the item's name and namespace for the URL.
-   * The patch document alone says what changes.
+   * {@code patch(PatchContext, String)} on a name alone first GETs the object (a request per write
+   * that neither the rate limiter nor the request metrics saw); with an item it only takes the
+   * item's name and namespace for the URL. The patch document alone says what changes.
    *
    * @param obj an empty object of the kind to patch
    * @param namespace the namespace, or null for a cluster-scoped kind
@@ -369,7 +395,8 @@ public final class KubeCalls {
     try {
       return type.getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException e) {
-      throw new IllegalArgumentException(type.getName() + " has no public no-argument constructor", e);
+      throw new IllegalArgumentException(
+          type.getName() + " has no public no-argument constructor", e);
     }
   }
 

@@ -10,8 +10,9 @@ import java.util.Optional;
 /**
  * Builds JSON merge patches (RFC 7386) as the two-way difference of two documents.
  *
- * <p>Objects are compared key by key; a key present before and absent after becomes {@code null} (deletion); arrays and
- * scalars that differ are replaced whole, as a merge patch can only replace arrays.
+ * <p>Objects are compared key by key; a key present before and absent after becomes {@code null}
+ * (deletion); arrays and scalars that differ are replaced whole, as a merge patch can only replace
+ * arrays.
  */
 public final class MergePatch {
 
@@ -57,18 +58,20 @@ public final class MergePatch {
   }
 
   /**
-   * The merge patch that turns one top-level field of an object from {@code before} into {@code after}, guarded by
-   * the {@code metadata.resourceVersion} that was read, so the API server refuses it with 409 when the object changed
-   * since (the Kubernetes optimistic-concurrency convention). Used for every status write of the controller and the
-   * webhook.
+   * The merge patch that turns one top-level field of an object from {@code before} into {@code
+   * after}, guarded by the {@code metadata.resourceVersion} that was read, so the API server
+   * refuses it with 409 when the object changed since (the Kubernetes optimistic-concurrency
+   * convention). Used for every status write of the controller and the webhook.
    *
    * @param resourceVersion the {@code metadata.resourceVersion} of the object as read
    * @param field the top-level field, for example {@code status}
    * @param before the field as read, or null for none
    * @param after the field as it should be
-   * @return {@code {"metadata":{"resourceVersion":...},"<field>":<difference>}}, or empty when nothing changed
+   * @return {@code {"metadata":{"resourceVersion":...},"<field>":<difference>}}, or empty when
+   *     nothing changed
    */
-  public static Optional<ObjectNode> guarded(String resourceVersion, String field, JsonNode before, JsonNode after) {
+  public static Optional<ObjectNode> guarded(
+      String resourceVersion, String field, JsonNode before, JsonNode after) {
     ObjectNode changed = diff(before, after);
     if (changed.isEmpty()) {
       return Optional.empty();

@@ -7,24 +7,35 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * The client-side request budget of {@code --qps}/{@code --burst}: one token bucket per API client, as Argo Rollouts'
- * controller has them, so that the same flags allow the same traffic after a migration.
+ * The client-side request budget of {@code --qps}/{@code --burst}: one token bucket per API client,
+ * as Argo Rollouts' controller has them, so that the same flags allow the same traffic after a
+ * migration.
  *
- * <p>Argo's controller builds a separate client-go clientset for Kubernetes' own kinds, for its {@code argoproj.io}
- * kinds and for other custom resources (the traffic routers' kinds), each from the same {@code --qps}/{@code --burst};
- * client-go gives every clientset its own token bucket. So {@code --qps 40} allows up to 40 calls per second to each of
- * the three groups. Rollgate sends every call through one facade and sorts it by resource into the same three
- * budgets ({@link Client}). docs/operating.md explains the flag.
+ * <p>Argo's controller builds a separate client-go clientset for Kubernetes' own kinds, for its
+ * {@code argoproj.io} kinds and for other custom resources (the traffic routers' kinds), each from
+ * the same {@code --qps}/{@code --burst}; client-go gives every clientset its own token bucket. So
+ * {@code --qps 40} allows up to 40 calls per second to each of the three groups. Rollgate sends
+ * every call through one facade and sorts it by resource into the same three budgets ({@link
+ * Client}). docs/operating.md explains the flag.
  */
 public final class RequestBudgets {
 
   /** Which of Argo's API clients a call belongs to, and so which token bucket it takes from. */
   public enum Client {
-    /** Kubernetes' built-in kinds: ReplicaSets, Services, Events, Pods, Ingresses, Jobs, Secrets, ... */
+    /**
+     * Kubernetes' built-in kinds: ReplicaSets, Services, Events, Pods, Ingresses, Jobs, Secrets,
+     * ...
+     */
     KUBERNETES,
-    /** The {@code argoproj.io} kinds: Rollouts, AnalysisRuns, AnalysisTemplates, ClusterAnalysisTemplates, Experiments. */
+    /**
+     * The {@code argoproj.io} kinds: Rollouts, AnalysisRuns, AnalysisTemplates,
+     * ClusterAnalysisTemplates, Experiments.
+     */
     ARGOPROJ,
-    /** Any other custom resource: the traffic routers' kinds (Istio, SMI, Ambassador, APISIX, Traefik, ...). */
+    /**
+     * Any other custom resource: the traffic routers' kinds (Istio, SMI, Ambassador, APISIX,
+     * Traefik, ...).
+     */
     CUSTOM
   }
 
@@ -38,21 +49,37 @@ public final class RequestBudgets {
 
   private static final Set<String> KUBERNETES =
       Set.of(
-          "events", "event",
-          "replicasets", "replicaset",
-          "deployments", "deployment",
-          "services", "service",
-          "endpoints", "endpointslices", "endpointslice",
-          "pods", "pod",
-          "secrets", "secret",
-          "configmaps", "configmap",
-          "jobs", "job",
-          "ingresses", "ingress",
-          "leases", "lease",
-          "namespaces", "namespace",
-          "serviceaccounts", "serviceaccount",
-          "horizontalpodautoscalers", "horizontalpodautoscaler",
-          "poddisruptionbudgets", "poddisruptionbudget");
+          "events",
+          "event",
+          "replicasets",
+          "replicaset",
+          "deployments",
+          "deployment",
+          "services",
+          "service",
+          "endpoints",
+          "endpointslices",
+          "endpointslice",
+          "pods",
+          "pod",
+          "secrets",
+          "secret",
+          "configmaps",
+          "configmap",
+          "jobs",
+          "job",
+          "ingresses",
+          "ingress",
+          "leases",
+          "lease",
+          "namespaces",
+          "namespace",
+          "serviceaccounts",
+          "serviceaccount",
+          "horizontalpodautoscalers",
+          "horizontalpodautoscaler",
+          "poddisruptionbudgets",
+          "poddisruptionbudget");
 
   private final Map<Client, TokenBucket> buckets = new EnumMap<>(Client.class);
 
@@ -89,9 +116,10 @@ public final class RequestBudgets {
   /**
    * Takes one token from the budget of the client {@code resource} belongs to.
    *
-   * @param resource the resource of the call, plural or lower-case kind, optionally with a subresource
-   *     ({@code rollouts/status}, {@code replicasets}, {@code virtualservice})
-   * @return how long the caller must wait before making its call, in nanoseconds; 0 when a token was available
+   * @param resource the resource of the call, plural or lower-case kind, optionally with a
+   *     subresource ({@code rollouts/status}, {@code replicasets}, {@code virtualservice})
+   * @return how long the caller must wait before making its call, in nanoseconds; 0 when a token
+   *     was available
    */
   public long reserve(String resource) {
     return buckets.get(clientOf(resource)).reserve();
@@ -101,7 +129,8 @@ public final class RequestBudgets {
    * Sorts a resource into one of Argo's API clients.
    *
    * @param resource the plural or lower-case kind, optionally with a subresource after a slash
-   * @return the client; {@link Client#CUSTOM} for any resource that is neither built in nor an {@code argoproj.io} kind
+   * @return the client; {@link Client#CUSTOM} for any resource that is neither built in nor an
+   *     {@code argoproj.io} kind
    */
   public static Client clientOf(String resource) {
     String r = resource == null ? "" : resource.toLowerCase(Locale.ROOT);

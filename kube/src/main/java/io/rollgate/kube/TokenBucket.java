@@ -3,13 +3,14 @@ package io.rollgate.kube;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket as client-go's {@code flowcontrol.NewTokenBucketRateLimiter(qps, burst)}: the bucket holds up to
- * {@code burst} tokens, refills at {@code qps} tokens per second, and every API call takes one token.
+ * A token bucket as client-go's {@code flowcontrol.NewTokenBucketRateLimiter(qps, burst)}: the
+ * bucket holds up to {@code burst} tokens, refills at {@code qps} tokens per second, and every API
+ * call takes one token.
  *
- * <p>It never blocks: {@link #reserve()} takes a token (possibly borrowing against the future, so the balance may go
- * negative) and returns how long the caller must wait before using it, like Go's {@code rate.Limiter.Reserve}. The
- * caller waits with a timer. Reservations are granted in call order, so waiting callers are served first come, first
- * served. Thread-safe.
+ * <p>It never blocks: {@link #reserve()} takes a token (possibly borrowing against the future, so
+ * the balance may go negative) and returns how long the caller must wait before using it, like Go's
+ * {@code rate.Limiter.Reserve}. The caller waits with a timer. Reservations are granted in call
+ * order, so waiting callers are served first come, first served. Thread-safe.
  */
 public final class TokenBucket {
 
@@ -24,7 +25,8 @@ public final class TokenBucket {
   /**
    * Creates a full bucket.
    *
-   * @param qps the sustained rate, in calls per second ({@code --qps}, default 40); must be positive
+   * @param qps the sustained rate, in calls per second ({@code --qps}, default 40); must be
+   *     positive
    * @param burst the bucket size, in calls ({@code --burst}, default 80); must be at least 1
    * @param nanoTime a monotonic clock in nanoseconds ({@code System::nanoTime} outside tests)
    */
@@ -45,7 +47,8 @@ public final class TokenBucket {
   /**
    * Takes one token.
    *
-   * @return how long the caller must wait before making its call, in nanoseconds; 0 when a token was available
+   * @return how long the caller must wait before making its call, in nanoseconds; 0 when a token
+   *     was available
    */
   public synchronized long reserve() {
     long now = nanoTime.getAsLong();
@@ -59,7 +62,8 @@ public final class TokenBucket {
   }
 
   /**
-   * Returns the tokens currently available (negative while callers wait); for tests and diagnostics.
+   * Returns the tokens currently available (negative while callers wait); for tests and
+   * diagnostics.
    *
    * @return the balance, in tokens
    */

@@ -72,9 +72,13 @@ class KubeCallsTest {
   void apiErrorsCarryTheHttpCode_andAreCountedByIt() throws Exception {
     KubeCalls calls = calls(Duration.ofSeconds(5), null, true);
     Throwable err =
-        failure(calls.call("patch", "secrets", () -> {
-          throw new KubernetesClientException("stale", 409, null);
-        }));
+        failure(
+            calls.call(
+                "patch",
+                "secrets",
+                () -> {
+                  throw new KubernetesClientException("stale", 409, null);
+                }));
     KubeApiException k = assertInstanceOf(KubeApiException.class, err);
     assertEquals(409, k.code());
     assertTrue(KubeApiException.isConflict(err));
@@ -86,7 +90,8 @@ class KubeCallsTest {
     KubeCalls calls = calls(Duration.ofMillis(100), null, true);
     CountDownLatch never = new CountDownLatch(1);
     try {
-      Throwable err = failure(calls.call("get", "secrets", () -> never.await(10, TimeUnit.SECONDS)));
+      Throwable err =
+          failure(calls.call("get", "secrets", () -> never.await(10, TimeUnit.SECONDS)));
       KubeApiException k = assertInstanceOf(KubeApiException.class, err);
       assertEquals(0, k.code());
       assertTrue(k.getMessage().contains("timed out after 100 ms"), k.getMessage());
@@ -101,7 +106,9 @@ class KubeCallsTest {
     KubeCalls calls = calls(Duration.ofMillis(100), null, false);
     CountDownLatch never = new CountDownLatch(1);
     try {
-      assertInstanceOf(TimeoutException.class, failure(calls.call("get", "pods", () -> never.await(10, TimeUnit.SECONDS))));
+      assertInstanceOf(
+          TimeoutException.class,
+          failure(calls.call("get", "pods", () -> never.await(10, TimeUnit.SECONDS))));
       assertEquals(List.of("get pods timeout"), requests);
     } finally {
       never.countDown();
@@ -114,10 +121,14 @@ class KubeCallsTest {
     calls.fence("shutting down");
     AtomicBoolean sent = new AtomicBoolean();
     Throwable err =
-        failure(calls.call("patch", "rolloutpolicies/status", () -> {
-          sent.set(true);
-          return "x";
-        }));
+        failure(
+            calls.call(
+                "patch",
+                "rolloutpolicies/status",
+                () -> {
+                  sent.set(true);
+                  return "x";
+                }));
     assertTrue(err.getMessage().contains("refused: shutting down"), err.getMessage());
     assertEquals(0, ((KubeApiException) err).code());
     assertFalse(sent.get());
@@ -129,7 +140,8 @@ class KubeCallsTest {
     KubeCalls calls = calls(Duration.ofSeconds(5), null, true);
     calls.guardWrites(resource -> !resource.startsWith("rolloutpolicies"));
     Throwable err = failure(calls.call("patch", "rolloutpolicies/status", () -> "x"));
-    assertTrue(err.getMessage().contains("does not certainly hold the leader Lease"), err.getMessage());
+    assertTrue(
+        err.getMessage().contains("does not certainly hold the leader Lease"), err.getMessage());
     assertEquals("ok", await(calls.call("patch", "secrets", () -> "ok")));
   }
 
@@ -143,10 +155,13 @@ class KubeCallsTest {
     assertEquals("first", await(calls.call("patch", "secrets", () -> "first")));
     AtomicBoolean sent = new AtomicBoolean();
     Future<String> second =
-        calls.call("patch", "secrets", () -> {
-          sent.set(true);
-          return "second";
-        });
+        calls.call(
+            "patch",
+            "secrets",
+            () -> {
+              sent.set(true);
+              return "second";
+            });
     leading.set(false);
     Throwable err = failure(second);
     assertTrue(err.getMessage().contains("refused"), err.getMessage());

@@ -74,7 +74,8 @@ class MergePatchTest {
 
   @Test
   void treatsNullValuesAsAbsent() {
-    // null in the target removes an existing key, and is not sent for a key that is already absent or null
+    // null in the target removes an existing key, and is not sent for a key that is already absent
+    // or null
     assertPatch("{\"a\":1}", "{\"a\":null}", "{\"a\":null}");
     assertPatch("{}", "{\"a\":null}", "{}");
     assertPatch("{\"a\":null}", "{}", "{}");
@@ -112,7 +113,8 @@ class MergePatchTest {
   private static void assertPatch(String before, String after, String expected) {
     ObjectNode patch = MergePatch.diff(json(before), json(after));
     assertEquals(json(expected), patch, () -> "diff(" + before + ", " + after + ")");
-    assertEquals(withoutNulls(json(after)), withoutNulls(apply(json(before), patch)), "patch must apply");
+    assertEquals(
+        withoutNulls(json(after)), withoutNulls(apply(json(before), patch)), "patch must apply");
   }
 
   private static JsonNode json(String text) {
@@ -128,7 +130,8 @@ class MergePatchTest {
     if (!patch.isObject()) {
       return patch;
     }
-    ObjectNode result = target != null && target.isObject() ? (ObjectNode) target.deepCopy() : NODES.objectNode();
+    ObjectNode result =
+        target != null && target.isObject() ? (ObjectNode) target.deepCopy() : NODES.objectNode();
     for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       if (e.getValue().isNull()) {
@@ -140,7 +143,10 @@ class MergePatchTest {
     return result;
   }
 
-  /** Drops object members whose value is null, recursively through objects (arrays are values and kept as they are). */
+  /**
+   * Drops object members whose value is null, recursively through objects (arrays are values and
+   * kept as they are).
+   */
   private static JsonNode withoutNulls(JsonNode node) {
     if (!node.isObject()) {
       return node;
@@ -179,7 +185,10 @@ class MergePatchTest {
       case 4:
         ArrayNode arr = NODES.arrayNode();
         for (int i = random.nextInt(3); i > 0; i--) {
-          arr.add(depth > 0 && random.nextBoolean() ? randomObject(random, depth - 1) : randomValue(random, 0));
+          arr.add(
+              depth > 0 && random.nextBoolean()
+                  ? randomObject(random, depth - 1)
+                  : randomValue(random, 0));
         }
         return arr;
       default:
@@ -187,7 +196,10 @@ class MergePatchTest {
     }
   }
 
-  /** A copy of {@code o} with a few keys removed, nulled, changed or added, so that the two documents overlap. */
+  /**
+   * A copy of {@code o} with a few keys removed, nulled, changed or added, so that the two
+   * documents overlap.
+   */
   private static ObjectNode mutate(Random random, ObjectNode o, int depth) {
     ObjectNode copy = o.deepCopy();
     List<String> keys = new ArrayList<>();

@@ -27,7 +27,8 @@ class RequestBudgetsTest {
     RequestBudgets budgets = new RequestBudgets(10, 2, () -> now[0]);
     assertEquals(0, budgets.reserve("rollouts/status"));
     assertEquals(0, budgets.reserve("rollouts"));
-    assertTrue(budgets.reserve("rollouts") > 0, "the third argoproj call within the burst of 2 waits");
+    assertTrue(
+        budgets.reserve("rollouts") > 0, "the third argoproj call within the burst of 2 waits");
     assertEquals(0, budgets.reserve("replicasets"), "Kubernetes kinds draw from their own bucket");
     assertEquals(0, budgets.reserve("events"));
     assertEquals(0, budgets.reserve("virtualservice"), "router kinds draw from a third bucket");

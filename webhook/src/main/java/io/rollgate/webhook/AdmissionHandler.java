@@ -27,22 +27,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides {@code /validate} and {@code /mutate} requests for every kind the webhook checks, with what the
- * {@link ClusterView} knows of the cluster:
+ * Decides {@code /validate} and {@code /mutate} requests for every kind the webhook checks, with
+ * what the {@link ClusterView} knows of the cluster:
  *
  * <ul>
- *   <li>{@code argoproj.io} Rollout: {@link RolloutAdmission}'s rules, plus plugin references and plugin
- *       configurations ({@code configSchema}, {@link PluginConfigSchemas}) checked against the registry (unreadable or
- *       absent registry: warnings) and the RolloutPolicies that select it ({@code deny}: part
- *       of the denial, except a violation the stored object already had, which an UPDATE may keep with a warning;
- *       {@code warn}: admission warnings; {@code audit}: left to the audit), and the analyses it names checked against
- *       the AnalysisTemplates as the controller checks them ({@link AnalysisReferences}: a step analysis whose metric
- *       would run forever, arguments that do not resolve; a template that does not exist yet is a warning).
- *   <li>ConfigMap {@code argo-rollouts-config}: {@link PluginConfigValidator}; other ConfigMaps are allowed untouched.
+ *   <li>{@code argoproj.io} Rollout: {@link RolloutAdmission}'s rules, plus plugin references and
+ *       plugin configurations ({@code configSchema}, {@link PluginConfigSchemas}) checked against
+ *       the registry (unreadable or absent registry: warnings) and the RolloutPolicies that select
+ *       it ({@code deny}: part of the denial, except a violation the stored object already had,
+ *       which an UPDATE may keep with a warning; {@code warn}: admission warnings; {@code audit}:
+ *       left to the audit), and the analyses it names checked against the AnalysisTemplates as the
+ *       controller checks them ({@link AnalysisReferences}: a step analysis whose metric would run
+ *       forever, arguments that do not resolve; a template that does not exist yet is a warning).
+ *   <li>ConfigMap {@code argo-rollouts-config}: {@link PluginConfigValidator}; other ConfigMaps are
+ *       allowed untouched.
  *   <li>{@code rollgate.io} RolloutPolicy: {@link RolloutPolicyValidator}.
- *   <li>{@code argoproj.io} AnalysisTemplate and ClusterAnalysisTemplate: {@link AnalysisTemplateValidator}, and a
- *       metric {@code plugin} provider must be a registered {@code metricProviderPlugins} entry (warning when the
- *       registry cannot be read).
+ *   <li>{@code argoproj.io} AnalysisTemplate and ClusterAnalysisTemplate: {@link
+ *       AnalysisTemplateValidator}, and a metric {@code plugin} provider must be a registered
+ *       {@code metricProviderPlugins} entry (warning when the registry cannot be read).
  * </ul>
  *
  * <p>Pure apart from reading the view's caches: safe on the event loop.
@@ -50,6 +52,7 @@ import java.util.Optional;
 public final class AdmissionHandler {
 
   private final ClusterView cluster;
+
   /** Checks plugin configurations and schemas; owns the compiled-schema cache of this handler. */
   private final PluginConfigSchemas schemas = new PluginConfigSchemas();
 
@@ -82,7 +85,8 @@ public final class AdmissionHandler {
       return validatePolicy(request);
     }
     if ("argoproj.io".equals(request.group())
-        && ("AnalysisTemplate".equals(request.kind()) || "ClusterAnalysisTemplate".equals(request.kind()))) {
+        && ("AnalysisTemplate".equals(request.kind())
+            || "ClusterAnalysisTemplate".equals(request.kind()))) {
       return validateTemplate(request);
     }
     return ignored(request);
@@ -91,12 +95,17 @@ public final class AdmissionHandler {
   private AdmissionDecision validateTemplate(AdmissionRequest request) {
     if (request.object() == null || !request.object().isObject()) {
       return new AdmissionDecision(
-          AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
+          AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"),
+          "denied",
+          1);
     }
     AnalysisTemplateSpec spec;
     JsonNode node = request.object().get("spec");
     try {
-      spec = node == null || node.isNull() ? null : ModelJson.mapper().treeToValue(node, AnalysisTemplateSpec.class);
+      spec =
+          node == null || node.isNull()
+              ? null
+              : ModelJson.mapper().treeToValue(node, AnalysisTemplateSpec.class);
     } catch (Exception e) {
       return BindingErrors.denial(request, e, "an " + request.kind(), node, "spec.");
     }
@@ -106,7 +115,10 @@ public final class AdmissionHandler {
       ClusterView.Plugins plugins = cluster.plugins();
       for (int i = 0; i < spec.getMetrics().size(); i++) {
         Metric m = spec.getMetrics().get(i);
-        Object plugin = m == null || m.getProvider() == null ? null : m.getProvider().getAdditionalProperties().get("plugin");
+        Object plugin =
+            m == null || m.getProvider() == null
+                ? null
+                : m.getProvider().getAdditionalProperties().get("plugin");
         if (!(plugin instanceof Map<?, ?> map) || map.size() != 1) {
           continue;
         }
@@ -114,20 +126,29 @@ public final class AdmissionHandler {
         String path = "spec.metrics[" + i + "].provider.plugin";
         if (plugins.registry() == null) {
           warnings.add(
-              path + ": plugin \"" + name + "\" not checked: the plugin registry " + plugins.where()
+              path
+                  + ": plugin \""
+                  + name
+                  + "\" not checked: the plugin registry "
+                  + plugins.where()
                   + ("absent".equals(plugins.state()) ? " does not exist" : " cannot be read"));
         } else if (plugins.registry().find(PluginKind.METRIC_PROVIDER, name).isEmpty()) {
           errors.add(
               FieldError.invalid(
-                  path, name, "not a registered metricProviderPlugins entry in " + plugins.where()));
+                  path,
+                  name,
+                  "not a registered metricProviderPlugins entry in " + plugins.where()));
         }
       }
     }
     if (!errors.isEmpty()) {
-      return new AdmissionDecision(AdmissionReviews.invalid(request, errors, warnings), "denied", errors.size());
+      return new AdmissionDecision(
+          AdmissionReviews.invalid(request, errors, warnings), "denied", errors.size());
     }
     return new AdmissionDecision(
-        AdmissionReviews.allowed(request.uid(), warnings), warnings.isEmpty() ? "allowed" : "warned", 0);
+        AdmissionReviews.allowed(request.uid(), warnings),
+        warnings.isEmpty() ? "allowed" : "warned",
+        0);
   }
 
   /**
@@ -141,10 +162,12 @@ public final class AdmissionHandler {
   }
 
   /**
-   * Decides one sample request of each checked kind, so that class loading and Jackson's introspection happen before
-   * the first real request rather than on an event loop while the API server waits. Blocking: call it on a worker.
+   * Decides one sample request of each checked kind, so that class loading and Jackson's
+   * introspection happen before the first real request rather than on an event loop while the API
+   * server waits. Blocking: call it on a worker.
    */
-  @SuppressWarnings("ReturnValueIgnored") // the reviews are rendered only to load the code that writes them
+  @SuppressWarnings(
+      "ReturnValueIgnored") // the reviews are rendered only to load the code that writes them
   public void warmUp() {
     String rollout =
         "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"warm-up\","
@@ -172,7 +195,8 @@ public final class AdmissionHandler {
     schemas.validate(schema, null, "warm-up");
     for (String body : new String[] {rollout, policy, template}) {
       try {
-        AdmissionRequest request = AdmissionReviews.parse(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        AdmissionRequest request =
+            AdmissionReviews.parse(body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         validate(request).review().toString();
         mutate(request).review().toString();
       } catch (BadReviewException e) {
@@ -199,9 +223,10 @@ public final class AdmissionHandler {
   }
 
   /**
-   * The analyses the Rollout names, checked against the templates as the controller checks them before it creates a
-   * run (docs/compatibility.md §2.3 items 2-5): a problem it would report as InvalidSpec is denied here, except a
-   * template that does not exist yet (it may be applied after the Rollout), which is a warning.
+   * The analyses the Rollout names, checked against the templates as the controller checks them
+   * before it creates a run (docs/compatibility.md §2.3 items 2-5): a problem it would report as
+   * InvalidSpec is denied here, except a template that does not exist yet (it may be applied after
+   * the Rollout), which is a warning.
    */
   private void analysisChecks(
       AdmissionRequest request, Rollout rollout, List<FieldError> errors, List<String> warnings) {
@@ -218,7 +243,8 @@ public final class AdmissionHandler {
           new AnalysisTemplates.Lookup() {
             @Override
             public AnalysisTemplateSpec namespaced(String name) {
-              AnalysisTemplateSpec spec = namespace == null ? null : cluster.analysisTemplate(namespace, name);
+              AnalysisTemplateSpec spec =
+                  namespace == null ? null : cluster.analysisTemplate(namespace, name);
               missing[0] |= spec == null;
               return spec;
             }
@@ -242,21 +268,27 @@ public final class AdmissionHandler {
     }
   }
 
-  private void policyChecks(AdmissionRequest request, Rollout rollout, List<FieldError> errors, List<String> warnings) {
+  private void policyChecks(
+      AdmissionRequest request, Rollout rollout, List<FieldError> errors, List<String> warnings) {
     List<RolloutPolicy> policies = cluster.policies();
     if (!cluster.policiesKnown()) {
       if (!cluster.policiesAbsent()) {
-        warnings.add("RolloutPolicies are not loaded yet: this Rollout was not checked against them");
+        warnings.add(
+            "RolloutPolicies are not loaded yet: this Rollout was not checked against them");
       }
       return;
     }
     if (policies.isEmpty()) {
       return;
     }
-    String ns = request.namespace().isEmpty() ? rollout.getMetadata().getNamespace() : request.namespace();
+    String ns =
+        request.namespace().isEmpty() ? rollout.getMetadata().getNamespace() : request.namespace();
     Optional<Map<String, String>> nsLabels = cluster.namespaceLabels(ns == null ? "" : ns);
     if (nsLabels.isEmpty()) {
-      warnings.add("namespace " + ns + " is not known yet: this Rollout was not checked against RolloutPolicies");
+      warnings.add(
+          "namespace "
+              + ns
+              + " is not known yet: this Rollout was not checked against RolloutPolicies");
       return;
     }
     List<RolloutPolicy> sorted = new ArrayList<>(policies);
@@ -268,9 +300,12 @@ public final class AdmissionHandler {
       List<FieldError> violations = PolicyEvaluator.violations(policy, rollout);
       switch (policy.getSpec().effectiveEnforcementAction()) {
         case RolloutPolicySpec.DENY -> {
-          // An update that keeps a violation the stored object already had is not refused (the controller and other
-          // tools must still be able to write a Rollout admitted before the policy existed); it gets a warning.
-          List<String> before = violations.isEmpty() ? List.of() : previousViolations(request, policy);
+          // An update that keeps a violation the stored object already had is not refused (the
+          // controller and other
+          // tools must still be able to write a Rollout admitted before the policy existed); it
+          // gets a warning.
+          List<String> before =
+              violations.isEmpty() ? List.of() : previousViolations(request, policy);
           for (FieldError v : violations) {
             if (before.contains(v.toString())) {
               warnings.add(v + "; not refused: the stored Rollout already breaks this rule");
@@ -316,12 +351,14 @@ public final class AdmissionHandler {
     if (data != null && data.isObject()) {
       for (Iterator<Map.Entry<String, JsonNode>> it = data.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
-        map.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString());
+        map.put(
+            e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString());
       }
     }
     List<FieldError> errors = PluginConfigValidator.validate(map, schemas);
     if (!errors.isEmpty()) {
-      return new AdmissionDecision(AdmissionReviews.invalid(request, errors, List.of()), "denied", errors.size());
+      return new AdmissionDecision(
+          AdmissionReviews.invalid(request, errors, List.of()), "denied", errors.size());
     }
     return new AdmissionDecision(AdmissionReviews.allowed(request.uid(), List.of()), "allowed", 0);
   }
@@ -329,7 +366,9 @@ public final class AdmissionHandler {
   private static AdmissionDecision validatePolicy(AdmissionRequest request) {
     if (!request.hasJsonObject()) {
       return new AdmissionDecision(
-          AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
+          AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"),
+          "denied",
+          1);
     }
     RolloutPolicy policy;
     try {
@@ -339,7 +378,8 @@ public final class AdmissionHandler {
     }
     List<FieldError> errors = RolloutPolicyValidator.validate(policy);
     if (!errors.isEmpty()) {
-      return new AdmissionDecision(AdmissionReviews.invalid(request, errors, List.of()), "denied", errors.size());
+      return new AdmissionDecision(
+          AdmissionReviews.invalid(request, errors, List.of()), "denied", errors.size());
     }
     return new AdmissionDecision(AdmissionReviews.allowed(request.uid(), List.of()), "allowed", 0);
   }

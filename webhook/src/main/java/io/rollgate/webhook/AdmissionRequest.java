@@ -9,9 +9,10 @@ import java.io.UncheckedIOException;
 /**
  * The parts of an {@code admission.k8s.io/v1} AdmissionReview request the webhook looks at.
  *
- * <p>The object and the old object are kept as their byte ranges in the request body: a decision that binds them to
- * the model ({@link #readObject}) parses them once, straight into the model, without a {@link JsonNode} tree first; a
- * decision that needs the tree ({@link #object()}) gets it built on first use. One request is decided on one thread.
+ * <p>The object and the old object are kept as their byte ranges in the request body: a decision
+ * that binds them to the model ({@link #readObject}) parses them once, straight into the model,
+ * without a {@link JsonNode} tree first; a decision that needs the tree ({@link #object()}) gets it
+ * built on first use. One request is decided on one thread.
  */
 public final class AdmissionRequest {
 
@@ -27,8 +28,8 @@ public final class AdmissionRequest {
   private final Payload oldObject;
 
   /**
-   * A JSON value of the request, as its byte range in the request body or as a tree; null stands for absent or JSON
-   * {@code null}.
+   * A JSON value of the request, as its byte range in the request body or as a tree; null stands
+   * for absent or JSON {@code null}.
    */
   static final class Payload {
     private final byte[] body;
@@ -43,13 +44,18 @@ public final class AdmissionRequest {
       this.tree = tree;
     }
 
-    /** A JSON object held as {@code length} bytes of {@code body} from {@code offset}, already checked as JSON. */
+    /**
+     * A JSON object held as {@code length} bytes of {@code body} from {@code offset}, already
+     * checked as JSON.
+     */
     static Payload ofBytes(byte[] body, int offset, int length) {
       return new Payload(body, offset, length, null);
     }
 
     static Payload ofTree(JsonNode tree) {
-      return tree == null || tree.isNull() || tree.isMissingNode() ? null : new Payload(null, 0, 0, tree);
+      return tree == null || tree.isNull() || tree.isMissingNode()
+          ? null
+          : new Payload(null, 0, 0, tree);
     }
 
     boolean isObject() {
@@ -62,7 +68,8 @@ public final class AdmissionRequest {
           p.nextToken();
           tree = AdmissionReviews.readValue(p);
         } catch (IOException e) {
-          throw new UncheckedIOException("an object already checked as JSON cannot be read back", e);
+          throw new UncheckedIOException(
+              "an object already checked as JSON cannot be read back", e);
         }
       }
       return tree;
@@ -72,7 +79,8 @@ public final class AdmissionRequest {
       if (tree != null) {
         return mapper.treeToValue(tree, type);
       }
-      // The model's own mapper reads the bytes: deserializers that read a sub-tree through the parser's codec
+      // The model's own mapper reads the bytes: deserializers that read a sub-tree through the
+      // parser's codec
       // (fabric8's Quantity) get the model's configuration.
       return mapper.readValue(body, offset, length, type);
     }
@@ -103,7 +111,16 @@ public final class AdmissionRequest {
       String name,
       JsonNode object,
       JsonNode oldObject) {
-    this(uid, group, version, kind, subResource, operation, namespace, name, Payload.ofTree(object),
+    this(
+        uid,
+        group,
+        version,
+        kind,
+        subResource,
+        operation,
+        namespace,
+        name,
+        Payload.ofTree(object),
         Payload.ofTree(oldObject));
   }
 
@@ -221,7 +238,8 @@ public final class AdmissionRequest {
   }
 
   /**
-   * Whether the request carries a new object that is a JSON object (not absent, null, a string or a list).
+   * Whether the request carries a new object that is a JSON object (not absent, null, a string or a
+   * list).
    *
    * @return true when {@link #readObject} can be tried
    */
@@ -269,7 +287,8 @@ public final class AdmissionRequest {
   }
 
   /**
-   * Whether the request creates or updates the main resource (not a subresource such as {@code status}).
+   * Whether the request creates or updates the main resource (not a subresource such as {@code
+   * status}).
    *
    * @return true for CREATE or UPDATE of the object itself
    */

@@ -3,8 +3,8 @@ package io.rollgate.webhook;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -22,8 +22,9 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Reads and writes {@code admission.k8s.io/v1} AdmissionReviews (Kubernetes "Dynamic Admission Control"). Parsing is
- * bounded: the caller limits the body size, and the parser refuses nesting deeper than {@link #MAX_NESTING_DEPTH}.
+ * Reads and writes {@code admission.k8s.io/v1} AdmissionReviews (Kubernetes "Dynamic Admission
+ * Control"). Parsing is bounded: the caller limits the body size, and the parser refuses nesting
+ * deeper than {@link #MAX_NESTING_DEPTH}.
  */
 public final class AdmissionReviews {
 
@@ -36,14 +37,18 @@ public final class AdmissionReviews {
   private static final ObjectMapper JSON =
       JsonMapper.builder(
               JsonFactory.builder()
-                  .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
                   .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                   .build())
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
-  /** Reads one value in the middle of a document (the AdmissionReview's trailing tokens are checked separately). */
+  /**
+   * Reads one value in the middle of a document (the AdmissionReview's trailing tokens are checked
+   * separately).
+   */
   private static final ObjectReader VALUE =
       JSON.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -74,8 +79,9 @@ public final class AdmissionReviews {
    *
    * @param body the raw body, at most the configured size limit
    * @return the request
-   * @throws BadReviewException if the body is empty, not JSON, too deeply nested, not an {@code admission.k8s.io/v1}
-   *     AdmissionReview, or lacks {@code request}, {@code request.uid} or {@code request.kind}
+   * @throws BadReviewException if the body is empty, not JSON, too deeply nested, not an {@code
+   *     admission.k8s.io/v1} AdmissionReview, or lacks {@code request}, {@code request.uid} or
+   *     {@code request.kind}
    */
   public static AdmissionRequest parse(byte[] body) throws BadReviewException {
     if (body == null || body.length == 0) {
@@ -85,8 +91,10 @@ public final class AdmissionReviews {
     if (encoding != null) {
       throw new BadReviewException("body is not valid UTF-8: " + encoding);
     }
-    // One streaming pass: the envelope's few fields are read as they come, and the (possibly large) object and old
-    // object are skipped over and kept as their byte ranges in the body, so that binding one to the model later reads
+    // One streaming pass: the envelope's few fields are read as they come, and the (possibly large)
+    // object and old
+    // object are skipped over and kept as their byte ranges in the body, so that binding one to the
+    // model later reads
     // it once, without a JsonNode tree or a token copy first.
     try (JsonParser p = JSON.createParser(body)) {
       JsonToken first = p.nextToken();
@@ -95,7 +103,8 @@ public final class AdmissionReviews {
           p.skipChildren();
           trailing(p);
         }
-        throw new BadReviewException("expected a JSON object: an admission.k8s.io/v1 AdmissionReview");
+        throw new BadReviewException(
+            "expected a JSON object: an admission.k8s.io/v1 AdmissionReview");
       }
       String apiVersion = "";
       String kind = "";
@@ -120,8 +129,13 @@ public final class AdmissionReviews {
       trailing(p);
       if (!API_VERSION.equals(apiVersion) || !"AdmissionReview".equals(kind)) {
         throw new BadReviewException(
-            "expected apiVersion " + API_VERSION + " kind AdmissionReview, got apiVersion '" + apiVersion + "' kind '"
-                + kind + "'");
+            "expected apiVersion "
+                + API_VERSION
+                + " kind AdmissionReview, got apiVersion '"
+                + apiVersion
+                + "' kind '"
+                + kind
+                + "'");
       }
       if (request == null) {
         throw new BadReviewException("AdmissionReview has no request");
@@ -146,7 +160,9 @@ public final class AdmissionReviews {
     } catch (StreamConstraintsException e) {
       if (String.valueOf(e.getOriginalMessage()).contains("nesting depth")) {
         throw new BadReviewException(
-            "JSON too deeply nested (limit " + MAX_NESTING_DEPTH + " levels, counted from the AdmissionReview)");
+            "JSON too deeply nested (limit "
+                + MAX_NESTING_DEPTH
+                + " levels, counted from the AdmissionReview)");
       }
       // Another of the parser's limits: a number or a name too long.
       throw new BadReviewException("JSON beyond a parser limit: " + e.getOriginalMessage());
@@ -158,8 +174,9 @@ public final class AdmissionReviews {
   }
 
   /**
-   * Where a parse error happened, as a JSON Pointer into the AdmissionReview ({@code " at /request/object/spec"}), so
-   * that a duplicate key or a bad value is named by its place rather than only by a byte offset.
+   * Where a parse error happened, as a JSON Pointer into the AdmissionReview ({@code " at
+   * /request/object/spec"}), so that a duplicate key or a bad value is named by its place rather
+   * than only by a byte offset.
    */
   private static String at(JsonProcessingException e) {
     if (e.getProcessor() instanceof JsonParser p && p.getParsingContext() != null) {
@@ -204,7 +221,10 @@ public final class AdmissionReviews {
     return r;
   }
 
-  /** Reads {@code request.kind} (group, version, kind; other fields and non-string values are ignored). */
+  /**
+   * Reads {@code request.kind} (group, version, kind; other fields and non-string values are
+   * ignored).
+   */
   private static void readKind(JsonParser p, JsonToken value, Envelope r) throws IOException {
     // A duplicate "kind" replaces the earlier one entirely, as a tree reader would.
     r.group = "";
@@ -227,10 +247,11 @@ public final class AdmissionReviews {
   }
 
   /**
-   * Keeps a JSON object as its byte range in the body, after the parser has checked it by skipping it; other values
-   * (null, a string, a list) are read as a tree, for the decisions to refuse.
+   * Keeps a JSON object as its byte range in the body, after the parser has checked it by skipping
+   * it; other values (null, a string, a list) are read as a tree, for the decisions to refuse.
    */
-  private static AdmissionRequest.Payload payload(JsonParser p, JsonToken value, byte[] body) throws IOException {
+  private static AdmissionRequest.Payload payload(JsonParser p, JsonToken value, byte[] body)
+      throws IOException {
     if (value == JsonToken.START_OBJECT) {
       int start = (int) p.currentTokenLocation().getByteOffset();
       p.skipChildren();
@@ -248,7 +269,9 @@ public final class AdmissionReviews {
     return "";
   }
 
-  /** Fails on anything after the root value, as the tree reader with FAIL_ON_TRAILING_TOKENS does. */
+  /**
+   * Fails on anything after the root value, as the tree reader with FAIL_ON_TRAILING_TOKENS does.
+   */
   private static void trailing(JsonParser p) throws IOException {
     JsonToken t = p.nextToken();
     if (t != null) {
@@ -282,22 +305,24 @@ public final class AdmissionReviews {
       ObjectNode response = (ObjectNode) review.get("response");
       response.put("patchType", "JSONPatch");
       response.put(
-          "patch", Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
+          "patch",
+          Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
     }
     return review;
   }
 
   /**
-   * An AdmissionReview that denies an invalid object with every problem, as the API server reports its own validation
-   * errors: {@code status.code} 422, {@code reason: Invalid}, one line per problem in {@code message}, and one entry
-   * per problem in {@code details.causes}.
+   * An AdmissionReview that denies an invalid object with every problem, as the API server reports
+   * its own validation errors: {@code status.code} 422, {@code reason: Invalid}, one line per
+   * problem in {@code message}, and one entry per problem in {@code details.causes}.
    *
    * @param request the request
    * @param errors the problems (at least one)
    * @param warnings admission warnings (may be empty)
    * @return the response review
    */
-  public static ObjectNode invalid(AdmissionRequest request, List<FieldError> errors, List<String> warnings) {
+  public static ObjectNode invalid(
+      AdmissionRequest request, List<FieldError> errors, List<String> warnings) {
     ObjectNode review = review(request.uid(), false);
     ObjectNode status = ((ObjectNode) review.get("response")).putObject("status");
     String name = request.name().isEmpty() ? "<generated>" : request.name();

@@ -13,27 +13,34 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the webhook's Vert.x Web router: {@code POST /validate}, {@code POST /mutate}, and the routes of
- * {@link HealthRouter}.
+ * Builds the webhook's Vert.x Web router: {@code POST /validate}, {@code POST /mutate}, and the
+ * routes of {@link HealthRouter}.
  *
- * <p>Bad input never reaches the handlers as an exception: a body over the limit is refused with 413 before it is
- * buffered, a body that does not arrive whole within {@link #BODY_DEADLINE_MILLIS} gets 408, a request that would take
- * the bodies being read past their shared memory budget gets 503 ({@link ReviewBody}), an unusable body gets 400, an
- * unknown path 404 and a wrong method 405, each with a Kubernetes {@code Status} explaining why; an unexpected failure
- * while deciding becomes a denied review (the API server would deny anyway, as {@code failurePolicy} is {@code Fail}).
+ * <p>Bad input never reaches the handlers as an exception: a body over the limit is refused with
+ * 413 before it is buffered, a body that does not arrive whole within {@link #BODY_DEADLINE_MILLIS}
+ * gets 408, a request that would take the bodies being read past their shared memory budget gets
+ * 503 ({@link ReviewBody}), an unusable body gets 400, an unknown path 404 and a wrong method 405,
+ * each with a Kubernetes {@code Status} explaining why; an unexpected failure while deciding
+ * becomes a denied review (the API server would deny anyway, as {@code failurePolicy} is {@code
+ * Fail}).
  */
 public final class AdmissionRouter {
 
-  /** Default request body limit, in bytes (3 MiB: the API server's own limit for an object is 3 MiB in etcd). */
+  /**
+   * Default request body limit, in bytes (3 MiB: the API server's own limit for an object is 3 MiB
+   * in etcd).
+   */
   public static final long DEFAULT_BODY_LIMIT = 3L * 1024 * 1024;
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionRouter.class);
 
-  private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
+  private static final CharSequence APPLICATION_JSON =
+      HttpHeaders.createOptimized("application/json");
 
   /**
-   * How long a request body may take to arrive whole, in milliseconds: the API server gives the webhook at most 30 s
-   * per call ({@code timeoutSeconds}; the chart sets 10), so a slower body is of no use to it.
+   * How long a request body may take to arrive whole, in milliseconds: the API server gives the
+   * webhook at most 30 s per call ({@code timeoutSeconds}; the chart sets 10), so a slower body is
+   * of no use to it.
    */
   static final long BODY_DEADLINE_MILLIS = 10_000;
 
@@ -83,14 +90,18 @@ public final class AdmissionRouter {
       boolean mutate,
       long bodyLimit,
       BooleanSupplier ready) {
-    return create(vertx, metrics, admission, mutate, bodyLimit, BODY_BUDGET, BODY_DEADLINE_MILLIS, ready);
+    return create(
+        vertx, metrics, admission, mutate, bodyLimit, BODY_BUDGET, BODY_DEADLINE_MILLIS, ready);
   }
 
   /**
-   * Creates the router with a given budget for the bodies being read and a given body deadline (tests).
+   * Creates the router with a given budget for the bodies being read and a given body deadline
+   * (tests).
    *
-   * @param budget the bytes all request bodies being read may hold together; past it a request gets 503
-   * @param deadlineMillis how long a body may take to arrive whole, in milliseconds; past it the request gets 408
+   * @param budget the bytes all request bodies being read may hold together; past it a request gets
+   *     503
+   * @param deadlineMillis how long a body may take to arrive whole, in milliseconds; past it the
+   *     request gets 408
    */
   static Router create(
       Vertx vertx,
@@ -115,15 +126,21 @@ public final class AdmissionRouter {
     Function<AdmissionRequest, AdmissionDecision> mutation =
         mutate
             ? admission::mutate
-            : r -> new AdmissionDecision(AdmissionReviews.allowed(r.uid(), java.util.List.of()), "ignored", 0);
+            : r ->
+                new AdmissionDecision(
+                    AdmissionReviews.allowed(r.uid(), java.util.List.of()), "ignored", 0);
     router
         .post("/mutate")
         .handler(
             new ReviewBody(
-                bodyLimit, budget, deadlineMillis, (ctx, body) -> handlers.handle(ctx, body, "mutate", mutation)))
+                bodyLimit,
+                budget,
+                deadlineMillis,
+                (ctx, body) -> handlers.handle(ctx, body, "mutate", mutation)))
         .failureHandler(ctx -> handlers.failure(ctx, "mutate"));
     HealthRouter.mount(router, ready, metrics);
-    // Answers for paths and methods the webhook does not serve, as Kubernetes Status objects like every other error.
+    // Answers for paths and methods the webhook does not serve, as Kubernetes Status objects like
+    // every other error.
     router.errorHandler(
         404, ctx -> status(ctx, 404, "NotFound", "no such path: " + ctx.request().path()));
     router.errorHandler(
@@ -138,7 +155,10 @@ public final class AdmissionRouter {
   }
 
   private void handle(
-      RoutingContext ctx, byte[] body, String endpoint, Function<AdmissionRequest, AdmissionDecision> decide) {
+      RoutingContext ctx,
+      byte[] body,
+      String endpoint,
+      Function<AdmissionRequest, AdmissionDecision> decide) {
     long start = System.nanoTime();
     AdmissionRequest request;
     try {
@@ -153,11 +173,18 @@ public final class AdmissionRouter {
     try {
       decision = decide.apply(request);
     } catch (RuntimeException e) {
-      LOG.error("uid={} kind={} ns/name={}/{}: cannot decide", request.uid(), request.kind(), request.namespace(),
-          request.name(), e);
+      LOG.error(
+          "uid={} kind={} ns/name={}/{}: cannot decide",
+          request.uid(),
+          request.kind(),
+          request.namespace(),
+          request.name(),
+          e);
       decision =
           new AdmissionDecision(
-              AdmissionReviews.badObject(request, "internal error while checking the object: " + e), "error", 0);
+              AdmissionReviews.badObject(request, "internal error while checking the object: " + e),
+              "error",
+              0);
     }
     if ("denied".equals(decision.verdict())) {
       LOG.info(
@@ -168,7 +195,12 @@ public final class AdmissionRouter {
           request.name(),
           decision.causes());
     }
-    metrics.record(endpoint, request.kind(), request.operation(), decision.verdict(), System.nanoTime() - start);
+    metrics.record(
+        endpoint,
+        request.kind(),
+        request.operation(),
+        decision.verdict(),
+        System.nanoTime() - start);
     json(ctx, 200, decision.review());
   }
 
@@ -180,10 +212,15 @@ public final class AdmissionRouter {
     }
     if (code == 413) {
       metrics.record(endpoint, "", "", "too_large", 0);
-      status(ctx, 413, "RequestEntityTooLarge", "request body larger than the limit of " + bodyLimit + " bytes");
+      status(
+          ctx,
+          413,
+          "RequestEntityTooLarge",
+          "request body larger than the limit of " + bodyLimit + " bytes");
     } else if (code == 408) {
       metrics.record(endpoint, "", "", "bad_request", 0);
-      status(ctx, 408, "Timeout", "request body not received whole within " + deadlineMillis + " ms");
+      status(
+          ctx, 408, "Timeout", "request body not received whole within " + deadlineMillis + " ms");
     } else if (code == 417) {
       metrics.record(endpoint, "", "", "bad_request", 0);
       status(ctx, 417, "BadRequest", "only 'Expect: 100-continue' is supported");
@@ -220,6 +257,9 @@ public final class AdmissionRouter {
       // A tree of strings, numbers and booleans always serializes; this would be a bug.
       throw new IllegalStateException("cannot write the answer", e);
     }
-    ctx.response().setStatusCode(code).putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON).end(bytes);
+    ctx.response()
+        .setStatusCode(code)
+        .putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON)
+        .end(bytes);
   }
 }

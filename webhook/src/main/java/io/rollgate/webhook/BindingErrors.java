@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns a failure to bind an object to the model (a value of the wrong JSON type, a number beyond its field's range)
- * into a field error with the object's field path, the value as sent and what the field takes, in the API server's
- * own wording ({@code spec.replicas: Invalid value: "3": must be a 32-bit integer}), instead of the binding library's
- * message with Java class names.
+ * Turns a failure to bind an object to the model (a value of the wrong JSON type, a number beyond
+ * its field's range) into a field error with the object's field path, the value as sent and what
+ * the field takes, in the API server's own wording ({@code spec.replicas: Invalid value: "3": must
+ * be a 32-bit integer}), instead of the binding library's message with Java class names.
  */
 final class BindingErrors {
 
@@ -28,8 +28,10 @@ final class BindingErrors {
    *
    * @param e what the binding threw
    * @param object the JSON tree that was bound, to quote the value sent; may be null
-   * @param prefix the field path of that tree in the object ({@code spec.} when only the spec was bound), or empty
-   * @return the field error, or empty when the failure names no field (the caller then reports it as a whole)
+   * @param prefix the field path of that tree in the object ({@code spec.} when only the spec was
+   *     bound), or empty
+   * @return the field error, or empty when the failure names no field (the caller then reports it
+   *     as a whole)
    */
   static Optional<FieldError> describe(JsonProcessingException e, JsonNode object, String prefix) {
     List<JsonMappingException.Reference> path = pathOf(e);
@@ -54,25 +56,32 @@ final class BindingErrors {
   }
 
   /**
-   * Denies an object that cannot be bound to the model: with the field, the value and what the field takes when the
-   * failure names a field (422, as the API server's own validation), otherwise as a bad request (400).
+   * Denies an object that cannot be bound to the model: with the field, the value and what the
+   * field takes when the failure names a field (422, as the API server's own validation), otherwise
+   * as a bad request (400).
    *
    * @param request the request
    * @param e what binding threw
    * @param what the model type, for the message ({@code a Rollout})
    * @param tree the JSON tree that was bound (the object, or a part of it)
-   * @param prefix the field path of that tree in the object ({@code spec.}), or empty for the whole object
+   * @param prefix the field path of that tree in the object ({@code spec.}), or empty for the whole
+   *     object
    * @return the denial
    */
-  static AdmissionDecision denial(AdmissionRequest request, Exception e, String what, JsonNode tree, String prefix) {
+  static AdmissionDecision denial(
+      AdmissionRequest request, Exception e, String what, JsonNode tree, String prefix) {
     if (e instanceof JsonProcessingException j) {
       Optional<FieldError> field = describe(j, tree, prefix);
       if (field.isPresent()) {
-        return new AdmissionDecision(AdmissionReviews.invalid(request, List.of(field.get()), List.of()), "denied", 1);
+        return new AdmissionDecision(
+            AdmissionReviews.invalid(request, List.of(field.get()), List.of()), "denied", 1);
       }
     }
     return new AdmissionDecision(
-        AdmissionReviews.badObject(request, "cannot read the object as " + what + ": " + message(e)), "denied", 1);
+        AdmissionReviews.badObject(
+            request, "cannot read the object as " + what + ": " + message(e)),
+        "denied",
+        1);
   }
 
   /**
@@ -82,7 +91,9 @@ final class BindingErrors {
    * @return the message
    */
   static String message(Exception e) {
-    return e instanceof JsonProcessingException j ? j.getOriginalMessage() : String.valueOf(e.getMessage());
+    return e instanceof JsonProcessingException j
+        ? j.getOriginalMessage()
+        : String.valueOf(e.getMessage());
   }
 
   private static List<JsonMappingException.Reference> pathOf(JsonProcessingException e) {
@@ -125,7 +136,8 @@ final class BindingErrors {
       target = c.getTargetType();
     }
     if (target == null && e instanceof ValueInstantiationException v) {
-      // A type's own creator refused the value (fabric8's IntOrString refuses a number beyond 32 bits).
+      // A type's own creator refused the value (fabric8's IntOrString refuses a number beyond 32
+      // bits).
       target = v.getType().getRawClass();
     }
     if (target == null) {

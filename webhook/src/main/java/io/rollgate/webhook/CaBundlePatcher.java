@@ -15,15 +15,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the webhook's CA into {@code webhooks[].clientConfig.caBundle} of existing webhook configurations that
- * someone else owns (the Helm chart creates them with {@code clientConfig.service} and no {@code caBundle}).
+ * Writes the webhook's CA into {@code webhooks[].clientConfig.caBundle} of existing webhook
+ * configurations that someone else owns (the Helm chart creates them with {@code
+ * clientConfig.service} and no {@code caBundle}).
  *
- * <p>A merge patch cannot change one entry of a list, so the patch carries the whole {@code webhooks} list as read,
- * with only {@code caBundle} changed, and the {@code metadata.resourceVersion} read: a concurrent edit of the
- * configuration makes the patch fail with 409 instead of being overwritten, and the next check reads it again.
- * Needs {@code get} and {@code patch} on the two configurations (the chart's RBAC restricts both by
- * {@code resourceNames}). A configuration that does not exist yet (the webhook pod may start before Helm creates it)
- * is skipped with a log line and patched at a later check, since {@link #refresh} compares and repairs on every check.
+ * <p>A merge patch cannot change one entry of a list, so the patch carries the whole {@code
+ * webhooks} list as read, with only {@code caBundle} changed, and the {@code
+ * metadata.resourceVersion} read: a concurrent edit of the configuration makes the patch fail with
+ * 409 instead of being overwritten, and the next check reads it again. Needs {@code get} and {@code
+ * patch} on the two configurations (the chart's RBAC restricts both by {@code resourceNames}). A
+ * configuration that does not exist yet (the webhook pod may start before Helm creates it) is
+ * skipped with a log line and patched at a later check, since {@link #refresh} compares and repairs
+ * on every check.
  */
 public final class CaBundlePatcher implements CaBundlePublisher {
 
@@ -51,28 +54,33 @@ public final class CaBundlePatcher implements CaBundlePublisher {
    * Patches the CA bundle into every webhook of both configurations where it differs.
    *
    * @param caBundlePem the PEM CA bundle
-   * @return a Future completed once both are up to date or absent; failed with the {@code KubeApiException} when a
-   *     read or patch is refused (for example 403: RBAC, or 409: the configuration changed under us; retried at the
-   *     next check)
+   * @return a Future completed once both are up to date or absent; failed with the {@code
+   *     KubeApiException} when a read or patch is refused (for example 403: RBAC, or 409: the
+   *     configuration changed under us; retried at the next check)
    */
   @Override
   public Future<Void> publish(String caBundlePem) {
-    String caBundle = Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8));
+    String caBundle =
+        Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8));
     Future<Void> validating =
         validatingName == null
             ? Future.succeededFuture()
             : api.getValidatingConfiguration(validatingName)
-                .compose(v -> update(ValidatingWebhookConfiguration.class, validatingName, v, caBundle));
+                .compose(
+                    v -> update(ValidatingWebhookConfiguration.class, validatingName, v, caBundle));
     return validating.compose(
         v ->
             mutatingName == null
                 ? Future.succeededFuture()
                 : api.getMutatingConfiguration(mutatingName)
-                    .compose(m -> update(MutatingWebhookConfiguration.class, mutatingName, m, caBundle)));
+                    .compose(
+                        m ->
+                            update(MutatingWebhookConfiguration.class, mutatingName, m, caBundle)));
   }
 
   /**
-   * Same as {@link #publish}: compares the live {@code caBundle} with ours and patches only when it differs.
+   * Same as {@link #publish}: compares the live {@code caBundle} with ours and patches only when it
+   * differs.
    *
    * @param caBundlePem the PEM CA bundle
    * @return as {@link #publish}
@@ -82,13 +90,18 @@ public final class CaBundlePatcher implements CaBundlePublisher {
     return publish(caBundlePem);
   }
 
-  private <T extends HasMetadata> Future<Void> update(Class<T> type, String name, T live, String caBundle) {
+  private <T extends HasMetadata> Future<Void> update(
+      Class<T> type, String name, T live, String caBundle) {
     String kind = type.getSimpleName();
     if (live == null) {
       LOG.info("{} {} does not exist yet; caBundle is patched once it does", kind, name);
       return Future.succeededFuture();
     }
-    String patch = patch(live.getMetadata().getResourceVersion(), JSON.valueToTree(live).get("webhooks"), caBundle);
+    String patch =
+        patch(
+            live.getMetadata().getResourceVersion(),
+            JSON.valueToTree(live).get("webhooks"),
+            caBundle);
     if (patch == null) {
       return Future.succeededFuture();
     }
@@ -98,12 +111,14 @@ public final class CaBundlePatcher implements CaBundlePublisher {
   }
 
   /**
-   * The merge patch setting {@code caBundle} on every webhook whose value differs, or null when all match.
+   * The merge patch setting {@code caBundle} on every webhook whose value differs, or null when all
+   * match.
    *
    * @param resourceVersion the configuration's {@code metadata.resourceVersion} as read
    * @param webhooks the configuration's {@code webhooks} list as read (JSON), or null for none
    * @param caBundle the base64 PEM bundle
-   * @return the patch text ({@code metadata.resourceVersion} and the whole {@code webhooks} list), or null
+   * @return the patch text ({@code metadata.resourceVersion} and the whole {@code webhooks} list),
+   *     or null
    */
   static String patch(String resourceVersion, JsonNode webhooks, String caBundle) {
     if (!(webhooks instanceof ArrayNode list)) {

@@ -8,22 +8,26 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What admission decisions may look up in the cluster, read from informer caches (never from the API server while a
- * request waits): the plugin registry, the RolloutPolicies, and namespace labels.
+ * What admission decisions may look up in the cluster, read from informer caches (never from the
+ * API server while a request waits): the plugin registry, the RolloutPolicies, and namespace
+ * labels.
  */
 public interface ClusterView {
 
   /**
    * The plugin registry as last seen.
    *
-   * @param registry the registry, or null when it cannot be read (not synced yet, forbidden) or the ConfigMap is
-   *     absent
+   * @param registry the registry, or null when it cannot be read (not synced yet, forbidden) or the
+   *     ConfigMap is absent
    * @param where {@code <namespace>/argo-rollouts-config}, for messages
    * @param state {@code present}, {@code absent} or {@code unreadable}
    */
   record Plugins(PluginRegistry registry, String where, String state) {}
 
-  /** A view with no informers: no registry known, no policy, no namespace labels (unit tests, benchmarks). */
+  /**
+   * A view with no informers: no registry known, no policy, no namespace labels (unit tests,
+   * benchmarks).
+   */
   ClusterView NONE =
       new ClusterView() {
         @Override
@@ -69,8 +73,8 @@ public interface ClusterView {
   boolean policiesKnown();
 
   /**
-   * Whether the RolloutPolicy CRD is not installed (listing RolloutPolicies answers 404): policies are then off, which
-   * is not a reason to warn about an applied Rollout.
+   * Whether the RolloutPolicy CRD is not installed (listing RolloutPolicies answers 404): policies
+   * are then off, which is not a reason to warn about an applied Rollout.
    *
    * @return true while the API server does not serve RolloutPolicies
    */
@@ -87,9 +91,10 @@ public interface ClusterView {
   Optional<Map<String, String>> namespaceLabels(String namespace);
 
   /**
-   * Whether the AnalysisTemplate and ClusterAnalysisTemplate caches are synced, so that a template absent from them
-   * does not exist. False when they cannot be read (not synced yet, forbidden): the Rollout's analyses are then not
-   * checked on apply (the controller still reports InvalidSpec).
+   * Whether the AnalysisTemplate and ClusterAnalysisTemplate caches are synced, so that a template
+   * absent from them does not exist. False when they cannot be read (not synced yet, forbidden):
+   * the Rollout's analyses are then not checked on apply (the controller still reports
+   * InvalidSpec).
    *
    * @return whether {@link #analysisTemplate} and {@link #clusterAnalysisTemplate} answer
    */

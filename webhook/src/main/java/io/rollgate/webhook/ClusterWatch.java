@@ -17,13 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The informers behind {@link ClusterView}: the plugin registry ConfigMap ({@code argo-rollouts-config} in one
- * namespace, watched by name), every {@code RolloutPolicy}, every Namespace (for policy namespace selectors), and every
- * AnalysisTemplate and ClusterAnalysisTemplate (for the analyses a Rollout names).
+ * The informers behind {@link ClusterView}: the plugin registry ConfigMap ({@code
+ * argo-rollouts-config} in one namespace, watched by name), every {@code RolloutPolicy}, every
+ * Namespace (for policy namespace selectors), and every AnalysisTemplate and
+ * ClusterAnalysisTemplate (for the analyses a Rollout names).
  *
- * <p>Starting never blocks and never fails the webhook: an informer that cannot list (RBAC, CRD missing) keeps
- * retrying in the background, and until it has synced the view reports the data as unknown (plugin references become
- * warnings, policies are not enforced and a warning says so).
+ * <p>Starting never blocks and never fails the webhook: an informer that cannot list (RBAC, CRD
+ * missing) keeps retrying in the background, and until it has synced the view reports the data as
+ * unknown (plugin references become warnings, policies are not enforced and a warning says so).
  */
 public final class ClusterWatch implements ClusterView, AutoCloseable {
 
@@ -46,8 +47,10 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
    * Creates the watch (not started).
    *
    * @param client the Kubernetes client
-   * @param pluginNamespace the namespace of {@code argo-rollouts-config} (the controller's namespace)
-   * @param onPolicyChange called (on an informer thread) when a RolloutPolicy's spec or a Namespace's labels change
+   * @param pluginNamespace the namespace of {@code argo-rollouts-config} (the controller's
+   *     namespace)
+   * @param onPolicyChange called (on an informer thread) when a RolloutPolicy's spec or a
+   *     Namespace's labels change
    */
   public ClusterWatch(KubernetesClient client, String pluginNamespace, Runnable onPolicyChange) {
     this.client = client;
@@ -58,7 +61,11 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
   /** Starts the informers in the background; returns at once. */
   public void start() {
     configMaps =
-        client.configMaps().inNamespace(pluginNamespace).withName(PluginRegistry.CONFIG_MAP_NAME).runnableInformer(0);
+        client
+            .configMaps()
+            .inNamespace(pluginNamespace)
+            .withName(PluginRegistry.CONFIG_MAP_NAME)
+            .runnableInformer(0);
     policies = client.resources(RolloutPolicy.class).runnableInformer(0);
     policies.addEventHandler(
         new ResourceEventHandler<>() {
@@ -69,7 +76,8 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
 
           @Override
           public void onUpdate(RolloutPolicy before, RolloutPolicy after) {
-            if (!java.util.Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
+            if (!java.util.Objects.equals(
+                before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
               onPolicyChange.run();
             }
           }
@@ -85,7 +93,8 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
 
           @Override
           public void onUpdate(Namespace before, Namespace after) {
-            if (!java.util.Objects.equals(before.getMetadata().getLabels(), after.getMetadata().getLabels())) {
+            if (!java.util.Objects.equals(
+                before.getMetadata().getLabels(), after.getMetadata().getLabels())) {
               onPolicyChange.run();
             }
           }
@@ -95,25 +104,33 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
         });
     templates = client.resources(AnalysisTemplate.class).inAnyNamespace().runnableInformer(0);
     clusterTemplates = client.resources(ClusterAnalysisTemplate.class).runnableInformer(0);
-    for (SharedIndexInformer<?> i : List.of(configMaps, policies, namespaces, templates, clusterTemplates)) {
-      // fabric8 gives up on an informer whose first list fails (a CRD installed after the webhook, RBAC granted
+    for (SharedIndexInformer<?> i :
+        List.of(configMaps, policies, namespaces, templates, clusterTemplates)) {
+      // fabric8 gives up on an informer whose first list fails (a CRD installed after the webhook,
+      // RBAC granted
       // later); keep retrying with its backoff instead, so the data appears once it can be read.
       String kind = i.getApiTypeClass().getSimpleName();
       i.exceptionHandler(
           (started, err) -> {
             if (i == policies) {
-              // 404: the RolloutPolicy CRD is not installed, so there are no policies (not "not loaded yet").
-              // fabric8 hands the failure over wrapped (a CompletionException around it): look down the causes.
+              // 404: the RolloutPolicy CRD is not installed, so there are no policies (not "not
+              // loaded yet").
+              // fabric8 hands the failure over wrapped (a CompletionException around it): look down
+              // the causes.
               policyCrdAbsent = httpCode(err) == 404;
             }
-            LOG.warn("informer for {} cannot list or watch, retrying: {}", kind, String.valueOf(err));
+            LOG.warn(
+                "informer for {} cannot list or watch, retrying: {}", kind, String.valueOf(err));
             return true;
           });
       i.start()
           .whenComplete(
               (v, err) -> {
                 if (err != null) {
-                  LOG.warn("informer for {} not started yet: {}", i.getApiTypeClass().getSimpleName(), err.toString());
+                  LOG.warn(
+                      "informer for {} not started yet: {}",
+                      i.getApiTypeClass().getSimpleName(),
+                      err.toString());
                 }
               });
     }
@@ -184,26 +201,33 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
 
   @Override
   public boolean templatesKnown() {
-    return templates != null && templates.hasSynced() && templates.isWatching()
-        && clusterTemplates.hasSynced() && clusterTemplates.isWatching();
+    return templates != null
+        && templates.hasSynced()
+        && templates.isWatching()
+        && clusterTemplates.hasSynced()
+        && clusterTemplates.isWatching();
   }
 
   @Override
   public AnalysisTemplateSpec analysisTemplate(String namespace, String name) {
-    AnalysisTemplate t = templates == null ? null : templates.getStore().getByKey(namespace + "/" + name);
+    AnalysisTemplate t =
+        templates == null ? null : templates.getStore().getByKey(namespace + "/" + name);
     return t == null ? null : t.getSpec();
   }
 
   @Override
   public AnalysisTemplateSpec clusterAnalysisTemplate(String name) {
-    ClusterAnalysisTemplate t = clusterTemplates == null ? null : clusterTemplates.getStore().getByKey(name);
+    ClusterAnalysisTemplate t =
+        clusterTemplates == null ? null : clusterTemplates.getStore().getByKey(name);
     return t == null ? null : t.getSpec();
   }
 
   @Override
   public void close() {
     for (SharedIndexInformer<?> i :
-        new SharedIndexInformer<?>[] {configMaps, policies, namespaces, templates, clusterTemplates}) {
+        new SharedIndexInformer<?>[] {
+          configMaps, policies, namespaces, templates, clusterTemplates
+        }) {
       if (i != null) {
         i.close();
       }

@@ -16,7 +16,9 @@ public final class HealthRouter {
    * @param metrics the meters rendered by {@code /metrics} (Prometheus text format)
    */
   public static void mount(Router router, BooleanSupplier ready, WebhookMetrics metrics) {
-    router.get("/healthz").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok"));
+    router
+        .get("/healthz")
+        .handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain").end("ok"));
     router
         .get("/readyz")
         .handler(

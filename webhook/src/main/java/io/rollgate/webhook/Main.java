@@ -10,8 +10,8 @@ import io.rollgate.kube.TokenBucket;
 import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.kube.lease.WriteFence;
 import io.rollgate.webhook.kube.WebhookApi;
-import io.rollgate.webhook.tls.CertificateIssuer;
 import io.rollgate.webhook.policy.PolicyAuditor;
+import io.rollgate.webhook.tls.CertificateIssuer;
 import io.rollgate.webhook.tls.CertificateManager;
 import io.rollgate.webhook.tls.CertificateSource;
 import io.rollgate.webhook.tls.ProvidedCertificates;
@@ -38,56 +38,73 @@ import picocli.CommandLine.Option;
 /**
  * Entry point of the Rollgate admission webhook: {@code java -jar rollgate-webhook.jar [flags]}.
  *
- * <p>Serves {@code /validate}, {@code /mutate}, {@code /healthz}, {@code /readyz} and {@code /metrics} over HTTPS
- * with a certificate it keeps in a Secret, until SIGTERM.
+ * <p>Serves {@code /validate}, {@code /mutate}, {@code /healthz}, {@code /readyz} and {@code
+ * /metrics} over HTTPS with a certificate it keeps in a Secret, until SIGTERM.
  */
 @Command(
     name = "rollgate-webhook",
     mixinStandardHelpOptions = true,
     version = "rollgate-webhook 0.1.0",
-    description = "Admission webhook for argoproj.io/v1alpha1 Rollouts: validation, defaults, own TLS certificates.")
+    description =
+        "Admission webhook for argoproj.io/v1alpha1 Rollouts: validation, defaults, own TLS certificates.")
 public final class Main implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   private static final long START_SECONDS = 120;
   private static final long SHUTDOWN_SECONDS = 20;
   private static final long RELEASE_SECONDS = 5;
+
   /**
-   * The webhook's API-server budget: few calls (a Secret check and a caBundle check per --cert-check-interval, one
-   * audit per --audit-interval), so a small pool, a rate of 20 calls per second with bursts of 40, and 30 s per call,
-   * the client's own request timeout.
+   * The webhook's API-server budget: few calls (a Secret check and a caBundle check per
+   * --cert-check-interval, one audit per --audit-interval), so a small pool, a rate of 20 calls per
+   * second with bursts of 40, and 30 s per call, the client's own request timeout.
    */
   private static final int KUBE_API_THREADS = 4;
 
   private static final double KUBE_API_QPS = 20;
   private static final int KUBE_API_BURST = 40;
   private static final Duration KUBE_API_TIMEOUT = Duration.ofSeconds(30);
-  private static final Path SA_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+  private static final Path SA_NAMESPACE =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
-  @Option(names = "--kubeconfig", description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
+  @Option(
+      names = "--kubeconfig",
+      description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
   String kubeconfig;
 
-  @Option(names = "--port", defaultValue = "9443", description = "HTTPS port (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--port",
+      defaultValue = "9443",
+      description = "HTTPS port (default: ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--bind-address", defaultValue = "0.0.0.0", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--bind-address",
+      defaultValue = "0.0.0.0",
+      description = "Address to bind (default: ${DEFAULT-VALUE}).")
   String host;
 
   @Option(
       names = "--namespace",
-      description = "Namespace of the webhook's Service (default: $POD_NAMESPACE, the pod's namespace, or default).")
+      description =
+          "Namespace of the webhook's Service (default: $POD_NAMESPACE, the pod's namespace, or default).")
   String namespace;
 
   @Option(
       names = "--service-name",
       defaultValue = "rollgate-webhook",
-      description = "Name of the webhook's Service, for the certificate's DNS SANs (default: ${DEFAULT-VALUE}).")
+      description =
+          "Name of the webhook's Service, for the certificate's DNS SANs (default: ${DEFAULT-VALUE}).")
   String serviceName;
 
-  @Option(names = "--tls-san", description = "Extra SAN for the serving certificate: a DNS name or an IP (repeatable).")
+  @Option(
+      names = "--tls-san",
+      description = "Extra SAN for the serving certificate: a DNS name or an IP (repeatable).")
   List<String> tlsSans = new ArrayList<>();
 
-  @Option(names = "--secret-namespace", description = "Namespace of the certificate Secret (default: --namespace).")
+  @Option(
+      names = "--secret-namespace",
+      description = "Namespace of the certificate Secret (default: --namespace).")
   String secretNamespace;
 
   @Option(
@@ -125,8 +142,10 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--leader-elect",
       defaultValue = "true",
-      // Without arity and fallbackValue, picocli 4.7 takes a bare --leader-elect of a true-by-default negatable
-      // option as its negation (false); --leader-elect, --leader-elect=true|false and --no-leader-elect all mean
+      // Without arity and fallbackValue, picocli 4.7 takes a bare --leader-elect of a
+      // true-by-default negatable
+      // option as its negation (false); --leader-elect, --leader-elect=true|false and
+      // --no-leader-elect all mean
       // what they say, as the controller's flag of the same name.
       arity = "0..1",
       fallbackValue = "true",
@@ -144,7 +163,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--audit-interval",
       defaultValue = "60",
-      description = "Seconds between audits of existing Rollouts against RolloutPolicies (default: ${DEFAULT-VALUE}).")
+      description =
+          "Seconds between audits of existing Rollouts against RolloutPolicies (default: ${DEFAULT-VALUE}).")
   long auditSeconds;
 
   @Option(
@@ -158,7 +178,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--cert-check-interval",
       defaultValue = "60",
-      description = "How often the Secret is checked, repaired and reloaded, in seconds (default: ${DEFAULT-VALUE}).")
+      description =
+          "How often the Secret is checked, repaired and reloaded, in seconds (default: ${DEFAULT-VALUE}).")
   long certCheckSeconds;
 
   @Option(
@@ -173,7 +194,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--cert-dir",
       defaultValue = "/etc/rollgate/tls",
-      description = "Directory holding tls.crt, tls.key and ca.crt for --cert-source=files (default: ${DEFAULT-VALUE}).")
+      description =
+          "Directory holding tls.crt, tls.key and ca.crt for --cert-source=files (default: ${DEFAULT-VALUE}).")
   String certDir;
 
   @Option(
@@ -202,16 +224,20 @@ public final class Main implements Callable<Integer> {
 
   @Option(
       names = "--namespace-selector",
-      description = "key=value label a namespace must carry to be covered by the registered webhooks (repeatable).")
+      description =
+          "key=value label a namespace must carry to be covered by the registered webhooks (repeatable).")
   List<String> namespaceSelector = new ArrayList<>();
 
-  @Option(names = "--no-mutate", description = "Do not patch defaults: /mutate allows everything unchanged.")
+  @Option(
+      names = "--no-mutate",
+      description = "Do not patch defaults: /mutate allows everything unchanged.")
   boolean noMutate;
 
   @Option(
       names = "--max-request-bytes",
       defaultValue = "3145728",
-      description = "Largest accepted request body, in bytes; larger ones get 413 (default: ${DEFAULT-VALUE}).")
+      description =
+          "Largest accepted request body, in bytes; larger ones get 413 (default: ${DEFAULT-VALUE}).")
   long bodyLimit;
 
   @Option(
@@ -245,21 +271,28 @@ public final class Main implements Callable<Integer> {
     ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
         .setLevel(Level.toLevel(logLevel, Level.INFO));
     WebhookOptions options = options();
-    // The epoll transport (netty-transport-native-epoll, on the classpath) answers with fewer system calls than NIO;
+    // The epoll transport (netty-transport-native-epoll, on the classpath) answers with fewer
+    // system calls than NIO;
     // where it cannot load (another OS or libc) Vert.x runs on NIO and the log says why.
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
     if (vertx.isNativeTransportEnabled()) {
       LOG.info("network transport: native epoll");
     } else {
-      LOG.info("network transport: NIO (native epoll unavailable: {})", vertx.unavailableNativeTransportCause());
+      LOG.info(
+          "network transport: NIO (native epoll unavailable: {})",
+          vertx.unavailableNativeTransportCause());
     }
     LOG.info("TLS engine: {}", WebhookServer.tlsEngine());
     String identity = identity();
-    // Only the Lease holder writes policy audit results: those writes are fenced on the Lease (docs/reliability.md).
-    // Certificate Secret writes are not: every replica must be able to fill the Secret before anyone leads (the
-    // chart creates it empty), and each write carries the resourceVersion it read, so the API server refuses a
+    // Only the Lease holder writes policy audit results: those writes are fenced on the Lease
+    // (docs/reliability.md).
+    // Certificate Secret writes are not: every replica must be able to fill the Secret before
+    // anyone leads (the
+    // chart creates it empty), and each write carries the resourceVersion it read, so the API
+    // server refuses a
     // stale one.
-    WriteFence fence = new WriteFence((method, path) -> path.startsWith("/apis/" + RolloutPolicy.GROUP + "/"));
+    WriteFence fence =
+        new WriteFence((method, path) -> path.startsWith("/apis/" + RolloutPolicy.GROUP + "/"));
     KubernetesClient client = buildClient(vertx, fence, identity);
     WebhookMetrics metrics = new WebhookMetrics();
     WebhookApi api =
@@ -273,10 +306,16 @@ public final class Main implements Callable<Integer> {
     CertificateIssuer issuer = new CertificateIssuer(Clock.systemUTC());
     CertificateSource certificates =
         switch (certSource) {
-          case "files" -> ProvidedCertificates.fromDirectory(vertx, issuer, options.sans(), Path.of(certDir));
+          case "files" ->
+              ProvidedCertificates.fromDirectory(vertx, issuer, options.sans(), Path.of(certDir));
           case "secret" ->
               ProvidedCertificates.fromSecret(
-                  vertx, issuer, options.sans(), api, options.secretNamespace(), options.secretName());
+                  vertx,
+                  issuer,
+                  options.sans(),
+                  api,
+                  options.secretNamespace(),
+                  options.secretName());
           default ->
               new CertificateManager(
                   vertx,
@@ -292,17 +331,18 @@ public final class Main implements Callable<Integer> {
         };
     CaBundlePublisher registrar =
         patchCaBundle
-            ? new CaBundlePatcher(api, options.validatingName(), options.mutate() ? options.mutatingName() : null)
+            ? new CaBundlePatcher(
+                api, options.validatingName(), options.mutate() ? options.mutatingName() : null)
             : options.registerUrl() == null
-            ? null
-            : new WebhookRegistrar(
-                api,
-                new WebhookRegistrar.Settings(
-                    options.validatingName(),
-                    options.mutatingName(),
-                    options.registerUrl(),
-                    options.namespaceSelector(),
-                    options.mutate()));
+                ? null
+                : new WebhookRegistrar(
+                    api,
+                    new WebhookRegistrar.Settings(
+                        options.validatingName(),
+                        options.mutatingName(),
+                        options.registerUrl(),
+                        options.namespaceSelector(),
+                        options.mutate()));
     LOG.info(
         "starting rollgate-webhook server={} certs={} sans={} mutate={}",
         client.getMasterUrl(),
@@ -321,7 +361,8 @@ public final class Main implements Callable<Integer> {
                 auditor[0].trigger();
               }
             });
-    // Every replica serves admissions; only the Lease holder renews the certificate and audits Rollouts. A replica
+    // Every replica serves admissions; only the Lease holder renews the certificate and audits
+    // Rollouts. A replica
     // that loses the Lease keeps serving and campaigns again (docs/reliability.md).
     LeaderElection leader =
         (options.leaderElect()
@@ -349,7 +390,13 @@ public final class Main implements Callable<Integer> {
     }
     auditor[0] =
         new PolicyAuditor(
-            vertx, api, cluster, Clock.systemUTC(), options.auditInterval(), auditPageSize, leader::holdsLease);
+            vertx,
+            api,
+            cluster,
+            Clock.systemUTC(),
+            options.auditInterval(),
+            auditPageSize,
+            leader::holdsLease);
     WebhookVerticle verticle =
         new WebhookVerticle(
             options,
@@ -370,13 +417,21 @@ public final class Main implements Callable<Integer> {
                   api.fence("shutting down");
                   try {
                     // Releases the Lease when held, so that a standby takes over at once.
-                    leader.release().toCompletionStage().toCompletableFuture().get(RELEASE_SECONDS, TimeUnit.SECONDS);
+                    leader
+                        .release()
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(RELEASE_SECONDS, TimeUnit.SECONDS);
                   } catch (Exception e) {
                     LOG.warn("Lease release incomplete: {}", e.toString());
                   }
                   cluster.close();
                   try {
-                    vertx.close().toCompletionStage().toCompletableFuture().get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
+                    vertx
+                        .close()
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
                   } catch (Exception e) {
                     LOG.warn("graceful shutdown incomplete: {}", e.toString());
                   }
@@ -385,9 +440,16 @@ public final class Main implements Callable<Integer> {
                 "shutdown"));
     try {
       // Start-up happens on the main thread; Vert.x threads keep the process alive after.
-      vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(START_SECONDS, TimeUnit.SECONDS);
+      vertx
+          .deployVerticle(verticle)
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(START_SECONDS, TimeUnit.SECONDS);
     } catch (Exception e) {
-      Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+      Throwable cause =
+          e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
+              ? e.getCause()
+              : e;
       LOG.error("webhook failed to start: {}", cause.toString());
       LOG.debug("start failure", cause);
       vertx.close();
@@ -405,7 +467,10 @@ public final class Main implements Callable<Integer> {
     Duration certValidity = lifetime(cmd, "--cert-validity", certValidityText);
     Duration caValidity = lifetime(cmd, "--ca-validity", caValidityText);
     Duration renewBefore = lifetime(cmd, "--cert-renew-before", renewBeforeText);
-    if (certValidity.toSeconds() < 1 || caValidity.toSeconds() < 1 || renewBefore.isNegative() || certCheckSeconds < 1
+    if (certValidity.toSeconds() < 1
+        || caValidity.toSeconds() < 1
+        || renewBefore.isNegative()
+        || certCheckSeconds < 1
         || auditSeconds < 1) {
       throw new CommandLine.ParameterException(
           cmd,
@@ -413,10 +478,12 @@ public final class Main implements Callable<Integer> {
               + " --audit-interval >= 1");
     }
     if (auditPageSize < 1) {
-      throw new CommandLine.ParameterException(cmd, "--audit-page-size must be >= 1, got " + auditPageSize);
+      throw new CommandLine.ParameterException(
+          cmd, "--audit-page-size must be >= 1, got " + auditPageSize);
     }
     if (renewBefore.compareTo(certValidity) >= 0) {
-      throw new CommandLine.ParameterException(cmd, "--cert-renew-before must be shorter than --cert-validity");
+      throw new CommandLine.ParameterException(
+          cmd, "--cert-renew-before must be shorter than --cert-validity");
     }
     if (!List.of("generate", "files", "secret").contains(certSource)) {
       throw new CommandLine.ParameterException(
@@ -424,11 +491,13 @@ public final class Main implements Callable<Integer> {
     }
     if (patchCaBundle && registerUrl != null) {
       throw new CommandLine.ParameterException(
-          cmd, "--patch-ca-bundle and --register-url exclude each other: patch configurations installed by the chart, "
+          cmd,
+          "--patch-ca-bundle and --register-url exclude each other: patch configurations installed by the chart, "
               + "or register our own");
     }
     if ("files".equals(certSource) && !Files.isDirectory(Path.of(certDir))) {
-      throw new CommandLine.ParameterException(cmd, "--cert-dir: " + certDir + " is not a directory");
+      throw new CommandLine.ParameterException(
+          cmd, "--cert-dir: " + certDir + " is not a directory");
     }
     if (eventLoops != null && eventLoops < 1) {
       throw new CommandLine.ParameterException(cmd, "--event-loops must be at least 1");
@@ -444,7 +513,8 @@ public final class Main implements Callable<Integer> {
         throw new CommandLine.ParameterException(cmd, "--register-url: " + e.getMessage());
       }
       if (!"https".equals(uri.getScheme()) || uri.getHost() == null) {
-        throw new CommandLine.ParameterException(cmd, "--register-url must be an https URL, got " + registerUrl);
+        throw new CommandLine.ParameterException(
+            cmd, "--register-url must be an https URL, got " + registerUrl);
       }
     }
     if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
@@ -454,7 +524,8 @@ public final class Main implements Callable<Integer> {
     for (String kv : namespaceSelector) {
       int eq = kv.indexOf('=');
       if (eq <= 0) {
-        throw new CommandLine.ParameterException(cmd, "--namespace-selector must be key=value, got " + kv);
+        throw new CommandLine.ParameterException(
+            cmd, "--namespace-selector must be key=value, got " + kv);
       }
       selector.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
@@ -491,8 +562,9 @@ public final class Main implements Callable<Integer> {
     }
     return io.rollgate.defaults.GoDurations.parse(text)
         .orElseThrow(
-            () -> new CommandLine.ParameterException(cmd, flag + " must be days or a Go duration such as 90s, got "
-                + text));
+            () ->
+                new CommandLine.ParameterException(
+                    cmd, flag + " must be days or a Go duration such as 90s, got " + text));
   }
 
   private static String identity() {
@@ -528,7 +600,8 @@ public final class Main implements Callable<Integer> {
       try {
         config = Config.fromKubeconfig(null, Files.readString(Path.of(kubeconfig)), kubeconfig);
       } catch (IOException e) {
-        throw new IllegalArgumentException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
       }
     } else {
       config = Config.autoConfigure(null);
@@ -537,7 +610,11 @@ public final class Main implements Callable<Integer> {
     // Each replica names itself, so that the API server's audit log tells which one sent what.
     String version = Main.class.getPackage().getImplementationVersion();
     config.setUserAgent(
-        "rollgate-webhook/" + (version == null ? "dev" : version) + " (pid " + ProcessHandle.current().pid() + ") "
+        "rollgate-webhook/"
+            + (version == null ? "dev" : version)
+            + " (pid "
+            + ProcessHandle.current().pid()
+            + ") "
             + identity);
     return new KubernetesClientBuilder()
         .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))

@@ -11,19 +11,23 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * Reads a request body into one byte array, for the AdmissionReview parser, and refuses bodies over a limit.
+ * Reads a request body into one byte array, for the AdmissionReview parser, and refuses bodies over
+ * a limit.
  *
- * <p>Memory follows the bytes that arrived, never what a header promises: the first array holds at most
- * {@link #FIRST_CAPACITY} bytes, or the declared {@code Content-Length} when that is smaller (the usual review fits in
- * one array of its exact size), and it grows by doubling up to the declared length, so a complete body ends in an array
- * of exactly its size. Every array of every request being read counts against one budget shared by the server's event
- * loops; a request that would exceed it is answered 503 at once. A body must arrive whole within a deadline, or the
- * request is answered 408 and its connection closed, so a client that trickles bytes cannot hold memory for long.
+ * <p>Memory follows the bytes that arrived, never what a header promises: the first array holds at
+ * most {@link #FIRST_CAPACITY} bytes, or the declared {@code Content-Length} when that is smaller
+ * (the usual review fits in one array of its exact size), and it grows by doubling up to the
+ * declared length, so a complete body ends in an array of exactly its size. Every array of every
+ * request being read counts against one budget shared by the server's event loops; a request that
+ * would exceed it is answered 503 at once. A body must arrive whole within a deadline, or the
+ * request is answered 408 and its connection closed, so a client that trickles bytes cannot hold
+ * memory for long.
  *
- * <p>A declared length over the limit fails the request with 413 before any byte is buffered; a body that goes over it
- * while streaming fails with 413 as soon as it does, and the rest of it is read and dropped. A connection that fails
- * before the body's end fails the request with its cause. The failures go to the route's failure handler
- * ({@link RoutingContext#fail(int)}), as Vert.x Web's {@code BodyHandler} does.
+ * <p>A declared length over the limit fails the request with 413 before any byte is buffered; a
+ * body that goes over it while streaming fails with 413 as soon as it does, and the rest of it is
+ * read and dropped. A connection that fails before the body's end fails the request with its cause.
+ * The failures go to the route's failure handler ({@link RoutingContext#fail(int)}), as Vert.x
+ * Web's {@code BodyHandler} does.
  */
 final class ReviewBody implements Handler<RoutingContext> {
 
@@ -33,7 +37,8 @@ final class ReviewBody implements Handler<RoutingContext> {
   private static final byte[] EMPTY = new byte[0];
 
   /**
-   * Bytes held by the arrays of the request bodies being read, shared by every {@link ReviewBody} that is given it.
+   * Bytes held by the arrays of the request bodies being read, shared by every {@link ReviewBody}
+   * that is given it.
    */
   static final class Budget {
     private final long capacity;
@@ -93,11 +98,15 @@ final class ReviewBody implements Handler<RoutingContext> {
    * Creates the handler.
    *
    * @param limit the largest body accepted, in bytes
-   * @param budget the bytes all bodies being read may hold together (shared by the event loops' routers)
-   * @param deadlineMillis how long a body may take to arrive whole after its headers, in milliseconds
-   * @param next gets the context and the whole body (empty when the request has none), on the request's event loop
+   * @param budget the bytes all bodies being read may hold together (shared by the event loops'
+   *     routers)
+   * @param deadlineMillis how long a body may take to arrive whole after its headers, in
+   *     milliseconds
+   * @param next gets the context and the whole body (empty when the request has none), on the
+   *     request's event loop
    */
-  ReviewBody(long limit, Budget budget, long deadlineMillis, BiConsumer<RoutingContext, byte[]> next) {
+  ReviewBody(
+      long limit, Budget budget, long deadlineMillis, BiConsumer<RoutingContext, byte[]> next) {
     this.limit = limit;
     this.budget = budget;
     this.deadlineMillis = deadlineMillis;
@@ -131,9 +140,12 @@ final class ReviewBody implements Handler<RoutingContext> {
       next.accept(ctx, EMPTY);
       return;
     }
-    int first = (int) (declared >= 0 ? Math.min(declared, FIRST_CAPACITY) : Math.min(FIRST_CAPACITY, limit));
+    int first =
+        (int)
+            (declared >= 0 ? Math.min(declared, FIRST_CAPACITY) : Math.min(FIRST_CAPACITY, limit));
     if (!budget.reserve(first)) {
-      // Read the body and drop it, then answer: a connection closed over unread bytes is reset, and a reset can
+      // Read the body and drop it, then answer: a connection closed over unread bytes is reset, and
+      // a reset can
       // destroy the answer before the client reads it.
       request.handler(dropped -> {});
       request.endHandler(v -> ctx.fail(503));
@@ -199,7 +211,8 @@ final class ReviewBody implements Handler<RoutingContext> {
         return;
       }
       if (size + length > data.length) {
-        // Double, up to the declared length (a Content-Length body ends in an array of its exact size) or the limit.
+        // Double, up to the declared length (a Content-Length body ends in an array of its exact
+        // size) or the limit.
         long ceiling = declared >= 0 ? declared : limit;
         long grown = Math.min(ceiling, Math.max((long) data.length * 2, (long) size + length));
         if (!budget.reserve(grown - data.length)) {
@@ -207,14 +220,18 @@ final class ReviewBody implements Handler<RoutingContext> {
           ctx.fail(503);
           return;
         }
-        // The budget held the old array's length and now the difference too: the new array's length in all.
+        // The budget held the old array's length and now the difference too: the new array's length
+        // in all.
         data = Arrays.copyOf(data, (int) grown);
       }
       chunk.getBytes(0, length, data, size);
       size += length;
     }
 
-    /** The body did not arrive whole in time: 408, and the connection is closed so the client stops sending. */
+    /**
+     * The body did not arrive whole in time: 408, and the connection is closed so the client stops
+     * sending.
+     */
     void expire() {
       if (done) {
         return;
@@ -225,7 +242,10 @@ final class ReviewBody implements Handler<RoutingContext> {
       ctx.fail(408);
     }
 
-    /** The connection failed or closed before the body's end: the route's failure handler answers, if it still can. */
+    /**
+     * The connection failed or closed before the body's end: the route's failure handler answers,
+     * if it still can.
+     */
     void fail(Throwable cause) {
       if (done) {
         return;
@@ -243,7 +263,9 @@ final class ReviewBody implements Handler<RoutingContext> {
       next.accept(ctx, body);
     }
 
-    /** Stops the deadline and gives the array's bytes back to the budget; later chunks are dropped. */
+    /**
+     * Stops the deadline and gives the array's bytes back to the budget; later chunks are dropped.
+     */
     private void finish() {
       done = true;
       ctx.vertx().cancelTimer(timer);

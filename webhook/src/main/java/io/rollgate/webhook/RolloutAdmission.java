@@ -15,11 +15,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Admission decisions for {@code argoproj.io} Rollouts: validation with {@link RolloutValidator} plus warnings for
- * legal but probably wrong specs, and the defaulting JSONPatch. Pure: no I/O, safe on the event loop.
+ * Admission decisions for {@code argoproj.io} Rollouts: validation with {@link RolloutValidator}
+ * plus warnings for legal but probably wrong specs, and the defaulting JSONPatch. Pure: no I/O,
+ * safe on the event loop.
  *
- * <p>Requests for other kinds, for subresources ({@code rollouts/status} is never checked, so the controller's status
- * writes never depend on the webhook) and for DELETE/CONNECT are allowed untouched.
+ * <p>Requests for other kinds, for subresources ({@code rollouts/status} is never checked, so the
+ * controller's status writes never depend on the webhook) and for DELETE/CONNECT are allowed
+ * untouched.
  */
 public final class RolloutAdmission {
 
@@ -65,11 +67,14 @@ public final class RolloutAdmission {
    */
   public static AdmissionDecision validate(AdmissionRequest request, ExtraCheck extra) {
     if (!request.isRollout() || !request.isMainResourceWrite()) {
-      return new AdmissionDecision(AdmissionReviews.allowed(request.uid(), List.of()), "ignored", 0);
+      return new AdmissionDecision(
+          AdmissionReviews.allowed(request.uid(), List.of()), "ignored", 0);
     }
     if (!request.hasJsonObject()) {
       return new AdmissionDecision(
-          AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"), "denied", 1);
+          AdmissionReviews.badObject(request, "AdmissionReview request has no object to validate"),
+          "denied",
+          1);
     }
     Rollout rollout;
     try {
@@ -83,22 +88,27 @@ public final class RolloutAdmission {
     errors.addAll(more.errors());
     warnings.addAll(more.warnings());
     if (!errors.isEmpty()) {
-      return new AdmissionDecision(AdmissionReviews.invalid(request, errors, warnings), "denied", errors.size());
+      return new AdmissionDecision(
+          AdmissionReviews.invalid(request, errors, warnings), "denied", errors.size());
     }
     return new AdmissionDecision(
-        AdmissionReviews.allowed(request.uid(), warnings), warnings.isEmpty() ? "allowed" : "warned", 0);
+        AdmissionReviews.allowed(request.uid(), warnings),
+        warnings.isEmpty() ? "allowed" : "warned",
+        0);
   }
 
   /**
-   * Answers a {@code /mutate} request: a JSONPatch that fills the absent defaults the controller persists.
+   * Answers a {@code /mutate} request: a JSONPatch that fills the absent defaults the controller
+   * persists.
    *
    * @param request the parsed request
-   * @return allowed, with a patch when something was absent ({@code patched}); a second call on the patched object
-   *     yields no patch
+   * @return allowed, with a patch when something was absent ({@code patched}); a second call on the
+   *     patched object yields no patch
    */
   public static AdmissionDecision mutate(AdmissionRequest request) {
     if (!request.isRollout() || !request.isMainResourceWrite() || request.object() == null) {
-      return new AdmissionDecision(AdmissionReviews.allowed(request.uid(), List.of()), "ignored", 0);
+      return new AdmissionDecision(
+          AdmissionReviews.allowed(request.uid(), List.of()), "ignored", 0);
     }
     ArrayNode patch = defaultsPatch(request.object());
     return new AdmissionDecision(
@@ -106,9 +116,9 @@ public final class RolloutAdmission {
   }
 
   /**
-   * The RFC 6902 operations that fill absent defaults: only {@code spec.replicas} ({@link RolloutDefaults#REPLICAS}),
-   * the one default the controller writes back itself. Nothing is added when {@code spec} is absent or not an object
-   * (validation denies such objects).
+   * The RFC 6902 operations that fill absent defaults: only {@code spec.replicas} ({@link
+   * RolloutDefaults#REPLICAS}), the one default the controller writes back itself. Nothing is added
+   * when {@code spec} is absent or not an object (validation denies such objects).
    *
    * @param object the Rollout as JSON
    * @return the operations, empty when nothing is absent
@@ -132,10 +142,12 @@ public final class RolloutAdmission {
    * Warnings for specs that are legal but probably not what the author meant.
    *
    * <ul>
-   *   <li>{@code spec.strategy.canary} without {@code steps}: every update goes to 100% at once, like a Deployment.
-   *   <li>{@code spec.progressDeadlineAbort: true} without {@code spec.progressDeadlineSeconds}: the abort fires after
-   *       the implicit 600 s default, which is rarely the deadline intended.
-   *   <li>A {@code setWeight} lower than an earlier step's: traffic moves back to stable mid-rollout.
+   *   <li>{@code spec.strategy.canary} without {@code steps}: every update goes to 100% at once,
+   *       like a Deployment.
+   *   <li>{@code spec.progressDeadlineAbort: true} without {@code spec.progressDeadlineSeconds}:
+   *       the abort fires after the implicit 600 s default, which is rarely the deadline intended.
+   *   <li>A {@code setWeight} lower than an earlier step's: traffic moves back to stable
+   *       mid-rollout.
    * </ul>
    *
    * @param rollout the Rollout
@@ -147,7 +159,8 @@ public final class RolloutAdmission {
     if (spec == null) {
       return warnings;
     }
-    if (Boolean.TRUE.equals(spec.getProgressDeadlineAbort()) && spec.getProgressDeadlineSeconds() == null) {
+    if (Boolean.TRUE.equals(spec.getProgressDeadlineAbort())
+        && spec.getProgressDeadlineSeconds() == null) {
       warnings.add(
           "spec.progressDeadlineAbort: true without spec.progressDeadlineSeconds: aborts after the default "
               + RolloutDefaults.PROGRESS_DEADLINE_SECONDS

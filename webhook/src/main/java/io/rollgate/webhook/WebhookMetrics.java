@@ -13,23 +13,26 @@ import java.util.concurrent.TimeUnit;
 /**
  * The webhook's meters, exposed in Prometheus text format on {@code GET /metrics}.
  *
- * <p>{@code rollgate_webhook_requests_seconds} (count, sum, max, and histogram buckets from 0.25 ms to 1 s) tagged
- * with {@code endpoint} ({@code validate} or {@code mutate}), {@code kind} (the object's kind, {@code unknown} for
- * unreadable bodies, {@code other} past {@link #MAX_SERIES} series), {@code operation} and {@code verdict} ({@code allowed}, {@code warned}, {@code denied}, {@code patched}, {@code ignored},
- * {@code bad_request}, {@code too_large}, {@code overloaded}, {@code error}).
+ * <p>{@code rollgate_webhook_requests_seconds} (count, sum, max, and histogram buckets from 0.25 ms
+ * to 1 s) tagged with {@code endpoint} ({@code validate} or {@code mutate}), {@code kind} (the
+ * object's kind, {@code unknown} for unreadable bodies, {@code other} past {@link #MAX_SERIES}
+ * series), {@code operation} and {@code verdict} ({@code allowed}, {@code warned}, {@code denied},
+ * {@code patched}, {@code ignored}, {@code bad_request}, {@code too_large}, {@code overloaded},
+ * {@code error}).
  *
- * <p>The webhook's own API-server calls: {@code rollgate_webhook_kube_requests_total} by {@code verb},
- * {@code resource} and {@code status_code}, and {@code rollgate_webhook_kube_throttle_seconds}, the time calls waited
- * for the client-side rate limiter.
+ * <p>The webhook's own API-server calls: {@code rollgate_webhook_kube_requests_total} by {@code
+ * verb}, {@code resource} and {@code status_code}, and {@code
+ * rollgate_webhook_kube_throttle_seconds}, the time calls waited for the client-side rate limiter.
  */
 public final class WebhookMetrics implements ApiCallMetrics {
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   /**
-   * Most series kept apart. Kind and operation come from request bodies, which any client that reaches the port can
-   * make up; past this many tag combinations, new ones are counted as kind and operation {@code other}, so such
-   * traffic cannot grow the registry without bound.
+   * Most series kept apart. Kind and operation come from request bodies, which any client that
+   * reaches the port can make up; past this many tag combinations, new ones are counted as kind and
+   * operation {@code other}, so such traffic cannot grow the registry without bound.
    */
   static final int MAX_SERIES = 500;
 
@@ -37,12 +40,20 @@ public final class WebhookMetrics implements ApiCallMetrics {
   private final Map<Series, Timer> timers = new ConcurrentHashMap<>();
 
   /**
-   * Histogram buckets of the handling time ({@code _bucket} series, {@code le} in seconds): around the API server's
-   * budget for a webhook call, so {@code histogram_quantile} can tell a 1 ms answer from a 10 ms one.
+   * Histogram buckets of the handling time ({@code _bucket} series, {@code le} in seconds): around
+   * the API server's budget for a webhook call, so {@code histogram_quantile} can tell a 1 ms
+   * answer from a 10 ms one.
    */
   private static final Duration[] BUCKETS = {
-    Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
-    Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(250), Duration.ofSeconds(1)
+    Duration.ofNanos(250_000),
+    Duration.ofNanos(500_000),
+    Duration.ofMillis(1),
+    Duration.ofMillis(2),
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(50),
+    Duration.ofMillis(250),
+    Duration.ofSeconds(1)
   };
 
   /**
@@ -55,7 +66,8 @@ public final class WebhookMetrics implements ApiCallMetrics {
    * @param nanos the handling time, in nanoseconds
    */
   public void record(String endpoint, String kind, String operation, String verdict, long nanos) {
-    // The timer of a tag combination is built once: building and registering it for every request would cost more
+    // The timer of a tag combination is built once: building and registering it for every request
+    // would cost more
     // garbage than the rest of a small review's bookkeeping.
     Series series = new Series(endpoint, kind, operation, verdict);
     Timer timer = timers.get(series);
@@ -101,7 +113,8 @@ public final class WebhookMetrics implements ApiCallMetrics {
   }
 
   /**
-   * Records the time one API-server call waited for the rate limiter ({@code rollgate_webhook_kube_throttle_seconds}).
+   * Records the time one API-server call waited for the rate limiter ({@code
+   * rollgate_webhook_kube_throttle_seconds}).
    *
    * @param nanos the wait, in nanoseconds
    */

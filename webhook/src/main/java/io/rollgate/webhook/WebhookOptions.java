@@ -22,14 +22,18 @@ import java.util.Map;
  * @param registerUrl the https base URL to register, or null to register nothing
  * @param validatingName the ValidatingWebhookConfiguration's name
  * @param mutatingName the MutatingWebhookConfiguration's name
- * @param namespaceSelector labels a namespace must carry to be covered by the registered configurations
+ * @param namespaceSelector labels a namespace must carry to be covered by the registered
+ *     configurations
  * @param mutate whether {@code /mutate} patches (and the mutating configuration is registered)
  * @param bodyLimit the request body limit, in bytes
- * @param pluginConfigNamespace the namespace of the plugin registry ConfigMap {@code argo-rollouts-config}
- * @param leaderElect whether replicas elect a leader (Lease) to renew the certificate and audit policies
+ * @param pluginConfigNamespace the namespace of the plugin registry ConfigMap {@code
+ *     argo-rollouts-config}
+ * @param leaderElect whether replicas elect a leader (Lease) to renew the certificate and audit
+ *     policies
  * @param leaseName the Lease's name, in {@code namespace}
  * @param auditInterval the period of the RolloutPolicy audit
- * @param eventLoops how many Vert.x event loops serve HTTPS (at least 1; the default is the number of cores)
+ * @param eventLoops how many Vert.x event loops serve HTTPS (at least 1; the default is the number
+ *     of cores)
  */
 public record WebhookOptions(
     String host,
@@ -56,8 +60,8 @@ public record WebhookOptions(
     int eventLoops) {
 
   /**
-   * The serving certificate's SANs: {@code <service>.<ns>.svc}, {@code <service>.<ns>.svc.cluster.local},
-   * {@code <service>}, then the extra ones.
+   * The serving certificate's SANs: {@code <service>.<ns>.svc}, {@code
+   * <service>.<ns>.svc.cluster.local}, {@code <service>}, then the extra ones.
    *
    * @return the SANs, first one used as the CN
    */

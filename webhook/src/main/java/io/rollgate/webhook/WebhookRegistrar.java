@@ -18,28 +18,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates or updates the webhook's {@code ValidatingWebhookConfiguration} and {@code MutatingWebhookConfiguration}
- * pointing at a URL ({@code clientConfig.url}), for local runs and tests; in a cluster the chart owns them.
+ * Creates or updates the webhook's {@code ValidatingWebhookConfiguration} and {@code
+ * MutatingWebhookConfiguration} pointing at a URL ({@code clientConfig.url}), for local runs and
+ * tests; in a cluster the chart owns them.
  *
  * <p>Choices, one webhook entry per kind so each gets its own failure policy:
  *
  * <ul>
- *   <li>{@code argoproj.io/v1alpha1 rollouts} CREATE/UPDATE (so {@code rollouts/status} never reaches the webhook):
- *       {@code failurePolicy: Fail} (a Rollout is never admitted unchecked, so while the webhook is down Rollout
- *       creates and updates fail, and nothing else does), {@code timeoutSeconds: 10};
+ *   <li>{@code argoproj.io/v1alpha1 rollouts} CREATE/UPDATE (so {@code rollouts/status} never
+ *       reaches the webhook): {@code failurePolicy: Fail} (a Rollout is never admitted unchecked,
+ *       so while the webhook is down Rollout creates and updates fail, and nothing else does),
+ *       {@code timeoutSeconds: 10};
  *   <li>{@code rollgate.io/v1alpha1 rolloutpolicies} (cluster-scoped): {@code Fail}, 10 s;
- *   <li>{@code argoproj.io/v1alpha1 analysistemplates} and {@code clusteranalysistemplates}: {@code Fail}, 10 s;
- *   <li>ConfigMaps, narrowed by a {@code matchConditions} CEL expression to the one named {@code argo-rollouts-config}
- *       (other ConfigMaps are never sent): {@code failurePolicy: Ignore} (a core kind must not depend on us; the
- *       controller checks the registry again when it loads it), {@code timeoutSeconds: 5}.
+ *   <li>{@code argoproj.io/v1alpha1 analysistemplates} and {@code clusteranalysistemplates}: {@code
+ *       Fail}, 10 s;
+ *   <li>ConfigMaps, narrowed by a {@code matchConditions} CEL expression to the one named {@code
+ *       argo-rollouts-config} (other ConfigMaps are never sent): {@code failurePolicy: Ignore} (a
+ *       core kind must not depend on us; the controller checks the registry again when it loads
+ *       it), {@code timeoutSeconds: 5}.
  * </ul>
  *
- * <p>All: {@code sideEffects: None}; namespaces {@code kube-system} and those labelled
- * {@code rollgate.io/webhook=disabled} excluded (namespaced kinds), plus an optional required label.
+ * <p>All: {@code sideEffects: None}; namespaces {@code kube-system} and those labelled {@code
+ * rollgate.io/webhook=disabled} excluded (namespaced kinds), plus an optional required label.
  */
 public final class WebhookRegistrar implements CaBundlePublisher {
 
-  /** Namespace label that opts a namespace out of the webhook ({@code rollgate.io/webhook=disabled}). */
+  /**
+   * Namespace label that opts a namespace out of the webhook ({@code
+   * rollgate.io/webhook=disabled}).
+   */
   public static final String OPT_OUT_LABEL = "rollgate.io/webhook";
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookRegistrar.class);
@@ -51,7 +58,8 @@ public final class WebhookRegistrar implements CaBundlePublisher {
    * @param validatingName the ValidatingWebhookConfiguration's name
    * @param mutatingName the MutatingWebhookConfiguration's name
    * @param baseUrl the webhook's https base URL; {@code /validate} and {@code /mutate} are appended
-   * @param requiredNamespaceLabels labels a namespace must carry to be covered (empty: every namespace not excluded)
+   * @param requiredNamespaceLabels labels a namespace must carry to be covered (empty: every
+   *     namespace not excluded)
    * @param mutate whether to register the mutating configuration
    */
   public record Settings(
@@ -76,15 +84,17 @@ public final class WebhookRegistrar implements CaBundlePublisher {
   }
 
   /**
-   * Applies both configurations (server-side apply under the field manager {@value WebhookApi#FIELD_MANAGER},
-   * forcing ownership: the webhook wholly owns them).
+   * Applies both configurations (server-side apply under the field manager {@value
+   * WebhookApi#FIELD_MANAGER}, forcing ownership: the webhook wholly owns them).
    *
-   * @param caBundlePem the PEM CA certificate(s) the API server must trust; several during a CA rollover
-   * @return a Future completed when both are applied; failed with the {@code KubeApiException} when the API server
-   *     refuses
+   * @param caBundlePem the PEM CA certificate(s) the API server must trust; several during a CA
+   *     rollover
+   * @return a Future completed when both are applied; failed with the {@code KubeApiException} when
+   *     the API server refuses
    */
   public Future<Void> register(String caBundlePem) {
-    String caBundle = Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8));
+    String caBundle =
+        Base64.getEncoder().encodeToString(caBundlePem.getBytes(StandardCharsets.UTF_8));
     return api.applyConfiguration(validating(caBundle))
         .compose(
             v ->
@@ -199,7 +209,8 @@ public final class WebhookRegistrar implements CaBundlePublisher {
                 .withOperations("CREATE", "UPDATE")
                 .withScope("Namespaced")
                 .build())
-        // Only the plugin registry is sent: the API server evaluates this before calling, so every other ConfigMap
+        // Only the plugin registry is sent: the API server evaluates this before calling, so every
+        // other ConfigMap
         // is admitted without a call, and the webhook being down never affects them.
         .withMatchConditions(
             new MatchConditionBuilder()
@@ -277,7 +288,12 @@ public final class WebhookRegistrar implements CaBundlePublisher {
     settings
         .requiredNamespaceLabels()
         .forEach(
-            (k, v) -> b.addNewMatchExpression().withKey(k).withOperator("In").withValues(v).endMatchExpression());
+            (k, v) ->
+                b.addNewMatchExpression()
+                    .withKey(k)
+                    .withOperator("In")
+                    .withValues(v)
+                    .endMatchExpression());
     return b.build();
   }
 }

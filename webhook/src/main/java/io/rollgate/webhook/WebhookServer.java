@@ -15,21 +15,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
- * The HTTPS server (TLS 1.2 and 1.3 only) in front of the webhook router; its certificate is swapped in place with
- * {@link HttpServer#updateSSLOptions}, without dropping connections.
+ * The HTTPS server (TLS 1.2 and 1.3 only) in front of the webhook router; its certificate is
+ * swapped in place with {@link HttpServer#updateSSLOptions}, without dropping connections.
  *
- * <p>The server runs on {@code eventLoops} Vert.x event loops, each with its own router and HTTP server sharing the
- * one port (Vert.x hands new connections to them in turn), so TLS and decisions use every core instead of one event
- * loop's thread.
+ * <p>The server runs on {@code eventLoops} Vert.x event loops, each with its own router and HTTP
+ * server sharing the one port (Vert.x hands new connections to them in turn), so TLS and decisions
+ * use every core instead of one event loop's thread.
  */
 public final class WebhookServer {
 
   private static final int IDLE_TIMEOUT_SECONDS = 60;
 
   /**
-   * Whether Netty's BoringSSL binding (netty-tcnative-boringssl-static, on the classpath) loads on this platform: then
-   * TLS runs in native code through Vert.x's OpenSSL engine, at a fraction of the JDK SSLEngine's CPU time and
-   * garbage per record; otherwise the JDK's TLS serves.
+   * Whether Netty's BoringSSL binding (netty-tcnative-boringssl-static, on the classpath) loads on
+   * this platform: then TLS runs in native code through Vert.x's OpenSSL engine, at a fraction of
+   * the JDK SSLEngine's CPU time and garbage per record; otherwise the JDK's TLS serves.
    */
   private static final boolean OPENSSL = OpenSSLEngineOptions.isAvailable();
 
@@ -58,13 +58,15 @@ public final class WebhookServer {
    * Creates a server on several event loops (not listening yet).
    *
    * @param vertx the Vert.x instance
-   * @param routers makes the routes of one event loop ({@link AdmissionRouter#create}); called once per event loop
+   * @param routers makes the routes of one event loop ({@link AdmissionRouter#create}); called once
+   *     per event loop
    * @param host the address to bind, for example {@code 0.0.0.0}
    * @param port the port; 0 picks a free one (shared by every event loop)
    * @param eventLoops how many event loops serve, at least 1 (typically the number of cores)
    * @throws IllegalArgumentException when {@code eventLoops} is below 1
    */
-  public WebhookServer(Vertx vertx, Supplier<Router> routers, String host, int port, int eventLoops) {
+  public WebhookServer(
+      Vertx vertx, Supplier<Router> routers, String host, int port, int eventLoops) {
     if (eventLoops < 1) {
       throw new IllegalArgumentException("eventLoops must be at least 1, got " + eventLoops);
     }
@@ -104,7 +106,8 @@ public final class WebhookServer {
    * Starts listening with a certificate.
    *
    * @param bundle the serving certificate and key
-   * @return a Future completed with the bound port; failed when the port is taken or the key is unusable
+   * @return a Future completed with the bound port; failed when the port is taken or the key is
+   *     unusable
    */
   public Future<Integer> start(CertBundle bundle) {
     Promise<Integer> first = Promise.promise();
@@ -117,14 +120,16 @@ public final class WebhookServer {
             })
         .compose(
             actual -> {
-              // The other event loops listen on the port the first one got (the same port is shared in Vert.x).
+              // The other event loops listen on the port the first one got (the same port is shared
+              // in Vert.x).
               Future<Void> rest = Future.succeededFuture();
               for (int i = 1; i < eventLoops; i++) {
                 rest =
                     rest.compose(
                         v ->
                             vertx
-                                .deployVerticle(new Instance(options(bundle, actual), Promise.promise()))
+                                .deployVerticle(
+                                    new Instance(options(bundle, actual), Promise.promise()))
                                 .map(
                                     id -> {
                                       deployments.add(id);
@@ -159,7 +164,8 @@ public final class WebhookServer {
         .setPort(listenPort)
         .setSsl(true)
         .setKeyCertOptions(bundle.sslOptions().getKeyCertOptions())
-        .setEnabledSecureTransportProtocols(bundle.sslOptions().getEnabledSecureTransportProtocols())
+        .setEnabledSecureTransportProtocols(
+            bundle.sslOptions().getEnabledSecureTransportProtocols())
         .setSslHandshakeTimeout(10)
         .setIdleTimeout(IDLE_TIMEOUT_SECONDS)
         .setMaxInitialLineLength(4096)
@@ -167,7 +173,8 @@ public final class WebhookServer {
   }
 
   /**
-   * Replaces the serving certificate on every event loop; new TLS handshakes use it, open connections continue.
+   * Replaces the serving certificate on every event loop; new TLS handshakes use it, open
+   * connections continue.
    *
    * @param bundle the new certificate and key
    * @return a Future completed when the new options are in use; failed when the key is unusable
@@ -180,10 +187,12 @@ public final class WebhookServer {
     for (HttpServer s : servers) {
       updates.add(s.updateSSLOptions(bundle.sslOptions()));
     }
-    return Future.all(updates).map(updated -> {
-      loaded = bundle;
-      return null;
-    });
+    return Future.all(updates)
+        .map(
+            updated -> {
+              loaded = bundle;
+              return null;
+            });
   }
 
   /**

@@ -1,9 +1,9 @@
 package io.rollgate.webhook;
 
+import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.webhook.tls.CertBundle;
 import io.rollgate.webhook.tls.CertificateManager;
 import io.rollgate.webhook.tls.CertificateSource;
-import io.rollgate.kube.lease.LeaderElection;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.util.LinkedHashSet;
@@ -13,16 +13,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the webhook: ensures the certificate Secret, serves HTTPS with it, registers the webhook configurations when
- * asked to, and checks the Secret periodically to repair, renew or pick up a new certificate.
+ * Runs the webhook: ensures the certificate Secret, serves HTTPS with it, registers the webhook
+ * configurations when asked to, and checks the Secret periodically to repair, renew or pick up a
+ * new certificate.
  *
- * <p>A new CA is first added to the registered {@code caBundle} (beside the old one), then, after a short delay for
- * the API server to see it, the server switches certificates, so no admission fails during a rollover.
+ * <p>A new CA is first added to the registered {@code caBundle} (beside the old one), then, after a
+ * short delay for the API server to see it, the server switches certificates, so no admission fails
+ * during a rollover.
  *
- * <p>With several replicas sharing the Secret, only the Lease holder ({@link LeaderElection}) renews a certificate that
- * enters its renewal window; the others read the Secret on each check and hot-reload what the leader wrote. Any
- * replica repairs a Secret that is missing, unreadable or expired (the write is guarded: create fails on 409 and
- * the repair patch carries the read {@code resourceVersion}, so exactly one wins and the others adopt its bundle).
+ * <p>With several replicas sharing the Secret, only the Lease holder ({@link LeaderElection})
+ * renews a certificate that enters its renewal window; the others read the Secret on each check and
+ * hot-reload what the leader wrote. Any replica repairs a Secret that is missing, unreadable or
+ * expired (the write is guarded: create fails on 409 and the repair patch carries the read {@code
+ * resourceVersion}, so exactly one wins and the others adopt its bundle).
  */
 public final class WebhookVerticle extends VerticleBase {
 
@@ -45,25 +48,40 @@ public final class WebhookVerticle extends VerticleBase {
    * Creates the verticle.
    *
    * @param options the settings
-   * @param certificates where the serving certificate comes from (generated in a Secret, or provided)
-   * @param registrar what publishes the CA bundle (registers or patches the webhook configurations), or null
+   * @param certificates where the serving certificate comes from (generated in a Secret, or
+   *     provided)
+   * @param registrar what publishes the CA bundle (registers or patches the webhook
+   *     configurations), or null
    * @param metrics the meters
    */
   public WebhookVerticle(
-      WebhookOptions options, CertificateSource certificates, CaBundlePublisher registrar, WebhookMetrics metrics) {
-    this(options, certificates, registrar, metrics, new AdmissionHandler(ClusterView.NONE), null, () -> {});
+      WebhookOptions options,
+      CertificateSource certificates,
+      CaBundlePublisher registrar,
+      WebhookMetrics metrics) {
+    this(
+        options,
+        certificates,
+        registrar,
+        metrics,
+        new AdmissionHandler(ClusterView.NONE),
+        null,
+        () -> {});
   }
 
   /**
    * Creates the verticle with cluster-aware decisions and leadership.
    *
    * @param options the settings
-   * @param certificates where the serving certificate comes from (generated in a Secret, or provided)
-   * @param registrar what publishes the CA bundle (registers or patches the webhook configurations), or null
+   * @param certificates where the serving certificate comes from (generated in a Secret, or
+   *     provided)
+   * @param registrar what publishes the CA bundle (registers or patches the webhook
+   *     configurations), or null
    * @param metrics the meters
    * @param admission the decisions for every checked kind
    * @param leader the Lease election, or null when this replica always renews
-   * @param afterStart run on the verticle's context once serving (starts informers, the election and the audit)
+   * @param afterStart run on the verticle's context once serving (starts informers, the election
+   *     and the audit)
    */
   public WebhookVerticle(
       WebhookOptions options,
@@ -89,7 +107,12 @@ public final class WebhookVerticle extends VerticleBase {
             vertx,
             () ->
                 AdmissionRouter.create(
-                    vertx, metrics, admission, options.mutate(), options.bodyLimit(), () -> server.ready()),
+                    vertx,
+                    metrics,
+                    admission,
+                    options.mutate(),
+                    options.bodyLimit(),
+                    () -> server.ready()),
             options.host(),
             options.port(),
             options.eventLoops());
@@ -110,7 +133,9 @@ public final class WebhookVerticle extends VerticleBase {
         .compose(bundle -> register(trust(bundle)))
         .onSuccess(
             v -> {
-              timerId = vertx.setPeriodic(options.certCheckInterval().toMillis(), id -> checkCertificates());
+              timerId =
+                  vertx.setPeriodic(
+                      options.certCheckInterval().toMillis(), id -> checkCertificates());
               afterStart.run();
             });
   }
@@ -129,31 +154,42 @@ public final class WebhookVerticle extends VerticleBase {
     }
     checking = true;
     Future<CertificateManager.Ensured> check =
-        leader == null || leader.holdsLease() || !(certificates instanceof CertificateManager generated)
+        leader == null
+                || leader.holdsLease()
+                || !(certificates instanceof CertificateManager generated)
             ? certificates.ensure()
             : generated
                 .current()
                 .compose(
                     stored ->
                         stored.isPresent()
-                            ? Future.succeededFuture(new CertificateManager.Ensured(stored.get(), false))
+                            ? Future.succeededFuture(
+                                new CertificateManager.Ensured(stored.get(), false))
                             : certificates.ensure());
     check
         .compose(
             ensured -> {
               CertBundle bundle = ensured.bundle();
               if (bundle.equals(server.loaded())) {
-                // Same certificate; re-register when the Secret was rewritten (it was deleted or damaged), else let
+                // Same certificate; re-register when the Secret was rewritten (it was deleted or
+                // damaged), else let
                 // the publisher repair a caBundle changed behind its back.
                 if (ensured.written()) {
                   return register(trust(bundle));
                 }
-                return registrar == null ? Future.succeededFuture() : registrar.refresh(trust(bundle));
+                return registrar == null
+                    ? Future.succeededFuture()
+                    : registrar.refresh(trust(bundle));
               }
-              LOG.info("certificate changed in the Secret: trusting the new CA, then switching the server to it");
+              LOG.info(
+                  "certificate changed in the Secret: trusting the new CA, then switching the server to it");
               boolean newCa = !trustedCas.contains(bundle.caCrt());
               return register(trust(bundle))
-                  .compose(v -> newCa ? vertx.timer(CA_PROPAGATION_MILLIS, TimeUnit.MILLISECONDS) : Future.succeededFuture())
+                  .compose(
+                      v ->
+                          newCa
+                              ? vertx.timer(CA_PROPAGATION_MILLIS, TimeUnit.MILLISECONDS)
+                              : Future.succeededFuture())
                   .compose(v -> server.reload(bundle))
                   .onSuccess(v -> LOG.info("serving the new certificate"));
             })
@@ -161,13 +197,18 @@ public final class WebhookVerticle extends VerticleBase {
             ar -> {
               checking = false;
               if (ar.failed()) {
-                LOG.warn("certificate check failed, retrying in {}s: {}", options.certCheckInterval().toSeconds(),
+                LOG.warn(
+                    "certificate check failed, retrying in {}s: {}",
+                    options.certCheckInterval().toSeconds(),
                     ar.cause().toString());
               }
             });
   }
 
-  /** Adds the bundle's CA to the trusted set (keeping the previous one) and returns the PEM bundle to register. */
+  /**
+   * Adds the bundle's CA to the trusted set (keeping the previous one) and returns the PEM bundle
+   * to register.
+   */
   private String trust(CertBundle bundle) {
     if (!trustedCas.contains(bundle.caCrt())) {
       // Keep only the newest previous CA beside the new one.

@@ -34,25 +34,52 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Seeded fuzzing of the admission path: valid reviews of every kind the webhook decides (Rollout create and update,
- * AnalysisTemplate, ClusterAnalysisTemplate, RolloutPolicy, the plugin ConfigMap) are mutated byte by byte and
- * structurally, and each mutant must get an answer: a 400 naming the problem, or a decision (allowed, warned, denied,
- * ignored) whose review can be written. An exception out of the handler, an "error" verdict, or an ERROR log line is a
- * defect, reported with the seed and iteration that reproduce it.
+ * Seeded fuzzing of the admission path: valid reviews of every kind the webhook decides (Rollout
+ * create and update, AnalysisTemplate, ClusterAnalysisTemplate, RolloutPolicy, the plugin
+ * ConfigMap) are mutated byte by byte and structurally, and each mutant must get an answer: a 400
+ * naming the problem, or a decision (allowed, warned, denied, ignored) whose review can be written.
+ * An exception out of the handler, an "error" verdict, or an ERROR log line is a defect, reported
+ * with the seed and iteration that reproduce it.
  *
- * <p>{@code -Dfuzz.iterations=N} (default 3000 per pass) and {@code -Dfuzz.seed=S} (default fixed, so runs repeat)
- * run it longer or elsewhere; the HTTP pass sends a tenth as many through the HTTPS server.
+ * <p>{@code -Dfuzz.iterations=N} (default 3000 per pass) and {@code -Dfuzz.seed=S} (default fixed,
+ * so runs repeat) run it longer or elsewhere; the HTTP pass sends a tenth as many through the HTTPS
+ * server.
  */
 class AdmissionFuzzTest {
 
   private static final long SEED = Long.getLong("fuzz.seed", 20261202L);
   private static final int ITERATIONS = Integer.getInteger("fuzz.iterations", 3000);
-  private static final Set<String> VERDICTS = Set.of("allowed", "warned", "denied", "ignored", "patched");
+  private static final Set<String> VERDICTS =
+      Set.of("allowed", "warned", "denied", "ignored", "patched");
 
   private static final String[] ODD_STRINGS = {
-    "", " ", "-1", "0", "1e309", "NaN", "9223372036854775808", "25%", "200%", "-5%", "1.5", "abc", "\u0000",
-    "\uD83D\uDE80", "\uFFFD", "a".repeat(70_000), "../../etc", "${x}", "{{.x}}", "true", "null", "0x10", "P1D",
-    "1h2m3s", "-1s", "99999999999h", "Infinity"
+    "",
+    " ",
+    "-1",
+    "0",
+    "1e309",
+    "NaN",
+    "9223372036854775808",
+    "25%",
+    "200%",
+    "-5%",
+    "1.5",
+    "abc",
+    "\u0000",
+    "\uD83D\uDE80",
+    "\uFFFD",
+    "a".repeat(70_000),
+    "../../etc",
+    "${x}",
+    "{{.x}}",
+    "true",
+    "null",
+    "0x10",
+    "P1D",
+    "1h2m3s",
+    "-1s",
+    "99999999999h",
+    "Infinity"
   };
 
   private static List<byte[]> corpus() throws Exception {
@@ -90,7 +117,11 @@ class AdmissionFuzzTest {
     config
         .with("data")
         .put("trafficRouterPlugins", "- name: acme/router\n  location: file://./router\n")
-        .put("stepPlugins", "- name: acme/ci\n  location: https://example.com/ci\n  sha256: " + "a".repeat(64) + "\n");
+        .put(
+            "stepPlugins",
+            "- name: acme/ci\n  location: https://example.com/ci\n  sha256: "
+                + "a".repeat(64)
+                + "\n");
     ObjectNode cm = Reviews.review("UPDATE", config);
     cm.with("request").with("kind").put("group", "").put("version", "v1").put("kind", "ConfigMap");
     cm.with("request").put("name", PluginRegistry.CONFIG_MAP_NAME);
@@ -187,7 +218,8 @@ class AdmissionFuzzTest {
           return new Mutant(b, "unchanged");
         }
         String dup = s.substring(start, q + 2) + "null";
-        return new Mutant((s.substring(0, start) + dup + s.substring(start)).getBytes(StandardCharsets.UTF_8),
+        return new Mutant(
+            (s.substring(0, start) + dup + s.substring(start)).getBytes(StandardCharsets.UTF_8),
             "member repeated at " + start);
       }
     }
@@ -208,8 +240,10 @@ class AdmissionFuzzTest {
     return switch (rnd.nextInt(depth > 3 ? 6 : 8)) {
       case 0 -> f.nullNode();
       case 1 -> f.booleanNode(rnd.nextBoolean());
-      case 2 -> f.numberNode(new long[] {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, 101}
-          [rnd.nextInt(7)]);
+      case 2 ->
+          f.numberNode(
+              new long[] {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, Long.MAX_VALUE, 101}
+                  [rnd.nextInt(7)]);
       case 3 -> f.numberNode(new double[] {0.5, -0.0, 1e308, 2.5}[rnd.nextInt(4)]);
       case 4, 5 -> f.textNode(ODD_STRINGS[rnd.nextInt(ODD_STRINGS.length)]);
       case 6 -> {
@@ -222,7 +256,9 @@ class AdmissionFuzzTest {
       default -> {
         ObjectNode o = f.objectNode();
         for (int i = rnd.nextInt(3); i > 0; i--) {
-          o.set(new String[] {"name", "value", "weight", "duration", "x"}[rnd.nextInt(5)], randomValue(rnd, depth + 1));
+          o.set(
+              new String[] {"name", "value", "weight", "duration", "x"}[rnd.nextInt(5)],
+              randomValue(rnd, depth + 1));
         }
         yield o;
       }
@@ -260,15 +296,25 @@ class AdmissionFuzzTest {
           continue;
         }
         try {
-          for (AdmissionDecision d : new AdmissionDecision[] {handler.validate(request), handler.mutate(request)}) {
+          for (AdmissionDecision d :
+              new AdmissionDecision[] {handler.validate(request), handler.mutate(request)}) {
             if (!VERDICTS.contains(d.verdict())) {
               defects.add("iteration " + i + " (" + m.how() + "): verdict " + d.verdict());
             }
-            JsonNode answer = AdmissionReviews.mapper().readTree(AdmissionReviews.mapper().writeValueAsBytes(d.review()));
+            JsonNode answer =
+                AdmissionReviews.mapper()
+                    .readTree(AdmissionReviews.mapper().writeValueAsBytes(d.review()));
             if (!answer.at("/response/allowed").isBoolean()) {
-              defects.add("iteration " + i + " (" + m.how() + "): answer without response.allowed: " + answer);
+              defects.add(
+                  "iteration "
+                      + i
+                      + " ("
+                      + m.how()
+                      + "): answer without response.allowed: "
+                      + answer);
             }
-            if ("denied".equals(d.verdict()) && answer.at("/response/status/message").asText().isBlank()) {
+            if ("denied".equals(d.verdict())
+                && answer.at("/response/status/message").asText().isBlank()) {
               defects.add("iteration " + i + " (" + m.how() + "): denied without a message");
             }
           }
@@ -286,7 +332,10 @@ class AdmissionFuzzTest {
     assertEquals(List.of(), defects, "seed " + SEED);
     assertEquals(
         List.of(),
-        logs.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.ERROR)).map(ILoggingEvent::toString).toList());
+        logs.list.stream()
+            .filter(e -> e.getLevel().isGreaterOrEqual(Level.ERROR))
+            .map(ILoggingEvent::toString)
+            .toList());
     assertTrue(refused > 0 && decided > 0, "both kinds of mutant were produced");
     // The handler keeps no state from bad input: the corpus is decided as before.
     for (byte[] valid : corpus) {
@@ -295,13 +344,16 @@ class AdmissionFuzzTest {
     }
     report(
         "hostile AdmissionReviews",
-        (refused + decided) + " mutants (byte and structure) of valid reviews of 6 kinds, seed " + SEED,
+        (refused + decided)
+            + " mutants (byte and structure) of valid reviews of 6 kinds, seed "
+            + SEED,
         "each refused with a 400 naming the problem or decided with a writable review; no exception, no ERROR log",
         "passed; " + refused + " refused, " + decided + " decided, 0 defects");
   }
 
   /** A row of the fault report (docs/reliability.md), in this module's target directory. */
-  static synchronized void report(String fault, String injected, String asserted, String result) throws Exception {
+  static synchronized void report(String fault, String injected, String asserted, String result)
+      throws Exception {
     java.nio.file.Path file = java.nio.file.Path.of("target", "fault-report.tsv");
     java.nio.file.Files.createDirectories(file.getParent());
     java.nio.file.Files.writeString(
@@ -318,22 +370,37 @@ class AdmissionFuzzTest {
     try {
       CertBundle bundle =
           new CertificateIssuer(Clock.systemUTC())
-              .issue("localhost", List.of("localhost", "127.0.0.1"), Duration.ofDays(10), Duration.ofDays(5));
+              .issue(
+                  "localhost",
+                  List.of("localhost", "127.0.0.1"),
+                  Duration.ofDays(10),
+                  Duration.ofDays(5));
       WebhookMetrics metrics = new WebhookMetrics();
       WebhookServer[] server = new WebhookServer[1];
       server[0] =
           new WebhookServer(
               vertx,
-              AdmissionRouter.create(vertx, metrics, true, AdmissionRouter.DEFAULT_BODY_LIMIT, () -> server[0].ready()),
+              AdmissionRouter.create(
+                  vertx,
+                  metrics,
+                  true,
+                  AdmissionRouter.DEFAULT_BODY_LIMIT,
+                  () -> server[0].ready()),
               "127.0.0.1",
               0);
-      int port = server[0].start(bundle).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      int port =
+          server[0]
+              .start(bundle)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
       WebClient client =
           WebClient.create(
               vertx,
               new WebClientOptions()
                   .setSsl(true)
-                  .setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(bundle.caCrt())))
+                  .setTrustOptions(
+                      new PemTrustOptions().addCertValue(Buffer.buffer(bundle.caCrt())))
                   .setDefaultHost("127.0.0.1")
                   .setDefaultPort(port));
       List<byte[]> corpus = corpus();
@@ -355,14 +422,26 @@ class AdmissionFuzzTest {
         JsonNode answer = AdmissionReviews.mapper().readTree(r.bodyAsString());
         boolean ok =
             r.statusCode() == 200 && answer.at("/response/allowed").isBoolean()
-                || r.statusCode() == 400 && "Status".equals(answer.path("kind").asText())
+                || r.statusCode() == 400
+                    && "Status".equals(answer.path("kind").asText())
                     && !answer.path("message").asText().isBlank();
         if (!ok) {
-          defects.add("request " + i + " to " + path + " (" + m.how() + "): " + r.statusCode() + " " + r.bodyAsString());
+          defects.add(
+              "request "
+                  + i
+                  + " to "
+                  + path
+                  + " ("
+                  + m.how()
+                  + "): "
+                  + r.statusCode()
+                  + " "
+                  + r.bodyAsString());
         }
       }
       assertEquals(List.of(), defects, "seed " + (SEED + 1));
-      assertFalse(metrics.scrape().contains("verdict=\"error\""), "no review ended in an internal error");
+      assertFalse(
+          metrics.scrape().contains("verdict=\"error\""), "no review ended in an internal error");
       report(
           "hostile AdmissionReviews over HTTPS",
           n + " mutants posted to /validate and /mutate, seed " + (SEED + 1),

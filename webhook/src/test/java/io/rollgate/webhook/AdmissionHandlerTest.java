@@ -73,7 +73,9 @@ class AdmissionHandlerTest {
   static RolloutPolicy policy(String action) throws Exception {
     return ModelJson.mapper()
         .readValue(
-            "{\"metadata\":{\"name\":\"prod\"},\"spec\":{\"enforcementAction\":\"" + action + "\","
+            "{\"metadata\":{\"name\":\"prod\"},\"spec\":{\"enforcementAction\":\""
+                + action
+                + "\","
                 + "\"namespaceSelector\":{\"matchLabels\":{\"env\":\"prod\"}},\"rules\":{\"maxReplicas\":2}}}",
             RolloutPolicy.class);
   }
@@ -82,7 +84,8 @@ class AdmissionHandlerTest {
     ObjectNode r = Reviews.validRollout();
     ObjectNode spec = (ObjectNode) r.get("spec");
     spec.put("replicas", replicas);
-    ((ObjectNode) spec.get("strategy").get("canary")).set("steps", AdmissionReviews.mapper().readTree(stepsJson));
+    ((ObjectNode) spec.get("strategy").get("canary"))
+        .set("steps", AdmissionReviews.mapper().readTree(stepsJson));
     return r;
   }
 
@@ -95,15 +98,21 @@ class AdmissionHandlerTest {
     FixedView view = new FixedView();
     view.registry = PluginRegistry.EMPTY;
     AdmissionHandler handler = new AdmissionHandler(view);
-    AdmissionRequest big = Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"setWeight\":10}]", 5)));
+    AdmissionRequest big =
+        Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"setWeight\":10}]", 5)));
     view.policies.add(policy("deny"));
     AdmissionDecision denied = handler.validate(big);
     assertEquals("denied", denied.verdict());
     assertTrue(
-        response(denied).get("status").get("message").asText()
-            .contains("spec.replicas: Invalid value: 5: exceeds maxReplicas 2 (RolloutPolicy \"prod\")"),
+        response(denied)
+            .get("status")
+            .get("message")
+            .asText()
+            .contains(
+                "spec.replicas: Invalid value: 5: exceeds maxReplicas 2 (RolloutPolicy \"prod\")"),
         denied.review().toString());
-    // An update keeping a violation the stored object already had is admitted with a warning; a new one is refused.
+    // An update keeping a violation the stored object already had is admitted with a warning; a new
+    // one is refused.
     ObjectNode update = Reviews.review("UPDATE", rolloutWith("[{\"setWeight\":10}]", 5));
     ((ObjectNode) update.get("request")).set("oldObject", rolloutWith("[{\"setWeight\":10}]", 5));
     AdmissionDecision kept = handler.validate(Reviews.parse(update));
@@ -122,11 +131,13 @@ class AdmissionHandlerTest {
   }
 
   @Test
-  void warnsThatPoliciesWereNotChecked_onlyWhileTheyCannotBeReadAndNotWhenTheirCrdIsAbsent() throws Exception {
+  void warnsThatPoliciesWereNotChecked_onlyWhileTheyCannotBeReadAndNotWhenTheirCrdIsAbsent()
+      throws Exception {
     FixedView view = new FixedView();
     view.registry = PluginRegistry.EMPTY;
     AdmissionHandler handler = new AdmissionHandler(view);
-    AdmissionRequest r = Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"setWeight\":10}]", 1)));
+    AdmissionRequest r =
+        Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"setWeight\":10}]", 1)));
     view.known = false;
     AdmissionDecision loading = handler.validate(r);
     assertEquals("warned", loading.verdict());
@@ -141,20 +152,27 @@ class AdmissionHandlerTest {
   void pluginStepsNeedARegisteredPlugin_andAnAbsentRegistryOnlyWarns() throws Exception {
     FixedView view = new FixedView();
     view.registry =
-        PluginRegistry.fromConfigMapData(Map.of("stepPlugins", "- {name: acme/step, location: 'file://s'}"));
+        PluginRegistry.fromConfigMapData(
+            Map.of("stepPlugins", "- {name: acme/step, location: 'file://s'}"));
     AdmissionHandler handler = new AdmissionHandler(view);
     AdmissionRequest unknown =
-        Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"plugin\":{\"name\":\"acme/other\"}}]", 1)));
+        Reviews.parse(
+            Reviews.review("CREATE", rolloutWith("[{\"plugin\":{\"name\":\"acme/other\"}}]", 1)));
     assertEquals("denied", handler.validate(unknown).verdict());
     AdmissionRequest known =
-        Reviews.parse(Reviews.review("CREATE", rolloutWith("[{\"plugin\":{\"name\":\"acme/step\"}}]", 1)));
+        Reviews.parse(
+            Reviews.review("CREATE", rolloutWith("[{\"plugin\":{\"name\":\"acme/step\"}}]", 1)));
     assertEquals("allowed", handler.validate(known).verdict());
     view.registry = null;
     view.state = "absent";
     AdmissionDecision d = handler.validate(unknown);
     assertEquals("warned", d.verdict());
     assertTrue(
-        response(d).get("warnings").get(0).asText().contains("argo-rollouts/argo-rollouts-config (does not exist)"),
+        response(d)
+            .get("warnings")
+            .get(0)
+            .asText()
+            .contains("argo-rollouts/argo-rollouts-config (does not exist)"),
         d.review().toString());
   }
 
@@ -192,8 +210,13 @@ class AdmissionHandlerTest {
     AdmissionDecision d = new AdmissionHandler(ClusterView.NONE).validate(Reviews.parse(review));
     JsonNode status = response(d).get("status");
     assertEquals(422, status.get("code").asInt(), status.toString());
-    assertEquals("spec.metrics[0].count", status.at("/details/causes/0/field").asText(), status.toString());
-    assertTrue(status.get("message").asText().contains("spec.metrics[0].count: Invalid value: \"x\": must be"),
+    assertEquals(
+        "spec.metrics[0].count", status.at("/details/causes/0/field").asText(), status.toString());
+    assertTrue(
+        status
+            .get("message")
+            .asText()
+            .contains("spec.metrics[0].count: Invalid value: \"x\": must be"),
         status.toString());
   }
 
@@ -203,7 +226,8 @@ class AdmissionHandlerTest {
   }
 
   @Test
-  void pluginConfigsAreCheckedAgainstTheRegisteredSchema_deniedWhenReadable_warnedWhenNot() throws Exception {
+  void pluginConfigsAreCheckedAgainstTheRegisteredSchema_deniedWhenReadable_warnedWhenNot()
+      throws Exception {
     FixedView view = new FixedView();
     view.registry =
         PluginRegistry.fromConfigMapData(
@@ -216,33 +240,44 @@ class AdmissionHandlerTest {
         Reviews.parse(
             Reviews.review(
                 "CREATE",
-                rolloutWith("[{\"setWeight\":10},{\"plugin\":{\"name\":\"acme/ci\",\"config\":{\"retries\":9}}}]", 1)));
+                rolloutWith(
+                    "[{\"setWeight\":10},{\"plugin\":{\"name\":\"acme/ci\",\"config\":{\"retries\":9}}}]",
+                    1)));
     AdmissionDecision denied = handler.validate(bad);
     assertEquals("denied", denied.verdict(), denied.review().toString());
     String message = response(denied).get("status").get("message").asText();
     assertTrue(
-        message.contains("spec.strategy.canary.steps[1].plugin.config.retries: Invalid value: 9: must have a maximum"
-            + " value of 5"),
+        message.contains(
+            "spec.strategy.canary.steps[1].plugin.config.retries: Invalid value: 9: must have a maximum"
+                + " value of 5"),
         message);
     assertTrue(
         message.contains(
             "spec.strategy.canary.steps[1].plugin.config.url: Required value: required property 'url' not found"),
         message);
     JsonNode causes = response(denied).get("status").get("details").get("causes");
-    assertEquals("spec.strategy.canary.steps[1].plugin.config.retries", causes.get(0).get("field").asText());
+    assertEquals(
+        "spec.strategy.canary.steps[1].plugin.config.retries", causes.get(0).get("field").asText());
     AdmissionRequest good =
         Reviews.parse(
             Reviews.review(
                 "CREATE",
-                rolloutWith("[{\"plugin\":{\"name\":\"acme/ci\",\"config\":{\"url\":\"https://ci\"}}}]", 1)));
-    assertEquals("allowed", handler.validate(good).verdict(), handler.validate(good).review().toString());
+                rolloutWith(
+                    "[{\"plugin\":{\"name\":\"acme/ci\",\"config\":{\"url\":\"https://ci\"}}}]",
+                    1)));
+    assertEquals(
+        "allowed", handler.validate(good).verdict(), handler.validate(good).review().toString());
     view.registry = null;
     view.state = "unreadable";
     AdmissionDecision warned = handler.validate(bad);
     assertEquals("warned", warned.verdict(), warned.review().toString());
     assertTrue(
-        response(warned).get("warnings").get(0).asText()
-            .startsWith("spec.strategy.canary.steps[1].plugin.name: plugin \"acme/ci\" not checked"),
+        response(warned)
+            .get("warnings")
+            .get(0)
+            .asText()
+            .startsWith(
+                "spec.strategy.canary.steps[1].plugin.name: plugin \"acme/ci\" not checked"),
         warned.review().toString());
   }
 
@@ -253,21 +288,32 @@ class AdmissionHandlerTest {
     ObjectNode container = (ObjectNode) rollout.at("/spec/template/spec/containers/0");
     container.set(
         "resources",
-        AdmissionReviews.mapper().readTree("{\"limits\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"requests\":{\"cpu\":\"250m\"}}"));
+        AdmissionReviews.mapper()
+            .readTree(
+                "{\"limits\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"requests\":{\"cpu\":\"250m\"}}"));
     ObjectNode review = Reviews.review("UPDATE", rollout);
     ((ObjectNode) review.get("request")).set("oldObject", rollout.deepCopy());
     byte[] body = review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     AdmissionDecision allowed = handler.validate(AdmissionReviews.parse(body));
     assertEquals("allowed", allowed.verdict(), allowed.review().toString());
-    container.set("resources", AdmissionReviews.mapper().readTree("{\"limits\":{\"cpu\":\"1.5.5\"}}"));
+    container.set(
+        "resources", AdmissionReviews.mapper().readTree("{\"limits\":{\"cpu\":\"1.5.5\"}}"));
     AdmissionDecision denied =
         handler.validate(
-            AdmissionReviews.parse(Reviews.review("CREATE", rollout).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            AdmissionReviews.parse(
+                Reviews.review("CREATE", rollout)
+                    .toString()
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     assertEquals("denied", denied.verdict(), denied.review().toString());
-    assertEquals(422, response(denied).get("status").get("code").asInt(), denied.review().toString());
+    assertEquals(
+        422, response(denied).get("status").get("code").asInt(), denied.review().toString());
     assertTrue(
-        response(denied).get("status").get("message").asText()
-            .contains("spec.template.spec.containers[0].resources.limits.cpu: Invalid value: \"1.5.5\""),
+        response(denied)
+            .get("status")
+            .get("message")
+            .asText()
+            .contains(
+                "spec.template.spec.containers[0].resources.limits.cpu: Invalid value: \"1.5.5\""),
         denied.review().toString());
   }
 
@@ -281,14 +327,18 @@ class AdmissionHandlerTest {
     FixedView view = new FixedView();
     view.templatesKnown = true;
     view.templates.put(
-        "shop/forever", templateSpec("{\"name\":\"rate\",\"interval\":\"1m\",\"provider\":{\"job\":{}}}"));
+        "shop/forever",
+        templateSpec("{\"name\":\"rate\",\"interval\":\"1m\",\"provider\":{\"job\":{}}}"));
     view.templates.put(
         "shop/bounded",
-        templateSpec("{\"name\":\"rate\",\"interval\":\"1m\",\"count\":3,\"provider\":{\"job\":{}}}"));
+        templateSpec(
+            "{\"name\":\"rate\",\"interval\":\"1m\",\"count\":3,\"provider\":{\"job\":{}}}"));
     AdmissionHandler handler = new AdmissionHandler(view);
     String step = "[{\"setWeight\":20},{\"analysis\":{\"templates\":[{\"templateName\":\"%s\"}]}}]";
 
-    AdmissionDecision denied = handler.validate(Reviews.parse(Reviews.review("CREATE", rolloutWith(step.formatted("forever"), 2))));
+    AdmissionDecision denied =
+        handler.validate(
+            Reviews.parse(Reviews.review("CREATE", rolloutWith(step.formatted("forever"), 2))));
     assertEquals("denied", denied.verdict());
     String message = response(denied).at("/status/message").asText();
     assertTrue(
@@ -298,28 +348,44 @@ class AdmissionHandlerTest {
         message);
 
     assertEquals(
-        "allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", rolloutWith(step.formatted("bounded"), 2)))).verdict());
+        "allowed",
+        handler
+            .validate(
+                Reviews.parse(Reviews.review("CREATE", rolloutWith(step.formatted("bounded"), 2))))
+            .verdict());
 
     // The same template as background analysis may run forever (Argo's rule).
     ObjectNode background = rolloutWith("[{\"setWeight\":20}]", 2);
     ((ObjectNode) background.at("/spec/strategy/canary"))
-        .set("analysis", AdmissionReviews.mapper().readTree("{\"templates\":[{\"templateName\":\"forever\"}]}"));
-    assertEquals("allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", background))).verdict());
+        .set(
+            "analysis",
+            AdmissionReviews.mapper().readTree("{\"templates\":[{\"templateName\":\"forever\"}]}"));
+    assertEquals(
+        "allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", background))).verdict());
   }
 
   @Test
-  void stepAnalysisOfATemplateNotAppliedYetIsAWarning_andNothingIsCheckedBeforeTheTemplatesAreKnown() throws Exception {
+  void
+      stepAnalysisOfATemplateNotAppliedYetIsAWarning_andNothingIsCheckedBeforeTheTemplatesAreKnown()
+          throws Exception {
     FixedView view = new FixedView();
     view.templatesKnown = true;
     AdmissionHandler handler = new AdmissionHandler(view);
     ObjectNode rollout =
-        rolloutWith("[{\"analysis\":{\"templates\":[{\"templateName\":\"later\",\"clusterScope\":true}]}}]", 2);
+        rolloutWith(
+            "[{\"analysis\":{\"templates\":[{\"templateName\":\"later\",\"clusterScope\":true}]}}]",
+            2);
     AdmissionDecision warned = handler.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
     assertEquals("warned", warned.verdict());
     assertTrue(
-        response(warned).get("warnings").toString().contains("ClusterAnalysisTemplate 'later' not found: the Rollout is InvalidSpec until it exists"),
+        response(warned)
+            .get("warnings")
+            .toString()
+            .contains(
+                "ClusterAnalysisTemplate 'later' not found: the Rollout is InvalidSpec until it exists"),
         response(warned).toString());
     view.templatesKnown = false;
-    assertEquals("allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", rollout))).verdict());
+    assertEquals(
+        "allowed", handler.validate(Reviews.parse(Reviews.review("CREATE", rollout))).verdict());
   }
 }

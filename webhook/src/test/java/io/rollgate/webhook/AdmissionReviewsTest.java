@@ -12,20 +12,29 @@ import io.rollgate.api.Rollout;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** Parsing AdmissionReview bodies: the envelope's fields, and the objects kept as byte ranges of the body. */
+/**
+ * Parsing AdmissionReview bodies: the envelope's fields, and the objects kept as byte ranges of the
+ * body.
+ */
 class AdmissionReviewsTest {
 
   @Test
   void objectAndOldObjectAreReadFromTheirPlaceInTheBody() throws Exception {
     ObjectNode object = Reviews.validRollout();
-    object.with("metadata").with("annotations").put("note", "naïve ✓ \"quoted\" {braces} [brackets]");
+    object
+        .with("metadata")
+        .with("annotations")
+        .put("note", "naïve ✓ \"quoted\" {braces} [brackets]");
     ObjectNode old = Reviews.validRollout();
     old.with("spec").put("replicas", 7);
     ObjectNode review = Reviews.review("UPDATE", object);
     ((ObjectNode) review.get("request")).set("oldObject", old);
-    // Pretty-printed, with the envelope's fields around the objects, so offsets are not those of a compact body.
+    // Pretty-printed, with the envelope's fields around the objects, so offsets are not those of a
+    // compact body.
     String body =
-        "  " + AdmissionReviews.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(review) + "\n";
+        "  "
+            + AdmissionReviews.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(review)
+            + "\n";
 
     AdmissionRequest request = AdmissionReviews.parse(body.getBytes(StandardCharsets.UTF_8));
 
@@ -39,8 +48,10 @@ class AdmissionReviewsTest {
     assertEquals(object, request.object());
     assertEquals(old, request.oldObject());
     Rollout bound = request.readObject(ModelJson.mapper(), Rollout.class);
-    assertEquals("naïve ✓ \"quoted\" {braces} [brackets]", bound.getMetadata().getAnnotations().get("note"));
-    assertEquals(7, request.readOldObject(ModelJson.mapper(), Rollout.class).getSpec().getReplicas());
+    assertEquals(
+        "naïve ✓ \"quoted\" {braces} [brackets]", bound.getMetadata().getAnnotations().get("note"));
+    assertEquals(
+        7, request.readOldObject(ModelJson.mapper(), Rollout.class).getSpec().getReplicas());
     // Binding twice, and the tree after binding, give the same.
     assertEquals(bound, request.readObject(ModelJson.mapper(), Rollout.class));
     assertEquals(object, request.object());
@@ -67,7 +78,8 @@ class AdmissionReviewsTest {
     assertEquals("AdmissionReview request has no kind", parseError(review));
     review.with("request").putObject("kind").put("group", "argoproj.io").put("kind", 3);
     assertEquals("AdmissionReview request has no kind", parseError(review));
-    JsonNode gvk = review.with("request").putObject("kind").put("kind", "Rollout").put("extra", "x");
+    JsonNode gvk =
+        review.with("request").putObject("kind").put("kind", "Rollout").put("extra", "x");
     assertEquals("Rollout", Reviews.parse(review).kind());
     assertEquals("", Reviews.parse(review).group(), gvk.toString());
   }
@@ -78,7 +90,9 @@ class AdmissionReviewsTest {
         "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\","
             + "\"kind\":{\"kind\":\"Rollout\"},\"object\":{\"spec\":{\"replicas\":1,}}}}";
     BadReviewException e =
-        assertThrows(BadReviewException.class, () -> AdmissionReviews.parse(body.getBytes(StandardCharsets.UTF_8)));
+        assertThrows(
+            BadReviewException.class,
+            () -> AdmissionReviews.parse(body.getBytes(StandardCharsets.UTF_8)));
     assertTrue(e.getMessage().startsWith("malformed JSON"), e.getMessage());
   }
 

@@ -36,7 +36,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The HTTPS server in-process: admission routes, bad input, health and metrics, certificate reload. */
+/**
+ * The HTTPS server in-process: admission routes, bad input, health and metrics, certificate reload.
+ */
 @ExtendWith(VertxExtension.class)
 class AdmissionRouterTest {
 
@@ -49,13 +51,23 @@ class AdmissionRouterTest {
 
   @BeforeAll
   static void start() throws Exception {
-    vertx = Vertx.vertx(new VertxOptions().setMaxEventLoopExecuteTime(200).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
-    bundle = ISSUER.issue("localhost", List.of("localhost", "127.0.0.1"), Duration.ofDays(10), Duration.ofDays(5));
+    vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setMaxEventLoopExecuteTime(200)
+                .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
+    bundle =
+        ISSUER.issue(
+            "localhost",
+            List.of("localhost", "127.0.0.1"),
+            Duration.ofDays(10),
+            Duration.ofDays(5));
     WebhookMetrics metrics = new WebhookMetrics();
     server =
         new WebhookServer(
             vertx,
-            AdmissionRouter.create(vertx, metrics, true, AdmissionRouter.DEFAULT_BODY_LIMIT, () -> server.ready()),
+            AdmissionRouter.create(
+                vertx, metrics, true, AdmissionRouter.DEFAULT_BODY_LIMIT, () -> server.ready()),
             "127.0.0.1",
             0);
     port = server.start(bundle).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -80,7 +92,11 @@ class AdmissionRouterTest {
   }
 
   static Future<HttpResponse<Buffer>> post(String path, Buffer body) {
-    return client.post(path).putHeader("Content-Type", "application/json").timeout(20_000).sendBuffer(body);
+    return client
+        .post(path)
+        .putHeader("Content-Type", "application/json")
+        .timeout(20_000)
+        .sendBuffer(body);
   }
 
   static void expect400(VertxTestContext ctx, Buffer body, String messagePart) {
@@ -94,7 +110,8 @@ class AdmissionRouterTest {
                           JsonNode status = AdmissionReviews.mapper().readTree(r.bodyAsString());
                           assertEquals("Status", status.get("kind").asText());
                           assertTrue(
-                              status.get("message").asText().contains(messagePart), status.get("message").asText());
+                              status.get("message").asText().contains(messagePart),
+                              status.get("message").asText());
                           ctx.completeNow();
                         })));
   }
@@ -111,7 +128,9 @@ class AdmissionRouterTest {
                         () -> {
                           assertEquals(200, r.statusCode());
                           JsonNode review = AdmissionReviews.mapper().readTree(r.bodyAsString());
-                          assertEquals("705ab4f5-6393-11e8-b7cc-42010a800002", review.at("/response/uid").asText());
+                          assertEquals(
+                              "705ab4f5-6393-11e8-b7cc-42010a800002",
+                              review.at("/response/uid").asText());
                           assertFalse(review.at("/response/allowed").asBoolean());
                           ctx.completeNow();
                         })));
@@ -146,7 +165,10 @@ class AdmissionRouterTest {
   void wrongApiVersionIs400(VertxTestContext ctx) {
     ObjectNode review = Reviews.review("CREATE", Reviews.validRollout());
     review.put("apiVersion", "admission.k8s.io/v1beta1");
-    expect400(ctx, Buffer.buffer(review.toString()), "expected apiVersion admission.k8s.io/v1 kind AdmissionReview");
+    expect400(
+        ctx,
+        Buffer.buffer(review.toString()),
+        "expected apiVersion admission.k8s.io/v1 kind AdmissionReview");
   }
 
   @Test
@@ -180,7 +202,9 @@ class AdmissionRouterTest {
   @Test
   void hugeBodyIs413(VertxTestContext ctx) {
     ObjectNode review = Reviews.review("CREATE", Reviews.validRollout());
-    ((ObjectNode) review.at("/request/object/metadata")).putObject("annotations").put("big", "x".repeat(4 * 1024 * 1024));
+    ((ObjectNode) review.at("/request/object/metadata"))
+        .putObject("annotations")
+        .put("big", "x".repeat(4 * 1024 * 1024));
     post("/validate", Buffer.buffer(review.toString()))
         .onComplete(
             ctx.succeeding(
@@ -194,7 +218,10 @@ class AdmissionRouterTest {
 
   @Test
   void chunkedBodyIsRead(VertxTestContext ctx) {
-    byte[] body = Reviews.review("CREATE", Reviews.validRollout()).toString().getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        Reviews.review("CREATE", Reviews.validRollout())
+            .toString()
+            .getBytes(StandardCharsets.UTF_8);
     int third = body.length / 3;
     sendChunked(
             Buffer.buffer(java.util.Arrays.copyOfRange(body, 0, third)),
@@ -242,8 +269,11 @@ class AdmissionRouterTest {
             socket ->
                 socket
                     .write(Buffer.buffer(head + "{\"apiVersion\":"))
-                    // Closing a TLS socket may itself report the close: either way the connection is gone.
-                    .transform(written -> socket.close().transform(closed -> Future.<Void>succeededFuture())))
+                    // Closing a TLS socket may itself report the close: either way the connection
+                    // is gone.
+                    .transform(
+                        written ->
+                            socket.close().transform(closed -> Future.<Void>succeededFuture())))
         .compose(
             v ->
                 // The server notices the closed connection on its own schedule: poll its counters.
@@ -256,7 +286,11 @@ class AdmissionRouterTest {
                                         && l.contains("endpoint=\"mutate\"")
                                         && l.contains("verdict=\"bad_request\"")),
                     50))
-        .compose(v -> post("/mutate", Buffer.buffer(Reviews.review("CREATE", Reviews.validRollout()).toString())))
+        .compose(
+            v ->
+                post(
+                    "/mutate",
+                    Buffer.buffer(Reviews.review("CREATE", Reviews.validRollout()).toString())))
         .onComplete(
             ctx.succeeding(
                 r ->
@@ -278,7 +312,8 @@ class AdmissionRouterTest {
                 return Future.succeededFuture();
               }
               if (attempts <= 1) {
-                return Future.failedFuture(new AssertionError("not in /metrics: " + m.bodyAsString()));
+                return Future.failedFuture(
+                    new AssertionError("not in /metrics: " + m.bodyAsString()));
               }
               Promise<Void> later = Promise.promise();
               vertx.setTimer(100, id -> pollMetrics(done, attempts - 1).onComplete(later));
@@ -323,7 +358,9 @@ class AdmissionRouterTest {
         .compose(
             r -> {
               ctx.verify(() -> assertEquals(200, r.statusCode()));
-              return post("/validate", Buffer.buffer(Reviews.review("CREATE", Reviews.validRollout()).toString()));
+              return post(
+                  "/validate",
+                  Buffer.buffer(Reviews.review("CREATE", Reviews.validRollout()).toString()));
             })
         .compose(v -> client.get("/metrics").send())
         .onComplete(
@@ -343,7 +380,8 @@ class AdmissionRouterTest {
                                               && l.contains("operation=\"CREATE\"")
                                               && l.contains("verdict=\"allowed\"")),
                               text);
-                          // One answer so far: it lies in the 1 s bucket and in every larger one (+Inf).
+                          // One answer so far: it lies in the 1 s bucket and in every larger one
+                          // (+Inf).
                           assertTrue(
                               text.lines()
                                   .anyMatch(
@@ -367,7 +405,8 @@ class AdmissionRouterTest {
 
   /** Runs {@code openssl s_client} against the server; returns its exit code and output. */
   static String openssl(String... args) throws Exception {
-    List<String> cmd = new java.util.ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port));
+    List<String> cmd =
+        new java.util.ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port));
     cmd.addAll(List.of(args));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     p.getOutputStream().close();
@@ -380,9 +419,12 @@ class AdmissionRouterTest {
   void offersOnlyAeadSuitesOverTls12AndKeepsTls13() throws Exception {
     String gcm = openssl("-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256");
     assertTrue(gcm.startsWith("0\n") && gcm.contains("ECDHE-ECDSA-AES128-GCM-SHA256"), gcm);
-    for (String cbc : List.of("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "ECDHE-ECDSA-AES128-SHA256")) {
+    for (String cbc :
+        List.of("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA", "ECDHE-ECDSA-AES128-SHA256")) {
       String refused = openssl("-tls1_2", "-cipher", cbc);
-      assertFalse(refused.startsWith("0\n") && refused.contains("Cipher is " + cbc), cbc + " was accepted: " + refused);
+      assertFalse(
+          refused.startsWith("0\n") && refused.contains("Cipher is " + cbc),
+          cbc + " was accepted: " + refused);
     }
     String tls13 = openssl("-tls1_3");
     assertTrue(tls13.startsWith("0\n") && tls13.contains("TLSv1.3"), tls13);
@@ -390,7 +432,12 @@ class AdmissionRouterTest {
 
   @Test
   void reloadedCertificateIsServedWithoutRestart(VertxTestContext ctx) {
-    CertBundle next = ISSUER.issue("localhost", List.of("localhost", "127.0.0.1"), Duration.ofDays(10), Duration.ofDays(5));
+    CertBundle next =
+        ISSUER.issue(
+            "localhost",
+            List.of("localhost", "127.0.0.1"),
+            Duration.ofDays(10),
+            Duration.ofDays(5));
     WebClient trustsNext = client(next, Set.of("TLSv1.2", "TLSv1.3"));
     server
         .reload(next)

@@ -16,21 +16,41 @@ class CaBundlePatcherTest {
   static JsonNode webhooks(String caBundleA, String caBundleB) {
     ValidatingWebhookConfiguration v =
         new ValidatingWebhookConfigurationBuilder()
-            .withNewMetadata().withName("rg").withResourceVersion("42").endMetadata()
-            .addNewWebhook().withName("a.rollgate.io").withFailurePolicy("Fail")
-            .withNewClientConfig().withNewService().withName("rg-rollgate-webhook").withNamespace("ops")
-            .withPath("/validate").endService().withCaBundle(caBundleA).endClientConfig()
+            .withNewMetadata()
+            .withName("rg")
+            .withResourceVersion("42")
+            .endMetadata()
+            .addNewWebhook()
+            .withName("a.rollgate.io")
+            .withFailurePolicy("Fail")
+            .withNewClientConfig()
+            .withNewService()
+            .withName("rg-rollgate-webhook")
+            .withNamespace("ops")
+            .withPath("/validate")
+            .endService()
+            .withCaBundle(caBundleA)
+            .endClientConfig()
             .endWebhook()
-            .addNewWebhook().withName("b.rollgate.io").withFailurePolicy("Ignore")
-            .withNewClientConfig().withNewService().withName("rg-rollgate-webhook").withNamespace("ops")
-            .withPath("/validate").endService().withCaBundle(caBundleB).endClientConfig()
+            .addNewWebhook()
+            .withName("b.rollgate.io")
+            .withFailurePolicy("Ignore")
+            .withNewClientConfig()
+            .withNewService()
+            .withName("rg-rollgate-webhook")
+            .withNamespace("ops")
+            .withPath("/validate")
+            .endService()
+            .withCaBundle(caBundleB)
+            .endClientConfig()
             .endWebhook()
             .build();
     return JSON.valueToTree(v).get("webhooks");
   }
 
   @Test
-  void setsCaBundleOnEveryWebhookThatLacksIt_keepingTheRestOfTheListAndTheReadResourceVersion() throws Exception {
+  void setsCaBundleOnEveryWebhookThatLacksIt_keepingTheRestOfTheListAndTheReadResourceVersion()
+      throws Exception {
     JsonNode patch = JSON.readTree(CaBundlePatcher.patch("42", webhooks(null, "b2xk"), "bmV3"));
     assertEquals("42", patch.at("/metadata/resourceVersion").asText());
     assertEquals(2, patch.get("webhooks").size());
@@ -57,6 +77,7 @@ class CaBundlePatcherTest {
     JsonNode patch = JSON.readTree(CaBundlePatcher.patch("7", before, "bmV3"));
     assertEquals(before.get(0), patch.at("/webhooks/0"));
     assertEquals("bmV3", patch.at("/webhooks/1/clientConfig/caBundle").asText());
-    assertEquals("b2xk", before.at("/1/clientConfig/caBundle").asText(), "the list read is left as it was");
+    assertEquals(
+        "b2xk", before.at("/1/clientConfig/caBundle").asText(), "the list read is left as it was");
   }
 }

@@ -13,8 +13,14 @@ class ClusterWatchTest {
     KubernetesClientException notFound = new KubernetesClientException("Not Found", 404, null);
     assertEquals(404, ClusterWatch.httpCode(new CompletionException(notFound)));
     assertEquals(404, ClusterWatch.httpCode(notFound));
-    assertEquals(403, ClusterWatch.httpCode(new CompletionException(new KubernetesClientException("no", 403, null))));
-    assertEquals(-1, ClusterWatch.httpCode(new CompletionException(new java.io.IOException("connection refused"))));
+    assertEquals(
+        403,
+        ClusterWatch.httpCode(
+            new CompletionException(new KubernetesClientException("no", 403, null))));
+    assertEquals(
+        -1,
+        ClusterWatch.httpCode(
+            new CompletionException(new java.io.IOException("connection refused"))));
     assertEquals(-1, ClusterWatch.httpCode(null));
   }
 }

@@ -14,10 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Bodies a hostile or broken client can send that are well-formed JSON to a lenient reader but not to the API server:
- * other encodings than UTF-8, byte sequences that are not UTF-8, and objects with a key given twice. Each is a 400 with
- * a message naming the problem, never an exception from deep inside the handler, and never a decision taken on a
- * value the API server would not store.
+ * Bodies a hostile or broken client can send that are well-formed JSON to a lenient reader but not
+ * to the API server: other encodings than UTF-8, byte sequences that are not UTF-8, and objects
+ * with a key given twice. Each is a 400 with a message naming the problem, never an exception from
+ * deep inside the handler, and never a decision taken on a value the API server would not store.
  */
 class HostileInputTest {
 
@@ -39,11 +39,14 @@ class HostileInputTest {
 
   @Test
   void aUtf8ByteOrderMarkIsAccepted() throws Exception {
-    AdmissionRequest r = AdmissionReviews.parse(("\uFEFF" + VALID).getBytes(StandardCharsets.UTF_8));
+    AdmissionRequest r =
+        AdmissionReviews.parse(("\uFEFF" + VALID).getBytes(StandardCharsets.UTF_8));
     assertEquals("allowed", new AdmissionHandler(ClusterView.NONE).validate(r).verdict());
   }
 
-  /** Each sequence is put inside the object's {@code image}, in the envelope, and at the body's end. */
+  /**
+   * Each sequence is put inside the object's {@code image}, in the envelope, and at the body's end.
+   */
   @ParameterizedTest
   @CsvSource({
     "C080, overlong",
@@ -59,7 +62,8 @@ class HostileInputTest {
   })
   void malformedUtf8IsRefusedWithItsOffset(String hex, String expected) {
     byte[] seq = HexFormat.of().parseHex(hex);
-    for (String after : new String[] {"\"image\":\"nginx", "\"group\":\"argoproj", "\"uid\":\"705"}) {
+    for (String after :
+        new String[] {"\"image\":\"nginx", "\"group\":\"argoproj", "\"uid\":\"705"}) {
       byte[] body = insert(VALID, VALID.indexOf(after) + after.length(), seq);
       String message = reason(body);
       assertTrue(message.startsWith("body is not valid UTF-8: "), message);
@@ -98,21 +102,31 @@ class HostileInputTest {
     AdmissionDecision validate = new AdmissionHandler(ClusterView.NONE).validate(r);
     AdmissionDecision mutate = new AdmissionHandler(ClusterView.NONE).mutate(r);
     for (AdmissionDecision d : new AdmissionDecision[] {validate, mutate}) {
-      JsonNode back = AdmissionReviews.mapper().readTree(AdmissionReviews.mapper().writeValueAsBytes(d.review()));
+      JsonNode back =
+          AdmissionReviews.mapper()
+              .readTree(AdmissionReviews.mapper().writeValueAsBytes(d.review()));
       assertEquals("705ab4f5-6393-11e8-b7cc-42010a800002", back.at("/response/uid").asText());
     }
   }
 
   @Test
   void aKeyGivenTwiceIsRefusedNamingWhere() {
-    // Last-wins would let a reviewer see one value and the API server (which also refuses duplicates in strict
+    // Last-wins would let a reviewer see one value and the API server (which also refuses
+    // duplicates in strict
     // decoding, or keeps the last) another; a 400 naming the place leaves no doubt.
-    String image = reason(bytes(VALID.replace("\"image\":\"nginx:1.27\"", "\"image\":\"nginx:1.27\",\"image\":\"x\"")));
+    String image =
+        reason(
+            bytes(
+                VALID.replace(
+                    "\"image\":\"nginx:1.27\"", "\"image\":\"nginx:1.27\",\"image\":\"x\"")));
     assertTrue(image.contains("Duplicate field 'image'"), image);
     assertTrue(image.contains(" at /request/object/spec/template/spec/containers/0/image"), image);
-    String weight = reason(bytes(VALID.replaceFirst("\"setWeight\":(\\d+)", "\"setWeight\":-5,\"setWeight\":$1")));
+    String weight =
+        reason(
+            bytes(VALID.replaceFirst("\"setWeight\":(\\d+)", "\"setWeight\":-5,\"setWeight\":$1")));
     assertTrue(weight.contains("Duplicate field 'setWeight'"), weight);
-    assertTrue(weight.contains(" at /request/object/spec/strategy/canary/steps/0/setWeight"), weight);
+    assertTrue(
+        weight.contains(" at /request/object/spec/strategy/canary/steps/0/setWeight"), weight);
     String uid = reason(bytes(VALID.replaceFirst("\"uid\":", "\"uid\":\"a\",\"uid\":")));
     assertTrue(uid.contains("Duplicate field 'uid'") && uid.contains(" at /request/uid"), uid);
   }
@@ -121,7 +135,8 @@ class HostileInputTest {
   void malformedJsonNamesItsPlace() {
     String message = reason(bytes(VALID.replaceFirst("\"setWeight\":(\\d+)", "\"setWeight\":$1x")));
     assertTrue(message.startsWith("malformed JSON: "), message);
-    assertTrue(message.contains(" at /request/object/spec/strategy/canary/steps/0/setWeight"), message);
+    assertTrue(
+        message.contains(" at /request/object/spec/strategy/canary/steps/0/setWeight"), message);
   }
 
   private static byte[] bytes(String s) {

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** Boolean flags mean what they say in every spelling (a bare flag of a true-by-default option included). */
+/**
+ * Boolean flags mean what they say in every spelling (a bare flag of a true-by-default option
+ * included).
+ */
 class MainFlagsTest {
 
   private static boolean leaderElect(String... args) {

@@ -10,9 +10,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * Dependencies between the webhook's packages point one way: no package depends on itself through others. One known
- * cycle is left out until it is untangled: the policy audit reads {@link ClusterView} of the root package, which
- * starts the audit.
+ * Dependencies between the webhook's packages point one way: no package depends on itself through
+ * others. One known cycle is left out until it is untangled: the policy audit reads {@link
+ * ClusterView} of the root package, which starts the audit.
  */
 class PackageCyclesTest {
 
@@ -27,7 +27,8 @@ class PackageCyclesTest {
         .matching("io.rollgate.(**)")
         .should()
         .beFreeOfCycles()
-        .ignoreDependency(resideInAPackage("io.rollgate.webhook.policy"), equivalentTo(ClusterView.class))
+        .ignoreDependency(
+            resideInAPackage("io.rollgate.webhook.policy"), equivalentTo(ClusterView.class))
         .check(classes);
   }
 }

@@ -1,8 +1,8 @@
 package io.rollgate.webhook;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -19,8 +19,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Request bodies as clients really send them, over raw connections: memory follows the bytes that arrived, not the
- * declared length; a shared budget refuses what would exceed it; a body that trickles in past the deadline is cut off.
+ * Request bodies as clients really send them, over raw connections: memory follows the bytes that
+ * arrived, not the declared length; a shared budget refuses what would exceed it; a body that
+ * trickles in past the deadline is cut off.
  */
 class ReviewBodyTest {
 
@@ -60,10 +61,16 @@ class ReviewBodyTest {
     }
   }
 
-  /** Opens a connection and sends the request head with a Content-Length, and the first bytes of the body. */
+  /**
+   * Opens a connection and sends the request head with a Content-Length, and the first bytes of the
+   * body.
+   */
   private CompletableFuture<String> open(long contentLength, String firstBytes) throws Exception {
     NetSocket socket =
-        net.connect(server.actualPort(), "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        net.connect(server.actualPort(), "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     sockets.add(socket);
     CompletableFuture<String> answer = new CompletableFuture<>();
     StringBuilder received = new StringBuilder();
@@ -71,7 +78,9 @@ class ReviewBodyTest {
     socket.closeHandler(v -> answer.complete(received.toString()));
     socket.write(
         "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
-            + contentLength + "\r\n\r\n" + firstBytes);
+            + contentLength
+            + "\r\n\r\n"
+            + firstBytes);
     return answer;
   }
 
@@ -79,11 +88,17 @@ class ReviewBodyTest {
     return Reviews.review("CREATE", Reviews.validRollout()).toString();
   }
 
-  /** Sends a whole review on a fresh connection and returns the whole answer (status line, headers, body). */
+  /**
+   * Sends a whole review on a fresh connection and returns the whole answer (status line, headers,
+   * body).
+   */
   private String send(String body) throws Exception {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     NetSocket socket =
-        net.connect(server.actualPort(), "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        net.connect(server.actualPort(), "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     CompletableFuture<String> answer = new CompletableFuture<>();
     StringBuilder received = new StringBuilder();
     socket.handler(
@@ -102,7 +117,8 @@ class ReviewBodyTest {
     socket.write(
         Buffer.buffer(
                 "POST /validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
-                    + bytes.length + "\r\n\r\n")
+                    + bytes.length
+                    + "\r\n\r\n")
             .appendBytes(bytes));
     try {
       return answer.get(10, TimeUnit.SECONDS);
@@ -118,7 +134,9 @@ class ReviewBodyTest {
       open(3_000_000, "{");
     }
     // Twenty clients promised 3 MB each and sent one byte: they hold 64 KiB each, not 60 MB in all.
-    await().atMost(Duration.ofSeconds(10)).until(() -> budget.used() == 20L * ReviewBody.FIRST_CAPACITY);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> budget.used() == 20L * ReviewBody.FIRST_CAPACITY);
     String answer = send(review());
     assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
     assertTrue(answer.contains("\"allowed\":true"), answer);
@@ -166,13 +184,20 @@ class ReviewBodyTest {
       String notFound =
           http.request(io.vertx.core.http.HttpMethod.GET, server.actualPort(), "127.0.0.1", "/nope")
               .compose(r -> r.send().compose(a -> a.body().map(b -> a.statusCode() + " " + b)))
-              .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
       assertTrue(notFound.startsWith("404 "), notFound);
-      assertTrue(notFound.contains("\"reason\":\"NotFound\"") && notFound.contains("no such path: /nope"), notFound);
+      assertTrue(
+          notFound.contains("\"reason\":\"NotFound\"") && notFound.contains("no such path: /nope"),
+          notFound);
       String wrongMethod =
-          http.request(io.vertx.core.http.HttpMethod.GET, server.actualPort(), "127.0.0.1", "/validate")
+          http.request(
+                  io.vertx.core.http.HttpMethod.GET, server.actualPort(), "127.0.0.1", "/validate")
               .compose(r -> r.send().compose(a -> a.body().map(b -> a.statusCode() + " " + b)))
-              .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
       assertTrue(wrongMethod.startsWith("405 "), wrongMethod);
       assertTrue(wrongMethod.contains("method GET not allowed on /validate"), wrongMethod);
     } finally {

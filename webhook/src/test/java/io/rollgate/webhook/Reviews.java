@@ -42,7 +42,8 @@ final class Reviews {
 
   static AdmissionRequest parse(ObjectNode review) {
     try {
-      return AdmissionReviews.parse(review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return AdmissionReviews.parse(
+          review.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     } catch (BadReviewException e) {
       throw new IllegalStateException(e);
     }

@@ -20,7 +20,8 @@ class RolloutAdmissionTest {
 
   @Test
   void allowsValidRolloutWithoutWarnings() {
-    AdmissionDecision d = RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", Reviews.validRollout())));
+    AdmissionDecision d =
+        RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", Reviews.validRollout())));
     JsonNode response = d.review().get("response");
     assertEquals("admission.k8s.io/v1", d.review().get("apiVersion").asText());
     assertEquals("AdmissionReview", d.review().get("kind").asText());
@@ -35,7 +36,8 @@ class RolloutAdmissionTest {
     ObjectNode rollout = Reviews.validRollout();
     spec(rollout).remove("selector");
     ((ObjectNode) spec(rollout).at("/strategy/canary/steps/0")).put("setWeight", 150);
-    AdmissionDecision d = RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
+    AdmissionDecision d =
+        RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
     JsonNode response = d.review().get("response");
     assertFalse(response.get("allowed").asBoolean());
     JsonNode status = response.get("status");
@@ -45,7 +47,9 @@ class RolloutAdmissionTest {
     assertEquals("Rollout \"web\" is invalid (2 problems):", lines[0]);
     assertEquals(3, lines.length, status.get("message").asText());
     assertTrue(lines[1].startsWith("spec.selector: Required value"), lines[1]);
-    assertTrue(lines[2].startsWith("spec.strategy.canary.steps[0].setWeight: Invalid value: 150"), lines[2]);
+    assertTrue(
+        lines[2].startsWith("spec.strategy.canary.steps[0].setWeight: Invalid value: 150"),
+        lines[2]);
     JsonNode causes = status.at("/details/causes");
     assertEquals(2, causes.size());
     assertEquals("spec.selector", causes.get(0).get("field").asText());
@@ -62,7 +66,8 @@ class RolloutAdmissionTest {
     ObjectNode rollout = Reviews.validRollout();
     ((ObjectNode) spec(rollout).at("/strategy/canary")).remove("steps");
     spec(rollout).put("progressDeadlineAbort", true);
-    AdmissionDecision d = RolloutAdmission.validate(Reviews.parse(Reviews.review("UPDATE", rollout)));
+    AdmissionDecision d =
+        RolloutAdmission.validate(Reviews.parse(Reviews.review("UPDATE", rollout)));
     JsonNode response = d.review().get("response");
     assertTrue(response.get("allowed").asBoolean());
     JsonNode warnings = response.get("warnings");
@@ -77,9 +82,15 @@ class RolloutAdmissionTest {
     ObjectNode rollout = Reviews.validRollout();
     ((ObjectNode) spec(rollout).at("/strategy/canary/steps/2")).put("setWeight", 10);
     JsonNode warnings =
-        RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout))).review().at("/response/warnings");
+        RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)))
+            .review()
+            .at("/response/warnings");
     assertEquals(1, warnings.size());
-    assertTrue(warnings.get(0).asText().startsWith("spec.strategy.canary.steps[2].setWeight: 10 is lower than steps[0]"));
+    assertTrue(
+        warnings
+            .get(0)
+            .asText()
+            .startsWith("spec.strategy.canary.steps[2].setWeight: 10 is lower than steps[0]"));
   }
 
   @Test
@@ -99,19 +110,29 @@ class RolloutAdmissionTest {
   void allowsOtherKindsAndDeletes() {
     ObjectNode review = Reviews.review("CREATE", Reviews.validRollout());
     ((ObjectNode) review.at("/request/kind")).put("kind", "AnalysisRun");
-    assertTrue(RolloutAdmission.validate(Reviews.parse(review)).review().at("/response/allowed").asBoolean());
+    assertTrue(
+        RolloutAdmission.validate(Reviews.parse(review))
+            .review()
+            .at("/response/allowed")
+            .asBoolean());
     ObjectNode delete = Reviews.review("DELETE", null);
-    assertTrue(RolloutAdmission.validate(Reviews.parse(delete)).review().at("/response/allowed").asBoolean());
+    assertTrue(
+        RolloutAdmission.validate(Reviews.parse(delete))
+            .review()
+            .at("/response/allowed")
+            .asBoolean());
   }
 
   @Test
   void deniesWithTheFieldPath_whenAValueHasTheWrongType() {
     ObjectNode rollout = Reviews.validRollout();
     spec(rollout).put("replicas", "three");
-    AdmissionDecision d = RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
+    AdmissionDecision d =
+        RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
     assertFalse(d.review().at("/response/allowed").asBoolean());
     assertEquals(422, d.review().at("/response/status/code").asInt());
-    assertEquals("spec.replicas", d.review().at("/response/status/details/causes/0/field").asText());
+    assertEquals(
+        "spec.replicas", d.review().at("/response/status/details/causes/0/field").asText());
     assertTrue(
         d.review()
             .at("/response/status/message")
@@ -123,17 +144,21 @@ class RolloutAdmissionTest {
   @Test
   void patchFillsOnlyAbsentReplicasAndIsIdempotent() throws Exception {
     ObjectNode rollout = Reviews.validRollout();
-    AdmissionDecision first = RolloutAdmission.mutate(Reviews.parse(Reviews.review("CREATE", rollout)));
+    AdmissionDecision first =
+        RolloutAdmission.mutate(Reviews.parse(Reviews.review("CREATE", rollout)));
     JsonNode response = first.review().get("response");
     assertEquals("JSONPatch", response.get("patchType").asText());
-    String patch = new String(Base64.getDecoder().decode(response.get("patch").asText()), StandardCharsets.UTF_8);
+    String patch =
+        new String(
+            Base64.getDecoder().decode(response.get("patch").asText()), StandardCharsets.UTF_8);
     assertEquals("[{\"op\":\"add\",\"path\":\"/spec/replicas\",\"value\":1}]", patch);
     assertEquals("patched", first.verdict());
 
     // Apply the patch (a single add) and ask again: nothing more to add.
     ArrayNode ops = (ArrayNode) AdmissionReviews.mapper().readTree(patch);
     spec(rollout).set("replicas", ops.get(0).get("value"));
-    AdmissionDecision second = RolloutAdmission.mutate(Reviews.parse(Reviews.review("UPDATE", rollout)));
+    AdmissionDecision second =
+        RolloutAdmission.mutate(Reviews.parse(Reviews.review("UPDATE", rollout)));
     assertTrue(second.review().at("/response/allowed").asBoolean());
     assertTrue(second.review().at("/response/patch").isMissingNode());
     assertTrue(second.review().at("/response/patchType").isMissingNode());
@@ -149,11 +174,14 @@ class RolloutAdmissionTest {
 
   /** The single cause of a denial, as {@code field | message line}. */
   private static String onlyCause(ObjectNode rollout) {
-    AdmissionDecision d = RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
+    AdmissionDecision d =
+        RolloutAdmission.validate(Reviews.parse(Reviews.review("CREATE", rollout)));
     JsonNode status = d.review().at("/response/status");
     assertEquals(422, status.get("code").asInt(), status.toString());
     assertEquals(1, status.at("/details/causes").size(), status.toString());
-    return status.at("/details/causes/0/field").asText() + " | " + status.get("message").asText().split("\n")[1];
+    return status.at("/details/causes/0/field").asText()
+        + " | "
+        + status.get("message").asText().split("\n")[1];
   }
 
   @Test

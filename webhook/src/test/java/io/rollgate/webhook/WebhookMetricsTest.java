@@ -25,10 +25,17 @@ class WebhookMetricsTest {
     String text = metrics.scrape();
     assertEquals(1, countLines(text, "kind=\"Rollout\"", "verdict=\"allowed\""), text);
     assertTrue(
-        text.lines().anyMatch(l -> l.startsWith("rollgate_webhook_requests_seconds_count{") && l.contains("Rollout")
-            && l.endsWith(" 3")),
+        text.lines()
+            .anyMatch(
+                l ->
+                    l.startsWith("rollgate_webhook_requests_seconds_count{")
+                        && l.contains("Rollout")
+                        && l.endsWith(" 3")),
         text);
-    assertEquals(1, countLines(text, "kind=\"unknown\"", "operation=\"unknown\"", "verdict=\"bad_request\""), text);
+    assertEquals(
+        1,
+        countLines(text, "kind=\"unknown\"", "operation=\"unknown\"", "verdict=\"bad_request\""),
+        text);
   }
 
   @Test
@@ -39,10 +46,18 @@ class WebhookMetricsTest {
       metrics.record("validate", "Kind" + i, "CREATE", "ignored", 1000);
     }
     String text = metrics.scrape();
-    assertEquals(WebhookMetrics.MAX_SERIES + 1, countLines(text), "series kept apart, plus one for the rest");
+    assertEquals(
+        WebhookMetrics.MAX_SERIES + 1,
+        countLines(text),
+        "series kept apart, plus one for the rest");
     assertTrue(
-        text.lines().anyMatch(l -> l.startsWith("rollgate_webhook_requests_seconds_count{") && l.contains("kind=\"other\"")
-            && l.contains("operation=\"other\"") && l.endsWith(" 200")),
+        text.lines()
+            .anyMatch(
+                l ->
+                    l.startsWith("rollgate_webhook_requests_seconds_count{")
+                        && l.contains("kind=\"other\"")
+                        && l.contains("operation=\"other\"")
+                        && l.endsWith(" 200")),
         text);
   }
 }

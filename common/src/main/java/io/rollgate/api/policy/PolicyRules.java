@@ -12,15 +12,18 @@ import java.util.Objects;
 public class PolicyRules extends ModelObject {
 
   @JsonProperty("requireAnalysis")
-  @JsonPropertyDescription("Canary Rollouts must run an analysis: background (canary.analysis) or an analysis step")
+  @JsonPropertyDescription(
+      "Canary Rollouts must run an analysis: background (canary.analysis) or an analysis step")
   private Boolean requireAnalysis;
 
   @JsonProperty("maxWeightIncrease")
-  @JsonPropertyDescription("Largest increase of the canary weight from one setWeight step to the next, including the final promotion to 100, in percent (1..100)")
+  @JsonPropertyDescription(
+      "Largest increase of the canary weight from one setWeight step to the next, including the final promotion to 100, in percent (1..100)")
   private Integer maxWeightIncrease;
 
   @JsonProperty("minPauseBeforePromotion")
-  @JsonPropertyDescription("Shortest total pause after the last setWeight before full promotion, as a duration (30s, 5m); an indefinite pause counts as long enough. Blue-green: autoPromotionSeconds or autoPromotionEnabled: false")
+  @JsonPropertyDescription(
+      "Shortest total pause after the last setWeight before full promotion, as a duration (30s, 5m); an indefinite pause counts as long enough. Blue-green: autoPromotionSeconds or autoPromotionEnabled: false")
   private String minPauseBeforePromotion;
 
   @JsonProperty("requireProgressDeadlineAbort")
@@ -28,7 +31,8 @@ public class PolicyRules extends ModelObject {
   private Boolean requireProgressDeadlineAbort;
 
   @JsonProperty("allowedStepPlugins")
-  @JsonPropertyDescription("When present, the only step plugins (<org>/<name>) canary steps may use")
+  @JsonPropertyDescription(
+      "When present, the only step plugins (<org>/<name>) canary steps may use")
   private List<String> allowedStepPlugins;
 
   @JsonProperty("forbiddenStepPlugins")
@@ -36,11 +40,13 @@ public class PolicyRules extends ModelObject {
   private List<String> forbiddenStepPlugins;
 
   @JsonProperty("allowedTrafficRouters")
-  @JsonPropertyDescription("When present, the only traffic routers a canary may use: nginx, istio, alb, smi, ambassador, appMesh, traefik, apisix, or a plugin name <org>/<name>")
+  @JsonPropertyDescription(
+      "When present, the only traffic routers a canary may use: nginx, istio, alb, smi, ambassador, appMesh, traefik, apisix, or a plugin name <org>/<name>")
   private List<String> allowedTrafficRouters;
 
   @JsonProperty("forbiddenTrafficRouters")
-  @JsonPropertyDescription("Traffic routers a canary must not use (same names as allowedTrafficRouters)")
+  @JsonPropertyDescription(
+      "Traffic routers a canary must not use (same names as allowedTrafficRouters)")
   private List<String> forbiddenTrafficRouters;
 
   @JsonProperty("maxReplicas")
@@ -56,7 +62,8 @@ public class PolicyRules extends ModelObject {
   private List<String> requiredAnnotations;
 
   /**
-   * Returns {@code requireAnalysis}: canary Rollouts must run an analysis: background ({@code canary.analysis}) or an {@code analysis} step.
+   * Returns {@code requireAnalysis}: canary Rollouts must run an analysis: background ({@code
+   * canary.analysis}) or an {@code analysis} step.
    *
    * @return the value, or null when the rule is not set
    */
@@ -74,7 +81,8 @@ public class PolicyRules extends ModelObject {
   }
 
   /**
-   * Returns {@code maxWeightIncrease}: largest increase of the canary weight from one {@code setWeight} step to the next, including the final promotion to 100, in percent (1..100).
+   * Returns {@code maxWeightIncrease}: largest increase of the canary weight from one {@code
+   * setWeight} step to the next, including the final promotion to 100, in percent (1..100).
    *
    * @return the value, or null when the rule is not set
    */
@@ -92,7 +100,9 @@ public class PolicyRules extends ModelObject {
   }
 
   /**
-   * Returns {@code minPauseBeforePromotion}: shortest total pause after the last {@code setWeight} before full promotion, as a duration ({@code 30s}, {@code 5m}); an indefinite pause counts as long enough. Blue-green: {@code autoPromotionSeconds} or {@code autoPromotionEnabled: false}.
+   * Returns {@code minPauseBeforePromotion}: shortest total pause after the last {@code setWeight}
+   * before full promotion, as a duration ({@code 30s}, {@code 5m}); an indefinite pause counts as
+   * long enough. Blue-green: {@code autoPromotionSeconds} or {@code autoPromotionEnabled: false}.
    *
    * @return the value, or null when the rule is not set
    */
@@ -110,7 +120,8 @@ public class PolicyRules extends ModelObject {
   }
 
   /**
-   * Returns {@code requireProgressDeadlineAbort}: rollouts must set {@code spec.progressDeadlineAbort: true}.
+   * Returns {@code requireProgressDeadlineAbort}: rollouts must set {@code
+   * spec.progressDeadlineAbort: true}.
    *
    * @return the value, or null when the rule is not set
    */
@@ -128,7 +139,8 @@ public class PolicyRules extends ModelObject {
   }
 
   /**
-   * Returns {@code allowedStepPlugins}: when present, the only step plugins ({@code <org>/<name>}) canary steps may use.
+   * Returns {@code allowedStepPlugins}: when present, the only step plugins ({@code <org>/<name>})
+   * canary steps may use.
    *
    * @return the value, or null when the rule is not set
    */
@@ -164,7 +176,9 @@ public class PolicyRules extends ModelObject {
   }
 
   /**
-   * Returns {@code allowedTrafficRouters}: when present, the only traffic routers a canary may use: {@code nginx}, {@code istio}, {@code alb}, {@code smi}, {@code ambassador}, {@code appMesh}, {@code traefik}, {@code apisix}, or a plugin name {@code <org>/<name>}.
+   * Returns {@code allowedTrafficRouters}: when present, the only traffic routers a canary may use:
+   * {@code nginx}, {@code istio}, {@code alb}, {@code smi}, {@code ambassador}, {@code appMesh},
+   * {@code traefik}, {@code apisix}, or a plugin name {@code <org>/<name>}.
    *
    * @return the value, or null when the rule is not set
    */
@@ -182,7 +196,8 @@ public class PolicyRules extends ModelObject {
   }
 
   /**
-   * Returns {@code forbiddenTrafficRouters}: traffic routers a canary must not use (same names as allowedTrafficRouters).
+   * Returns {@code forbiddenTrafficRouters}: traffic routers a canary must not use (same names as
+   * allowedTrafficRouters).
    *
    * @return the value, or null when the rule is not set
    */
@@ -236,7 +251,8 @@ public class PolicyRules extends ModelObject {
   }
 
   /**
-   * Returns {@code requiredAnnotations}: annotation keys every Rollout must carry in {@code metadata.annotations}.
+   * Returns {@code requiredAnnotations}: annotation keys every Rollout must carry in {@code
+   * metadata.annotations}.
    *
    * @return the value, or null when the rule is not set
    */
@@ -277,6 +293,18 @@ public class PolicyRules extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(requireAnalysis, maxWeightIncrease, minPauseBeforePromotion, requireProgressDeadlineAbort, allowedStepPlugins, forbiddenStepPlugins, allowedTrafficRouters, forbiddenTrafficRouters, maxReplicas, requiredLabels, requiredAnnotations, additionalPropertiesHashCode());
+    return Objects.hash(
+        requireAnalysis,
+        maxWeightIncrease,
+        minPauseBeforePromotion,
+        requireProgressDeadlineAbort,
+        allowedStepPlugins,
+        forbiddenStepPlugins,
+        allowedTrafficRouters,
+        forbiddenTrafficRouters,
+        maxReplicas,
+        requiredLabels,
+        requiredAnnotations,
+        additionalPropertiesHashCode());
   }
 }

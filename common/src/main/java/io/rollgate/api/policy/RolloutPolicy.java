@@ -10,20 +10,27 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The cluster-scoped {@code rollgate.io/v1alpha1} kind {@code RolloutPolicy} (plural {@code rolloutpolicies}, short
- * name {@code rop}), with the {@code status} subresource. {@code spec} and {@code status} are {@code null} until set.
+ * The cluster-scoped {@code rollgate.io/v1alpha1} kind {@code RolloutPolicy} (plural {@code
+ * rolloutpolicies}, short name {@code rop}), with the {@code status} subresource. {@code spec} and
+ * {@code status} are {@code null} until set.
  */
 @Group("rollgate.io")
 @Version("v1alpha1")
 @Kind("RolloutPolicy")
 @Plural("rolloutpolicies")
 @ShortNames("rop")
-@AdditionalPrinterColumn(name = "Action", jsonPath = ".spec.enforcementAction", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Action",
+    jsonPath = ".spec.enforcementAction",
+    type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
     name = "Violations",
     jsonPath = ".status.totalViolations",
     type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RolloutPolicy extends CustomResource<RolloutPolicySpec, RolloutPolicyStatus> {
 

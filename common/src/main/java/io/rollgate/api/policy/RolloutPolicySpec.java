@@ -7,14 +7,19 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.rollgate.api.ModelObject;
 import java.util.Objects;
 
-/** The desired state of a {@link RolloutPolicy}: what it selects, its rules, and how they are enforced. */
+/**
+ * The desired state of a {@link RolloutPolicy}: what it selects, its rules, and how they are
+ * enforced.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RolloutPolicySpec extends ModelObject {
 
   /** {@code enforcementAction}: refuse the Rollout at apply. */
   public static final String DENY = "deny";
+
   /** {@code enforcementAction}: admit the Rollout with an admission warning. */
   public static final String WARN = "warn";
+
   /** {@code enforcementAction}: admit silently; the audit records the violation in the status. */
   public static final String AUDIT = "audit";
 
@@ -23,11 +28,13 @@ public class RolloutPolicySpec extends ModelObject {
   private String enforcementAction;
 
   @JsonProperty("namespaceSelector")
-  @JsonPropertyDescription("Namespaces the policy applies to; absent or empty selects every namespace")
+  @JsonPropertyDescription(
+      "Namespaces the policy applies to; absent or empty selects every namespace")
   private LabelSelector namespaceSelector;
 
   @JsonProperty("rolloutSelector")
-  @JsonPropertyDescription("Rollouts (by their labels) the policy applies to within the selected namespaces")
+  @JsonPropertyDescription(
+      "Rollouts (by their labels) the policy applies to within the selected namespaces")
   private LabelSelector rolloutSelector;
 
   @JsonProperty("rules")
@@ -131,6 +138,11 @@ public class RolloutPolicySpec extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(enforcementAction, namespaceSelector, rolloutSelector, rules, additionalPropertiesHashCode());
+    return Objects.hash(
+        enforcementAction,
+        namespaceSelector,
+        rolloutSelector,
+        rules,
+        additionalPropertiesHashCode());
   }
 }

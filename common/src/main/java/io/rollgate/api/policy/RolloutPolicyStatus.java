@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the last audit found: how many Rollouts break the policy, the first {@link #MAX_LISTED} of them with their
- * messages, which generation of the policy was audited, and when.
+ * What the last audit found: how many Rollouts break the policy, the first {@link #MAX_LISTED} of
+ * them with their messages, which generation of the policy was audited, and when.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RolloutPolicyStatus extends ModelObject {
@@ -47,8 +47,8 @@ public class RolloutPolicyStatus extends ModelObject {
   }
 
   /**
-   * Returns when an audit last changed this status (the webhook writes the status only when the result changed,
-   * README.md, RolloutPolicy).
+   * Returns when an audit last changed this status (the webhook writes the status only when the
+   * result changed, README.md, RolloutPolicy).
    *
    * @return an RFC 3339 time, or null before the first audit
    */
@@ -118,6 +118,11 @@ public class RolloutPolicyStatus extends ModelObject {
 
   @Override
   public int hashCode() {
-    return Objects.hash(observedGeneration, lastAuditTime, totalViolations, violations, additionalPropertiesHashCode());
+    return Objects.hash(
+        observedGeneration,
+        lastAuditTime,
+        totalViolations,
+        violations,
+        additionalPropertiesHashCode());
   }
 }

@@ -9,9 +9,9 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The AnalysisRun informer cache, overlaid with the objects returned by the controller's own writes until the informer
- * has caught up (compared by resourceVersion), so that a pass never starts from older data than the controller itself
- * wrote.
+ * The AnalysisRun informer cache, overlaid with the objects returned by the controller's own writes
+ * until the informer has caught up (compared by resourceVersion), so that a pass never starts from
+ * older data than the controller itself wrote.
  */
 final class AnalysisRunCache {
 
@@ -28,7 +28,10 @@ final class AnalysisRunCache {
     this.clock = clock;
   }
 
-  /** Returns the freshest known copy of a run, or null when it does not exist (or is not visible yet). */
+  /**
+   * Returns the freshest known copy of a run, or null when it does not exist (or is not visible
+   * yet).
+   */
   AnalysisRun get(String namespace, String name) {
     String key = namespace + "/" + name;
     AnalysisRun cached = informer.getStore().getByKey(key);
@@ -45,7 +48,9 @@ final class AnalysisRunCache {
     }
     if (expired
         || !Objects.equals(w.run().getMetadata().getUid(), cached.getMetadata().getUid())
-        || newerOrEqual(cached.getMetadata().getResourceVersion(), w.run().getMetadata().getResourceVersion())) {
+        || newerOrEqual(
+            cached.getMetadata().getResourceVersion(),
+            w.run().getMetadata().getResourceVersion())) {
       written.remove(key, w);
       return cached;
     }
@@ -55,7 +60,9 @@ final class AnalysisRunCache {
   /** Remembers the object returned by one of our writes. */
   void wrote(AnalysisRun run) {
     if (run != null && run.getMetadata() != null) {
-      written.put(run.getMetadata().getNamespace() + "/" + run.getMetadata().getName(), new Written(run, clock.instant()));
+      written.put(
+          run.getMetadata().getNamespace() + "/" + run.getMetadata().getName(),
+          new Written(run, clock.instant()));
     }
   }
 

@@ -17,9 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for AnalysisRuns: the process's AnalysisRun informer (owned by the Rollout controller, which watches the same
- * objects, and honouring the controller instance id label) feeds {@code namespace/name} keys into a {@link WorkQueue}
- * in front of the {@link AnalysisRunReconciler} ({@code --analysis-threads} concurrent runs).
+ * Wiring for AnalysisRuns: the process's AnalysisRun informer (owned by the Rollout controller,
+ * which watches the same objects, and honouring the controller instance id label) feeds {@code
+ * namespace/name} keys into a {@link WorkQueue} in front of the {@link AnalysisRunReconciler}
+ * ({@code --analysis-threads} concurrent runs).
  */
 public final class AnalysisRunController {
 
@@ -63,13 +64,15 @@ public final class AnalysisRunController {
   }
 
   /**
-   * Starts the queue on the process's AnalysisRun informer. The informer is shared with the Rollout controller (one
-   * watch on AnalysisRuns per process), which creates, starts and stops it; this controller only adds its handler.
+   * Starts the queue on the process's AnalysisRun informer. The informer is shared with the Rollout
+   * controller (one watch on AnalysisRuns per process), which creates, starts and stops it; this
+   * controller only adds its handler.
    *
-   * @param runs the AnalysisRun informer, created with this process's namespace and instance-id selector
+   * @param runs the AnalysisRun informer, created with this process's namespace and instance-id
+   *     selector
    * @param runsSynced completes once that informer's cache is synced
-   * @return a Future completing once the cache is synced, failing when the informer cannot list (for example the
-   *     AnalysisRun CRD is not installed)
+   * @return a Future completing once the cache is synced, failing when the informer cannot list
+   *     (for example the AnalysisRun CRD is not installed)
    */
   public Future<Void> start(SharedIndexInformer<AnalysisRun> runs, Future<Void> runsSynced) {
     informer = runs;
@@ -96,7 +99,9 @@ public final class AnalysisRunController {
           @Override
           public void onUpdate(AnalysisRun before, AnalysisRun after) {
             boolean resync =
-                Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+                Objects.equals(
+                    before.getMetadata().getResourceVersion(),
+                    after.getMetadata().getResourceVersion());
             queue.add(key(after), resync ? "resync" : "watch");
           }
 
@@ -110,7 +115,8 @@ public final class AnalysisRunController {
   }
 
   /**
-   * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start}.
+   * Returns the work queue, for the process wiring (hold until elected, metrics); null before
+   * {@link #start}.
    *
    * @return the queue
    */

@@ -12,10 +12,10 @@ import io.rollgate.api.MetricResult;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.RunSummary;
 import io.rollgate.api.SecretKeyRef;
-import io.rollgate.controller.Reconciles;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.Reconciler;
+import io.rollgate.controller.Reconciles;
 import io.rollgate.controller.analysis.model.Arguments;
 import io.rollgate.controller.analysis.model.Arguments.ArgumentException;
 import io.rollgate.controller.analysis.model.Assessment;
@@ -31,8 +31,8 @@ import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.analysis.provider.ProviderResult;
 import io.rollgate.controller.events.EventRecorder;
-import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.kube.StatusPatch;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -52,30 +52,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one AnalysisRun (docs/compatibility.md §9.2 to 9.5): validates it, takes the measurements that are due
- * through the metric providers, assesses metrics and run, and writes the status; a completed run is only deleted when
- * its {@code ttlStrategy} expires.
+ * Reconciles one AnalysisRun (docs/compatibility.md §9.2 to 9.5): validates it, takes the
+ * measurements that are due through the metric providers, assesses metrics and run, and writes the
+ * status; a completed run is only deleted when its {@code ttlStrategy} expires.
  *
  * <p>One pass reads as:
  *
  * <ol>
- *   <li>resolve arguments (Secrets as placeholders) and validate: problems end the run in phase Error;
- *   <li>pick the due measurements ({@link MeasurementSchedule#due}) and run them <b>concurrently</b>: each provider call
- *       is an asynchronous Future bounded by a timeout, so a slow provider never holds a thread; Secret-backed
- *       arguments are read now and masked as {@code *****} in every message;
- *   <li>apply the results to the metric results (counters), assess metrics and run, set {@code startedAt},
- *       {@code completedAt} and the summaries;
- *   <li>let providers garbage-collect what old measurements left behind, then trim each history to its limit;
- *   <li>write {@code status} with one JSON merge patch carrying the resourceVersion read (AnalysisRuns have no status
- *       subresource; a 409 re-queues the key and never overwrites newer data), then record the events
- *       ({@code Metric<Phase>}, {@code AnalysisRun<Phase>});
- *   <li>requeue at the earliest due time (initial delay, {@code resumeAt}, interval); waiting is always a timer.
+ *   <li>resolve arguments (Secrets as placeholders) and validate: problems end the run in phase
+ *       Error;
+ *   <li>pick the due measurements ({@link MeasurementSchedule#due}) and run them
+ *       <b>concurrently</b>: each provider call is an asynchronous Future bounded by a timeout, so
+ *       a slow provider never holds a thread; Secret-backed arguments are read now and masked as
+ *       {@code *****} in every message;
+ *   <li>apply the results to the metric results (counters), assess metrics and run, set {@code
+ *       startedAt}, {@code completedAt} and the summaries;
+ *   <li>let providers garbage-collect what old measurements left behind, then trim each history to
+ *       its limit;
+ *   <li>write {@code status} with one JSON merge patch carrying the resourceVersion read
+ *       (AnalysisRuns have no status subresource; a 409 re-queues the key and never overwrites
+ *       newer data), then record the events ({@code Metric<Phase>}, {@code AnalysisRun<Phase>});
+ *   <li>requeue at the earliest due time (initial delay, {@code resumeAt}, interval); waiting is
+ *       always a timer.
  * </ol>
  *
- * <p>Restarts: everything is read back from the stored status. A measurement left Running (for example a Job with its
- * {@code job-name} metadata) is resumed, not started again; a measurement whose result was not yet written when the
- * process stopped is simply taken again, and providers with side effects make that idempotent (the Job provider names
- * its Jobs deterministically and adopts an existing one).
+ * <p>Restarts: everything is read back from the stored status. A measurement left Running (for
+ * example a Job with its {@code job-name} metadata) is resumed, not started again; a measurement
+ * whose result was not yet written when the process stopped is simply taken again, and providers
+ * with side effects make that idempotent (the Job provider names its Jobs deterministically and
+ * adopts an existing one).
  */
 public final class AnalysisRunReconciler implements Reconciler {
 
@@ -98,7 +103,8 @@ public final class AnalysisRunReconciler implements Reconciler {
    * @param events the event recorder
    * @param providers the registered metric providers
    * @param clock the clock every time decision uses
-   * @param measurementTimeout bound of one provider call; a call still pending then becomes an Error measurement
+   * @param measurementTimeout bound of one provider call; a call still pending then becomes an
+   *     Error measurement
    */
   AnalysisRunReconciler(
       AnalysisRunCache cache,
@@ -147,9 +153,11 @@ public final class AnalysisRunReconciler implements Reconciler {
     }
     Instant now = clock.instant();
     if (!now.isAfter(expiry.get())) {
-      return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.between(now, expiry.get()).plusMillis(1)));
+      return Future.succeededFuture(
+          ReconcileOutcome.requeueAfter(Duration.between(now, expiry.get()).plusMillis(1)));
     }
-    LOG.info("{} deleting completed run: ttlStrategy expired at {}", ctx, Times.format(expiry.get()));
+    LOG.info(
+        "{} deleting completed run: ttlStrategy expired at {}", ctx, Times.format(expiry.get()));
     return api.delete(AnalysisRun.class, ctx.namespace(), ctx.name())
         .onSuccess(v -> cache.forget(ctx.namespace(), ctx.name()))
         .map(v -> ReconcileOutcome.done());
@@ -170,7 +178,8 @@ public final class AnalysisRunReconciler implements Reconciler {
       this.ctx = ctx;
       this.run = run;
       this.now = now;
-      this.status = run.getStatus() == null ? new AnalysisRunStatus() : ModelJson.deepCopy(run.getStatus());
+      this.status =
+          run.getStatus() == null ? new AnalysisRunStatus() : ModelJson.deepCopy(run.getStatus());
     }
   }
 
@@ -184,8 +193,10 @@ public final class AnalysisRunReconciler implements Reconciler {
     }
     List<Metric> metrics;
     try {
-      metrics = Arguments.substitute(pass.run.getSpec().getMetrics() == null ? List.of()
-          : pass.run.getSpec().getMetrics(), Arguments.values(pass.run.getSpec().getArgs(), null));
+      metrics =
+          Arguments.substitute(
+              pass.run.getSpec().getMetrics() == null ? List.of() : pass.run.getSpec().getMetrics(),
+              Arguments.values(pass.run.getSpec().getArgs(), null));
     } catch (ArgumentException e) {
       return fail(pass, "Unable to resolve metric arguments: " + e.getMessage());
     }
@@ -197,12 +208,14 @@ public final class AnalysisRunReconciler implements Reconciler {
     Map<String, Integer> retention;
     try {
       dryRun = MetricNameRules.dryRunMetrics(pass.run.getSpec().getDryRun(), metrics);
-      retention = MetricNameRules.retentionLimits(pass.run.getSpec().getMeasurementRetention(), metrics);
+      retention =
+          MetricNameRules.retentionLimits(pass.run.getSpec().getMeasurementRetention(), metrics);
     } catch (MetricNameRules.RuleException e) {
       return fail(pass, "Analysis spec invalid: " + e.getMessage());
     }
     boolean terminating = MeasurementSchedule.terminating(pass.run.getSpec(), status);
-    List<MeasurementSchedule.Task> tasks = MeasurementSchedule.due(status, metrics, terminating, pass.now);
+    List<MeasurementSchedule.Task> tasks =
+        MeasurementSchedule.due(status, metrics, terminating, pass.now);
     List<Future<MeasurementOutcome>> calls = new ArrayList<>();
     for (MeasurementSchedule.Task task : tasks) {
       calls.add(take(pass, task, terminating));
@@ -247,9 +260,11 @@ public final class AnalysisRunReconciler implements Reconciler {
   }
 
   /**
-   * Takes, resumes or terminates one measurement. Never fails: every problem becomes an Error measurement.
+   * Takes, resumes or terminates one measurement. Never fails: every problem becomes an Error
+   * measurement.
    */
-  private Future<MeasurementOutcome> take(Pass pass, MeasurementSchedule.Task task, boolean terminating) {
+  private Future<MeasurementOutcome> take(
+      Pass pass, MeasurementSchedule.Task task, boolean terminating) {
     Metric metric = task.metric();
     Measurement incomplete = task.incomplete();
     Set<String> secrets = new HashSet<>();
@@ -261,8 +276,11 @@ public final class AnalysisRunReconciler implements Reconciler {
         call =
             Future.failedFuture(
                 new IllegalStateException(
-                    "metric provider \"" + types.get(0) + "\" is not supported (supported: "
-                        + String.join(", ", new java.util.TreeSet<>(providers.types())) + ")"));
+                    "metric provider \""
+                        + types.get(0)
+                        + "\" is not supported (supported: "
+                        + String.join(", ", new java.util.TreeSet<>(providers.types()))
+                        + ")"));
       } else {
         call =
             readSecrets(pass)
@@ -270,7 +288,8 @@ public final class AnalysisRunReconciler implements Reconciler {
                     secretArgs -> {
                       secrets.addAll(secretArgs.values());
                       Metric resolved = resolveWithSecrets(pass, metric.getName(), secretArgs);
-                      MeasurementContext mctx = new MeasurementContext(pass.run, resolved, clock.instant(), secrets);
+                      MeasurementContext mctx =
+                          new MeasurementContext(pass.run, resolved, clock.instant(), secrets);
                       return invoke(provider.get(), mctx, incomplete, terminating);
                     });
       }
@@ -278,12 +297,24 @@ public final class AnalysisRunReconciler implements Reconciler {
       call = Future.failedFuture(e);
     }
     return call.timeout(measurementTimeout.toMillis(), TimeUnit.MILLISECONDS)
-        .transform(ar -> Future.succeededFuture(toMeasurement(pass, metric, incomplete, terminating, secrets, ar.succeeded()
-            ? ar.result() : null, ar.cause())));
+        .transform(
+            ar ->
+                Future.succeededFuture(
+                    toMeasurement(
+                        pass,
+                        metric,
+                        incomplete,
+                        terminating,
+                        secrets,
+                        ar.succeeded() ? ar.result() : null,
+                        ar.cause())));
   }
 
   private static Future<ProviderResult> invoke(
-      MetricProvider provider, MeasurementContext mctx, Measurement incomplete, boolean terminating) {
+      MetricProvider provider,
+      MeasurementContext mctx,
+      Measurement incomplete,
+      boolean terminating) {
     try {
       if (incomplete == null) {
         return provider.run(mctx);
@@ -302,7 +333,9 @@ public final class AnalysisRunReconciler implements Reconciler {
     List<Future<Void>> reads = new ArrayList<>();
     if (args != null) {
       for (io.rollgate.api.Argument arg : args) {
-        if (arg.getValue() != null || arg.getValueFrom() == null || arg.getValueFrom().getSecretKeyRef() == null) {
+        if (arg.getValue() != null
+            || arg.getValueFrom() == null
+            || arg.getValueFrom().getSecretKeyRef() == null) {
           continue;
         }
         SecretKeyRef ref = arg.getValueFrom().getSecretKeyRef();
@@ -316,7 +349,11 @@ public final class AnalysisRunReconciler implements Reconciler {
                             new IllegalStateException(
                                 secret == null
                                     ? "secret \"" + ref.getName() + "\" not found"
-                                    : "key '" + ref.getKey() + "' does not exist in secret '" + ref.getName() + "'"));
+                                    : "key '"
+                                        + ref.getKey()
+                                        + "' does not exist in secret '"
+                                        + ref.getName()
+                                        + "'"));
                       }
                       values.put(arg.getName(), value);
                       return Future.<Void>succeededFuture();
@@ -331,7 +368,8 @@ public final class AnalysisRunReconciler implements Reconciler {
       return null;
     }
     if (secret.getData() != null && secret.getData().get(ref.getKey()) != null) {
-      return new String(Base64.getDecoder().decode(secret.getData().get(ref.getKey())), StandardCharsets.UTF_8);
+      return new String(
+          Base64.getDecoder().decode(secret.getData().get(ref.getKey())), StandardCharsets.UTF_8);
     }
     if (secret.getStringData() != null) {
       return secret.getStringData().get(ref.getKey());
@@ -340,7 +378,8 @@ public final class AnalysisRunReconciler implements Reconciler {
   }
 
   /** The metric with every argument substituted, Secret values included. */
-  private static Metric resolveWithSecrets(Pass pass, String metricName, Map<String, String> secretArgs) {
+  private static Metric resolveWithSecrets(
+      Pass pass, String metricName, Map<String, String> secretArgs) {
     Map<String, String> values;
     try {
       values = Arguments.values(pass.run.getSpec().getArgs(), null);
@@ -370,8 +409,15 @@ public final class AnalysisRunReconciler implements Reconciler {
       ProviderResult result,
       Throwable error) {
     MeasurementOutcome outcome =
-        MeasurementOutcome.of(metric, incomplete, incomplete != null && terminating, secrets, result,
-            error == null ? null : errorMessage(error), pass.now, clock);
+        MeasurementOutcome.of(
+            metric,
+            incomplete,
+            incomplete != null && terminating,
+            secrets,
+            result,
+            error == null ? null : errorMessage(error),
+            pass.now,
+            clock);
     Measurement m = outcome.measurement();
     LOG.info(
         "{} metric={} measurement {}{}{}",
@@ -402,7 +448,9 @@ public final class AnalysisRunReconciler implements Reconciler {
       pass.status.getMetricResults().add(result);
     }
     List<Measurement> measurements =
-        result.getMeasurements() == null ? new ArrayList<>() : new ArrayList<>(result.getMeasurements());
+        result.getMeasurements() == null
+            ? new ArrayList<>()
+            : new ArrayList<>(result.getMeasurements());
     if (taken.replacesLast() && !measurements.isEmpty()) {
       measurements.set(measurements.size() - 1, taken.measurement());
     } else {
@@ -413,7 +461,10 @@ public final class AnalysisRunReconciler implements Reconciler {
       Assessment.count(result, taken.measurement().getPhase());
     }
     if (!taken.resultMetadata().isEmpty()) {
-      Map<String, String> md = result.getMetadata() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(result.getMetadata());
+      Map<String, String> md =
+          result.getMetadata() == null
+              ? new LinkedHashMap<>()
+              : new LinkedHashMap<>(result.getMetadata());
       md.putAll(taken.resultMetadata());
       result.setMetadata(md);
     }
@@ -422,7 +473,12 @@ public final class AnalysisRunReconciler implements Reconciler {
   private void assess(Pass pass, List<Metric> metrics, Set<String> dryRun, boolean terminating) {
     AnalysisRunStatus status = pass.status;
     Assessment.RunVerdict verdict =
-        Assessment.assessRun(status, metrics, dryRun, terminating, Boolean.TRUE.equals(pass.run.getSpec().getTerminate()));
+        Assessment.assessRun(
+            status,
+            metrics,
+            dryRun,
+            terminating,
+            Boolean.TRUE.equals(pass.run.getSpec().getTerminate()));
     for (Assessment.Transition t : verdict.transitions()) {
       LOG.info("{} metric={} phase {} -> {}", pass.ctx, t.metric(), t.from(), t.to());
       if (AnalysisPhase.isCompleted(t.to())) {
@@ -438,7 +494,11 @@ public final class AnalysisRunReconciler implements Reconciler {
       normalize(r);
     }
     if (!verdict.phase().equals(status.getPhase())) {
-      LOG.info("{} run phase {} -> {}{}", pass.ctx, status.getPhase(), verdict.phase(),
+      LOG.info(
+          "{} run phase {} -> {}{}",
+          pass.ctx,
+          status.getPhase(),
+          verdict.phase(),
           verdict.message().isEmpty() ? "" : ": " + verdict.message());
       if (AnalysisPhase.isCompleted(verdict.phase())) {
         complete(pass, verdict.phase(), verdict.message());
@@ -449,8 +509,12 @@ public final class AnalysisRunReconciler implements Reconciler {
     }
   }
 
-  /** Lets providers clean up after old measurements, then keeps the newest {@code limit} of each metric. */
-  private Future<Void> trimHistory(Pass pass, List<Metric> metrics, Map<String, Integer> retention) {
+  /**
+   * Lets providers clean up after old measurements, then keeps the newest {@code limit} of each
+   * metric.
+   */
+  private Future<Void> trimHistory(
+      Pass pass, List<Metric> metrics, Map<String, Integer> retention) {
     List<Future<Void>> cleanups = new ArrayList<>();
     for (MetricResult result : pass.status.getMetricResults()) {
       int limit = MetricNameRules.historyLimit(retention, result.getName());
@@ -458,7 +522,11 @@ public final class AnalysisRunReconciler implements Reconciler {
       if (measurements == null || measurements.size() <= limit) {
         continue;
       }
-      Metric metric = metrics.stream().filter(m -> m.getName().equals(result.getName())).findFirst().orElse(null);
+      Metric metric =
+          metrics.stream()
+              .filter(m -> m.getName().equals(result.getName()))
+              .findFirst()
+              .orElse(null);
       if (metric == null) {
         continue;
       }
@@ -466,16 +534,27 @@ public final class AnalysisRunReconciler implements Reconciler {
       Future<Void> gc =
           provider.isEmpty()
               ? Future.succeededFuture()
-              : safely(() -> provider.get().garbageCollect(new MeasurementContext(pass.run, metric, pass.now, Set.of()), limit));
+              : safely(
+                  () ->
+                      provider
+                          .get()
+                          .garbageCollect(
+                              new MeasurementContext(pass.run, metric, pass.now, Set.of()), limit));
       cleanups.add(
           gc.timeout(measurementTimeout.toMillis(), TimeUnit.MILLISECONDS)
               .onSuccess(
-                  v -> result.setMeasurements(
-                      new ArrayList<>(measurements.subList(measurements.size() - limit, measurements.size()))))
+                  v ->
+                      result.setMeasurements(
+                          new ArrayList<>(
+                              measurements.subList(
+                                  measurements.size() - limit, measurements.size()))))
               .recover(
                   err -> {
-                    LOG.warn("{} metric={} garbage collection failed, history kept for now: {}", pass.ctx,
-                        result.getName(), err.getMessage());
+                    LOG.warn(
+                        "{} metric={} garbage collection failed, history kept for now: {}",
+                        pass.ctx,
+                        result.getName(),
+                        err.getMessage());
                     return Future.succeededFuture();
                   }));
     }
@@ -490,7 +569,10 @@ public final class AnalysisRunReconciler implements Reconciler {
     }
   }
 
-  /** Writes the status as a merge patch guarded by the resourceVersion read, then records the pass's events. */
+  /**
+   * Writes the status as a merge patch guarded by the resourceVersion read, then records the pass's
+   * events.
+   */
   private Future<Void> persist(Pass pass) {
     Optional<ObjectNode> patch = statusPatch.diff(pass.run, pass.run.getStatus(), pass.status);
     if (patch.isEmpty()) {
@@ -498,7 +580,10 @@ public final class AnalysisRunReconciler implements Reconciler {
       pass.events.forEach(Runnable::run);
       return Future.succeededFuture();
     }
-    return statusPatch.write(pass.run, patch.get()).onSuccess(updated -> pass.events.forEach(Runnable::run)).mapEmpty();
+    return statusPatch
+        .write(pass.run, patch.get())
+        .onSuccess(updated -> pass.events.forEach(Runnable::run))
+        .mapEmpty();
   }
 
   private ReconcileOutcome nextOutcome(Pass pass, List<Metric> metrics) {

@@ -19,24 +19,30 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Turns the outcome of one provider call into the measurement to store (docs/compatibility.md §9.4, §9.6): a value is
- * judged with the metric's conditions, a provider verdict is taken as is, a Running answer keeps the measurement open
- * until {@code resumeAt} (rounded up to the second), and a failure is an Error whose message is the failure's. Secret
- * values are masked in the message and the value.
+ * Turns the outcome of one provider call into the measurement to store (docs/compatibility.md §9.4,
+ * §9.6): a value is judged with the metric's conditions, a provider verdict is taken as is, a
+ * Running answer keeps the measurement open until {@code resumeAt} (rounded up to the second), and
+ * a failure is an Error whose message is the failure's. Secret values are masked in the message and
+ * the value.
  *
  * @param metric the metric name
  * @param measurement the measurement to store
- * @param resultMetadata metadata for the metric result (provider keys prefixed {@code metricResult.}, prefix removed)
+ * @param resultMetadata metadata for the metric result (provider keys prefixed {@code
+ *     metricResult.}, prefix removed)
  * @param replacesLast whether the measurement replaces the metric's unfinished last one
  */
 record MeasurementOutcome(
-    String metric, Measurement measurement, Map<String, String> resultMetadata, boolean replacesLast) {
+    String metric,
+    Measurement measurement,
+    Map<String, String> resultMetadata,
+    boolean replacesLast) {
 
   /**
    * Builds the outcome.
    *
    * @param metric the metric (arguments substituted)
-   * @param incomplete the unfinished measurement that was resumed or terminated, or null for a new one
+   * @param incomplete the unfinished measurement that was resumed or terminated, or null for a new
+   *     one
    * @param terminated whether the call was a terminate
    * @param secrets secret values to mask
    * @param result the provider's answer, or null when the call failed
@@ -93,7 +99,8 @@ record MeasurementOutcome(
       m.setFinishedAt(Times.format(clock.instant()));
       m.setResumeAt(null);
       if (terminated
-          && (AnalysisPhase.SUCCESSFUL.equals(m.getPhase()) || AnalysisPhase.INCONCLUSIVE.equals(m.getPhase()))) {
+          && (AnalysisPhase.SUCCESSFUL.equals(m.getPhase())
+              || AnalysisPhase.INCONCLUSIVE.equals(m.getPhase()))) {
         m.setMessage("Metric Terminated");
       }
     }
@@ -103,15 +110,18 @@ record MeasurementOutcome(
     return new MeasurementOutcome(metric.getName(), m, resultMetadata, incomplete != null);
   }
 
-  private static void mergeMetadata(Measurement m, Map<String, String> metadata, Map<String, String> resultMetadata) {
+  private static void mergeMetadata(
+      Measurement m, Map<String, String> metadata, Map<String, String> resultMetadata) {
     if (metadata == null || metadata.isEmpty()) {
       return;
     }
-    Map<String, String> merged = m.getMetadata() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(m.getMetadata());
+    Map<String, String> merged =
+        m.getMetadata() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(m.getMetadata());
     metadata.forEach(
         (k, v) -> {
           if (k.startsWith(MetricProvider.METRIC_RESULT_METADATA_PREFIX)) {
-            resultMetadata.put(k.substring(MetricProvider.METRIC_RESULT_METADATA_PREFIX.length()), v);
+            resultMetadata.put(
+                k.substring(MetricProvider.METRIC_RESULT_METADATA_PREFIX.length()), v);
           } else {
             merged.put(k, v);
           }

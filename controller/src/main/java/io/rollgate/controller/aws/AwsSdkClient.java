@@ -19,22 +19,27 @@ import software.amazon.awssdk.core.client.builder.SdkAsyncClientBuilder;
 import software.amazon.awssdk.core.client.builder.SdkClientBuilder;
 
 /**
- * One AWS SDK for Java v2 async client as the controller uses it (docs/metric-providers.md, CloudWatch;
- * docs/traffic-routers.md, AWS ALB): requests travel over the controller's Vert.x HTTP client
- * ({@link VertxSdkHttpClient}), 10 seconds per HTTP attempt and 30 seconds per call including the SDK's retries. The
- * SDK resolves region and credentials synchronously (files, instance metadata, STS), so the client is built, on the
- * first call, and each call is started on the worker pool {@value #WORKER_POOL}; the caller's context only waits for
- * the answer. A client that failed to build is built again by the next call.
+ * One AWS SDK for Java v2 async client as the controller uses it (docs/metric-providers.md,
+ * CloudWatch; docs/traffic-routers.md, AWS ALB): requests travel over the controller's Vert.x HTTP
+ * client ({@link VertxSdkHttpClient}), 10 seconds per HTTP attempt and 30 seconds per call
+ * including the SDK's retries. The SDK resolves region and credentials synchronously (files,
+ * instance metadata, STS), so the client is built, on the first call, and each call is started on
+ * the worker pool {@value #WORKER_POOL}; the caller's context only waits for the answer. A client
+ * that failed to build is built again by the next call.
  *
  * @param <C> the SDK's async client type
  */
 public final class AwsSdkClient<C> {
 
-  /** Worker pool that builds the SDK clients and starts calls (a deviation from the event-loop-only rule). */
+  /**
+   * Worker pool that builds the SDK clients and starts calls (a deviation from the event-loop-only
+   * rule).
+   */
   public static final String WORKER_POOL = "rollgate-aws-sdk";
 
   static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
   static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
   /** The caller's own bound: the SDK's call timeout plus 5 seconds. */
   static final Duration WAIT_TIMEOUT = CALL_TIMEOUT.plusSeconds(5);
 
@@ -48,7 +53,8 @@ public final class AwsSdkClient<C> {
    *
    * @param http the controller's outbound HTTP client (its Vert.x instance runs the worker pool)
    * @param builder a new SDK client builder, for example {@code CloudWatchAsyncClient::builder}
-   * @param configure applied after the transport and timeouts (tests: region, credentials, endpoint)
+   * @param configure applied after the transport and timeouts (tests: region, credentials,
+   *     endpoint)
    * @param <B> the SDK's builder type
    */
   public <B extends SdkAsyncClientBuilder<B, C> & SdkClientBuilder<B, C>> AwsSdkClient(
@@ -58,7 +64,8 @@ public final class AwsSdkClient<C> {
     this.build =
         () -> {
           B b =
-              builder.get()
+              builder
+                  .get()
                   .httpClient(new VertxSdkHttpClient(http, ATTEMPT_TIMEOUT))
                   .overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT));
           configure.accept(b);
@@ -100,14 +107,17 @@ public final class AwsSdkClient<C> {
   public static boolean timedOut(Throwable e) {
     Throwable t = unwrap(e);
     return t instanceof TimeoutException
-        || t instanceof io.vertx.core.VertxException && t.getMessage() != null && t.getMessage().startsWith("Timeout");
+        || t instanceof io.vertx.core.VertxException
+            && t.getMessage() != null
+            && t.getMessage().startsWith("Timeout");
   }
 
   /**
    * The message of a failure of {@link #call}, without the wrapping of futures.
    *
    * @param e the failure
-   * @return {@code no answer within 35s} for a timeout, else its message, or the exception's class name when it has none
+   * @return {@code no answer within 35s} for a timeout, else its message, or the exception's class
+   *     name when it has none
    */
   public static String message(Throwable e) {
     if (timedOut(e)) {
@@ -120,7 +130,8 @@ public final class AwsSdkClient<C> {
 
   private static Throwable unwrap(Throwable e) {
     Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;

@@ -21,16 +21,19 @@ import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroupT
 import software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetHealthDescription;
 
 /**
- * {@link LoadBalancerProvider} on the AWS SDK for Java v2 ({@code elasticloadbalancingv2}), configured as the
- * CloudWatch metric provider is (docs/metric-providers.md): the SDK's default chains give the region
- * ({@code AWS_REGION} or the profile), the credentials (environment, web identity / IRSA, profile, instance profile)
- * and the endpoint ({@code AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2} or {@code AWS_ENDPOINT_URL} when set).
- * Transport, worker pool and timeouts are those of {@link AwsSdkClient} (the SDK's retries back off on throttling).
+ * {@link LoadBalancerProvider} on the AWS SDK for Java v2 ({@code elasticloadbalancingv2}),
+ * configured as the CloudWatch metric provider is (docs/metric-providers.md): the SDK's default
+ * chains give the region ({@code AWS_REGION} or the profile), the credentials (environment, web
+ * identity / IRSA, profile, instance profile) and the endpoint ({@code
+ * AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2} or {@code AWS_ENDPOINT_URL} when set). Transport,
+ * worker pool and timeouts are those of {@link AwsSdkClient} (the SDK's retries back off on
+ * throttling).
  */
 public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
 
   /** {@code DescribeLoadBalancers} page size, as Argo Rollouts asks for. */
   static final int LOAD_BALANCER_PAGE_SIZE = 300;
+
   /** {@code DescribeTags} takes at most 20 resource ARNs a call. */
   static final int DESCRIBE_TAGS_LIMIT = 20;
 
@@ -51,7 +54,8 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
    * @param http the controller's outbound HTTP client
    * @param configure applied to the SDK client builder after the transport and timeouts
    */
-  ElbV2LoadBalancerProvider(MetricHttpClient http, Consumer<ElasticLoadBalancingV2AsyncClientBuilder> configure) {
+  ElbV2LoadBalancerProvider(
+      MetricHttpClient http, Consumer<ElasticLoadBalancingV2AsyncClientBuilder> configure) {
     this.client = new AwsSdkClient<>(http, ElasticLoadBalancingV2AsyncClient::builder, configure);
   }
 
@@ -69,7 +73,9 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
               for (var lb : page.loadBalancers()) {
                 if (dnsName.equals(lb.dnsName())) {
                   return Future.succeededFuture(
-                      Optional.of(new LoadBalancer(lb.loadBalancerName(), lb.loadBalancerArn(), lb.dnsName())));
+                      Optional.of(
+                          new LoadBalancer(
+                              lb.loadBalancerName(), lb.loadBalancerArn(), lb.dnsName())));
                 }
               }
               return isEmpty(page.nextMarker())
@@ -80,7 +86,8 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
 
   @Override
   public Future<List<TargetGroup>> targetGroups(String loadBalancerArn) {
-    Map<String, software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroup> groups = new LinkedHashMap<>();
+    Map<String, software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroup> groups =
+        new LinkedHashMap<>();
     Map<String, Map<String, String>> tags = new HashMap<>();
     Map<String, Integer> weights = new HashMap<>();
     return describeTargetGroups(loadBalancerArn, null, groups)
@@ -94,7 +101,10 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
                   (arn, tg) ->
                       out.add(
                           new TargetGroup(
-                              tg.targetGroupName(), arn, Map.copyOf(tags.getOrDefault(arn, Map.of())), weights.get(arn))));
+                              tg.targetGroupName(),
+                              arn,
+                              Map.copyOf(tags.getOrDefault(arn, Map.of())),
+                              weights.get(arn))));
               return out;
             });
   }
@@ -103,7 +113,9 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
       String loadBalancerArn,
       String marker,
       Map<String, software.amazon.awssdk.services.elasticloadbalancingv2.model.TargetGroup> into) {
-    return call("DescribeTargetGroups", c -> c.describeTargetGroups(b -> b.loadBalancerArn(loadBalancerArn).marker(marker)))
+    return call(
+            "DescribeTargetGroups",
+            c -> c.describeTargetGroups(b -> b.loadBalancerArn(loadBalancerArn).marker(marker)))
         .compose(
             page -> {
               page.targetGroups().forEach(tg -> into.put(tg.targetGroupArn(), tg));
@@ -113,7 +125,8 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
             });
   }
 
-  private Future<Void> describeTags(List<String> arns, int from, Map<String, Map<String, String>> into) {
+  private Future<Void> describeTags(
+      List<String> arns, int from, Map<String, Map<String, String>> into) {
     if (from >= arns.size()) {
       return Future.succeededFuture();
     }
@@ -129,8 +142,11 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
             });
   }
 
-  private Future<List<String>> describeListeners(String loadBalancerArn, String marker, List<String> into) {
-    return call("DescribeListeners", c -> c.describeListeners(b -> b.loadBalancerArn(loadBalancerArn).marker(marker)))
+  private Future<List<String>> describeListeners(
+      String loadBalancerArn, String marker, List<String> into) {
+    return call(
+            "DescribeListeners",
+            c -> c.describeListeners(b -> b.loadBalancerArn(loadBalancerArn).marker(marker)))
         .compose(
             page -> {
               page.listeners().stream().map(Listener::listenerArn).forEach(into::add);
@@ -141,7 +157,11 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
   }
 
   private Future<Void> describeRules(
-      List<String> listeners, int index, String marker, java.util.Set<String> known, Map<String, Integer> weights) {
+      List<String> listeners,
+      int index,
+      String marker,
+      java.util.Set<String> known,
+      Map<String, Integer> weights) {
     if (index >= listeners.size()) {
       return Future.succeededFuture();
     }
@@ -169,7 +189,9 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
 
   @Override
   public Future<List<Target>> targets(String targetGroupArn) {
-    return call("DescribeTargetHealth", c -> c.describeTargetHealth(b -> b.targetGroupArn(targetGroupArn)))
+    return call(
+            "DescribeTargetHealth",
+            c -> c.describeTargetHealth(b -> b.targetGroupArn(targetGroupArn)))
         .map(
             r -> {
               List<Target> out = new ArrayList<>();
@@ -189,9 +211,14 @@ public final class ElbV2LoadBalancerProvider implements LoadBalancerProvider {
    * @param start starts the call
    * @return a Future with the response; failed with {@code <operation>: <AWS message>}
    */
-  private <T> Future<T> call(String operation, Function<ElasticLoadBalancingV2AsyncClient, CompletableFuture<T>> start) {
-    return client.call(start)
-        .recover(e -> Future.failedFuture(new IllegalStateException(operation + ": " + AwsSdkClient.message(e), e)));
+  private <T> Future<T> call(
+      String operation, Function<ElasticLoadBalancingV2AsyncClient, CompletableFuture<T>> start) {
+    return client
+        .call(start)
+        .recover(
+            e ->
+                Future.failedFuture(
+                    new IllegalStateException(operation + ": " + AwsSdkClient.message(e), e)));
   }
 
   private static boolean isEmpty(String s) {

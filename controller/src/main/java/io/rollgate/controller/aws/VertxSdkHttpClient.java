@@ -26,15 +26,16 @@ import software.amazon.awssdk.http.async.SdkAsyncHttpResponseHandler;
 
 /**
  * The AWS SDK's asynchronous HTTP transport, implemented on the controller's Vert.x HTTP client
- * ({@link MetricHttpClient}), so that SDK calls never block a thread while they wait for AWS: the request body is
- * gathered from the SDK's publisher, sent with a total timeout, and the whole response is handed back as one buffer
- * (CloudWatch and ELBv2 answers are small). Used by the CloudWatch provider and the ALB target-group verification
- * instead of the SDK's own Netty client.
+ * ({@link MetricHttpClient}), so that SDK calls never block a thread while they wait for AWS: the
+ * request body is gathered from the SDK's publisher, sent with a total timeout, and the whole
+ * response is handed back as one buffer (CloudWatch and ELBv2 answers are small). Used by the
+ * CloudWatch provider and the ALB target-group verification instead of the SDK's own Netty client.
  */
 public final class VertxSdkHttpClient implements SdkAsyncHttpClient {
 
   /** Headers Vert.x computes itself from the body it sends. */
-  private static final Set<String> OWN_HEADERS = Set.of("content-length", "transfer-encoding", "expect");
+  private static final Set<String> OWN_HEADERS =
+      Set.of("content-length", "transfer-encoding", "expect");
 
   private final MetricHttpClient http;
   private final Duration timeout;
@@ -56,40 +57,53 @@ public final class VertxSdkHttpClient implements SdkAsyncHttpClient {
     SdkAsyncHttpResponseHandler handler = request.responseHandler();
     collect(request.requestContentPublisher())
         .compose(body -> send(request.request(), body))
-        .onComplete(ar -> {
-          if (ar.failed()) {
-            handler.onError(ar.cause());
-            done.completeExceptionally(ar.cause());
-            return;
-          }
-          try {
-            deliver(ar.result(), handler);
-            done.complete(null);
-          } catch (RuntimeException e) {
-            handler.onError(e);
-            done.completeExceptionally(e);
-          }
-        });
+        .onComplete(
+            ar -> {
+              if (ar.failed()) {
+                handler.onError(ar.cause());
+                done.completeExceptionally(ar.cause());
+                return;
+              }
+              try {
+                deliver(ar.result(), handler);
+                done.complete(null);
+              } catch (RuntimeException e) {
+                handler.onError(e);
+                done.completeExceptionally(e);
+              }
+            });
     return done;
   }
 
   private Future<HttpResponse<Buffer>> send(SdkHttpRequest request, Buffer body) {
     List<Map.Entry<String, String>> headers = new ArrayList<>();
-    request.forEachHeader((name, values) -> {
-      if (!OWN_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-        values.forEach(v -> headers.add(Map.entry(name, v)));
-      }
-    });
+    request.forEachHeader(
+        (name, values) -> {
+          if (!OWN_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+            values.forEach(v -> headers.add(Map.entry(name, v)));
+          }
+        });
     HttpMethod method = HttpMethod.valueOf(request.method().name());
     return http.send(
         new MetricHttpClient.Call(
-            method, request.getUri().toString(), headers, body.length() == 0 ? null : body, null, false, timeout));
+            method,
+            request.getUri().toString(),
+            headers,
+            body.length() == 0 ? null : body,
+            null,
+            false,
+            timeout));
   }
 
   private static void deliver(HttpResponse<Buffer> response, SdkAsyncHttpResponseHandler handler) {
     SdkHttpFullResponse.Builder headers =
-        SdkHttpFullResponse.builder().statusCode(response.statusCode()).statusText(response.statusMessage());
-    response.headers().names().forEach(name -> headers.putHeader(name, response.headers().getAll(name)));
+        SdkHttpFullResponse.builder()
+            .statusCode(response.statusCode())
+            .statusText(response.statusMessage());
+    response
+        .headers()
+        .names()
+        .forEach(name -> headers.putHeader(name, response.headers().getAll(name)));
     handler.onHeaders(headers.build());
     Buffer body = response.body() == null ? Buffer.buffer() : response.body();
     handler.onStream(new SingleBufferPublisher(ByteBuffer.wrap(body.getBytes())));
@@ -160,7 +174,8 @@ public final class VertxSdkHttpClient implements SdkAsyncHttpClient {
               }
               if (n <= 0) {
                 finished.set(true);
-                subscriber.onError(new IllegalArgumentException("request(" + n + "): n must be positive"));
+                subscriber.onError(
+                    new IllegalArgumentException("request(" + n + "): n must be positive"));
                 return;
               }
               if (finished.compareAndSet(false, true)) {

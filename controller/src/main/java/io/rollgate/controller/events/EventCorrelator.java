@@ -8,28 +8,35 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Decides, for each Event the controller records, whether it becomes a new Event or a count increase of an existing
- * one, with the aggregation rules of Kubernetes' own event recorder (client-go's event correlator), which Argo Rollouts'
- * controller records its Events through. docs/compatibility.md §13.2 describes them:
+ * Decides, for each Event the controller records, whether it becomes a new Event or a count
+ * increase of an existing one, with the aggregation rules of Kubernetes' own event recorder
+ * (client-go's event correlator), which Argo Rollouts' controller records its Events through.
+ * docs/compatibility.md §13.2 describes them:
  *
  * <ul>
- *   <li><b>Aggregation</b>: Events of one object with the same type and reason but different messages are "similar".
- *       From the {@value #AGGREGATE_MAX_EVENTS}th distinct message within {@value #AGGREGATE_INTERVAL_SECONDS} s on, they
- *       are recorded as one Event whose message starts with {@value #COMBINED_PREFIX} and whose count grows.
- *   <li><b>Deduplication</b>: an Event identical to one recorded within {@value #DEDUP_WINDOW_SECONDS} s (same object,
- *       type, reason and message) increases the count of that Event instead of creating another.
+ *   <li><b>Aggregation</b>: Events of one object with the same type and reason but different
+ *       messages are "similar". From the {@value #AGGREGATE_MAX_EVENTS}th distinct message within
+ *       {@value #AGGREGATE_INTERVAL_SECONDS} s on, they are recorded as one Event whose message
+ *       starts with {@value #COMBINED_PREFIX} and whose count grows.
+ *   <li><b>Deduplication</b>: an Event identical to one recorded within {@value
+ *       #DEDUP_WINDOW_SECONDS} s (same object, type, reason and message) increases the count of
+ *       that Event instead of creating another.
  * </ul>
  *
- * <p>client-go's third rule, its per-object spam filter (25 Events, then one per 5 minutes, the rest never written),
- * is not applied: it drops whole Events, so reasons that tools and users read (a Rollout's {@code RolloutCompleted}
- * after a few quick updates) would be missing. Every recorded reason reaches the API server, as a new Event or as a
- * higher count.
+ * <p>client-go's third rule, its per-object spam filter (25 Events, then one per 5 minutes, the
+ * rest never written), is not applied: it drops whole Events, so reasons that tools and users read
+ * (a Rollout's {@code RolloutCompleted} after a few quick updates) would be missing. Every recorded
+ * reason reaches the API server, as a new Event or as a higher count.
  *
- * <p>State is bounded: each table keeps the {@value #MAX_TRACKED} most recently used keys. Thread-safe.
+ * <p>State is bounded: each table keeps the {@value #MAX_TRACKED} most recently used keys.
+ * Thread-safe.
  */
 public final class EventCorrelator {
 
-  /** Distinct messages of one (object, type, reason) after which Events are combined (client-go's default). */
+  /**
+   * Distinct messages of one (object, type, reason) after which Events are combined (client-go's
+   * default).
+   */
   public static final int AGGREGATE_MAX_EVENTS = 10;
 
   /** Window of the aggregation, in seconds (client-go's default). */
@@ -48,7 +55,9 @@ public final class EventCorrelator {
   public enum Action {
     /** Create a new Event. */
     CREATE,
-    /** Patch the count, last timestamp and message of the existing Event {@link Decision#name()}. */
+    /**
+     * Patch the count, last timestamp and message of the existing Event {@link Decision#name()}.
+     */
     PATCH
   }
 
@@ -62,7 +71,8 @@ public final class EventCorrelator {
    * @param namespace for {@link Action#PATCH}, the namespace of the Event to patch, else null
    * @param name for {@link Action#PATCH}, the name of the Event to patch, else null
    */
-  public record Decision(Action action, String key, String message, int count, String namespace, String name) {}
+  public record Decision(
+      Action action, String key, String message, int count, String namespace, String name) {}
 
   private static final class Seen {
     String namespace;
@@ -104,7 +114,8 @@ public final class EventCorrelator {
    * @param now the time of the Event
    * @return the decision
    */
-  public synchronized Decision correlate(String object, String type, String reason, String message, Instant now) {
+  public synchronized Decision correlate(
+      String object, String type, String reason, String message, Instant now) {
     String aggregateKey = object + '\u0000' + type + '\u0000' + reason;
     String key = aggregateKey + '\u0000' + message;
     String text = message;
@@ -150,8 +161,8 @@ public final class EventCorrelator {
   }
 
   /**
-   * Forgets the Event of a key whose patch failed (for example because the API server had deleted the Event after
-   * its time to live), so that the next repeat creates a new one.
+   * Forgets the Event of a key whose patch failed (for example because the API server had deleted
+   * the Event after its time to live), so that the next repeat creates a new one.
    *
    * @param key the decision's key
    */

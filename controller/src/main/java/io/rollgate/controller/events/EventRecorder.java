@@ -19,18 +19,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records core/v1 Events on the objects the controller manages, with Argo Rollouts' reasons and messages (they are a
- * contract: notification triggers are keyed on the reason).
+ * Records core/v1 Events on the objects the controller manages, with Argo Rollouts' reasons and
+ * messages (they are a contract: notification triggers are keyed on the reason).
  *
- * <p>Which Events are combined or counted follows Kubernetes' own event recorder ({@link EventCorrelator}): repeats
- * bump the {@code count} of the existing Event, and many similar Events of one object are combined into one. At most
- * {@value #MAX_PENDING} Event writes wait at any time; beyond that an Event is dropped, as client-go's broadcaster drops
- * Events when its queue is full, and counted ({@code rollgate_events_dropped_total{cause="queue"}}).
- * Recording never fails a reconcile: errors are logged and swallowed.
+ * <p>Which Events are combined or counted follows Kubernetes' own event recorder ({@link
+ * EventCorrelator}): repeats bump the {@code count} of the existing Event, and many similar Events
+ * of one object are combined into one. At most {@value #MAX_PENDING} Event writes wait at any time;
+ * beyond that an Event is dropped, as client-go's broadcaster drops Events when its queue is full,
+ * and counted ({@code rollgate_events_dropped_total{cause="queue"}}). Recording never fails a
+ * reconcile: errors are logged and swallowed.
  *
- * <p>The Events of one involved object reach the API server in the order they were recorded: each write waits for the
- * previous one of the same object (as Kubernetes' own event broadcaster writes them one after another), so readers
- * that watch Events (upstream's end-to-end suite, notification tools) see Argo's sequence of reasons.
+ * <p>The Events of one involved object reach the API server in the order they were recorded: each
+ * write waits for the previous one of the same object (as Kubernetes' own event broadcaster writes
+ * them one after another), so readers that watch Events (upstream's end-to-end suite, notification
+ * tools) see Argo's sequence of reasons.
  */
 public final class EventRecorder {
 
@@ -45,10 +47,12 @@ public final class EventRecorder {
 
   private final KubeApi api;
   private final Clock clock;
-  private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong sequence =
+      new java.util.concurrent.atomic.AtomicLong();
   private final ControllerMetrics metrics;
   private final EventCorrelator correlator = new EventCorrelator();
-  private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger pending =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** Told of every recorded Event (notifications, docs/notifications.md). */
   public interface Listener {
@@ -65,7 +69,8 @@ public final class EventRecorder {
   private volatile Listener listener = (obj, type, reason) -> {};
 
   /**
-   * Sets who is told of every recorded Event (Argo Rollouts sends its notifications from its event recorder).
+   * Sets who is told of every recorded Event (Argo Rollouts sends its notifications from its event
+   * recorder).
    *
    * @param listener the listener
    */
@@ -73,7 +78,10 @@ public final class EventRecorder {
     this.listener = Objects.requireNonNull(listener);
   }
 
-  /** The last write queued per involved object (uid); removed once it completed and nothing was queued after it. */
+  /**
+   * The last write queued per involved object (uid); removed once it completed and nothing was
+   * queued after it.
+   */
   private final Map<String, Future<Void>> tails = new java.util.HashMap<>();
 
   /**
@@ -87,8 +95,9 @@ public final class EventRecorder {
   }
 
   /**
-   * Creates a recorder that also counts every Rollout event ({@code rollout_events_total{namespace,name,type,reason}},
-   * incremented for each recorded occurrence, aggregated or not, as Argo does).
+   * Creates a recorder that also counts every Rollout event ({@code
+   * rollout_events_total{namespace,name,type,reason}}, incremented for each recorded occurrence,
+   * aggregated or not, as Argo does).
    *
    * @param api the API facade
    * @param clock the clock for timestamps
@@ -132,8 +141,13 @@ public final class EventRecorder {
     try {
       listener.recorded(obj, type, reason);
     } catch (RuntimeException e) {
-      LOG.warn("kind={} ns={} name={} reason={} listener failed: {}", obj.getKind(), ns, obj.getMetadata().getName(),
-          reason, e.toString());
+      LOG.warn(
+          "kind={} ns={} name={} reason={} listener failed: {}",
+          obj.getKind(),
+          ns,
+          obj.getMetadata().getName(),
+          reason,
+          e.toString());
     }
     String uid = String.valueOf(obj.getMetadata().getUid());
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
@@ -214,7 +228,8 @@ public final class EventRecorder {
   private Future<Event> create(
       HasMetadata obj, EventCorrelator.Decision decision, String type, String reason, String ts) {
     String ns = obj.getMetadata().getNamespace();
-    // <object>.<hex millis><hex sequence>: unique within this process, as Kubernetes' own recorder names events.
+    // <object>.<hex millis><hex sequence>: unique within this process, as Kubernetes' own recorder
+    // names events.
     String name =
         obj.getMetadata().getName()
             + "."

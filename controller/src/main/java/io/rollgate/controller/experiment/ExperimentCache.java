@@ -18,15 +18,17 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The Experiment controller's view of the cluster: informer stores of Experiments, the ReplicaSets and AnalysisRuns
- * they control (indexed by owner uid) and the analysis templates, overlaid with the objects returned by the
- * controller's own writes until the informers have caught up (compared by resourceVersion), so that a pass never
- * starts from older data than the controller itself wrote.
+ * The Experiment controller's view of the cluster: informer stores of Experiments, the ReplicaSets
+ * and AnalysisRuns they control (indexed by owner uid) and the analysis templates, overlaid with
+ * the objects returned by the controller's own writes until the informers have caught up (compared
+ * by resourceVersion), so that a pass never starts from older data than the controller itself
+ * wrote.
  */
 final class ExperimentCache {
 
   /** The controller-owner-uid index the shared informers carry. */
   static final String BY_OWNER = io.rollgate.controller.rollout.RolloutCache.BY_OWNER;
+
   private static final long WRITE_OVERLAY_SECONDS = 60;
 
   private final SharedIndexInformer<Experiment> experiments;
@@ -68,14 +70,16 @@ final class ExperimentCache {
   }
 
   Experiment experiment(String namespace, String name) {
-    return fresh("Experiment", experiments.getStore().getByKey(namespace + "/" + name), namespace, name);
+    return fresh(
+        "Experiment", experiments.getStore().getByKey(namespace + "/" + name), namespace, name);
   }
 
   /** The ReplicaSets the Experiment controls (not being deleted), freshest copies. */
   List<ReplicaSet> replicaSets(Experiment ex) {
     List<ReplicaSet> out = new ArrayList<>();
     for (ReplicaSet rs : replicaSets.getIndexer().byIndex(BY_OWNER, ex.getMetadata().getUid())) {
-      ReplicaSet f = fresh("ReplicaSet", rs, rs.getMetadata().getNamespace(), rs.getMetadata().getName());
+      ReplicaSet f =
+          fresh("ReplicaSet", rs, rs.getMetadata().getNamespace(), rs.getMetadata().getName());
       if (f != null && f.getMetadata().getDeletionTimestamp() == null) {
         out.add(f);
       }
@@ -87,7 +91,8 @@ final class ExperimentCache {
   List<AnalysisRun> runs(Experiment ex) {
     List<AnalysisRun> out = new ArrayList<>();
     for (AnalysisRun r : runs.getIndexer().byIndex(BY_OWNER, ex.getMetadata().getUid())) {
-      AnalysisRun f = fresh("AnalysisRun", r, r.getMetadata().getNamespace(), r.getMetadata().getName());
+      AnalysisRun f =
+          fresh("AnalysisRun", r, r.getMetadata().getNamespace(), r.getMetadata().getName());
       if (f != null) {
         out.add(f);
       }
@@ -111,7 +116,9 @@ final class ExperimentCache {
   /** Remembers the object returned by one of our writes. */
   void wrote(HasMetadata obj) {
     if (obj != null && obj.getMetadata() != null) {
-      written.put(key(obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName()), new Written(obj, clock.instant()));
+      written.put(
+          key(obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName()),
+          new Written(obj, clock.instant()));
     }
   }
 
@@ -136,7 +143,9 @@ final class ExperimentCache {
     }
     if (expired
         || !Objects.equals(w.obj().getMetadata().getUid(), cached.getMetadata().getUid())
-        || newerOrEqual(cached.getMetadata().getResourceVersion(), w.obj().getMetadata().getResourceVersion())) {
+        || newerOrEqual(
+            cached.getMetadata().getResourceVersion(),
+            w.obj().getMetadata().getResourceVersion())) {
       written.remove(key, w);
       return cached;
     }

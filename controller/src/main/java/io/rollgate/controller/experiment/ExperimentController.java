@@ -24,12 +24,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Experiments (docs/compatibility.md §12.1): the process's informers on Experiments, on ReplicaSets and
- * AnalysisRuns (indexed by controller owner) and on the analysis templates, shared with the Rollout controller that
- * owns them, feed {@code namespace/name} keys into a {@link WorkQueue} in front of the {@link ExperimentReconciler}
- * ({@code --experiment-threads} concurrent reconciles). A ReplicaSet or AnalysisRun event enqueues the Experiment that
- * controls it. The Experiment and AnalysisRun informers honour the controller instance id label, and with
- * {@code --namespaced} every informer is scoped to the one namespace (ClusterAnalysisTemplates are then not watched).
+ * Wiring for Experiments (docs/compatibility.md §12.1): the process's informers on Experiments, on
+ * ReplicaSets and AnalysisRuns (indexed by controller owner) and on the analysis templates, shared
+ * with the Rollout controller that owns them, feed {@code namespace/name} keys into a {@link
+ * WorkQueue} in front of the {@link ExperimentReconciler} ({@code --experiment-threads} concurrent
+ * reconciles). A ReplicaSet or AnalysisRun event enqueues the Experiment that controls it. The
+ * Experiment and AnalysisRun informers honour the controller instance id label, and with {@code
+ * --namespaced} every informer is scoped to the one namespace (ClusterAnalysisTemplates are then
+ * not watched).
  */
 public final class ExperimentController {
 
@@ -52,7 +54,8 @@ public final class ExperimentController {
    * @param options the process settings
    * @param clock the clock
    */
-  public ExperimentController(Vertx vertx, KubeApi api, EventRecorder events, ControllerOptions options, Clock clock) {
+  public ExperimentController(
+      Vertx vertx, KubeApi api, EventRecorder events, ControllerOptions options, Clock clock) {
     this.vertx = vertx;
     this.api = api;
     this.events = events;
@@ -61,15 +64,17 @@ public final class ExperimentController {
   }
 
   /**
-   * Starts the queue on the process's shared informers. The informers are created, started and stopped by the
-   * Rollout controller (one watch per kind and process); this controller only adds its handlers. Each informer must
-   * carry the {@link RolloutCache#BY_OWNER} index (controller owner uid) except the template informers.
+   * Starts the queue on the process's shared informers. The informers are created, started and
+   * stopped by the Rollout controller (one watch per kind and process); this controller only adds
+   * its handlers. Each informer must carry the {@link RolloutCache#BY_OWNER} index (controller
+   * owner uid) except the template informers.
    *
    * @param experimentInformer Experiments (namespace scope and instance-id selector of the process)
    * @param rsInformer ReplicaSets with a {@code rollouts-pod-template-hash} label
    * @param runInformer AnalysisRuns (instance-id selector)
    * @param templateInformer AnalysisTemplates
-   * @param clusterTemplateInformer ClusterAnalysisTemplates, or null when not watched ({@code --namespaced})
+   * @param clusterTemplateInformer ClusterAnalysisTemplates, or null when not watched ({@code
+   *     --namespaced})
    * @param synced completes once those informers' caches are synced
    * @return a Future completing once the caches are synced, failing when an informer could not list
    */
@@ -82,7 +87,13 @@ public final class ExperimentController {
       Future<Void> synced) {
     this.experimentInformer = experimentInformer;
     ExperimentCache cache =
-        new ExperimentCache(experimentInformer, rsInformer, runInformer, templateInformer, clusterTemplateInformer, clock);
+        new ExperimentCache(
+            experimentInformer,
+            rsInformer,
+            runInformer,
+            templateInformer,
+            clusterTemplateInformer,
+            clock);
     ExperimentReconciler reconciler = new ExperimentReconciler(cache, api, events, clock);
     queue =
         new WorkQueue(
@@ -104,7 +115,9 @@ public final class ExperimentController {
           @Override
           public void onUpdate(Experiment before, Experiment after) {
             boolean resync =
-                Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+                Objects.equals(
+                    before.getMetadata().getResourceVersion(),
+                    after.getMetadata().getResourceVersion());
             queue.add(key(after), resync ? "resync" : "watch");
           }
 
@@ -115,11 +128,14 @@ public final class ExperimentController {
         });
     rsInformer.addEventHandler(ownerHandler(cache, "ReplicaSet"));
     runInformer.addEventHandler(ownerHandler(cache, "AnalysisRun"));
-    return synced
-        .onSuccess(v -> LOG.info("informer synced experiments={}", experimentInformer.getStore().list().size()));
+    return synced.onSuccess(
+        v ->
+            LOG.info(
+                "informer synced experiments={}", experimentInformer.getStore().list().size()));
   }
 
-  private <T extends HasMetadata> ResourceEventHandler<T> ownerHandler(ExperimentCache cache, String kind) {
+  private <T extends HasMetadata> ResourceEventHandler<T> ownerHandler(
+      ExperimentCache cache, String kind) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(T obj) {
@@ -128,7 +144,8 @@ public final class ExperimentController {
 
       @Override
       public void onUpdate(T before, T after) {
-        if (!Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
+        if (!Objects.equals(
+            before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
           enqueueOwner(after);
         }
       }
@@ -154,7 +171,8 @@ public final class ExperimentController {
   }
 
   /**
-   * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start()}.
+   * Returns the work queue, for the process wiring (hold until elected, metrics); null before
+   * {@link #start()}.
    *
    * @return the queue
    */

@@ -16,13 +16,16 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code GET /healthz} (liveness): 200 when the controller's event loop runs a task within
  *       {@link #LIVENESS_TIMEOUT_MILLIS} and the controller has not failed fatally; 503 otherwise.
- *   <li>{@code GET /readyz} (readiness): 200 once every informer has synced, 503 before; the body says whether this
- *       process is the {@code leader} or a {@code standby} (a synced standby is ready: it can take over at once).
+ *   <li>{@code GET /readyz} (readiness): 200 once every informer has synced, 503 before; the body
+ *       says whether this process is the {@code leader} or a {@code standby} (a synced standby is
+ *       ready: it can take over at once).
  * </ul>
  */
 public final class HealthServer {
 
-  /** How long, in milliseconds, the controller's event loop may take to answer the liveness ping. */
+  /**
+   * How long, in milliseconds, the controller's event loop may take to answer the liveness ping.
+   */
   public static final long LIVENESS_TIMEOUT_MILLIS = 5_000;
 
   private final Vertx vertx;
@@ -42,7 +45,11 @@ public final class HealthServer {
    * @param role {@code leader} or {@code standby}, for the readiness body
    */
   public HealthServer(
-      Vertx vertx, Context controllerContext, BooleanSupplier synced, BooleanSupplier healthy, Supplier<String> role) {
+      Vertx vertx,
+      Context controllerContext,
+      BooleanSupplier synced,
+      BooleanSupplier healthy,
+      Supplier<String> role) {
     this.vertx = vertx;
     this.controllerContext = controllerContext;
     this.synced = synced;
@@ -95,7 +102,10 @@ public final class HealthServer {
               req.response()
                   .setStatusCode(ok ? 200 : 503)
                   .putHeader("Content-Type", "text/plain; charset=utf-8")
-                  .end(ok ? "ok\n" : ar.failed() ? "event loop unresponsive\n" : "controller failed\n");
+                  .end(
+                      ok
+                          ? "ok\n"
+                          : ar.failed() ? "event loop unresponsive\n" : "controller failed\n");
             });
   }
 }

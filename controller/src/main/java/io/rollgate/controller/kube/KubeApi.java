@@ -1,11 +1,11 @@
 package io.rollgate.controller.kube;
 
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -31,20 +31,25 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * The single asynchronous facade over the fabric8 client: every API-server call of the controller goes through here.
+ * The single asynchronous facade over the fabric8 client: every API-server call of the controller
+ * goes through here.
  *
- * <p>Built on the shared call core {@link KubeCalls} (module {@code kube}), which the webhook uses too. fabric8's
- * synchronous DSL runs on a named worker pool ({@code kube-api}), never on an event-loop thread; each call
- * returns a Vert.x {@link Future} that completes on the caller's context and fails with {@link KubeApiException}
- * (carrying the HTTP status: 404, 409, 422, ...) or a timeout. Writes are always patches or creates, so fields this
- * controller does not know are never overwritten.
+ * <p>Built on the shared call core {@link KubeCalls} (module {@code kube}), which the webhook uses
+ * too. fabric8's synchronous DSL runs on a named worker pool ({@code kube-api}), never on an
+ * event-loop thread; each call returns a Vert.x {@link Future} that completes on the caller's
+ * context and fails with {@link KubeApiException} (carrying the HTTP status: 404, 409, 422, ...) or
+ * a timeout. Writes are always patches or creates, so fields this controller does not know are
+ * never overwritten.
  *
- * <p>Every call first takes a token from the client-side rate limiter ({@code --qps}/{@code --burst}, like client-go's
- * token bucket, one per API client as in Argo Rollouts: {@link RequestBudgets}; fabric8 has none); when the bucket
- * is empty the call waits on a Vert.x timer, never a sleeping thread, and the wait is recorded ({@code rollgate_kube_api_throttle_seconds}). Each request is counted by verb, resource and
- * status code. Informer list/watch and the leader-election Lease calls do not go through here: they are bounded by
- * the informers' and the elector's own schedules. Once {@link #fence()} is called (leadership lost, or shutting down
- * after the drain bound), every write fails at once, so a process that is no longer the leader cannot write.
+ * <p>Every call first takes a token from the client-side rate limiter ({@code --qps}/{@code
+ * --burst}, like client-go's token bucket, one per API client as in Argo Rollouts: {@link
+ * RequestBudgets}; fabric8 has none); when the bucket is empty the call waits on a Vert.x timer,
+ * never a sleeping thread, and the wait is recorded ({@code rollgate_kube_api_throttle_seconds}).
+ * Each request is counted by verb, resource and status code. Informer list/watch and the
+ * leader-election Lease calls do not go through here: they are bounded by the informers' and the
+ * elector's own schedules. Once {@link #fence()} is called (leadership lost, or shutting down after
+ * the drain bound), every write fails at once, so a process that is no longer the leader cannot
+ * write.
  */
 public final class KubeApi {
 
@@ -53,13 +58,14 @@ public final class KubeApi {
   private final KubeCalls calls;
 
   /**
-   * Creates the facade with per-client request budgets ({@code --qps}/{@code --burst} per API client, as Argo
-   * Rollouts counts them) and request metrics.
+   * Creates the facade with per-client request budgets ({@code --qps}/{@code --burst} per API
+   * client, as Argo Rollouts counts them) and request metrics.
    *
    * @param vertx the Vert.x instance whose contexts receive the results
    * @param client the fabric8 client (built on the same Vert.x instance)
    * @param poolSize the number of worker threads for blocking client calls
-   * @param callTimeout the bound of one call (not counting the rate-limiter wait), after which the Future fails
+   * @param callTimeout the bound of one call (not counting the rate-limiter wait), after which the
+   *     Future fails
    * @param limiter the budgets every call takes a token from, by its resource, or null for no limit
    * @param metrics the meters to record requests and waits in, or null
    */
@@ -72,12 +78,13 @@ public final class KubeApi {
       ControllerMetrics metrics) {
     this.vertx = vertx;
     this.client = client;
-    this.calls = new KubeCalls(vertx, client, "kube-api", poolSize, callTimeout, limiter, metrics, false);
+    this.calls =
+        new KubeCalls(vertx, client, "kube-api", poolSize, callTimeout, limiter, metrics, false);
   }
 
   /**
-   * Makes every later write (any verb but {@code get}/{@code list}/{@code watch}) fail at once with a
-   * {@link KubeApiException}; used when leadership is lost, and at shutdown.
+   * Makes every later write (any verb but {@code get}/{@code list}/{@code watch}) fail at once with
+   * a {@link KubeApiException}; used when leadership is lost, and at shutdown.
    *
    * @param reason why, for the error message
    */
@@ -86,9 +93,10 @@ public final class KubeApi {
   }
 
   /**
-   * Makes every write first ask {@code allowed}, right before it is sent (on the worker thread, after any rate-limiter
-   * wait); a write it refuses fails with a {@link KubeApiException} and is never sent. The controller passes "this
-   * process certainly holds the leader Lease" (docs/reliability.md).
+   * Makes every write first ask {@code allowed}, right before it is sent (on the worker thread,
+   * after any rate-limiter wait); a write it refuses fails with a {@link KubeApiException} and is
+   * never sent. The controller passes "this process certainly holds the leader Lease"
+   * (docs/reliability.md).
    *
    * @param allowed asked before each write; must be cheap and thread-safe
    */
@@ -112,7 +120,8 @@ public final class KubeApi {
    * @param resource the resource, for errors and metrics ({@code replicasets}, ...)
    * @param op the blocking operation
    * @param <T> the result type
-   * @return a Future with the result, failed with {@link KubeApiException} on an API error or a timeout
+   * @return a Future with the result, failed with {@link KubeApiException} on an API error or a
+   *     timeout
    */
   public <T> Future<T> call(String verb, String resource, Callable<T> op) {
     return calls.call(verb, resource, op);
@@ -128,7 +137,13 @@ public final class KubeApi {
     return call(
         "create",
         "replicasets",
-        () -> client.apps().replicaSets().inNamespace(rs.getMetadata().getNamespace()).resource(rs).create());
+        () ->
+            client
+                .apps()
+                .replicaSets()
+                .inNamespace(rs.getMetadata().getNamespace())
+                .resource(rs)
+                .create());
   }
 
   /**
@@ -139,7 +154,10 @@ public final class KubeApi {
    * @return the ReplicaSet, or null when it does not exist
    */
   public Future<ReplicaSet> getReplicaSet(String namespace, String name) {
-    return call("get", "replicasets", () -> client.apps().replicaSets().inNamespace(namespace).withName(name).get());
+    return call(
+        "get",
+        "replicasets",
+        () -> client.apps().replicaSets().inNamespace(namespace).withName(name).get());
   }
 
   /**
@@ -168,7 +186,8 @@ public final class KubeApi {
    *
    * @param namespace the namespace
    * @param name the name
-   * @return a Future completing once the API server accepted the deletion; a missing object is not an error
+   * @return a Future completing once the API server accepted the deletion; a missing object is not
+   *     an error
    */
   public Future<Void> deleteReplicaSet(String namespace, String name) {
     return call(
@@ -181,26 +200,28 @@ public final class KubeApi {
   }
 
   /**
-   * Creates a namespaced object of a custom or built-in type (for example an AnalysisRun or a networking.k8s.io/v1
-   * Ingress).
+   * Creates a namespaced object of a custom or built-in type (for example an AnalysisRun or a
+   * networking.k8s.io/v1 Ingress).
    *
    * @param obj the object; {@code metadata.namespace} is where it is created
    * @param <T> the model type
-   * @return the created object; fails with {@link KubeApiException} (409 when an object of that name exists)
+   * @return the created object; fails with {@link KubeApiException} (409 when an object of that
+   *     name exists)
    */
   public <T extends HasMetadata> Future<T> create(T obj) {
     return calls.create(obj);
   }
 
-
   /**
-   * Applies a JSON merge patch to an object of a custom or built-in type, on the main resource or a subresource.
+   * Applies a JSON merge patch to an object of a custom or built-in type, on the main resource or a
+   * subresource.
    *
    * @param type the model class
    * @param namespace the namespace
    * @param name the name
    * @param subresource {@code null} for the main resource, or for example {@code status}
-   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic concurrency (409 when stale)
+   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic
+   *     concurrency (409 when stale)
    * @param <T> the model type
    * @return the patched object
    */
@@ -209,31 +230,32 @@ public final class KubeApi {
     return calls.patch(type, namespace, name, subresource, mergePatch);
   }
 
-
   /**
-   * Reads an object straight from the API server (bypassing the informer caches), for example to confirm that a
-   * Rollout missing from the cache is really gone.
+   * Reads an object straight from the API server (bypassing the informer caches), for example to
+   * confirm that a Rollout missing from the cache is really gone.
    *
    * @param type the model class
    * @param namespace the namespace
    * @param name the name
    * @param <T> the model type
-   * @return the object, or null when it does not exist; fails with {@link KubeApiException} on other errors
+   * @return the object, or null when it does not exist; fails with {@link KubeApiException} on
+   *     other errors
    */
   public <T extends HasMetadata> Future<T> get(Class<T> type, String namespace, String name) {
     return calls.get(type, namespace, name);
   }
 
-
   /**
-   * Applies a JSON merge patch (RFC 7386) to a core/v1 Service, for example to switch
-   * {@code spec.selector.rollouts-pod-template-hash} and the {@code argo-rollouts.argoproj.io/managed-by-rollouts}
-   * annotation.
+   * Applies a JSON merge patch (RFC 7386) to a core/v1 Service, for example to switch {@code
+   * spec.selector.rollouts-pod-template-hash} and the {@code
+   * argo-rollouts.argoproj.io/managed-by-rollouts} annotation.
    *
    * @param namespace the namespace
    * @param name the Service name
-   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic concurrency (409 when stale)
-   * @return the patched Service; fails with {@link KubeApiException} (404 when the Service is gone, 409 when stale)
+   * @param mergePatch the patch; include {@code metadata.resourceVersion} for optimistic
+   *     concurrency (409 when stale)
+   * @return the patched Service; fails with {@link KubeApiException} (404 when the Service is gone,
+   *     409 when stale)
    */
   public Future<Service> patchService(String namespace, String name, String mergePatch) {
     return call(
@@ -248,9 +270,9 @@ public final class KubeApi {
   }
 
   /**
-   * Lists the pods of a namespace matching equality labels (for example a ReplicaSet's {@code spec.selector.matchLabels},
-   * which include {@code rollouts-pod-template-hash}), straight from the API server, one page of at most
-   * {@code limit} pods.
+   * Lists the pods of a namespace matching equality labels (for example a ReplicaSet's {@code
+   * spec.selector.matchLabels}, which include {@code rollouts-pod-template-hash}), straight from
+   * the API server, one page of at most {@code limit} pods.
    *
    * @param namespace the namespace
    * @param labels the labels every returned pod carries
@@ -271,8 +293,8 @@ public final class KubeApi {
   }
 
   /**
-   * Applies a JSON merge patch (RFC 7386) to a pod, for example its {@code metadata.labels} (ephemeral metadata, which
-   * never restarts the pod).
+   * Applies a JSON merge patch (RFC 7386) to a pod, for example its {@code metadata.labels}
+   * (ephemeral metadata, which never restarts the pod).
    *
    * @param namespace the namespace
    * @param name the pod name
@@ -296,8 +318,9 @@ public final class KubeApi {
    *
    * @param namespace the namespace
    * @param name the pod name
-   * @return a Future completing with true when the eviction was accepted, false when it was refused for now (429: a
-   *     disruption budget does not allow it); fails with {@link KubeApiException} on other errors
+   * @return a Future completing with true when the eviction was accepted, false when it was refused
+   *     for now (429: a disruption budget does not allow it); fails with {@link KubeApiException}
+   *     on other errors
    */
   public Future<Boolean> evictPod(String namespace, String name) {
     return call(
@@ -327,7 +350,13 @@ public final class KubeApi {
     return call(
         "create",
         "events",
-        () -> client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create());
+        () ->
+            client
+                .v1()
+                .events()
+                .inNamespace(event.getMetadata().getNamespace())
+                .resource(event)
+                .create());
   }
 
   /**
@@ -363,7 +392,6 @@ public final class KubeApi {
     return calls.list(type, namespace);
   }
 
-
   /**
    * Deletes an object of a typed kind.
    *
@@ -371,24 +399,32 @@ public final class KubeApi {
    * @param namespace the namespace
    * @param name the name
    * @param <T> the model type
-   * @return a Future completing once the API server accepted the deletion; a missing object is not an error
+   * @return a Future completing once the API server accepted the deletion; a missing object is not
+   *     an error
    */
   public <T extends HasMetadata> Future<Void> delete(Class<T> type, String namespace, String name) {
     return calls.delete(type, namespace, name);
   }
 
-
   /**
    * Creates a {@code batch/v1} Job.
    *
    * @param job the Job; {@code metadata.namespace} is where it is created
-   * @return the created Job; fails with {@link KubeApiException} (409 when a Job of that name exists)
+   * @return the created Job; fails with {@link KubeApiException} (409 when a Job of that name
+   *     exists)
    */
   public Future<Job> createJob(Job job) {
     return call(
         "create",
         "jobs",
-        () -> client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).resource(job).create());
+        () ->
+            client
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(job.getMetadata().getNamespace())
+                .resource(job)
+                .create());
   }
 
   /**
@@ -399,7 +435,10 @@ public final class KubeApi {
    * @return the Job, or null when it does not exist
    */
   public Future<Job> getJob(String namespace, String name) {
-    return call("get", "jobs", () -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get());
+    return call(
+        "get",
+        "jobs",
+        () -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get());
   }
 
   /**
@@ -411,16 +450,20 @@ public final class KubeApi {
    */
   public Future<List<Job>> listJobs(String namespace, Map<String, String> labels) {
     return call(
-        "list", "jobs", () -> client.batch().v1().jobs().inNamespace(namespace).withLabels(labels).list().getItems());
+        "list",
+        "jobs",
+        () ->
+            client.batch().v1().jobs().inNamespace(namespace).withLabels(labels).list().getItems());
   }
 
   /**
-   * Deletes a Job with foreground propagation: the Job stays (with a deletion timestamp) until the garbage collector
-   * has deleted its pods.
+   * Deletes a Job with foreground propagation: the Job stays (with a deletion timestamp) until the
+   * garbage collector has deleted its pods.
    *
    * @param namespace the namespace
    * @param name the name
-   * @return a Future completing once the API server accepted the deletion; a missing Job is not an error
+   * @return a Future completing once the API server accepted the deletion; a missing Job is not an
+   *     error
    */
   public Future<Void> deleteJobForeground(String namespace, String name) {
     return call(
@@ -447,21 +490,24 @@ public final class KubeApi {
    * @return the Secret, or null when it does not exist
    */
   public Future<Secret> getSecret(String namespace, String name) {
-    return call("get", "secrets", () -> client.secrets().inNamespace(namespace).withName(name).get());
+    return call(
+        "get", "secrets", () -> client.secrets().inNamespace(namespace).withName(name).get());
   }
 
   /**
-   * Reads an object of a kind the controller has no Java model for (a traffic router's custom resource, such as an
-   * Istio VirtualService or a Gateway API HTTPRoute), straight from the API server.
+   * Reads an object of a kind the controller has no Java model for (a traffic router's custom
+   * resource, such as an Istio VirtualService or a Gateway API HTTPRoute), straight from the API
+   * server.
    *
    * @param apiVersion the {@code group/version}, for example {@code gateway.networking.k8s.io/v1}
    * @param kind the kind, for example {@code HTTPRoute}
    * @param namespace the namespace
    * @param name the name
-   * @return the object, or null when it does not exist; fails with {@link KubeApiException} (404 also when the kind
-   *     is not served by the API server)
+   * @return the object, or null when it does not exist; fails with {@link KubeApiException} (404
+   *     also when the kind is not served by the API server)
    */
-  public Future<GenericKubernetesResource> getGeneric(String apiVersion, String kind, String namespace, String name) {
+  public Future<GenericKubernetesResource> getGeneric(
+      String apiVersion, String kind, String namespace, String name) {
     return call(
         "get",
         kind.toLowerCase(java.util.Locale.ROOT),
@@ -469,15 +515,17 @@ public final class KubeApi {
   }
 
   /**
-   * Lists the objects of a kind the controller has no Java model for in one namespace, straight from the API server.
+   * Lists the objects of a kind the controller has no Java model for in one namespace, straight
+   * from the API server.
    *
    * @param apiVersion the {@code group/version}, for example {@code networking.istio.io/v1alpha3}
    * @param kind the kind, for example {@code DestinationRule}
    * @param namespace the namespace
-   * @return the objects (empty when there are none); fails with {@link KubeApiException} (404 when the kind is not
-   *     served by the API server)
+   * @return the objects (empty when there are none); fails with {@link KubeApiException} (404 when
+   *     the kind is not served by the API server)
    */
-  public Future<List<GenericKubernetesResource>> listGeneric(String apiVersion, String kind, String namespace) {
+  public Future<List<GenericKubernetesResource>> listGeneric(
+      String apiVersion, String kind, String namespace) {
     return call(
         "list",
         kind.toLowerCase(java.util.Locale.ROOT),
@@ -502,9 +550,9 @@ public final class KubeApi {
   }
 
   /**
-   * Applies a JSON merge patch (RFC 7386) to an object of a kind the controller has no Java model for. Arrays in the
-   * patch replace the stored arrays whole, so a patch that rewrites route lists must carry the complete list and
-   * {@code metadata.resourceVersion}.
+   * Applies a JSON merge patch (RFC 7386) to an object of a kind the controller has no Java model
+   * for. Arrays in the patch replace the stored arrays whole, so a patch that rewrites route lists
+   * must carry the complete list and {@code metadata.resourceVersion}.
    *
    * @param apiVersion the {@code group/version}
    * @param kind the kind
@@ -539,8 +587,8 @@ public final class KubeApi {
    * @param kind the kind, for example {@code ApisixRoute}
    * @param namespace the namespace
    * @param name the name
-   * @return a Future completing once the API server accepted the deletion; a missing object is not an error; fails
-   *     with {@link KubeApiException} on other errors
+   * @return a Future completing once the API server accepted the deletion; a missing object is not
+   *     an error; fails with {@link KubeApiException} on other errors
    */
   public Future<Void> deleteGeneric(String apiVersion, String kind, String namespace, String name) {
     return call(
@@ -562,16 +610,21 @@ public final class KubeApi {
   }
 
   /**
-   * The client for a kind without a Java model. The client resolves the kind's plural through discovery; a kind the
-   * API server does not serve (its CRD is not installed) fails here as a 404, as a list or get of it would, so callers
-   * tell "not installed" from an API failure by the code (docs/traffic-routers.md).
+   * The client for a kind without a Java model. The client resolves the kind's plural through
+   * discovery; a kind the API server does not serve (its CRD is not installed) fails here as a 404,
+   * as a list or get of it would, so callers tell "not installed" from an API failure by the code
+   * (docs/traffic-routers.md).
    */
-  private MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+  private MixedOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
       genericClient(String apiVersion, String kind) {
     try {
       return client.genericKubernetesResources(apiVersion, kind);
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 0 && String.valueOf(e.getMessage()).startsWith("Could not find the metadata")) {
+      if (e.getCode() == 0
+          && String.valueOf(e.getMessage()).startsWith("Could not find the metadata")) {
         throw new KubernetesClientException(
             new StatusBuilder()
                 .withCode(404)

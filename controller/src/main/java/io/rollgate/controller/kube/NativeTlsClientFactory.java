@@ -8,12 +8,14 @@ import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.ext.web.client.WebClientOptions;
 
 /**
- * fabric8's Vert.x HTTP client factory with TLS in BoringSSL (netty-tcnative-boringssl-static, Vert.x's OpenSSL
- * engine) for requests and watches, where the native library loads; elsewhere the client keeps the JDK's TLS.
+ * fabric8's Vert.x HTTP client factory with TLS in BoringSSL (netty-tcnative-boringssl-static,
+ * Vert.x's OpenSSL engine) for requests and watches, where the native library loads; elsewhere the
+ * client keeps the JDK's TLS.
  *
- * <p>Why: every API request and every watch event is encrypted and decrypted on the client's event loop. With the
- * JDK's SSLEngine, AES-GCM took about a quarter of that event loop's CPU during a cold start of 300 Rollouts
- * (docs/performance.md). The trust and key managers built from the kubeconfig are kept as they are.
+ * <p>Why: every API request and every watch event is encrypted and decrypted on the client's event
+ * loop. With the JDK's SSLEngine, AES-GCM took about a quarter of that event loop's CPU during a
+ * cold start of 300 Rollouts (docs/performance.md). The trust and key managers built from the
+ * kubeconfig are kept as they are.
  */
 public final class NativeTlsClientFactory extends Vertx5HttpClientFactory {
 

@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The status write every reconciler ends its pass with: a JSON merge patch
- * (RFC 7386) of the difference between the status as read and the status the pass computed, carrying the
- * {@code metadata.resourceVersion} read, so a write over a newer object fails with 409 and never overwrites it (the
- * Kubernetes optimistic-concurrency convention); after a write the informer cache is told of the object the API server
- * returned. A status that did not change sends nothing.
+ * The status write every reconciler ends its pass with: a JSON merge patch (RFC 7386) of the
+ * difference between the status as read and the status the pass computed, carrying the {@code
+ * metadata.resourceVersion} read, so a write over a newer object fails with 409 and never
+ * overwrites it (the Kubernetes optimistic-concurrency convention); after a write the informer
+ * cache is told of the object the API server returned. A status that did not change sends nothing.
  *
  * @param <T> the custom resource type
  */
@@ -36,8 +36,9 @@ public final class StatusPatch<T extends HasMetadata> {
    *
    * @param api the API facade
    * @param type the model class
-   * @param subresource {@code status} where the kind has a status subresource (Rollout), {@code null} where the status
-   *     is written on the object itself (AnalysisRun and Experiment, as in Argo's CRDs)
+   * @param subresource {@code status} where the kind has a status subresource (Rollout), {@code
+   *     null} where the status is written on the object itself (AnalysisRun and Experiment, as in
+   *     Argo's CRDs)
    * @param wrote told of each object the API server returned after a write (the informer cache's
    *     {@code wrote})
    */
@@ -54,12 +55,15 @@ public final class StatusPatch<T extends HasMetadata> {
    * @param read the object as read (its {@code metadata.resourceVersion} guards the write)
    * @param before the status as read ({@code null} for none)
    * @param after the status the pass computed
-   * @return the patch ({@code metadata.resourceVersion} and the changed {@code status} fields), empty when nothing
-   *     changed
+   * @return the patch ({@code metadata.resourceVersion} and the changed {@code status} fields),
+   *     empty when nothing changed
    */
   public Optional<ObjectNode> diff(T read, Object before, Object after) {
     return MergePatch.guarded(
-        read.getMetadata().getResourceVersion(), "status", JSON.valueToTree(before), JSON.valueToTree(after));
+        read.getMetadata().getResourceVersion(),
+        "status",
+        JSON.valueToTree(before),
+        JSON.valueToTree(after));
   }
 
   /**
@@ -67,8 +71,8 @@ public final class StatusPatch<T extends HasMetadata> {
    *
    * @param read the object as read (namespace and name)
    * @param patch the patch
-   * @return the object as written; fails with a 409 {@link KubeApiException} when the object changed since it was
-   *     read, or with the API error
+   * @return the object as written; fails with a 409 {@link KubeApiException} when the object
+   *     changed since it was read, or with the API error
    */
   public Future<T> write(T read, ObjectNode patch) {
     String namespace = read.getMetadata().getNamespace();
@@ -77,7 +81,12 @@ public final class StatusPatch<T extends HasMetadata> {
         .onSuccess(
             updated -> {
               wrote.accept(updated);
-              LOG.debug("{} {}/{} status patched: {}", type.getSimpleName(), namespace, name, patch.get("status"));
+              LOG.debug(
+                  "{} {}/{} status patched: {}",
+                  type.getSimpleName(),
+                  namespace,
+                  name,
+                  patch.get("status"));
             });
   }
 }

@@ -8,10 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Notices that the whole process stood still (a long GC pause, a stopped or starved VM, SIGSTOP): a periodic timer
- * that fires much later than due. It then logs how long the pause was and which writes had left the fence but were
- * not answered when it began ({@link WriteFence#inFlightAcross}): those may reach the API server after the pause, even
- * after another replica took the Lease, as requests delayed by the network would (docs/reliability.md).
+ * Notices that the whole process stood still (a long GC pause, a stopped or starved VM, SIGSTOP): a
+ * periodic timer that fires much later than due. It then logs how long the pause was and which
+ * writes had left the fence but were not answered when it began ({@link
+ * WriteFence#inFlightAcross}): those may reach the API server after the pause, even after another
+ * replica took the Lease, as requests delayed by the network would (docs/reliability.md).
  */
 public final class PauseDetector {
 
@@ -34,7 +35,8 @@ public final class PauseDetector {
    * @param thresholdMillis how late a tick must be to count as a pause (ms)
    * @param nanoTime the monotonic clock
    */
-  public PauseDetector(WriteFence fence, long periodMillis, long thresholdMillis, LongSupplier nanoTime) {
+  public PauseDetector(
+      WriteFence fence, long periodMillis, long thresholdMillis, LongSupplier nanoTime) {
     this.fence = fence;
     this.nanoTime = nanoTime;
     this.periodNanos = periodMillis * 1_000_000L;
@@ -65,13 +67,16 @@ public final class PauseDetector {
     if (late < thresholdNanos) {
       return null;
     }
-    // The pause began after the last tick and no later than (now - late): the process was frozen from its start until
+    // The pause began after the last tick and no later than (now - late): the process was frozen
+    // from its start until
     // this tick, and the tick was due at most one period after the last.
     List<String> inFlight = fence.inFlightAcross(before, now - late);
     LOG.warn(
         "{} {} ms (GC, CPU starvation or a stopped process); writes sent before and not answered then, which may reach"
             + " the API server late: {}",
-        PAUSED, late / 1_000_000L, inFlight.isEmpty() ? "none" : String.join(", ", inFlight));
+        PAUSED,
+        late / 1_000_000L,
+        inFlight.isEmpty() ? "none" : String.join(", ", inFlight));
     return inFlight;
   }
 }

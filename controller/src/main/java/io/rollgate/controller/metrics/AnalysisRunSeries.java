@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes Argo Rollouts' per-AnalysisRun gauges (docs/compatibility.md §14) in the Prometheus text format, computed from
- * the informer cache at scrape time: {@code analysis_run_info}, {@code analysis_run_phase} (deprecated),
- * {@code analysis_run_metric_type} and {@code analysis_run_metric_phase}. A deleted run's series disappear with it,
- * since nothing is registered per run.
+ * Writes Argo Rollouts' per-AnalysisRun gauges (docs/compatibility.md §14) in the Prometheus text
+ * format, computed from the informer cache at scrape time: {@code analysis_run_info}, {@code
+ * analysis_run_phase} (deprecated), {@code analysis_run_metric_type} and {@code
+ * analysis_run_metric_phase}. A deleted run's series disappear with it, since nothing is registered
+ * per run.
  */
 public final class AnalysisRunSeries {
 
@@ -44,8 +45,9 @@ public final class AnalysisRunSeries {
   private AnalysisRunSeries() {}
 
   /**
-   * The {@code type} label of a metric: Argo's provider type name ({@code Prometheus}, {@code Job}, {@code Web},
-   * {@code Datadog}, ...), the plugin name for {@code provider.plugin}, or {@code Unknown Provider}.
+   * The {@code type} label of a metric: Argo's provider type name ({@code Prometheus}, {@code Job},
+   * {@code Web}, {@code Datadog}, ...), the plugin name for {@code provider.plugin}, or {@code
+   * Unknown Provider}.
    *
    * @param metric the metric
    * @return the label value
@@ -68,7 +70,9 @@ public final class AnalysisRunSeries {
       if (e.getValue() == null) {
         continue;
       }
-      if ("plugin".equals(e.getKey()) && e.getValue() instanceof Map<?, ?> plugins && !plugins.isEmpty()) {
+      if ("plugin".equals(e.getKey())
+          && e.getValue() instanceof Map<?, ?> plugins
+          && !plugins.isEmpty()) {
         return String.valueOf(plugins.keySet().iterator().next());
       }
       String t = TYPES.get(e.getKey());
@@ -88,39 +92,86 @@ public final class AnalysisRunSeries {
   public static void write(StringBuilder out, Collection<AnalysisRun> runs) {
     RolloutSeries.family(out, "analysis_run_info", "Information about analysis run.");
     for (AnalysisRun r : runs) {
-      RolloutSeries.sample(out, "analysis_run_info", 1, "namespace", ns(r), "name", name(r), "phase", phase(r));
+      RolloutSeries.sample(
+          out, "analysis_run_info", 1, "namespace", ns(r), "name", name(r), "phase", phase(r));
     }
-    RolloutSeries.family(out, "analysis_run_phase", "Information on the state of the Analysis Run (DEPRECATED - use analysis_run_info)");
+    RolloutSeries.family(
+        out,
+        "analysis_run_phase",
+        "Information on the state of the Analysis Run (DEPRECATED - use analysis_run_info)");
     for (AnalysisRun r : runs) {
       String phase = phase(r);
       for (String p : PHASES) {
-        RolloutSeries.sample(out, "analysis_run_phase", p.equals(phase) ? 1 : 0, "namespace", ns(r), "name", name(r), "phase", p);
+        RolloutSeries.sample(
+            out,
+            "analysis_run_phase",
+            p.equals(phase) ? 1 : 0,
+            "namespace",
+            ns(r),
+            "name",
+            name(r),
+            "phase",
+            p);
       }
     }
-    RolloutSeries.family(out, "analysis_run_metric_type", "Information on the type of a specific metric in the Analysis Runs.");
+    RolloutSeries.family(
+        out,
+        "analysis_run_metric_type",
+        "Information on the type of a specific metric in the Analysis Runs.");
     for (AnalysisRun r : runs) {
       for (Metric m : metrics(r)) {
         RolloutSeries.sample(
-            out, "analysis_run_metric_type", 1, "namespace", ns(r), "name", name(r), "metric", m.getName(), "type", type(m));
+            out,
+            "analysis_run_metric_type",
+            1,
+            "namespace",
+            ns(r),
+            "name",
+            name(r),
+            "metric",
+            m.getName(),
+            "type",
+            type(m));
       }
     }
-    RolloutSeries.family(out, "analysis_run_metric_phase", "Information on the duration of a specific metric in the Analysis Run");
+    RolloutSeries.family(
+        out,
+        "analysis_run_metric_phase",
+        "Information on the duration of a specific metric in the Analysis Run");
     for (AnalysisRun r : runs) {
       for (Metric m : metrics(r)) {
         MetricResult result = result(r, m.getName());
-        String phase = result == null || result.getPhase() == null || result.getPhase().isEmpty() ? AnalysisPhase.PENDING : result.getPhase();
+        String phase =
+            result == null || result.getPhase() == null || result.getPhase().isEmpty()
+                ? AnalysisPhase.PENDING
+                : result.getPhase();
         String dryRun = String.valueOf(result != null && Boolean.TRUE.equals(result.getDryRun()));
         for (String p : PHASES) {
           RolloutSeries.sample(
-              out, "analysis_run_metric_phase", p.equals(phase) ? 1 : 0,
-              "namespace", ns(r), "name", name(r), "metric", m.getName(), "type", type(m), "dry_run", dryRun, "phase", p);
+              out,
+              "analysis_run_metric_phase",
+              p.equals(phase) ? 1 : 0,
+              "namespace",
+              ns(r),
+              "name",
+              name(r),
+              "metric",
+              m.getName(),
+              "type",
+              type(m),
+              "dry_run",
+              dryRun,
+              "phase",
+              p);
         }
       }
     }
   }
 
   private static List<Metric> metrics(AnalysisRun r) {
-    return r.getSpec() == null || r.getSpec().getMetrics() == null ? List.of() : r.getSpec().getMetrics();
+    return r.getSpec() == null || r.getSpec().getMetrics() == null
+        ? List.of()
+        : r.getSpec().getMetrics();
   }
 
   private static MetricResult result(AnalysisRun r, String metric) {

@@ -29,25 +29,28 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
- * Owns every meter of the controller and renders the {@code /metrics} exposition (Prometheus text format).
+ * Owns every meter of the controller and renders the {@code /metrics} exposition (Prometheus text
+ * format).
  *
- * <p>Names and labels follow Argo Rollouts' controller (docs/compatibility.md §14) where one exists, so that its
- * Grafana dashboard keeps working: per-Rollout gauges ({@code rollout_info}, {@code rollout_info_replicas_*},
- * {@code rollout_phase}) are computed from the informer cache at scrape time ({@link RolloutSeries});
- * {@code rollout_reconcile} (histogram, seconds, buckets 0.01/0.15/0.25/0.5/1), {@code rollout_reconcile_error} and
- * {@code rollout_events_total} carry {@code namespace} and {@code name} and are dropped when their Rollout leaves the
- * cache ({@link #sweep()}, also run at every scrape). Deviations: {@code controller_clientset_k8s_request_total} is
- * labelled {@code kind} (the resource), {@code verb} and {@code status_code} only (no per-object
- * {@code namespace}/{@code name}, which is unbounded); JVM memory is under Micrometer's standard names
- * ({@code jvm_memory_used_bytes{area="heap"}}), as a JVM has no {@code go_memstats_*}. Rollgate's own meters are
- * prefixed {@code rollgate_}.
+ * <p>Names and labels follow Argo Rollouts' controller (docs/compatibility.md §14) where one
+ * exists, so that its Grafana dashboard keeps working: per-Rollout gauges ({@code rollout_info},
+ * {@code rollout_info_replicas_*}, {@code rollout_phase}) are computed from the informer cache at
+ * scrape time ({@link RolloutSeries}); {@code rollout_reconcile} (histogram, seconds, buckets
+ * 0.01/0.15/0.25/0.5/1), {@code rollout_reconcile_error} and {@code rollout_events_total} carry
+ * {@code namespace} and {@code name} and are dropped when their Rollout leaves the cache ({@link
+ * #sweep()}, also run at every scrape). Deviations: {@code controller_clientset_k8s_request_total}
+ * is labelled {@code kind} (the resource), {@code verb} and {@code status_code} only (no per-object
+ * {@code namespace}/{@code name}, which is unbounded); JVM memory is under Micrometer's standard
+ * names ({@code jvm_memory_used_bytes{area="heap"}}), as a JVM has no {@code go_memstats_*}.
+ * Rollgate's own meters are prefixed {@code rollgate_}.
  */
 public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
 
   /** Bucket bounds of {@code rollout_reconcile}, in seconds (Argo's). */
   public static final double[] ROLLOUT_RECONCILE_BUCKETS = {0.01, 0.15, 0.25, 0.5, 1};
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final String version;
   private final Timer throttle;
   private final AtomicInteger leader = new AtomicInteger();
@@ -61,7 +64,8 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   /**
    * Creates the registry with the JVM and process binders.
    *
-   * @param version the controller version, the {@code version} label of {@code argo_rollouts_controller_info}
+   * @param version the controller version, the {@code version} label of {@code
+   *     argo_rollouts_controller_info}
    */
   public ControllerMetrics(String version) {
     this.version = version;
@@ -78,11 +82,15 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
         Timer.builder("rollgate.kube.api.throttle")
             .description("Time API calls waited for the client-side rate limiter (--qps/--burst).")
             .serviceLevelObjectives(
-                Duration.ofMillis(1), Duration.ofMillis(10), Duration.ofMillis(100), Duration.ofSeconds(1),
+                Duration.ofMillis(1),
+                Duration.ofMillis(10),
+                Duration.ofMillis(100),
+                Duration.ofSeconds(1),
                 Duration.ofSeconds(10))
             .register(registry);
     Gauge.builder("rollgate.leader", leader, AtomicInteger::get)
-        .description("1 while this process holds the leader Lease (or runs without leader election), else 0.")
+        .description(
+            "1 while this process holds the leader Lease (or runs without leader election), else 0.")
         .register(registry);
   }
 
@@ -98,15 +106,16 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   /**
    * Sets the source of the per-Rollout series: the Rollouts in the informer cache.
    *
-   * @param cache returns the cached Rollouts; called at every scrape and sweep, from a worker thread
+   * @param cache returns the cached Rollouts; called at every scrape and sweep, from a worker
+   *     thread
    */
   public void watchRollouts(Supplier<? extends Collection<Rollout>> cache) {
     this.rollouts = cache;
   }
 
   /**
-   * Sets the source of the per-AnalysisRun series ({@code analysis_run_info}, {@code analysis_run_metric_phase}, ...):
-   * the AnalysisRuns in the informer cache.
+   * Sets the source of the per-AnalysisRun series ({@code analysis_run_info}, {@code
+   * analysis_run_metric_phase}, ...): the AnalysisRuns in the informer cache.
    *
    * @param cache returns the cached AnalysisRuns; called at every scrape, from a worker thread
    */
@@ -115,19 +124,20 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   }
 
   /**
-   * Sets the source of the per-Experiment series ({@code experiment_info}, {@code experiment_phase}) and of the
-   * sweep that drops the {@code experiment_reconcile} series of deleted Experiments: the Experiments in the informer
-   * cache.
+   * Sets the source of the per-Experiment series ({@code experiment_info}, {@code
+   * experiment_phase}) and of the sweep that drops the {@code experiment_reconcile} series of
+   * deleted Experiments: the Experiments in the informer cache.
    *
-   * @param cache returns the cached Experiments; called at every scrape and sweep, from a worker thread
+   * @param cache returns the cached Experiments; called at every scrape and sweep, from a worker
+   *     thread
    */
   public void watchExperiments(Supplier<? extends Collection<Experiment>> cache) {
     this.experiments = cache;
   }
 
   /**
-   * Registers the gauges of one work queue: {@code rollgate_workqueue_depth{queue}} and
-   * {@code rollgate_workqueue_in_flight{queue}}.
+   * Registers the gauges of one work queue: {@code rollgate_workqueue_depth{queue}} and {@code
+   * rollgate_workqueue_in_flight{queue}}.
    *
    * @param queue the queue name (the kind it reconciles, for example {@code Rollout})
    * @param depth keys waiting to run
@@ -159,8 +169,14 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
         .tag("queue", kind)
         .tag("result", failed ? "error" : "success")
         .serviceLevelObjectives(
-            Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
-            Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(30))
+            Duration.ofMillis(10),
+            Duration.ofMillis(50),
+            Duration.ofMillis(100),
+            Duration.ofMillis(250),
+            Duration.ofMillis(500),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(30))
         .register(registry)
         .record(nanos, TimeUnit.NANOSECONDS);
     if ("Rollout".equals(kind)) {
@@ -171,8 +187,8 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   }
 
   /**
-   * Counts one Kubernetes Event recorded on a Rollout ({@code rollout_events_total}); events on other kinds are not
-   * counted, as in Argo.
+   * Counts one Kubernetes Event recorded on a Rollout ({@code rollout_events_total}); events on
+   * other kinds are not counted, as in Argo.
    *
    * @param kind the involved object's kind
    * @param namespace its namespace
@@ -187,7 +203,8 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   }
 
   /**
-   * Counts one Event that was recorded but not written ({@code rollgate_events_dropped_total{cause}}).
+   * Counts one Event that was recorded but not written ({@code
+   * rollgate_events_dropped_total{cause}}).
    *
    * @param cause why: {@code queue} (too many Event writes waiting)
    */
@@ -200,9 +217,10 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   }
 
   /**
-   * Counts the notifications sent and given up on for one Event ({@code notification_send_success} and
-   * {@code notification_send_error}, labelled {@code namespace, name, type, reason} as in Argo Rollouts) and records
-   * how long handling it took ({@code notification_send}, seconds). docs/notifications.md.
+   * Counts the notifications sent and given up on for one Event ({@code notification_send_success}
+   * and {@code notification_send_error}, labelled {@code namespace, name, type, reason} as in Argo
+   * Rollouts) and records how long handling it took ({@code notification_send}, seconds).
+   * docs/notifications.md.
    *
    * @param namespace the involved object's namespace
    * @param name its name
@@ -212,17 +230,20 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
    * @param failed notifications that failed after their retries
    * @param nanos how long the Event's notifications took, in nanoseconds
    */
-  public void notified(String namespace, String name, String type, String reason, int sent, int failed, long nanos) {
+  public void notified(
+      String namespace, String name, String type, String reason, int sent, int failed, long nanos) {
     perRollout.notified(namespace, name, type, reason, sent, failed);
     perRollout.notifyDuration(namespace, name, nanos / 1e9);
   }
 
   /**
-   * Counts one API-server request ({@code controller_clientset_k8s_request_total{kind,verb,status_code}}).
+   * Counts one API-server request ({@code
+   * controller_clientset_k8s_request_total{kind,verb,status_code}}).
    *
    * @param verb {@code get}, {@code create}, {@code patch}, {@code delete}, ...
    * @param resource the resource, for example {@code replicasets} or {@code rollouts/status}
-   * @param statusCode the HTTP status, or {@code error} when no response arrived (timeout, connection failure)
+   * @param statusCode the HTTP status, or {@code error} when no response arrived (timeout,
+   *     connection failure)
    */
   @Override
   public void apiRequest(String verb, String resource, String statusCode) {
@@ -235,13 +256,14 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
 
   /**
    * Records one plugin call: {@code rollgate_plugin_calls_total{plugin,kind,call,outcome}} and
-   * {@code rollgate_plugin_call_duration_seconds{plugin,kind,call}} (docs/plugins.md, "Security and audit").
+   * {@code rollgate_plugin_call_duration_seconds{plugin,kind,call}} (docs/plugins.md, "Security and
+   * audit").
    *
    * @param plugin the plugin name, {@code <org>/<name>}
    * @param kind {@code step} or {@code trafficrouter}
    * @param call the protocol path, for example {@code step/run}
-   * @param outcome {@code success}, {@code plugin_error}, {@code unavailable}, {@code transport_error},
-   *     {@code timeout} or {@code bad_answer}
+   * @param outcome {@code success}, {@code plugin_error}, {@code unavailable}, {@code
+   *     transport_error}, {@code timeout} or {@code bad_answer}
    * @param nanos the call's duration, in nanoseconds
    */
   public void pluginCall(String plugin, String kind, String call, String outcome, long nanos) {
@@ -254,14 +276,19 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
         .description("Duration of plugin calls, including a lazy start of the plugin.")
         .tags("plugin", plugin, "kind", kind, "call", call)
         .serviceLevelObjectives(
-            Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(250), Duration.ofSeconds(1),
-            Duration.ofSeconds(5), Duration.ofSeconds(30))
+            Duration.ofMillis(10),
+            Duration.ofMillis(50),
+            Duration.ofMillis(250),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(30))
         .register(registry)
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /**
-   * Records the time one API call waited for the rate limiter ({@code rollgate_kube_api_throttle_seconds}).
+   * Records the time one API call waited for the rate limiter ({@code
+   * rollgate_kube_api_throttle_seconds}).
    *
    * @param nanos the wait, in nanoseconds (0 when a token was available)
    */
@@ -280,8 +307,9 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   }
 
   /**
-   * Drops the per-Rollout and per-Experiment series of objects that are no longer in the caches. Does nothing for a
-   * kind until {@link #watchRollouts(Supplier)} or {@link #watchExperiments(Supplier)} was called.
+   * Drops the per-Rollout and per-Experiment series of objects that are no longer in the caches.
+   * Does nothing for a kind until {@link #watchRollouts(Supplier)} or {@link
+   * #watchExperiments(Supplier)} was called.
    *
    * @return the number of Rollouts and Experiments whose series were dropped
    */
@@ -307,8 +335,9 @@ public final class ControllerMetrics implements AutoCloseable, ApiCallMetrics {
   }
 
   /**
-   * Renders the whole exposition: the registry's meters, then the per-Rollout gauges from the cache and
-   * {@code argo_rollouts_controller_info}. Blocking (walks the cache): call it from a worker thread.
+   * Renders the whole exposition: the registry's meters, then the per-Rollout gauges from the cache
+   * and {@code argo_rollouts_controller_info}. Blocking (walks the cache): call it from a worker
+   * thread.
    *
    * @return the Prometheus text format 0.0.4
    */

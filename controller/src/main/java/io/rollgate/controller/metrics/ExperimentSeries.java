@@ -5,10 +5,11 @@ import io.rollgate.api.Experiment;
 import java.util.Collection;
 
 /**
- * Writes Argo Rollouts' per-Experiment gauges (docs/compatibility.md §14) in the Prometheus text format, computed from
- * the informer cache at scrape time: {@code experiment_info{namespace,name,phase}} (1) and the deprecated
- * {@code experiment_phase{namespace,name,phase}} (1 for the current phase, 0 for the others). A deleted Experiment's
- * series disappear with it, since nothing is registered per Experiment.
+ * Writes Argo Rollouts' per-Experiment gauges (docs/compatibility.md §14) in the Prometheus text
+ * format, computed from the informer cache at scrape time: {@code
+ * experiment_info{namespace,name,phase}} (1) and the deprecated {@code
+ * experiment_phase{namespace,name,phase}} (1 for the current phase, 0 for the others). A deleted
+ * Experiment's series disappear with it, since nothing is registered per Experiment.
  */
 public final class ExperimentSeries {
 
@@ -23,14 +24,26 @@ public final class ExperimentSeries {
   public static void write(StringBuilder out, Collection<Experiment> experiments) {
     RolloutSeries.family(out, "experiment_info", "Information about Experiment.");
     for (Experiment e : experiments) {
-      RolloutSeries.sample(out, "experiment_info", 1, "namespace", ns(e), "name", name(e), "phase", phase(e));
+      RolloutSeries.sample(
+          out, "experiment_info", 1, "namespace", ns(e), "name", name(e), "phase", phase(e));
     }
     RolloutSeries.family(
-        out, "experiment_phase", "Information on the state of the experiment (DEPRECATED - use experiment_info)");
+        out,
+        "experiment_phase",
+        "Information on the state of the experiment (DEPRECATED - use experiment_info)");
     for (Experiment e : experiments) {
       String phase = phase(e);
       for (String p : AnalysisRunSeries.PHASES) {
-        RolloutSeries.sample(out, "experiment_phase", p.equals(phase) ? 1 : 0, "namespace", ns(e), "name", name(e), "phase", p);
+        RolloutSeries.sample(
+            out,
+            "experiment_phase",
+            p.equals(phase) ? 1 : 0,
+            "namespace",
+            ns(e),
+            "name",
+            name(e),
+            "phase",
+            p);
       }
     }
   }

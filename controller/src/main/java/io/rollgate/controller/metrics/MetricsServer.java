@@ -7,8 +7,9 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * Serves {@code GET /metrics} on the metrics port ({@code --metricsport}, default 8090, as Argo Rollouts), listening on
- * all addresses. Rendering walks the informer cache, so it runs on a worker thread, never on the event loop.
+ * Serves {@code GET /metrics} on the metrics port ({@code --metricsport}, default 8090, as Argo
+ * Rollouts), listening on all addresses. Rendering walks the informer cache, so it runs on a worker
+ * thread, never on the event loop.
  */
 public final class MetricsServer {
 
@@ -62,6 +63,8 @@ public final class MetricsServer {
     vertx
         .executeBlocking(metrics::scrape, false)
         .onSuccess(body -> req.response().putHeader("Content-Type", CONTENT_TYPE).end(body))
-        .onFailure(err -> req.response().setStatusCode(500).end("scrape failed: " + err.getMessage() + "\n"));
+        .onFailure(
+            err ->
+                req.response().setStatusCode(500).end("scrape failed: " + err.getMessage() + "\n"));
   }
 }

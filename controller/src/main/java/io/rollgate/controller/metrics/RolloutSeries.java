@@ -11,13 +11,15 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Writes Argo Rollouts' per-Rollout gauges (docs/compatibility.md §14) in the Prometheus text format,
- * computed from the informer cache at scrape time: {@code rollout_info}, {@code rollout_info_replicas_available},
- * {@code _unavailable}, {@code _desired}, {@code _updated}, and the deprecated {@code rollout_phase}.
+ * Writes Argo Rollouts' per-Rollout gauges (docs/compatibility.md §14) in the Prometheus text
+ * format, computed from the informer cache at scrape time: {@code rollout_info}, {@code
+ * rollout_info_replicas_available}, {@code _unavailable}, {@code _desired}, {@code _updated}, and
+ * the deprecated {@code rollout_phase}.
  *
- * <p>Because the series are derived from the cache on every scrape, a deleted Rollout's series disappear with it; no
- * meter is registered per Rollout. They are written by hand rather than through Micrometer because the Prometheus
- * client Micrometer uses strips the {@code _info} suffix from gauge names, which would break the upstream dashboard.
+ * <p>Because the series are derived from the cache on every scrape, a deleted Rollout's series
+ * disappear with it; no meter is registered per Rollout. They are written by hand rather than
+ * through Micrometer because the Prometheus client Micrometer uses strips the {@code _info} suffix
+ * from gauge names, which would break the upstream dashboard.
  */
 public final class RolloutSeries {
 
@@ -28,11 +30,12 @@ public final class RolloutSeries {
   private RolloutSeries() {}
 
   /**
-   * Derives the {@code phase} label of {@code rollout_info} from the conditions, as Argo's {@code calculatePhase}
-   * does (this is not {@code status.phase}): {@code Progressing} by default; the {@code Progressing} condition's reason
-   * {@code NewReplicaSetAvailable} gives {@code Completed}, {@code RolloutPaused} gives {@code Paused},
-   * {@code ReplicaSetCreateError} gives {@code Error}, {@code ProgressDeadlineExceeded} gives {@code Timeout},
-   * {@code RolloutAborted} gives {@code Abort}; any {@code InvalidSpec} condition gives {@code InvalidSpec}.
+   * Derives the {@code phase} label of {@code rollout_info} from the conditions, as Argo's {@code
+   * calculatePhase} does (this is not {@code status.phase}): {@code Progressing} by default; the
+   * {@code Progressing} condition's reason {@code NewReplicaSetAvailable} gives {@code Completed},
+   * {@code RolloutPaused} gives {@code Paused}, {@code ReplicaSetCreateError} gives {@code Error},
+   * {@code ProgressDeadlineExceeded} gives {@code Timeout}, {@code RolloutAborted} gives {@code
+   * Abort}; any {@code InvalidSpec} condition gives {@code InvalidSpec}.
    *
    * @param rollout the Rollout
    * @return one of {@link #PHASES}
@@ -84,15 +87,16 @@ public final class RolloutSeries {
   }
 
   /**
-   * The {@code traffic_router} label: the last configured of {@code ALB}, {@code Ambassador}, {@code Istio},
-   * {@code Nginx}, {@code SMI}, {@code AppMesh} (Argo's order), or empty.
+   * The {@code traffic_router} label: the last configured of {@code ALB}, {@code Ambassador},
+   * {@code Istio}, {@code Nginx}, {@code SMI}, {@code AppMesh} (Argo's order), or empty.
    *
    * @param rollout the Rollout
    * @return the label value, empty without {@code spec.strategy.canary.trafficRouting}
    */
   public static String trafficRouter(Rollout rollout) {
     RolloutStrategy s = rollout.getSpec() == null ? null : rollout.getSpec().getStrategy();
-    RolloutTrafficRouting tr = s == null || s.getCanary() == null ? null : s.getCanary().getTrafficRouting();
+    RolloutTrafficRouting tr =
+        s == null || s.getCanary() == null ? null : s.getCanary().getTrafficRouting();
     if (tr == null) {
       return "";
     }
@@ -119,7 +123,8 @@ public final class RolloutSeries {
   }
 
   /**
-   * Appends the per-Rollout metric families for the given Rollouts, in the Prometheus text format 0.0.4.
+   * Appends the per-Rollout metric families for the given Rollouts, in the Prometheus text format
+   * 0.0.4.
    *
    * @param out where to append
    * @param rollouts the Rollouts in the informer cache
@@ -131,20 +136,56 @@ public final class RolloutSeries {
           out,
           "rollout_info",
           1,
-          "namespace", ns(r), "name", name(r),
-          "strategy", strategy(r), "traffic_router", trafficRouter(r), "phase", phase(r));
+          "namespace",
+          ns(r),
+          "name",
+          name(r),
+          "strategy",
+          strategy(r),
+          "traffic_router",
+          trafficRouter(r),
+          "phase",
+          phase(r));
     }
-    replicas(out, rollouts, "rollout_info_replicas_available", "The number of available replicas per rollout.");
-    replicas(out, rollouts, "rollout_info_replicas_unavailable", "The number of unavailable replicas per rollout.");
-    replicas(out, rollouts, "rollout_info_replicas_desired", "The number of desired replicas per rollout.");
-    replicas(out, rollouts, "rollout_info_replicas_updated", "The number of updated replicas per rollout.");
-    family(out, "rollout_phase", "Information on the state of the rollout (DEPRECATED - use rollout_info).");
+    replicas(
+        out,
+        rollouts,
+        "rollout_info_replicas_available",
+        "The number of available replicas per rollout.");
+    replicas(
+        out,
+        rollouts,
+        "rollout_info_replicas_unavailable",
+        "The number of unavailable replicas per rollout.");
+    replicas(
+        out,
+        rollouts,
+        "rollout_info_replicas_desired",
+        "The number of desired replicas per rollout.");
+    replicas(
+        out,
+        rollouts,
+        "rollout_info_replicas_updated",
+        "The number of updated replicas per rollout.");
+    family(
+        out,
+        "rollout_phase",
+        "Information on the state of the rollout (DEPRECATED - use rollout_info).");
     for (Rollout r : rollouts) {
       String phase = phase(r);
       for (String p : PHASES) {
         sample(
-            out, "rollout_phase", p.equals(phase) ? 1 : 0,
-            "namespace", ns(r), "name", name(r), "strategy", strategy(r), "phase", p);
+            out,
+            "rollout_phase",
+            p.equals(phase) ? 1 : 0,
+            "namespace",
+            ns(r),
+            "name",
+            name(r),
+            "strategy",
+            strategy(r),
+            "phase",
+            p);
       }
     }
   }
@@ -162,16 +203,20 @@ public final class RolloutSeries {
     sample(out, metric, 1, labels);
   }
 
-  private static void replicas(StringBuilder out, Collection<Rollout> rollouts, String metric, String help) {
+  private static void replicas(
+      StringBuilder out, Collection<Rollout> rollouts, String metric, String help) {
     family(out, metric, help);
     for (Rollout r : rollouts) {
       RolloutStatus s = r.getStatus() == null ? new RolloutStatus() : r.getStatus();
       long value =
           switch (metric) {
             case "rollout_info_replicas_available" -> n(s.getAvailableReplicas());
-            case "rollout_info_replicas_unavailable" -> n(s.getReplicas()) - n(s.getAvailableReplicas());
+            case "rollout_info_replicas_unavailable" ->
+                n(s.getReplicas()) - n(s.getAvailableReplicas());
             case "rollout_info_replicas_desired" ->
-                r.getSpec() == null || r.getSpec().getReplicas() == null ? 1 : r.getSpec().getReplicas();
+                r.getSpec() == null || r.getSpec().getReplicas() == null
+                    ? 1
+                    : r.getSpec().getReplicas();
             default -> n(s.getUpdatedReplicas());
           };
       sample(out, metric, value, "namespace", ns(r), "name", name(r));

@@ -6,16 +6,18 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Argo's per-Rollout counters and histogram, keyed by {@code namespace/name}: {@code rollout_reconcile} (histogram,
- * seconds), {@code rollout_reconcile_error} (counter), {@code rollout_events_total} (counter by type and reason) and the
- * notification series ({@code notification_send_success}, {@code notification_send_error}, {@code notification_send}).
- * The same bookkeeping serves Experiments ({@link #experiments()}: {@code experiment_reconcile},
- * {@code experiment_reconcile_error}, no event counter).
+ * Argo's per-Rollout counters and histogram, keyed by {@code namespace/name}: {@code
+ * rollout_reconcile} (histogram, seconds), {@code rollout_reconcile_error} (counter), {@code
+ * rollout_events_total} (counter by type and reason) and the notification series ({@code
+ * notification_send_success}, {@code notification_send_error}, {@code notification_send}). The same
+ * bookkeeping serves Experiments ({@link #experiments()}: {@code experiment_reconcile}, {@code
+ * experiment_reconcile_error}, no event counter).
  *
- * <p>Kept here rather than as Micrometer meters for two reasons: a Micrometer {@code DistributionSummary} does not place
- * sub-second values in fractional service-level buckets (every sample lands in {@code le="1.0"}), and the exposition
- * must keep Argo's exact names ({@code rollout_reconcile_error}, without the {@code _total} the Prometheus client
- * would add). Entries are dropped by {@link #retainOnly(Set)} when their Rollout leaves the cache. Thread-safe.
+ * <p>Kept here rather than as Micrometer meters for two reasons: a Micrometer {@code
+ * DistributionSummary} does not place sub-second values in fractional service-level buckets (every
+ * sample lands in {@code le="1.0"}), and the exposition must keep Argo's exact names ({@code
+ * rollout_reconcile_error}, without the {@code _total} the Prometheus client would add). Entries
+ * are dropped by {@link #retainOnly(Set)} when their Rollout leaves the cache. Thread-safe.
  */
 final class RolloutStats {
 
@@ -31,7 +33,11 @@ final class RolloutStats {
   private final boolean withEvents;
 
   RolloutStats() {
-    this("rollout", "Rollout reconciliation performance.", "Error occurring during the rollout.", true);
+    this(
+        "rollout",
+        "Rollout reconciliation performance.",
+        "Error occurring during the rollout.",
+        true);
   }
 
   private RolloutStats(String prefix, String reconcileHelp, String errorHelp, boolean withEvents) {
@@ -41,10 +47,16 @@ final class RolloutStats {
     this.withEvents = withEvents;
   }
 
-  /** The per-Experiment variant: {@code experiment_reconcile} and {@code experiment_reconcile_error}. */
+  /**
+   * The per-Experiment variant: {@code experiment_reconcile} and {@code
+   * experiment_reconcile_error}.
+   */
   static RolloutStats experiments() {
     return new RolloutStats(
-        "experiment", "Experiments reconciliation performance.", "Error occurring during the experiment.", false);
+        "experiment",
+        "Experiments reconciliation performance.",
+        "Error occurring during the experiment.",
+        false);
   }
 
   private static final class Entry {
@@ -131,26 +143,70 @@ final class RolloutStats {
 
   void write(StringBuilder out) {
     String reconcile = prefix + "_reconcile";
-    out.append("# HELP ").append(reconcile).append(' ').append(reconcileHelp).append('\n')
-        .append("# TYPE ").append(reconcile).append(" histogram\n");
+    out.append("# HELP ")
+        .append(reconcile)
+        .append(' ')
+        .append(reconcileHelp)
+        .append('\n')
+        .append("# TYPE ")
+        .append(reconcile)
+        .append(" histogram\n");
     StringBuilder errors =
-        new StringBuilder("# HELP ").append(reconcile).append("_error ").append(errorHelp).append('\n')
-            .append("# TYPE ").append(reconcile).append("_error counter\n");
+        new StringBuilder("# HELP ")
+            .append(reconcile)
+            .append("_error ")
+            .append(errorHelp)
+            .append('\n')
+            .append("# TYPE ")
+            .append(reconcile)
+            .append("_error counter\n");
     StringBuilder events =
         new StringBuilder("# HELP rollout_events_total Count of rollout events.\n")
             .append("# TYPE rollout_events_total counter\n");
     for (Entry e : entries.values()) {
       synchronized (e) {
-        String labels = "namespace=\"" + RolloutSeries.escape(e.namespace) + "\",name=\"" + RolloutSeries.escape(e.name) + "\"";
+        String labels =
+            "namespace=\""
+                + RolloutSeries.escape(e.namespace)
+                + "\",name=\""
+                + RolloutSeries.escape(e.name)
+                + "\"";
         if (e.count > 0) {
           for (int i = 0; i < BUCKETS.length; i++) {
-            out.append(reconcile).append("_bucket{").append(labels).append(",le=\"").append(format(BUCKETS[i]))
-                .append("\"} ").append(e.buckets[i]).append('\n');
+            out.append(reconcile)
+                .append("_bucket{")
+                .append(labels)
+                .append(",le=\"")
+                .append(format(BUCKETS[i]))
+                .append("\"} ")
+                .append(e.buckets[i])
+                .append('\n');
           }
-          out.append(reconcile).append("_bucket{").append(labels).append(",le=\"+Inf\"} ").append(e.count).append('\n');
-          out.append(reconcile).append("_sum{").append(labels).append("} ").append(e.sum).append('\n');
-          out.append(reconcile).append("_count{").append(labels).append("} ").append(e.count).append('\n');
-          errors.append(reconcile).append("_error{").append(labels).append("} ").append(e.errors).append('\n');
+          out.append(reconcile)
+              .append("_bucket{")
+              .append(labels)
+              .append(",le=\"+Inf\"} ")
+              .append(e.count)
+              .append('\n');
+          out.append(reconcile)
+              .append("_sum{")
+              .append(labels)
+              .append("} ")
+              .append(e.sum)
+              .append('\n');
+          out.append(reconcile)
+              .append("_count{")
+              .append(labels)
+              .append("} ")
+              .append(e.count)
+              .append('\n');
+          errors
+              .append(reconcile)
+              .append("_error{")
+              .append(labels)
+              .append("} ")
+              .append(e.errors)
+              .append('\n');
         }
         byReason(events, "rollout_events_total", labels, e.events);
       }
@@ -163,8 +219,9 @@ final class RolloutStats {
   }
 
   /**
-   * {@code notification_send_success} and {@code notification_send_error} (counters by type and reason) and
-   * {@code notification_send} (histogram, seconds), named and labelled as Argo Rollouts exports them.
+   * {@code notification_send_success} and {@code notification_send_error} (counters by type and
+   * reason) and {@code notification_send} (histogram, seconds), named and labelled as Argo Rollouts
+   * exports them.
    */
   private void writeNotifications(StringBuilder out) {
     StringBuilder ok =
@@ -178,31 +235,59 @@ final class RolloutStats {
             .append("# TYPE notification_send histogram\n");
     for (Entry e : entries.values()) {
       synchronized (e) {
-        String labels = "namespace=\"" + RolloutSeries.escape(e.namespace) + "\",name=\"" + RolloutSeries.escape(e.name) + "\"";
+        String labels =
+            "namespace=\""
+                + RolloutSeries.escape(e.namespace)
+                + "\",name=\""
+                + RolloutSeries.escape(e.name)
+                + "\"";
         byReason(ok, "notification_send_success", labels, e.notified);
         byReason(failed, "notification_send_error", labels, e.notifyFailed);
         if (e.notifyCount > 0) {
           for (int i = 0; i < NOTIFY_BUCKETS.length; i++) {
-            send.append("notification_send_bucket{").append(labels).append(",le=\"").append(format(NOTIFY_BUCKETS[i]))
-                .append("\"} ").append(e.notifyBuckets[i]).append('\n');
+            send.append("notification_send_bucket{")
+                .append(labels)
+                .append(",le=\"")
+                .append(format(NOTIFY_BUCKETS[i]))
+                .append("\"} ")
+                .append(e.notifyBuckets[i])
+                .append('\n');
           }
-          send.append("notification_send_bucket{").append(labels).append(",le=\"+Inf\"} ").append(e.notifyCount)
+          send.append("notification_send_bucket{")
+              .append(labels)
+              .append(",le=\"+Inf\"} ")
+              .append(e.notifyCount)
               .append('\n');
-          send.append("notification_send_sum{").append(labels).append("} ").append(e.notifySum).append('\n');
-          send.append("notification_send_count{").append(labels).append("} ").append(e.notifyCount).append('\n');
+          send.append("notification_send_sum{")
+              .append(labels)
+              .append("} ")
+              .append(e.notifySum)
+              .append('\n');
+          send.append("notification_send_count{")
+              .append(labels)
+              .append("} ")
+              .append(e.notifyCount)
+              .append('\n');
         }
       }
     }
     out.append(ok).append(failed).append(send);
   }
 
-  private static void byReason(StringBuilder out, String metric, String labels, Map<String, Long> counts) {
+  private static void byReason(
+      StringBuilder out, String metric, String labels, Map<String, Long> counts) {
     for (Map.Entry<String, Long> ev : counts.entrySet()) {
       int sep = ev.getKey().indexOf('\u0000');
-      out.append(metric).append('{').append(labels)
-          .append(",type=\"").append(RolloutSeries.escape(ev.getKey().substring(0, sep)))
-          .append("\",reason=\"").append(RolloutSeries.escape(ev.getKey().substring(sep + 1)))
-          .append("\"} ").append(ev.getValue()).append('\n');
+      out.append(metric)
+          .append('{')
+          .append(labels)
+          .append(",type=\"")
+          .append(RolloutSeries.escape(ev.getKey().substring(0, sep)))
+          .append("\",reason=\"")
+          .append(RolloutSeries.escape(ev.getKey().substring(sep + 1)))
+          .append("\"} ")
+          .append(ev.getValue())
+          .append('\n');
     }
   }
 

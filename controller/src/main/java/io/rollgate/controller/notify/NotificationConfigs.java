@@ -14,14 +14,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The notification configurations the controller knows (docs/notifications.md): informers on the ConfigMap
- * {@value #CONFIG_MAP} and the Secret {@value #SECRET}, by name, in the controller's namespace, or in every namespace
- * with {@code --self-service-notification-enabled} (Argo Rollouts' names and flag). Only these two names are watched,
- * so the controller never holds other Secrets.
+ * The notification configurations the controller knows (docs/notifications.md): informers on the
+ * ConfigMap {@value #CONFIG_MAP} and the Secret {@value #SECRET}, by name, in the controller's
+ * namespace, or in every namespace with {@code --self-service-notification-enabled} (Argo Rollouts'
+ * names and flag). Only these two names are watched, so the controller never holds other Secrets.
  */
 public final class NotificationConfigs {
 
-  /** The ConfigMap holding services, templates, triggers and subscriptions, as Argo Rollouts names it. */
+  /**
+   * The ConfigMap holding services, templates, triggers and subscriptions, as Argo Rollouts names
+   * it.
+   */
   public static final String CONFIG_MAP = "argo-rollouts-notification-configmap";
 
   /** The Secret the ConfigMap's {@code $key} references read from, as Argo Rollouts names it. */
@@ -65,21 +68,40 @@ public final class NotificationConfigs {
   /**
    * Starts the informers.
    *
-   * @return a Future completing once both were listed, or after {@value #SYNC_WAIT_SECONDS} s when they cannot be
-   *     (RBAC, API server down: the informers keep trying, and notifications wait for them). Never fails.
+   * @return a Future completing once both were listed, or after {@value #SYNC_WAIT_SECONDS} s when
+   *     they cannot be (RBAC, API server down: the informers keep trying, and notifications wait
+   *     for them). Never fails.
    */
   public Future<Void> start() {
     KubernetesClient client = api.client();
     configMaps =
         selfService
-            ? client.configMaps().inAnyNamespace().withField("metadata.name", CONFIG_MAP).runnableInformer(0)
-            : client.configMaps().inNamespace(namespace).withField("metadata.name", CONFIG_MAP).runnableInformer(0);
+            ? client
+                .configMaps()
+                .inAnyNamespace()
+                .withField("metadata.name", CONFIG_MAP)
+                .runnableInformer(0)
+            : client
+                .configMaps()
+                .inNamespace(namespace)
+                .withField("metadata.name", CONFIG_MAP)
+                .runnableInformer(0);
     secrets =
         selfService
-            ? client.secrets().inAnyNamespace().withField("metadata.name", SECRET).runnableInformer(0)
-            : client.secrets().inNamespace(namespace).withField("metadata.name", SECRET).runnableInformer(0);
-    Future<Void> cm = Future.fromCompletionStage(configMaps.start(), vertx.getOrCreateContext()).mapEmpty();
-    Future<Void> sec = Future.fromCompletionStage(secrets.start(), vertx.getOrCreateContext()).mapEmpty();
+            ? client
+                .secrets()
+                .inAnyNamespace()
+                .withField("metadata.name", SECRET)
+                .runnableInformer(0)
+            : client
+                .secrets()
+                .inNamespace(namespace)
+                .withField("metadata.name", SECRET)
+                .runnableInformer(0);
+    Future<Void> cm =
+        Future.fromCompletionStage(configMaps.start(), vertx.getOrCreateContext()).mapEmpty();
+    Future<Void> sec =
+        Future.fromCompletionStage(secrets.start(), vertx.getOrCreateContext()).mapEmpty();
     return Future.all(cm, sec)
         .timeout(SYNC_WAIT_SECONDS, TimeUnit.SECONDS)
         .recover(
@@ -96,8 +118,8 @@ public final class NotificationConfigs {
   }
 
   /**
-   * The configurations that apply to an object: with self-service, its own namespace's first, then the controller's;
-   * only namespaces whose ConfigMap exists.
+   * The configurations that apply to an object: with self-service, its own namespace's first, then
+   * the controller's; only namespaces whose ConfigMap exists.
    *
    * @param objectNamespace the object's namespace
    * @return the configurations, possibly empty

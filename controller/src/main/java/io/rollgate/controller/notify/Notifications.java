@@ -26,16 +26,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends Argo Rollouts notifications for the Events the controller records (docs/notifications.md). As in Argo
- * Rollouts, an Event's reason names its trigger ({@code RolloutPaused} fires {@code on-rollout-paused}); the
- * destinations are the object's {@code notifications.argoproj.io/subscribe.<trigger>.<service>} annotations and the
- * ConfigMap's {@code subscriptions}. Rendering and sending are done by Argo's notification engine, hosted by the plugin
- * bridge in its {@code notifications} mode; this class decides whether an Event can notify anyone, hands it over with
- * the configurations and AnalysisRuns that apply, and counts and logs the outcome.
+ * Sends Argo Rollouts notifications for the Events the controller records (docs/notifications.md).
+ * As in Argo Rollouts, an Event's reason names its trigger ({@code RolloutPaused} fires {@code
+ * on-rollout-paused}); the destinations are the object's {@code
+ * notifications.argoproj.io/subscribe.<trigger>.<service>} annotations and the ConfigMap's {@code
+ * subscriptions}. Rendering and sending are done by Argo's notification engine, hosted by the
+ * plugin bridge in its {@code notifications} mode; this class decides whether an Event can notify
+ * anyone, hands it over with the configurations and AnalysisRuns that apply, and counts and logs
+ * the outcome.
  *
- * <p>Never blocks and never fails a reconcile: the notifications of one object are sent one Event after another (so
- * they arrive in the order the Events were recorded), those of different objects concurrently; the engine retries a
- * failed send with a doubling backoff. Only the leader notifies, so a standby or a deposed leader sends nothing.
+ * <p>Never blocks and never fails a reconcile: the notifications of one object are sent one Event
+ * after another (so they arrive in the order the Events were recorded), those of different objects
+ * concurrently; the engine retries a failed send with a doubling backoff. Only the leader notifies,
+ * so a standby or a deposed leader sends nothing.
  */
 public final class Notifications {
 
@@ -54,7 +57,9 @@ public final class Notifications {
   /** Wait before the second attempt, doubling after. */
   static final Duration SEND_BACKOFF = Duration.ofSeconds(1);
 
-  /** Bound of handing one Event to the engine: every attempt of every destination, run concurrently. */
+  /**
+   * Bound of handing one Event to the engine: every attempt of every destination, run concurrently.
+   */
   static final Duration CALL_TIMEOUT = Duration.ofSeconds(120);
 
   private static final Logger LOG = LoggerFactory.getLogger(Notifications.class);
@@ -99,8 +104,8 @@ public final class Notifications {
   }
 
   /**
-   * Notifies the subscribers of an Event, if any. Returns at once; the object is read now, as it was when the Event
-   * was recorded.
+   * Notifies the subscribers of an Event, if any. Returns at once; the object is read now, as it
+   * was when the Event was recorded.
    *
    * @param obj the involved object (a Rollout, an AnalysisRun or an Experiment)
    * @param type {@code Normal} or {@code Warning}
@@ -137,19 +142,25 @@ public final class Notifications {
   }
 
   /**
-   * Whether anyone can be subscribed: a subscription annotation on the object, or global {@code subscriptions} in a
-   * configuration. Without either, no trigger has a destination and the Event is not handed over.
+   * Whether anyone can be subscribed: a subscription annotation on the object, or global {@code
+   * subscriptions} in a configuration. Without either, no trigger has a destination and the Event
+   * is not handed over.
    */
   static boolean mayHaveSubscribers(HasMetadata obj, List<NotificationConfigs.Config> applying) {
     Map<String, String> annotations = obj.getMetadata().getAnnotations();
-    if (annotations != null && annotations.keySet().stream().anyMatch(k -> k.startsWith(SUBSCRIBE_PREFIX))) {
+    if (annotations != null
+        && annotations.keySet().stream().anyMatch(k -> k.startsWith(SUBSCRIBE_PREFIX))) {
       return true;
     }
     return applying.stream()
-        .anyMatch(c -> c.configMap().getData() != null && c.configMap().getData().containsKey("subscriptions"));
+        .anyMatch(
+            c ->
+                c.configMap().getData() != null
+                    && c.configMap().getData().containsKey("subscriptions"));
   }
 
-  private ObjectNode request(HasMetadata obj, String type, String reason, List<NotificationConfigs.Config> applying) {
+  private ObjectNode request(
+      HasMetadata obj, String type, String reason, List<NotificationConfigs.Config> applying) {
     ObjectNode body = ModelJson.mapper().createObjectNode();
     body.putObject("event").put("type", type).put("reason", reason);
     body.set("object", ModelJson.mapper().valueToTree(obj));
@@ -171,9 +182,9 @@ public final class Notifications {
   }
 
   /**
-   * The AnalysisRuns templates see as {@code analysisRuns}, chosen as Argo Rollouts chooses them: those of the
-   * Rollout's namespace labelled with its {@code status.currentPodHash} whose {@code rollout.argoproj.io/revision}
-   * equals the Rollout's, newest first.
+   * The AnalysisRuns templates see as {@code analysisRuns}, chosen as Argo Rollouts chooses them:
+   * those of the Rollout's namespace labelled with its {@code status.currentPodHash} whose {@code
+   * rollout.argoproj.io/revision} equals the Rollout's, newest first.
    *
    * @param rollout the Rollout
    * @return the runs, possibly empty
@@ -185,11 +196,15 @@ public final class Notifications {
     for (AnalysisRun run : analysisRunsIn.apply(rollout.getMetadata().getNamespace())) {
       Map<String, String> labels = run.getMetadata().getLabels();
       String runHash = labels == null ? null : labels.get(Labels.POD_TEMPLATE_HASH);
-      if (Objects.equals(runHash, hash == null ? "" : hash) && Objects.equals(annotation(run, Annotations.REVISION), revision)) {
+      if (Objects.equals(runHash, hash == null ? "" : hash)
+          && Objects.equals(annotation(run, Annotations.REVISION), revision)) {
         out.add(run);
       }
     }
-    out.sort(Comparator.comparing((AnalysisRun r) -> String.valueOf(r.getMetadata().getCreationTimestamp())).reversed());
+    out.sort(
+        Comparator.comparing(
+                (AnalysisRun r) -> String.valueOf(r.getMetadata().getCreationTimestamp()))
+            .reversed());
     return out;
   }
 
@@ -212,14 +227,19 @@ public final class Notifications {
               long nanos = System.nanoTime() - start;
               if (ar.failed()) {
                 LOG.warn(
-                    "notification not sent ns={} name={} reason={}: {}", ns, name, reason, ar.cause().getMessage());
+                    "notification not sent ns={} name={} reason={}: {}",
+                    ns,
+                    name,
+                    reason,
+                    ar.cause().getMessage());
                 count(ns, name, type, reason, 0, 1, nanos);
                 return Future.succeededFuture();
               }
               JsonNode answer = ar.result();
               String error = answer.path("error").asText("");
               if (!error.isEmpty()) {
-                LOG.warn("notification not sent ns={} name={} reason={}: {}", ns, name, reason, error);
+                LOG.warn(
+                    "notification not sent ns={} name={} reason={}: {}", ns, name, reason, error);
                 count(ns, name, type, reason, 0, 1, nanos);
                 return Future.succeededFuture();
               }
@@ -230,14 +250,31 @@ public final class Notifications {
               for (JsonNode s : answer.path("sent")) {
                 LOG.info(
                     "notification sent ns={} name={} trigger={} destination={} templates={} attempts={}",
-                    ns, name, trigger, destination(s), s.path("templates"), s.path("attempts").asInt());
+                    ns,
+                    name,
+                    trigger,
+                    destination(s),
+                    s.path("templates"),
+                    s.path("attempts").asInt());
               }
               for (JsonNode f : answer.path("failed")) {
                 LOG.warn(
                     "notification failed ns={} name={} trigger={} destination={} attempts={}: {}",
-                    ns, name, trigger, destination(f), f.path("attempts").asInt(), f.path("error").asText());
+                    ns,
+                    name,
+                    trigger,
+                    destination(f),
+                    f.path("attempts").asInt(),
+                    f.path("error").asText());
               }
-              count(ns, name, type, reason, answer.path("sent").size(), answer.path("failed").size(), nanos);
+              count(
+                  ns,
+                  name,
+                  type,
+                  reason,
+                  answer.path("sent").size(),
+                  answer.path("failed").size(),
+                  nanos);
               return Future.succeededFuture();
             });
   }
@@ -247,13 +284,17 @@ public final class Notifications {
     return outcome.path("service").asText() + (recipient.isEmpty() ? "" : ":" + recipient);
   }
 
-  private void count(String ns, String name, String type, String reason, int sent, int failed, long nanos) {
+  private void count(
+      String ns, String name, String type, String reason, int sent, int failed, long nanos) {
     if (metrics != null) {
       metrics.notified(ns, name, type, reason, sent, failed, nanos);
     }
   }
 
-  /** Logs a configuration problem the first time it is seen (they come back with every answer while they last). */
+  /**
+   * Logs a configuration problem the first time it is seen (they come back with every answer while
+   * they last).
+   */
   private void reportOnce(String problem) {
     boolean first;
     synchronized (reported) {

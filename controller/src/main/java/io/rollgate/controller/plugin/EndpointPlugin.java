@@ -7,9 +7,9 @@ import io.vertx.core.Future;
 import java.time.Duration;
 
 /**
- * A plugin that runs as its own service ({@code endpoint: http(s)://host:port[/base]}, docs/plugins.md): the
- * controller only calls it, without a cookie. {@code init} is sent before the first call and again after a failed
- * one, until it succeeds.
+ * A plugin that runs as its own service ({@code endpoint: http(s)://host:port[/base]},
+ * docs/plugins.md): the controller only calls it, without a cookie. {@code init} is sent before the
+ * first call and again after a failed one, until it succeeds.
  */
 final class EndpointPlugin implements PluginInstance {
 
@@ -36,7 +36,8 @@ final class EndpointPlugin implements PluginInstance {
     } catch (IllegalArgumentException ex) {
       throw new IllegalArgumentException("endpoint " + e + ": " + ex.getMessage());
     }
-    if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+    if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+        || uri.getHost() == null) {
       throw new IllegalArgumentException("endpoint " + e + ": must be http(s)://host:port[/base]");
     }
     this.baseUrl = e.endsWith("/") ? e.substring(0, e.length() - 1) : e;
@@ -47,11 +48,18 @@ final class EndpointPlugin implements PluginInstance {
     if (closed) {
       return Future.failedFuture(
           new PluginCallException(
-              PluginCallException.Reason.UNAVAILABLE, "plugin " + entry.name() + " is not running: was unregistered"));
+              PluginCallException.Reason.UNAVAILABLE,
+              "plugin " + entry.name() + " is not running: was unregistered"));
     }
     if (initialised == null || initialised.failed()) {
       initialised =
-          http.post(entry.name(), baseUrl, "init", ModelJson.mapper().createObjectNode(), null, timeout)
+          http.post(
+                  entry.name(),
+                  baseUrl,
+                  "init",
+                  ModelJson.mapper().createObjectNode(),
+                  null,
+                  timeout)
               .compose(
                   a -> {
                     String error = a.path("error").asText("");
@@ -60,7 +68,10 @@ final class EndpointPlugin implements PluginInstance {
                         : Future.failedFuture(
                             new PluginCallException(
                                 PluginCallException.Reason.UNAVAILABLE,
-                                "plugin " + entry.name() + " is not running: init failed: " + error));
+                                "plugin "
+                                    + entry.name()
+                                    + " is not running: init failed: "
+                                    + error));
                   });
     }
     return initialised.compose(v -> http.post(entry.name(), baseUrl, path, body, null, timeout));

@@ -14,10 +14,11 @@ import io.vertx.core.Future;
 import java.util.Optional;
 
 /**
- * {@link StepPlugins} backed by the {@link PluginHost}: encodes {@code step/run}, {@code step/terminate} and
- * {@code step/abort} requests ({@code {"rollout", "context"}}) and decodes the answers into {@link StepResult}s
- * (docs/plugins.md, "Step plugins"). An answer with an unknown {@code phase} or a {@code requeueAfterSeconds} that is
- * not a number fails the Future with a {@link PluginCallException} naming the plugin and the field.
+ * {@link StepPlugins} backed by the {@link PluginHost}: encodes {@code step/run}, {@code
+ * step/terminate} and {@code step/abort} requests ({@code {"rollout", "context"}}) and decodes the
+ * answers into {@link StepResult}s (docs/plugins.md, "Step plugins"). An answer with an unknown
+ * {@code phase} or a {@code requeueAfterSeconds} that is not a number fails the Future with a
+ * {@link PluginCallException} naming the plugin and the field.
  */
 public final class HostedStepPlugins implements StepPlugins {
 
@@ -38,7 +39,8 @@ public final class HostedStepPlugins implements StepPlugins {
   }
 
   @Override
-  public Future<StepResult> call(String name, StepOperation operation, Rollout rollout, StepContext context) {
+  public Future<StepResult> call(
+      String name, StepOperation operation, Rollout rollout, StepContext context) {
     ObjectNode body = ModelJson.mapper().createObjectNode();
     body.set("rollout", ModelJson.toTree(rollout));
     ObjectNode ctx = body.putObject("context");
@@ -56,8 +58,8 @@ public final class HostedStepPlugins implements StepPlugins {
    * @param name the plugin name, for messages
    * @param path the call, for messages
    * @param answer the answer body
-   * @return the result; fails with {@link PluginCallException} ({@code BAD_ANSWER}) for an unknown phase or a
-   *     non-numeric {@code requeueAfterSeconds}
+   * @return the result; fails with {@link PluginCallException} ({@code BAD_ANSWER}) for an unknown
+   *     phase or a non-numeric {@code requeueAfterSeconds}
    */
   static Future<StepResult> decode(String name, String path, JsonNode answer) {
     String error = text(answer, "error");
@@ -74,7 +76,10 @@ public final class HostedStepPlugins implements StepPlugins {
       try {
         phase = StepPhase.valueOf(phaseText);
       } catch (IllegalArgumentException e) {
-        return bad(name, path, "phase '" + phaseText + "' is not one of Running, Successful, Failed, Error");
+        return bad(
+            name,
+            path,
+            "phase '" + phaseText + "' is not one of Running, Successful, Failed, Error");
       }
     }
     JsonNode requeue = answer.get("requeueAfterSeconds");
@@ -85,7 +90,8 @@ public final class HostedStepPlugins implements StepPlugins {
       }
       requeueSeconds = requeue.asLong();
     }
-    return Future.succeededFuture(new StepResult(phase, text(answer, "message"), requeueSeconds, status, null));
+    return Future.succeededFuture(
+        new StepResult(phase, text(answer, "message"), requeueSeconds, status, null));
   }
 
   private static String text(JsonNode answer, String field) {
@@ -96,6 +102,7 @@ public final class HostedStepPlugins implements StepPlugins {
   private static <T> Future<T> bad(String name, String path, String why) {
     return Future.failedFuture(
         new PluginCallException(
-            PluginCallException.Reason.BAD_ANSWER, "plugin " + name + ": " + path + " answered a bad " + why));
+            PluginCallException.Reason.BAD_ANSWER,
+            "plugin " + name + ": " + path + " answered a bad " + why));
   }
 }

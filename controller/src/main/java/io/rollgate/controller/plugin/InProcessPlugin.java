@@ -13,10 +13,11 @@ import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Java plugin on the controller's classpath ({@code location: java:<class>}, docs/plugins.md): the provider
- * {@code <class>} of {@link StepPlugin} or {@link TrafficRouterPlugin} is loaded with {@link ServiceLoader} on first
- * use, {@code init} is called once, and calls go through the SDK's {@link PluginDispatcher} with the same JSON bodies
- * an executable plugin gets (so the plugin never shares the controller's cached objects).
+ * A Java plugin on the controller's classpath ({@code location: java:<class>}, docs/plugins.md):
+ * the provider {@code <class>} of {@link StepPlugin} or {@link TrafficRouterPlugin} is loaded with
+ * {@link ServiceLoader} on first use, {@code init} is called once, and calls go through the SDK's
+ * {@link PluginDispatcher} with the same JSON bodies an executable plugin gets (so the plugin never
+ * shares the controller's cached objects).
  */
 final class InProcessPlugin implements PluginInstance {
 
@@ -51,34 +52,50 @@ final class InProcessPlugin implements PluginInstance {
     }
     if (loaded == null || loaded.failed()) {
       loaded =
-          vertx.executeBlocking(this::load, false)
+          vertx
+              .executeBlocking(this::load, false)
               .recover(err -> unavailable(err.getMessage()))
               .compose(
-                  d -> d.handle("init", ModelJson.mapper().createObjectNode())
-                      .compose(
-                          a -> {
-                            String error = a.path("error").asText("");
-                            return error.isEmpty() ? Future.succeededFuture(d) : unavailable("init failed: " + error);
-                          }));
+                  d ->
+                      d.handle("init", ModelJson.mapper().createObjectNode())
+                          .compose(
+                              a -> {
+                                String error = a.path("error").asText("");
+                                return error.isEmpty()
+                                    ? Future.succeededFuture(d)
+                                    : unavailable("init failed: " + error);
+                              }));
     }
     return loaded.compose(
-        d -> d.handle(path, body)
-            .timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS)
-            .recover(
-                err -> Future.failedFuture(
-                    err instanceof java.util.concurrent.TimeoutException
-                        ? new PluginCallException(
-                            PluginCallException.Reason.TIMEOUT,
-                            "plugin " + entry.name() + ": " + path + " timed out after "
-                                + PluginHttpClient.seconds(timeout))
-                        : new PluginCallException(
-                            PluginCallException.Reason.BAD_ANSWER,
-                            "plugin " + entry.name() + ": " + path + " failed: " + err.getMessage(),
-                            err))));
+        d ->
+            d.handle(path, body)
+                .timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS)
+                .recover(
+                    err ->
+                        Future.failedFuture(
+                            err instanceof java.util.concurrent.TimeoutException
+                                ? new PluginCallException(
+                                    PluginCallException.Reason.TIMEOUT,
+                                    "plugin "
+                                        + entry.name()
+                                        + ": "
+                                        + path
+                                        + " timed out after "
+                                        + PluginHttpClient.seconds(timeout))
+                                : new PluginCallException(
+                                    PluginCallException.Reason.BAD_ANSWER,
+                                    "plugin "
+                                        + entry.name()
+                                        + ": "
+                                        + path
+                                        + " failed: "
+                                        + err.getMessage(),
+                                    err))));
   }
 
   private PluginDispatcher load() {
-    Class<?> iface = PluginHost.KIND_STEP.equals(kind) ? StepPlugin.class : TrafficRouterPlugin.class;
+    Class<?> iface =
+        PluginHost.KIND_STEP.equals(kind) ? StepPlugin.class : TrafficRouterPlugin.class;
     ClassLoader cl = Thread.currentThread().getContextClassLoader();
     if (cl == null) {
       cl = InProcessPlugin.class.getClassLoader();
@@ -89,14 +106,21 @@ final class InProcessPlugin implements PluginInstance {
       }
     }
     throw new IllegalStateException(
-        "no " + iface.getSimpleName() + " provider " + className + " on the controller's classpath (it must be listed in"
-            + " META-INF/services/" + iface.getName() + ")");
+        "no "
+            + iface.getSimpleName()
+            + " provider "
+            + className
+            + " on the controller's classpath (it must be listed in"
+            + " META-INF/services/"
+            + iface.getName()
+            + ")");
   }
 
   private <T> Future<T> unavailable(String why) {
     return Future.failedFuture(
         new PluginCallException(
-            PluginCallException.Reason.UNAVAILABLE, "plugin " + entry.name() + " is not running: " + why));
+            PluginCallException.Reason.UNAVAILABLE,
+            "plugin " + entry.name() + " is not running: " + why));
   }
 
   @Override

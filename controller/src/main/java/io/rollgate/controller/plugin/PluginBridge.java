@@ -11,16 +11,17 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Where the plugin bridge {@code rollgate-plugin-bridge} is (docs/plugins.md, "Go plugins of Argo Rollouts"): the
- * program, built from the repository's {@code bridge/} Go module, that runs an Argo Rollouts plugin binary (HashiCorp
- * go-plugin over net/rpc) and serves it to the controller over protocol v1. It is looked up, in this order, at
- * {@code --plugin-bridge}, at the environment variable {@value #ENV}, beside the controller's jar, then on
- * {@code PATH}; the first executable file wins. The lookup runs when a go-plugin binary is first met, so a bridge
- * installed later is found without a restart.
+ * Where the plugin bridge {@code rollgate-plugin-bridge} is (docs/plugins.md, "Go plugins of Argo
+ * Rollouts"): the program, built from the repository's {@code bridge/} Go module, that runs an Argo
+ * Rollouts plugin binary (HashiCorp go-plugin over net/rpc) and serves it to the controller over
+ * protocol v1. It is looked up, in this order, at {@code --plugin-bridge}, at the environment
+ * variable {@value #ENV}, beside the controller's jar, then on {@code PATH}; the first executable
+ * file wins. The lookup runs when a go-plugin binary is first met, so a bridge installed later is
+ * found without a restart.
  *
- * <p>Also knows the go-plugin handshake line ({@code CORE|APP|NETWORK|ADDR|PROTOCOL[|...]}, for example
- * {@code 1|1|unix|/tmp/plugin123|netrpc|}) that such a binary prints when started with Argo Rollouts' magic cookie
- * ({@value #MAGIC_COOKIE_KEY}{@code =<kind>}).
+ * <p>Also knows the go-plugin handshake line ({@code CORE|APP|NETWORK|ADDR|PROTOCOL[|...]}, for
+ * example {@code 1|1|unix|/tmp/plugin123|netrpc|}) that such a binary prints when started with Argo
+ * Rollouts' magic cookie ({@value #MAGIC_COOKIE_KEY}{@code =<kind>}).
  */
 public final class PluginBridge {
 
@@ -30,10 +31,14 @@ public final class PluginBridge {
   /** Environment variable naming the bridge when {@code --plugin-bridge} is not given. */
   public static final String ENV = "ROLLGATE_PLUGIN_BRIDGE";
 
-  /** Argo Rollouts' go-plugin magic cookie key; its value is the plugin kind ({@code step}, {@code trafficrouter}). */
+  /**
+   * Argo Rollouts' go-plugin magic cookie key; its value is the plugin kind ({@code step}, {@code
+   * trafficrouter}).
+   */
   public static final String MAGIC_COOKIE_KEY = "ARGO_ROLLOUTS_RPC_PLUGIN";
 
-  private static final Pattern GO_PLUGIN_LINE = Pattern.compile("^\\d+\\|\\d+\\|(tcp|unix)\\|[^|]+\\|(netrpc|grpc)(\\|.*)?$");
+  private static final Pattern GO_PLUGIN_LINE =
+      Pattern.compile("^\\d+\\|\\d+\\|(tcp|unix)\\|[^|]+\\|(netrpc|grpc)(\\|.*)?$");
 
   private final Path flag;
   private final Map<String, String> env;
@@ -61,7 +66,8 @@ public final class PluginBridge {
   public static PluginBridge ofController(Path flag) {
     Path jar = null;
     try {
-      Path code = Path.of(PluginBridge.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path code =
+          Path.of(PluginBridge.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       jar = Files.isRegularFile(code) ? code.getParent() : null;
     } catch (URISyntaxException | RuntimeException e) {
       jar = null;
@@ -84,8 +90,8 @@ public final class PluginBridge {
   }
 
   /**
-   * Where {@link #locate} looks, for messages: only the flag when it is given (an explicit path is never replaced by
-   * another bridge).
+   * Where {@link #locate} looks, for messages: only the flag when it is given (an explicit path is
+   * never replaced by another bridge).
    *
    * @return the places, in order
    */
@@ -120,10 +126,16 @@ public final class PluginBridge {
    */
   public String notFound() {
     List<Path> places = candidates();
-    String where = places.size() > 4
-        ? places.subList(0, 4) + " and " + (places.size() - 4) + " more PATH entries"
-        : places.toString();
-    return FILE_NAME + " was not found (looked at " + where + "; set --plugin-bridge or " + ENV + ")";
+    String where =
+        places.size() > 4
+            ? places.subList(0, 4) + " and " + (places.size() - 4) + " more PATH entries"
+            : places.toString();
+    return FILE_NAME
+        + " was not found (looked at "
+        + where
+        + "; set --plugin-bridge or "
+        + ENV
+        + ")";
   }
 
   /**

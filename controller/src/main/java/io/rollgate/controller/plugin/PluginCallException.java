@@ -1,9 +1,9 @@
 package io.rollgate.controller.plugin;
 
 /**
- * A plugin call that did not produce an answer: the plugin is not registered or cannot be fetched, verified or
- * started, or the call failed in transport, timed out, or got an answer that is not protocol v1 (docs/plugins.md,
- * "Requests"). The message always names the plugin and the reason.
+ * A plugin call that did not produce an answer: the plugin is not registered or cannot be fetched,
+ * verified or started, or the call failed in transport, timed out, or got an answer that is not
+ * protocol v1 (docs/plugins.md, "Requests"). The message always names the plugin and the reason.
  */
 public final class PluginCallException extends RuntimeException {
 

@@ -25,11 +25,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * Puts a plugin executable into the plugin folder ({@code --plugin-dir}) and verifies it (docs/plugins.md,
- * "Registration"): {@code file://<path>} is copied, {@code http(s)://<url>} is downloaded (redirects followed, a status
- * other than 200 is an error), then the SHA-256 is checked when the registration gives one, and the file is made
- * executable. The file lands at {@code <plugin-dir>/<kind>/<org>/<name>}, replaced atomically, so a running process
- * of an older registration is never overwritten mid-read.
+ * Puts a plugin executable into the plugin folder ({@code --plugin-dir}) and verifies it
+ * (docs/plugins.md, "Registration"): {@code file://<path>} is copied, {@code http(s)://<url>} is
+ * downloaded (redirects followed, a status other than 200 is an error), then the SHA-256 is checked
+ * when the registration gives one, and the file is made executable. The file lands at {@code
+ * <plugin-dir>/<kind>/<org>/<name>}, replaced atomically, so a running process of an older
+ * registration is never overwritten mid-read.
  *
  * <p>Copying and hashing run on a Vert.x worker; the download streams to disk on the event loop.
  */
@@ -55,7 +56,11 @@ public final class PluginFetcher {
     this.dir = dir;
     this.client =
         WebClient.create(
-            vertx, new WebClientOptions().setUserAgent("rollgate-controller").setFollowRedirects(true).setMaxRedirects(5));
+            vertx,
+            new WebClientOptions()
+                .setUserAgent("rollgate-controller")
+                .setFollowRedirects(true)
+                .setMaxRedirects(5));
   }
 
   /**
@@ -63,8 +68,9 @@ public final class PluginFetcher {
    *
    * @param kind the kind folder ({@code step} or {@code trafficrouter})
    * @param entry the registration; {@code location} must be {@code file://} or {@code http(s)://}
-   * @return the path of the verified executable; fails with an {@link IllegalArgumentException} whose message says
-   *     what is wrong (bad location, unreadable file, HTTP status, checksum mismatch with both digests)
+   * @return the path of the verified executable; fails with an {@link IllegalArgumentException}
+   *     whose message says what is wrong (bad location, unreadable file, HTTP status, checksum
+   *     mismatch with both digests)
    */
   public Future<Path> fetch(String kind, PluginEntry entry) {
     return fetchVerified(kind, entry).map(Fetched::path);
@@ -74,8 +80,8 @@ public final class PluginFetcher {
   public record Fetched(Path path, String sha256) {}
 
   /**
-   * Fetches and verifies one executable plugin, as {@link #fetch}, and also tells the file's SHA-256 (the plugin
-   * host remembers per digest which protocol a binary speaks).
+   * Fetches and verifies one executable plugin, as {@link #fetch}, and also tells the file's
+   * SHA-256 (the plugin host remembers per digest which protocol a binary speaks).
    *
    * @param kind the kind folder ({@code step} or {@code trafficrouter})
    * @param entry the registration
@@ -87,8 +93,11 @@ public final class PluginFetcher {
     try {
       target = targetFor(kind, entry.name());
       uri = URI.create(entry.location());
-      if (entry.sha256() != null && !entry.sha256().isEmpty() && !SHA256.matcher(entry.sha256()).matches()) {
-        throw new IllegalArgumentException("sha256 must be 64 hexadecimal digits, got " + entry.sha256());
+      if (entry.sha256() != null
+          && !entry.sha256().isEmpty()
+          && !SHA256.matcher(entry.sha256()).matches()) {
+        throw new IllegalArgumentException(
+            "sha256 must be 64 hexadecimal digits, got " + entry.sha256());
       }
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(new IllegalArgumentException(e.getMessage(), e));
@@ -102,7 +111,9 @@ public final class PluginFetcher {
       default -> {
         return Future.failedFuture(
             new IllegalArgumentException(
-                "location " + entry.location() + ": must start with file://, http://, https:// or java:"));
+                "location "
+                    + entry.location()
+                    + ": must start with file://, http://, https:// or java:"));
       }
     }
     return fetched
@@ -110,7 +121,10 @@ public final class PluginFetcher {
         .recover(
             err -> {
               vertx.executeBlocking(() -> Files.deleteIfExists(tmp), false);
-              return Future.failedFuture(err instanceof IllegalArgumentException ? err : new IllegalArgumentException(err.getMessage(), err));
+              return Future.failedFuture(
+                  err instanceof IllegalArgumentException
+                      ? err
+                      : new IllegalArgumentException(err.getMessage(), err));
             });
   }
 
@@ -120,17 +134,19 @@ public final class PluginFetcher {
    * @param kind the kind folder
    * @param name the plugin name, {@code <org>/<name>}
    * @return {@code <plugin-dir>/<kind>/<org>/<name>}
-   * @throws IllegalArgumentException when the name is not of the form {@code <org>/<name>} or is {@code .} or
-   *     {@code ..}
+   * @throws IllegalArgumentException when the name is not of the form {@code <org>/<name>} or is
+   *     {@code .} or {@code ..}
    */
   public Path targetFor(String kind, String name) {
     if (name == null || !PluginRegistry.NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("plugin name " + name + " must be in the format of <namespace>/<name>");
+      throw new IllegalArgumentException(
+          "plugin name " + name + " must be in the format of <namespace>/<name>");
     }
     String[] parts = name.split("/", 2);
     for (String p : parts) {
       if (p.equals(".") || p.equals("..")) {
-        throw new IllegalArgumentException("plugin name " + name + " must not use . or .. as a part");
+        throw new IllegalArgumentException(
+            "plugin name " + name + " must not use . or .. as a part");
       }
     }
     return dir.resolve(kind).resolve(parts[0]).resolve(parts[1]);
@@ -148,7 +164,13 @@ public final class PluginFetcher {
   private Future<Path> download(String url, Path tmp) {
     return vertx
         .executeBlocking(() -> Files.createDirectories(tmp.getParent()), false)
-        .compose(v -> vertx.fileSystem().open(tmp.toString(), new OpenOptions().setWrite(true).setCreate(true).setTruncateExisting(true)))
+        .compose(
+            v ->
+                vertx
+                    .fileSystem()
+                    .open(
+                        tmp.toString(),
+                        new OpenOptions().setWrite(true).setCreate(true).setTruncateExisting(true)))
         .compose(
             file ->
                 client
@@ -156,24 +178,42 @@ public final class PluginFetcher {
                     .as(BodyCodec.pipe(file))
                     .send()
                     .timeout(DOWNLOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .recover(err -> file.close().transform(x -> Future.failedFuture(
-                        new IllegalArgumentException("download of " + url + " failed: " + rootMessage(err), err))))
+                    .recover(
+                        err ->
+                            file.close()
+                                .transform(
+                                    x ->
+                                        Future.failedFuture(
+                                            new IllegalArgumentException(
+                                                "download of "
+                                                    + url
+                                                    + " failed: "
+                                                    + rootMessage(err),
+                                                err))))
                     .compose(
                         resp ->
                             resp.statusCode() == 200
                                 ? Future.succeededFuture(tmp)
                                 : Future.failedFuture(
                                     new IllegalArgumentException(
-                                        "download of " + url + " failed: HTTP " + resp.statusCode()))));
+                                        "download of "
+                                            + url
+                                            + " failed: HTTP "
+                                            + resp.statusCode()))));
   }
 
-  private static Fetched verifyAndInstall(Path tmp, Path target, PluginEntry entry) throws IOException {
+  private static Fetched verifyAndInstall(Path tmp, Path target, PluginEntry entry)
+      throws IOException {
     String actual = sha256(tmp);
     String expected = entry.sha256();
     if (expected != null && !expected.isEmpty() && !expected.equalsIgnoreCase(actual)) {
       Files.deleteIfExists(tmp);
       throw new IllegalArgumentException(
-          "sha256 mismatch for " + entry.location() + ": expected " + expected.toLowerCase(Locale.ROOT) + ", got "
+          "sha256 mismatch for "
+              + entry.location()
+              + ": expected "
+              + expected.toLowerCase(Locale.ROOT)
+              + ", got "
               + actual);
     }
     try {
@@ -222,9 +262,9 @@ public final class PluginFetcher {
   }
 
   /**
-   * The file a {@code file://} location names, read as Argo Rollouts reads it: the authority and the path together,
-   * made absolute against the working directory, so {@code file://plugin-bin/x} is {@code ./plugin-bin/x} and
-   * {@code file:///opt/x} is {@code /opt/x}.
+   * The file a {@code file://} location names, read as Argo Rollouts reads it: the authority and
+   * the path together, made absolute against the working directory, so {@code file://plugin-bin/x}
+   * is {@code ./plugin-bin/x} and {@code file:///opt/x} is {@code /opt/x}.
    *
    * @param uri the location
    * @return the absolute path

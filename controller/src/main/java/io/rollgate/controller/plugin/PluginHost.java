@@ -26,15 +26,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller's plugin host (docs/plugins.md): holds the registry read from {@code argo-rollouts-config}, one
- * {@link PluginInstance} per registered plugin in use (executable, endpoint or in-process, created on first call),
- * and makes every call: bounded by {@code --plugin-call-timeout}, counted in {@code rollgate_plugin_calls_total} and
- * {@code rollgate_plugin_call_duration_seconds}, written to the audit log (logger {@code io.rollgate.plugin.audit}:
- * Rollout, step, call, outcome, duration; never bodies, which may carry secrets), and, when the plugin cannot be
- * fetched, verified or started, recorded as a Warning event {@value #EVENT_UNAVAILABLE} on the Rollout.
+ * The controller's plugin host (docs/plugins.md): holds the registry read from {@code
+ * argo-rollouts-config}, one {@link PluginInstance} per registered plugin in use (executable,
+ * endpoint or in-process, created on first call), and makes every call: bounded by {@code
+ * --plugin-call-timeout}, counted in {@code rollgate_plugin_calls_total} and {@code
+ * rollgate_plugin_call_duration_seconds}, written to the audit log (logger {@code
+ * io.rollgate.plugin.audit}: Rollout, step, call, outcome, duration; never bodies, which may carry
+ * secrets), and, when the plugin cannot be fetched, verified or started, recorded as a Warning
+ * event {@value #EVENT_UNAVAILABLE} on the Rollout.
  *
- * <p>A registry change closes (kills) the instances whose registration changed or disappeared; the next call starts
- * the new registration. All state lives on one Vert.x context; the public methods may be called from any thread.
+ * <p>A registry change closes (kills) the instances whose registration changed or disappeared; the
+ * next call starts the new registration. All state lives on one Vert.x context; the public methods
+ * may be called from any thread.
  */
 public final class PluginHost {
 
@@ -82,8 +85,8 @@ public final class PluginHost {
    * @param vertx the controller's Vert.x instance
    * @param pluginDir the plugin folder ({@code --plugin-dir})
    * @param callTimeout bound of one call ({@code --plugin-call-timeout})
-   * @param handshakeTimeout how long an executable plugin has to write its handshake line, and to answer
-   *     {@code init} ({@code --plugin-handshake-timeout}, 10 s by default)
+   * @param handshakeTimeout how long an executable plugin has to write its handshake line, and to
+   *     answer {@code init} ({@code --plugin-handshake-timeout}, 10 s by default)
    * @param where {@code <namespace>/argo-rollouts-config}, for messages
    * @param events the event recorder, or null (no events)
    * @param metrics the meters, or null
@@ -98,7 +101,16 @@ public final class PluginHost {
       EventRecorder events,
       ControllerMetrics metrics,
       Clock clock) {
-    this(vertx, pluginDir, callTimeout, handshakeTimeout, where, events, metrics, clock, PluginBridge.ofController(null));
+    this(
+        vertx,
+        pluginDir,
+        callTimeout,
+        handshakeTimeout,
+        where,
+        events,
+        metrics,
+        clock,
+        PluginBridge.ofController(null));
   }
 
   /**
@@ -107,13 +119,14 @@ public final class PluginHost {
    * @param vertx the controller's Vert.x instance
    * @param pluginDir the plugin folder ({@code --plugin-dir})
    * @param callTimeout bound of one call ({@code --plugin-call-timeout})
-   * @param handshakeTimeout how long an executable plugin has to write its handshake line, and to answer
-   *     {@code init} ({@code --plugin-handshake-timeout}, 10 s by default)
+   * @param handshakeTimeout how long an executable plugin has to write its handshake line, and to
+   *     answer {@code init} ({@code --plugin-handshake-timeout}, 10 s by default)
    * @param where {@code <namespace>/argo-rollouts-config}, for messages
    * @param events the event recorder, or null (no events)
    * @param metrics the meters, or null
    * @param clock the clock
-   * @param bridge where {@code rollgate-plugin-bridge} is ({@code --plugin-bridge}), for go-plugin binaries
+   * @param bridge where {@code rollgate-plugin-bridge} is ({@code --plugin-bridge}), for go-plugin
+   *     binaries
    */
   public PluginHost(
       Vertx vertx,
@@ -139,7 +152,8 @@ public final class PluginHost {
   }
 
   /**
-   * Replaces the registry (a ConfigMap change). Instances whose registration changed or was removed are closed.
+   * Replaces the registry (a ConfigMap change). Instances whose registration changed or was removed
+   * are closed.
    *
    * @param next the new registry
    */
@@ -157,7 +171,10 @@ public final class PluginHost {
             Optional<PluginEntry> now = next.find(kind, key[1]);
             if (now.isEmpty() || !now.get().equals(e.getValue().entry())) {
               LOG.info(
-                  "plugin {} ({}) {}: stopping it", key[1], key[0], now.isEmpty() ? "unregistered" : "registration changed");
+                  "plugin {} ({}) {}: stopping it",
+                  key[1],
+                  key[0],
+                  now.isEmpty() ? "unregistered" : "registration changed");
               e.getValue().instance().close();
               it.remove();
             }
@@ -176,20 +193,22 @@ public final class PluginHost {
   }
 
   /**
-   * Sets what runs after each registry change once the first registry was loaded (the Rollout controller requeues
-   * the Rollouts that use plugins, so a plugin registered or repaired is used at once instead of at their next
-   * retry).
+   * Sets what runs after each registry change once the first registry was loaded (the Rollout
+   * controller requeues the Rollouts that use plugins, so a plugin registered or repaired is used
+   * at once instead of at their next retry).
    *
-   * @param listener run on the host's context after the instances of changed registrations are closed
+   * @param listener run on the host's context after the instances of changed registrations are
+   *     closed
    */
   public void onRegistryChange(Runnable listener) {
     registryListener = listener;
   }
 
   /**
-   * Sets environment variables every executable plugin process gets on top of the controller's own (the controller
-   * passes {@code KUBECONFIG} when it runs with {@code --kubeconfig}, so plugins that talk to the cluster, as Argo
-   * Rollouts' do, use the controller's identity and API server). Applies to processes started afterwards.
+   * Sets environment variables every executable plugin process gets on top of the controller's own
+   * (the controller passes {@code KUBECONFIG} when it runs with {@code --kubeconfig}, so plugins
+   * that talk to the cluster, as Argo Rollouts' do, use the controller's identity and API server).
+   * Applies to processes started afterwards.
    *
    * @param env the variables
    */
@@ -238,9 +257,9 @@ public final class PluginHost {
 
   /**
    * Makes every plugin call first ask {@code allowed}; a call it refuses fails with {@link
-   * PluginCallException.Reason#NOT_LEADER} and never reaches the plugin, since plugins write to the cluster and to
-   * traffic routers on the controller's behalf. The controller passes "this process certainly holds the leader Lease"
-   * (docs/reliability.md).
+   * PluginCallException.Reason#NOT_LEADER} and never reaches the plugin, since plugins write to the
+   * cluster and to traffic routers on the controller's behalf. The controller passes "this process
+   * certainly holds the leader Lease" (docs/reliability.md).
    *
    * @param allowed asked before each call; must be cheap and thread-safe
    */
@@ -257,8 +276,8 @@ public final class PluginHost {
    * @param body the request body
    * @param rollout the Rollout the call is for (events and audit), or null
    * @param step the 0-based step index for the audit log, or null
-   * @return the answer body (a JSON object, whose {@code error} the caller interprets); fails with a
-   *     {@link PluginCallException} naming the plugin and the reason
+   * @return the answer body (a JSON object, whose {@code error} the caller interprets); fails with
+   *     a {@link PluginCallException} naming the plugin and the reason
    */
   public Future<JsonNode> call(
       PluginKind kind, String name, String path, JsonNode body, Rollout rollout, Integer step) {
@@ -274,13 +293,17 @@ public final class PluginHost {
                                 : Future.failedFuture(
                                     new PluginCallException(
                                         PluginCallException.Reason.NOT_LEADER,
-                                        "plugin " + name + ": call " + path
+                                        "plugin "
+                                            + name
+                                            + ": call "
+                                            + path
                                             + " not sent: this process does not certainly hold the leader Lease"))))
         .andThen(
             ar -> {
               String outcome;
               if (ar.succeeded()) {
-                outcome = ar.result().path("error").asText("").isEmpty() ? "success" : "plugin_error";
+                outcome =
+                    ar.result().path("error").asText("").isEmpty() ? "success" : "plugin_error";
               } else {
                 outcome = PluginCallException.reasonOf(ar.cause()).outcome();
               }
@@ -289,7 +312,11 @@ public final class PluginHost {
                 metrics.pluginCall(name, k, path, outcome, nanos);
               }
               String ro =
-                  rollout == null ? "-" : rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName();
+                  rollout == null
+                      ? "-"
+                      : rollout.getMetadata().getNamespace()
+                          + "/"
+                          + rollout.getMetadata().getName();
               AUDIT.info(
                   "plugin call plugin={} kind={} call={} rollout={} step={} outcome={} durationMs={}{}",
                   name,
@@ -303,7 +330,8 @@ public final class PluginHost {
               if (ar.failed()
                   && rollout != null
                   && events != null
-                  && PluginCallException.reasonOf(ar.cause()) == PluginCallException.Reason.UNAVAILABLE) {
+                  && PluginCallException.reasonOf(ar.cause())
+                      == PluginCallException.Reason.UNAVAILABLE) {
                 events.warning(rollout, EVENT_UNAVAILABLE, ar.cause().getMessage());
               }
             });
@@ -363,13 +391,25 @@ public final class PluginHost {
           "location " + loc + ": must start with file://, http://, https:// or java:");
     }
     return new ExecutablePlugin(
-        vertx, context, kind, e, fetcher, http, clock, handshakeTimeout, bridge, goPluginBySha, () -> processEnvironment,
+        vertx,
+        context,
+        kind,
+        e,
+        fetcher,
+        http,
+        clock,
+        handshakeTimeout,
+        bridge,
+        goPluginBySha,
+        () -> processEnvironment,
         why -> {});
   }
 
   private static <T> Future<T> unavailable(String name, String why) {
     return Future.failedFuture(
-        new PluginCallException(PluginCallException.Reason.UNAVAILABLE, "plugin " + name + " is not available: " + why));
+        new PluginCallException(
+            PluginCallException.Reason.UNAVAILABLE,
+            "plugin " + name + " is not available: " + why));
   }
 
   /**
@@ -395,21 +435,23 @@ public final class PluginHost {
   }
 
   /**
-   * Calls the plugin bridge running in one of its own modes (for example {@code notifications}, docs/notifications.md)
-   * rather than in front of a plugin: the process {@code rollgate-plugin-bridge <mode> [args...]} is found as for
-   * go-plugin binaries ({@link PluginBridge}), started on the first call, supervised and restarted like an executable
-   * plugin, and stopped with the host. Unlike plugin calls, these are not subject to {@link #guardCalls}: the caller
-   * decides. Never blocks.
+   * Calls the plugin bridge running in one of its own modes (for example {@code notifications},
+   * docs/notifications.md) rather than in front of a plugin: the process {@code
+   * rollgate-plugin-bridge <mode> [args...]} is found as for go-plugin binaries ({@link
+   * PluginBridge}), started on the first call, supervised and restarted like an executable plugin,
+   * and stopped with the host. Unlike plugin calls, these are not subject to {@link #guardCalls}:
+   * the caller decides. Never blocks.
    *
    * @param mode the bridge's mode, its first argument
    * @param args the mode's further arguments (taken on the first call of a mode)
    * @param path the protocol path relative to {@code /v1/}
    * @param body the request body
    * @param timeout bound of the call
-   * @return the answer body; fails with a {@link PluginCallException} naming {@code rollgate/<mode>} and the reason,
-   *     for example that the bridge is not installed
+   * @return the answer body; fails with a {@link PluginCallException} naming {@code
+   *     rollgate/<mode>} and the reason, for example that the bridge is not installed
    */
-  public Future<JsonNode> callBridge(String mode, List<String> args, String path, JsonNode body, Duration timeout) {
+  public Future<JsonNode> callBridge(
+      String mode, List<String> args, String path, JsonNode body, Duration timeout) {
     return onContextFuture(
         () -> {
           if (closed) {
@@ -422,20 +464,41 @@ public final class PluginHost {
                     List<String> all = new ArrayList<>();
                     all.add(m);
                     all.addAll(args);
-                    PluginEntry entry = new PluginEntry("rollgate/" + m, "bridge:" + m, null, null, all, false, null);
+                    PluginEntry entry =
+                        new PluginEntry(
+                            "rollgate/" + m, "bridge:" + m, null, null, all, false, null);
                     return new ExecutablePlugin(
-                        vertx, context, m, entry, fetcher, http, clock, handshakeTimeout, bridge, goPluginBySha,
-                        () -> processEnvironment, why -> {},
-                        () -> bridge.locate()
-                            .map(found -> Future.succeededFuture(new PluginFetcher.Fetched(found, "bridge:" + m)))
-                            .orElseGet(() -> Future.failedFuture(new IllegalStateException(bridge.notFound()))));
+                        vertx,
+                        context,
+                        m,
+                        entry,
+                        fetcher,
+                        http,
+                        clock,
+                        handshakeTimeout,
+                        bridge,
+                        goPluginBySha,
+                        () -> processEnvironment,
+                        why -> {},
+                        () ->
+                            bridge
+                                .locate()
+                                .map(
+                                    found ->
+                                        Future.succeededFuture(
+                                            new PluginFetcher.Fetched(found, "bridge:" + m)))
+                                .orElseGet(
+                                    () ->
+                                        Future.failedFuture(
+                                            new IllegalStateException(bridge.notFound()))));
                   });
           return p.call(path, body, timeout);
         });
   }
 
   /**
-   * The metric provider of AnalysisTemplates' {@code provider.plugin} metrics, for the AnalysisRun reconciler.
+   * The metric provider of AnalysisTemplates' {@code provider.plugin} metrics, for the AnalysisRun
+   * reconciler.
    *
    * @return a provider whose measurements are taken by the registered metric-provider plugins
    */
@@ -444,7 +507,8 @@ public final class PluginHost {
   }
 
   /**
-   * Stops every plugin process (SIGKILL, with their children) and fails later calls. For the controller's shutdown.
+   * Stops every plugin process (SIGKILL, with their children) and fails later calls. For the
+   * controller's shutdown.
    *
    * @return a Future completing when every process was signalled
    */

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Sends protocol v1 calls ({@code POST <base>/v1/<path>}, JSON body, header {@code Rollgate-Plugin-Protocol: 1}, and
- * the per-process cookie as a bearer token for executable plugins) on the controller's Vert.x instance. Never blocks.
+ * Sends protocol v1 calls ({@code POST <base>/v1/<path>}, JSON body, header {@code
+ * Rollgate-Plugin-Protocol: 1}, and the per-process cookie as a bearer token for executable
+ * plugins) on the controller's Vert.x instance. Never blocks.
  */
 public final class PluginHttpClient {
 
@@ -49,9 +50,9 @@ public final class PluginHttpClient {
    * @param body the JSON body
    * @param cookie the bearer token, or null (endpoint plugins)
    * @param timeout bound of the whole call
-   * @return the answer body (a JSON object); fails with {@link PluginCallException} ({@code TIMEOUT},
-   *     {@code TRANSPORT} for a refused connection or a status other than 200, {@code BAD_ANSWER} for a body that is
-   *     not a JSON object)
+   * @return the answer body (a JSON object); fails with {@link PluginCallException} ({@code
+   *     TIMEOUT}, {@code TRANSPORT} for a refused connection or a status other than 200, {@code
+   *     BAD_ANSWER} for a body that is not a JSON object)
    */
   public Future<JsonNode> post(
       String plugin, String baseUrl, String path, JsonNode body, String cookie, Duration timeout) {
@@ -63,7 +64,8 @@ public final class PluginHttpClient {
     } catch (RuntimeException e) {
       return Future.failedFuture(
           new PluginCallException(
-              PluginCallException.Reason.TRANSPORT, "plugin " + plugin + ": bad URL " + url + ": " + e.getMessage()));
+              PluginCallException.Reason.TRANSPORT,
+              "plugin " + plugin + ": bad URL " + url + ": " + e.getMessage()));
     }
     request
         .connectTimeout(millis)
@@ -79,12 +81,20 @@ public final class PluginHttpClient {
         .recover(
             err -> {
               boolean timedOut =
-                  err instanceof TimeoutException || err.getClass().getSimpleName().contains("Timeout");
+                  err instanceof TimeoutException
+                      || err.getClass().getSimpleName().contains("Timeout");
               return Future.failedFuture(
                   new PluginCallException(
-                      timedOut ? PluginCallException.Reason.TIMEOUT : PluginCallException.Reason.TRANSPORT,
                       timedOut
-                          ? "plugin " + plugin + ": " + path + " timed out after " + seconds(timeout)
+                          ? PluginCallException.Reason.TIMEOUT
+                          : PluginCallException.Reason.TRANSPORT,
+                      timedOut
+                          ? "plugin "
+                              + plugin
+                              + ": "
+                              + path
+                              + " timed out after "
+                              + seconds(timeout)
                           : "plugin " + plugin + ": " + path + " failed: " + rootMessage(err),
                       err));
             })
@@ -94,7 +104,12 @@ public final class PluginHttpClient {
                 return Future.failedFuture(
                     new PluginCallException(
                         PluginCallException.Reason.TRANSPORT,
-                        "plugin " + plugin + ": " + path + " answered HTTP " + resp.statusCode()
+                        "plugin "
+                            + plugin
+                            + ": "
+                            + path
+                            + " answered HTTP "
+                            + resp.statusCode()
                             + excerpt(resp.bodyAsString())));
               }
               Buffer b = resp.body();
@@ -102,8 +117,14 @@ public final class PluginHttpClient {
                 return Future.failedFuture(
                     new PluginCallException(
                         PluginCallException.Reason.BAD_ANSWER,
-                        "plugin " + plugin + ": " + path + " answered " + (b == null ? "an empty body" : "a body over "
-                            + MAX_ANSWER_BYTES + " bytes")));
+                        "plugin "
+                            + plugin
+                            + ": "
+                            + path
+                            + " answered "
+                            + (b == null
+                                ? "an empty body"
+                                : "a body over " + MAX_ANSWER_BYTES + " bytes")));
               }
               try {
                 JsonNode answer = ModelJson.mapper().readTree(b.getBytes());
@@ -115,7 +136,11 @@ public final class PluginHttpClient {
                 return Future.failedFuture(
                     new PluginCallException(
                         PluginCallException.Reason.BAD_ANSWER,
-                        "plugin " + plugin + ": " + path + " answered something that is not a JSON object"
+                        "plugin "
+                            + plugin
+                            + ": "
+                            + path
+                            + " answered something that is not a JSON object"
                             + excerpt(b.toString())));
               }
             });

@@ -19,14 +19,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@code plugin} metric provider ({@code metrics[].provider.plugin: {"<org>/<name>": {...}}}, docs/compatibility.md
- * §9.7): each measurement call goes to the metric-provider plugin registered under that name in
- * {@code argo-rollouts-config} ({@code metricProviderPlugins}), as {@code metricprovider/run}, {@code resume},
- * {@code terminate} or {@code garbageCollect} with the AnalysisRun and the metric (docs/plugins.md, "Metric-provider
- * plugins"). The plugin decides the measurement's phase itself; its value, message and metadata are stored as it
- * answers them. A {@code Running} or {@code Pending} measurement is resumed at its {@code resumeAt} (10 s later when it
- * gives none). A plugin error, a call that cannot be made or a bad answer fails the Future, which is an {@code Error}
- * measurement with that message.
+ * The {@code plugin} metric provider ({@code metrics[].provider.plugin: {"<org>/<name>": {...}}},
+ * docs/compatibility.md §9.7): each measurement call goes to the metric-provider plugin registered
+ * under that name in {@code argo-rollouts-config} ({@code metricProviderPlugins}), as {@code
+ * metricprovider/run}, {@code resume}, {@code terminate} or {@code garbageCollect} with the
+ * AnalysisRun and the metric (docs/plugins.md, "Metric-provider plugins"). The plugin decides the
+ * measurement's phase itself; its value, message and metadata are stored as it answers them. A
+ * {@code Running} or {@code Pending} measurement is resumed at its {@code resumeAt} (10 s later
+ * when it gives none). A plugin error, a call that cannot be made or a bad answer fails the Future,
+ * which is an {@code Error} measurement with that message.
  */
 public final class PluginMetricProvider implements MetricProvider {
 
@@ -74,7 +75,8 @@ public final class PluginMetricProvider implements MetricProvider {
     }
     ObjectNode body = body(ctx, null);
     body.put("limit", keep);
-    return host.call(PluginKind.METRIC_PROVIDER, name, "metricprovider/garbageCollect", body, null, null)
+    return host.call(
+            PluginKind.METRIC_PROVIDER, name, "metricprovider/garbageCollect", body, null, null)
         .compose(
             a -> {
               String error = a.path("error").asText("");
@@ -91,7 +93,13 @@ public final class PluginMetricProvider implements MetricProvider {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return host.call(PluginKind.METRIC_PROVIDER, name, "metricprovider/" + call, body(ctx, running), null, null)
+    return host.call(
+            PluginKind.METRIC_PROVIDER,
+            name,
+            "metricprovider/" + call,
+            body(ctx, running),
+            null,
+            null)
         .compose(answer -> decode(name, call, answer, ctx.now()));
   }
 
@@ -106,16 +114,21 @@ public final class PluginMetricProvider implements MetricProvider {
   /**
    * The plugin a metric names: the one key of {@code provider.plugin}.
    *
-   * @throws IllegalArgumentException when {@code provider.plugin} is not an object with exactly one key
+   * @throws IllegalArgumentException when {@code provider.plugin} is not an object with exactly one
+   *     key
    */
   static String pluginName(MeasurementContext ctx) {
-    Object raw = ctx.metric().getProvider() == null
-        ? null
-        : ctx.metric().getProvider().getAdditionalProperties().get("plugin");
+    Object raw =
+        ctx.metric().getProvider() == null
+            ? null
+            : ctx.metric().getProvider().getAdditionalProperties().get("plugin");
     JsonNode plugin = raw == null ? null : ModelJson.toTree(raw);
     if (plugin == null || !plugin.isObject() || plugin.size() != 1) {
       throw new IllegalArgumentException(
-          "metric " + ctx.metric().getName() + ": provider.plugin must name exactly one plugin, got " + plugin);
+          "metric "
+              + ctx.metric().getName()
+              + ": provider.plugin must name exactly one plugin, got "
+              + plugin);
     }
     Iterator<String> names = plugin.fieldNames();
     return names.next();
@@ -128,8 +141,8 @@ public final class PluginMetricProvider implements MetricProvider {
    * @param call the call, for messages
    * @param answer the answer body
    * @param now the measurement time, for a running measurement without {@code resumeAt}
-   * @return the result; fails with the plugin's error, or with a {@link PluginCallException} ({@code BAD_ANSWER})
-   *     naming the field that is wrong
+   * @return the result; fails with the plugin's error, or with a {@link PluginCallException}
+   *     ({@code BAD_ANSWER}) naming the field that is wrong
    */
   static Future<ProviderResult> decode(String name, String call, JsonNode answer, Instant now) {
     String error = answer.path("error").asText("");
@@ -141,7 +154,9 @@ public final class PluginMetricProvider implements MetricProvider {
       return bad(name, call, "measurement: expected an object, got " + m);
     }
     Map<String, String> metadata = new LinkedHashMap<>();
-    m.path("metadata").fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
+    m.path("metadata")
+        .fields()
+        .forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
     String phase = m.path("phase").asText("");
     String message = m.path("message").asText(null);
     String value = m.path("value").asText(null);
@@ -158,12 +173,20 @@ public final class PluginMetricProvider implements MetricProvider {
         }
         return Future.succeededFuture(new ProviderResult.Running(resumeAt, metadata));
       }
-      case AnalysisPhase.SUCCESSFUL, AnalysisPhase.FAILED, AnalysisPhase.INCONCLUSIVE, AnalysisPhase.ERROR -> {
+      case AnalysisPhase.SUCCESSFUL,
+          AnalysisPhase.FAILED,
+          AnalysisPhase.INCONCLUSIVE,
+          AnalysisPhase.ERROR -> {
         return Future.succeededFuture(new ProviderResult.Verdict(phase, message, metadata, value));
       }
       default -> {
-        return bad(name, call, "measurement.phase '" + phase + "' is not one of Pending, Running, Successful,"
-            + " Failed, Inconclusive, Error");
+        return bad(
+            name,
+            call,
+            "measurement.phase '"
+                + phase
+                + "' is not one of Pending, Running, Successful,"
+                + " Failed, Inconclusive, Error");
       }
     }
   }
@@ -171,6 +194,7 @@ public final class PluginMetricProvider implements MetricProvider {
   private static <T> Future<T> bad(String name, String call, String why) {
     return Future.failedFuture(
         new PluginCallException(
-            PluginCallException.Reason.BAD_ANSWER, "plugin " + name + ": " + call + " answered a bad " + why));
+            PluginCallException.Reason.BAD_ANSWER,
+            "plugin " + name + ": " + call + " answered a bad " + why));
   }
 }

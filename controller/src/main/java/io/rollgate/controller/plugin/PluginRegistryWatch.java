@@ -23,19 +23,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the plugin registry ConfigMap {@code argo-rollouts-config} in the controller's namespace (an informer on
- * that one name, docs/compatibility.md §10.1) and hands every change to the {@link PluginHost}, so plugins are added,
- * removed, disabled or enabled without a restart. An absent ConfigMap is an empty registry.
+ * Watches the plugin registry ConfigMap {@code argo-rollouts-config} in the controller's namespace
+ * (an informer on that one name, docs/compatibility.md §10.1) and hands every change to the {@link
+ * PluginHost}, so plugins are added, removed, disabled or enabled without a restart. An absent
+ * ConfigMap is an empty registry.
  *
- * <p>Bad input never takes plugins away: a key whose value is not a YAML list keeps the plugins it listed before, and
- * an item without a valid {@code name} is skipped; both are logged as errors naming the key, the item and the reason.
- * The informer's handlers only parse and hand over; they never block.
+ * <p>Bad input never takes plugins away: a key whose value is not a YAML list keeps the plugins it
+ * listed before, and an item without a valid {@code name} is skipped; both are logged as errors
+ * naming the key, the item and the reason. The informer's handlers only parse and hand over; they
+ * never block.
  */
 public final class PluginRegistryWatch {
 
   private static final Logger LOG = LoggerFactory.getLogger(PluginRegistryWatch.class);
 
-  /** How long {@link #start()} waits for the first list before letting the controller go on without it. */
+  /**
+   * How long {@link #start()} waits for the first list before letting the controller go on without
+   * it.
+   */
   public static final long SYNC_WAIT_SECONDS = 10;
 
   private final Vertx vertx;
@@ -64,14 +69,18 @@ public final class PluginRegistryWatch {
   /**
    * Starts the informer.
    *
-   * @return a Future completing once the ConfigMap was read, or after {@value #SYNC_WAIT_SECONDS} s when it cannot be
-   *     (RBAC, API server down): the informer keeps trying and plugin calls say the registry is not read yet. Never
-   *     fails.
+   * @return a Future completing once the ConfigMap was read, or after {@value #SYNC_WAIT_SECONDS} s
+   *     when it cannot be (RBAC, API server down): the informer keeps trying and plugin calls say
+   *     the registry is not read yet. Never fails.
    */
   public Future<Void> start() {
     KubernetesClient client = api.client();
     informer =
-        client.configMaps().inNamespace(namespace).withName(PluginRegistry.CONFIG_MAP_NAME).runnableInformer(0);
+        client
+            .configMaps()
+            .inNamespace(namespace)
+            .withName(PluginRegistry.CONFIG_MAP_NAME)
+            .runnableInformer(0);
     informer.addEventHandler(
         new ResourceEventHandler<>() {
           @Override
@@ -119,7 +128,8 @@ public final class PluginRegistryWatch {
   }
 
   /**
-   * Reads the registry, keeping the previous entries of a key that cannot be read (see the class comment).
+   * Reads the registry, keeping the previous entries of a key that cannot be read (see the class
+   * comment).
    *
    * @param data the ConfigMap's data, or null when absent
    * @return the registry to use
@@ -189,7 +199,12 @@ public final class PluginRegistryWatch {
       }
       if (why != null) {
         LOG.error(
-            "plugin registry {}/{}: data.{}[{}] {}; skipped", namespace, PluginRegistry.CONFIG_MAP_NAME, kind.key(), i, why);
+            "plugin registry {}/{}: data.{}[{}] {}; skipped",
+            namespace,
+            PluginRegistry.CONFIG_MAP_NAME,
+            kind.key(),
+            i,
+            why);
       }
     }
   }

@@ -15,10 +15,12 @@ import io.vertx.core.Future;
 import java.util.List;
 
 /**
- * A {@link TrafficRouter} whose calls go to a traffic-router plugin ({@code trafficRouting.plugins["<org>/<name>"]},
- * docs/compatibility.md §11, docs/plugins.md "Traffic-router plugins"): each call becomes {@code trafficrouter/<call>}
- * with the whole Rollout. A plugin error or a failed call fails the Future with {@code failed to <call> via plugin:
- * <message>}, as Argo Rollouts' plugin client does; {@code verified: null} is {@link WeightVerification#NOT_IMPLEMENTED}.
+ * A {@link TrafficRouter} whose calls go to a traffic-router plugin ({@code
+ * trafficRouting.plugins["<org>/<name>"]}, docs/compatibility.md §11, docs/plugins.md
+ * "Traffic-router plugins"): each call becomes {@code trafficrouter/<call>} with the whole Rollout.
+ * A plugin error or a failed call fails the Future with {@code failed to <call> via plugin:
+ * <message>}, as Argo Rollouts' plugin client does; {@code verified: null} is {@link
+ * WeightVerification#NOT_IMPLEMENTED}.
  */
 public final class PluginTrafficRouter implements HostedTrafficRouter {
 
@@ -48,19 +50,25 @@ public final class PluginTrafficRouter implements HostedTrafficRouter {
 
   @Override
   public Future<Void> updateHash(
-      TrafficRequest request, String canaryHash, String stableHash, List<WeightDestination> additional) {
+      TrafficRequest request,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     ObjectNode body = body(request);
     body.put("canaryHash", canaryHash);
     body.put("stableHash", stableHash);
-    body.set("additionalDestinations", ModelJson.toTree(additional == null ? List.of() : additional));
+    body.set(
+        "additionalDestinations", ModelJson.toTree(additional == null ? List.of() : additional));
     return send("updateHash", "update hash", request, body).mapEmpty();
   }
 
   @Override
-  public Future<Void> setWeight(TrafficRequest request, int desiredWeight, List<WeightDestination> additional) {
+  public Future<Void> setWeight(
+      TrafficRequest request, int desiredWeight, List<WeightDestination> additional) {
     ObjectNode body = body(request);
     body.put("desiredWeight", desiredWeight);
-    body.set("additionalDestinations", ModelJson.toTree(additional == null ? List.of() : additional));
+    body.set(
+        "additionalDestinations", ModelJson.toTree(additional == null ? List.of() : additional));
     return send("setWeight", "set weight", request, body).mapEmpty();
   }
 
@@ -83,7 +91,8 @@ public final class PluginTrafficRouter implements HostedTrafficRouter {
       TrafficRequest request, int desiredWeight, List<WeightDestination> additional) {
     ObjectNode body = body(request);
     body.put("desiredWeight", desiredWeight);
-    body.set("additionalDestinations", ModelJson.toTree(additional == null ? List.of() : additional));
+    body.set(
+        "additionalDestinations", ModelJson.toTree(additional == null ? List.of() : additional));
     return send("verifyWeight", "verify weight", request, body)
         .compose(
             a -> {
@@ -93,10 +102,14 @@ public final class PluginTrafficRouter implements HostedTrafficRouter {
               }
               if (!v.isBoolean()) {
                 return Future.failedFuture(
-                    "failed to verify weight via plugin: plugin " + name + " answered verified=" + v
+                    "failed to verify weight via plugin: plugin "
+                        + name
+                        + " answered verified="
+                        + v
                         + " (expected true, false or null)");
               }
-              return Future.succeededFuture(v.asBoolean() ? WeightVerification.VERIFIED : WeightVerification.NOT_VERIFIED);
+              return Future.succeededFuture(
+                  v.asBoolean() ? WeightVerification.VERIFIED : WeightVerification.NOT_VERIFIED);
             });
   }
 
@@ -112,15 +125,21 @@ public final class PluginTrafficRouter implements HostedTrafficRouter {
   }
 
   private Future<JsonNode> send(String call, String op, TrafficRequest request, ObjectNode body) {
-    return host.call(PluginKind.TRAFFIC_ROUTER, name, "trafficrouter/" + call, body, request.rollout(), null)
-        .recover(err -> Future.failedFuture(new IllegalStateException("failed to " + op + " via plugin: " + err.getMessage(), err)))
+    return host.call(
+            PluginKind.TRAFFIC_ROUTER, name, "trafficrouter/" + call, body, request.rollout(), null)
+        .recover(
+            err ->
+                Future.failedFuture(
+                    new IllegalStateException(
+                        "failed to " + op + " via plugin: " + err.getMessage(), err)))
         .compose(
             a -> {
               String error = a.path("error").isTextual() ? a.path("error").asText() : "";
               return error.isEmpty()
                   ? Future.succeededFuture(a)
                   : Future.failedFuture(
-                      new IllegalStateException("failed to " + op + " via plugin: plugin " + name + ": " + error));
+                      new IllegalStateException(
+                          "failed to " + op + " via plugin: plugin " + name + ": " + error));
             });
   }
 }

@@ -3,8 +3,9 @@ package io.rollgate.controller.plugin;
 import java.time.Duration;
 
 /**
- * The restart delay of a plugin process (docs/plugins.md, "Executable plugins"): 1 s after the first failure,
- * doubling after each further one, at most 5 minutes; back to 1 s once the process had run for 10 minutes.
+ * The restart delay of a plugin process (docs/plugins.md, "Executable plugins"): 1 s after the
+ * first failure, doubling after each further one, at most 5 minutes; back to 1 s once the process
+ * had run for 10 minutes.
  *
  * <p>Not thread-safe: used on the plugin host's context.
  */

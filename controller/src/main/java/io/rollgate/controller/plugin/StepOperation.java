@@ -1,6 +1,9 @@
 package io.rollgate.controller.plugin;
 
-/** A step plugin operation, as stored in {@code stepPluginStatuses[].operation} (docs/compatibility.md §10.3). */
+/**
+ * A step plugin operation, as stored in {@code stepPluginStatuses[].operation}
+ * (docs/compatibility.md §10.3).
+ */
 public enum StepOperation {
   /** Run or continue the step. */
   RUN("Run", "step/run"),

@@ -8,11 +8,13 @@ import io.vertx.core.Future;
 import java.util.Optional;
 
 /**
- * How the Rollout reconciler reaches step plugins, whatever their form (executable, endpoint, in-process).
+ * How the Rollout reconciler reaches step plugins, whatever their form (executable, endpoint,
+ * in-process).
  *
- * <p>A {@link StepResult} with an {@code error} is a plugin error (docs/compatibility.md §10.4: phase {@code Error},
- * retried after 30 s). A failed Future is a handled error: the plugin is not registered, could not be fetched or
- * started, or the call failed in transport or timed out; its message names the plugin and the reason.
+ * <p>A {@link StepResult} with an {@code error} is a plugin error (docs/compatibility.md §10.4:
+ * phase {@code Error}, retried after 30 s). A failed Future is a handled error: the plugin is not
+ * registered, could not be fetched or started, or the call failed in transport or timed out; its
+ * message names the plugin and the reason.
  */
 public interface StepPlugins {
 
@@ -33,5 +35,6 @@ public interface StepPlugins {
    * @param context the step's config and the operation's last plugin status
    * @return the plugin's answer, or a failed Future for a handled error
    */
-  Future<StepResult> call(String name, StepOperation operation, Rollout rollout, StepContext context);
+  Future<StepResult> call(
+      String name, StepOperation operation, Rollout rollout, StepContext context);
 }

@@ -11,10 +11,11 @@ import io.rollgate.controller.rollout.bluegreen.PromotionGate;
 import io.vertx.core.Future;
 
 /**
- * The blue-green promotion gate backed by AnalysisRuns (docs/compatibility.md §7.3-7.5, §9.8): a stage passes when the
- * run the Rollout status names for it ({@code status.blueGreen.prePromotionAnalysisRunStatus} /
- * {@code postPromotionAnalysisRunStatus}) belongs to the new ReplicaSet and is Successful; anything else holds the
- * promotion. Creating the runs and aborting or pausing on their failure is {@link RolloutAnalysisRuns}' part.
+ * The blue-green promotion gate backed by AnalysisRuns (docs/compatibility.md §7.3-7.5, §9.8): a
+ * stage passes when the run the Rollout status names for it ({@code
+ * status.blueGreen.prePromotionAnalysisRunStatus} / {@code postPromotionAnalysisRunStatus}) belongs
+ * to the new ReplicaSet and is Successful; anything else holds the promotion. Creating the runs and
+ * aborting or pausing on their failure is {@link RolloutAnalysisRuns}' part.
  */
 final class AnalysisPromotionGate implements PromotionGate {
 
@@ -30,7 +31,9 @@ final class AnalysisPromotionGate implements PromotionGate {
     RolloutAnalysisRunStatus ref =
         bg == null
             ? null
-            : stage == Stage.PRE_PROMOTION ? bg.getPrePromotionAnalysisRunStatus() : bg.getPostPromotionAnalysisRunStatus();
+            : stage == Stage.PRE_PROMOTION
+                ? bg.getPrePromotionAnalysisRunStatus()
+                : bg.getPostPromotionAnalysisRunStatus();
     if (ref == null || ref.getName() == null) {
       return Future.succeededFuture(Verdict.PENDING);
     }

@@ -29,14 +29,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blue-green strategy (docs/compatibility.md §7): the preview Service follows the new ReplicaSet, the active
- * Service is switched to it once it is saturated and the pause (if any) is over, the new ReplicaSet is then marked
- * stable and the previous active ReplicaSet is scaled down after {@code scaleDownDelaySeconds}.
+ * The blue-green strategy (docs/compatibility.md §7): the preview Service follows the new
+ * ReplicaSet, the active Service is switched to it once it is saturated and the pause (if any) is
+ * over, the new ReplicaSet is then marked stable and the previous active ReplicaSet is scaled down
+ * after {@code scaleDownDelaySeconds}.
  *
- * <p>One pass, in order: validate the Service references; create the new ReplicaSet if missing (the pass ends); keep
- * revisions in sync; point the preview Service at the new ReplicaSet; on a template change, reset and sync the status
- * only. Otherwise: remove stale scale-down deadlines; keep the active and stable ReplicaSets at full size; size the new
- * ReplicaSet (with {@code previewReplicaCount}, and the abort delay); scale down previous ReplicaSets; prune revision
+ * <p>One pass, in order: validate the Service references; create the new ReplicaSet if missing (the
+ * pass ends); keep revisions in sync; point the preview Service at the new ReplicaSet; on a
+ * template change, reset and sync the status only. Otherwise: remove stale scale-down deadlines;
+ * keep the active and stable ReplicaSets at full size; size the new ReplicaSet (with {@code
+ * previewReplicaCount}, and the abort delay); scale down previous ReplicaSets; prune revision
  * history; blue-green pause; active Service switch; status sync (promotion, conditions, phase).
  */
 final class BlueGreenReconciler {
@@ -48,7 +50,8 @@ final class BlueGreenReconciler {
   private final Services services;
   private final PromotionGate gate;
 
-  BlueGreenReconciler(RolloutReconciler base, ReplicaSetWrites writes, Services services, PromotionGate gate) {
+  BlueGreenReconciler(
+      RolloutReconciler base, ReplicaSetWrites writes, Services services, PromotionGate gate) {
     this.base = base;
     this.writes = writes;
     this.services = services;
@@ -69,7 +72,8 @@ final class BlueGreenReconciler {
   }
 
   private Future<ReconcileOutcome> progress(RolloutPass pass) {
-    return base.restarts().reconcile(pass)
+    return base.restarts()
+        .reconcile(pass)
         .compose(v -> removeStaleDeadlines(pass))
         .compose(v -> scaleActiveAndStable(pass))
         .compose(v -> scaleNewReplicaSet(pass))
@@ -80,7 +84,10 @@ final class BlueGreenReconciler {
         .compose(v -> verifyTargetGroups(pass))
         .compose(v -> checkPostPromotion(pass))
         .compose(v -> base.analysis().reconcileBlueGreen(pass))
-        .compose(v -> base.ephemeral().sync(pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
+        .compose(
+            v ->
+                base.ephemeral()
+                    .sync(pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
         .compose(v -> syncStatus(pass, false));
   }
 
@@ -91,19 +98,29 @@ final class BlueGreenReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Services
 
-  /** docs/compatibility.md §2.3 item 1 (active first, then preview); also loads the Services into the pass. */
+  /**
+   * docs/compatibility.md §2.3 item 1 (active first, then preview); also loads the Services into
+   * the pass.
+   */
   private List<FieldError> validateServices(RolloutPass pass) {
     BlueGreenStrategy bg = strategy(pass);
     List<FieldError> errors = new ArrayList<>();
-    errors.addAll(services.validate(pass.rollout, "spec.strategy.blueGreen.activeService", bg.getActiveService()));
-    errors.addAll(services.validate(pass.rollout, "spec.strategy.blueGreen.previewService", bg.getPreviewService()));
+    errors.addAll(
+        services.validate(
+            pass.rollout, "spec.strategy.blueGreen.activeService", bg.getActiveService()));
+    errors.addAll(
+        services.validate(
+            pass.rollout, "spec.strategy.blueGreen.previewService", bg.getPreviewService()));
     RolloutCache cache = base.cache();
     pass.activeService = cache.service(pass.namespace(), bg.getActiveService());
     pass.previewService = cache.service(pass.namespace(), bg.getPreviewService());
     return errors;
   }
 
-  /** docs/compatibility.md §7.1 item 2: the preview Service follows the new ReplicaSet (held while paused). */
+  /**
+   * docs/compatibility.md §7.1 item 2: the preview Service follows the new ReplicaSet (held while
+   * paused).
+   */
   private Future<Void> reconcilePreviewService(RolloutPass pass) {
     if (pass.previewService == null
         || Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
@@ -111,14 +128,15 @@ final class BlueGreenReconciler {
       return Future.succeededFuture();
     }
     String newHash = RolloutPass.hashOf(pass.newRS);
-    return services.switchSelector(pass, pass.previewService, newHash)
+    return services
+        .switchSelector(pass, pass.previewService, newHash)
         .onSuccess(svc -> pass.previewService = svc)
         .mapEmpty();
   }
 
   /**
-   * docs/compatibility.md §7.4: switch the active Service when the new ReplicaSet is saturated and promotable; abort
-   * reverts.
+   * docs/compatibility.md §7.4: switch the active Service when the new ReplicaSet is saturated and
+   * promotable; abort reverts.
    */
   private Future<Void> reconcileActiveService(RolloutPass pass) {
     String current = Services.selectedHash(pass.activeService);
@@ -135,7 +153,11 @@ final class BlueGreenReconciler {
         return Future.succeededFuture();
       }
       if (!readyForPause(pass) || !saturated(pass, pass.newRS)) {
-        LOG.debug("{} new ReplicaSet {} not saturated; active Service left on {}", pass.ctx, name(pass.newRS), current);
+        LOG.debug(
+            "{} new ReplicaSet {} not saturated; active Service left on {}",
+            pass.ctx,
+            name(pass.newRS),
+            current);
         return Future.succeededFuture();
       }
       if (pass.fastTracked || (pass.pauseCompleted && pass.prePromotionPassed)) {
@@ -145,7 +167,8 @@ final class BlueGreenReconciler {
     if (target == null || target.equals(current)) {
       return Future.succeededFuture();
     }
-    return services.switchSelector(pass, pass.activeService, target)
+    return services
+        .switchSelector(pass, pass.activeService, target)
         .onSuccess(svc -> pass.activeService = svc)
         .mapEmpty();
   }
@@ -162,24 +185,33 @@ final class BlueGreenReconciler {
   // ReplicaSets
 
   /**
-   * Removes {@code scale-down-deadline} from the new and stable ReplicaSets (a rollback within the delay window),
-   * except on the new ReplicaSet while an abort delays its scale-down.
+   * Removes {@code scale-down-deadline} from the new and stable ReplicaSets (a rollback within the
+   * delay window), except on the new ReplicaSet while an abort delays its scale-down.
    */
   private Future<Void> removeStaleDeadlines(RolloutPass pass) {
     // Both before the deadline of a rolled-back ReplicaSet is removed.
-    Instant deadline = deadlineText(pass.newRS) == null ? null : parseDeadline(deadlineText(pass.newRS));
+    Instant deadline =
+        deadlineText(pass.newRS) == null ? null : parseDeadline(deadlineText(pass.newRS));
     pass.newRsWithinDelay = deadline != null && deadline.isAfter(pass.now);
     pass.fastTracked = fastTracked(pass);
     List<ReplicaSet> targets = new ArrayList<>();
     if (!delaysScaleDownOnAbort(pass) && deadlineText(pass.newRS) != null) {
       targets.add(pass.newRS);
     }
-    if (pass.stableRS != null && pass.stableRS != pass.newRS && deadlineText(pass.stableRS) != null) {
+    if (pass.stableRS != null
+        && pass.stableRS != pass.newRS
+        && deadlineText(pass.stableRS) != null) {
       targets.add(pass.stableRS);
     }
     Future<Void> chain = Future.succeededFuture();
     for (ReplicaSet rs : targets) {
-      chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      chain =
+          chain.compose(
+              v ->
+                  writes
+                      .setScaleDownDeadline(pass, rs, null)
+                      .onSuccess(u -> replace(pass, rs, u))
+                      .mapEmpty());
     }
     return chain;
   }
@@ -197,13 +229,22 @@ final class BlueGreenReconciler {
     Future<Void> chain = Future.succeededFuture();
     for (ReplicaSet rs : targets) {
       if (RolloutPass.spec(rs) != pass.replicas) {
-        chain = chain.compose(v -> writes.scale(pass, rs, pass.replicas).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+        chain =
+            chain.compose(
+                v ->
+                    writes
+                        .scale(pass, rs, pass.replicas)
+                        .onSuccess(u -> replace(pass, rs, u))
+                        .mapEmpty());
       }
     }
     return chain;
   }
 
-  /** docs/compatibility.md §7.2 and §7.7: the new ReplicaSet's size, and its delayed scale-down while aborted. */
+  /**
+   * docs/compatibility.md §7.2 and §7.7: the new ReplicaSet's size, and its delayed scale-down
+   * while aborted.
+   */
   private Future<Void> scaleNewReplicaSet(RolloutPass pass) {
     ReplicaSet rs = pass.newRS;
     pass.newDesired = newDesired(pass);
@@ -223,17 +264,28 @@ final class BlueGreenReconciler {
       } else {
         int delay = abortScaleDownDelaySeconds(pass);
         if (pass.stableRS == null || RolloutPass.available(pass.stableRS) < pass.replicas) {
-          LOG.debug("{} aborted: waiting for the stable ReplicaSet to be fully available", pass.ctx);
+          LOG.debug(
+              "{} aborted: waiting for the stable ReplicaSet to be fully available", pass.ctx);
           return Future.succeededFuture();
         }
         Instant deadline = pass.now.plusSeconds(delay);
         pass.requeueAfter(Duration.ofSeconds(delay).plusMillis(500));
-        LOG.info("{} aborted: ReplicaSet {} scaled down after abortScaleDownDelaySeconds={}", pass.ctx, name(rs), delay);
-        return writes.setScaleDownDeadline(pass, rs, deadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+        LOG.info(
+            "{} aborted: ReplicaSet {} scaled down after abortScaleDownDelaySeconds={}",
+            pass.ctx,
+            name(rs),
+            delay);
+        return writes
+            .setScaleDownDeadline(pass, rs, deadline)
+            .onSuccess(u -> replace(pass, rs, u))
+            .mapEmpty();
       }
     }
     if (desired != RolloutPass.spec(rs)) {
-      return writes.scale(pass, rs, desired, keepDeadline).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
+      return writes
+          .scale(pass, rs, desired, keepDeadline)
+          .onSuccess(u -> replace(pass, rs, u))
+          .mapEmpty();
     }
     return writes.syncReplicaSetSpec(pass, rs).onSuccess(u -> replace(pass, rs, u)).mapEmpty();
   }
@@ -257,7 +309,9 @@ final class BlueGreenReconciler {
         oldBg != null && Boolean.TRUE.equals(oldBg.getScaleUpPreviewCheckPoint()));
   }
 
-  /** docs/compatibility.md §7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}. */
+  /**
+   * docs/compatibility.md §7.6: previous ReplicaSets go to 0 after {@code scaleDownDelaySeconds}.
+   */
   private Future<Void> scaleDownPreviousReplicaSets(RolloutPass pass) {
     if (PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
         || RolloutAnalysisRuns.holdsScaleDownForPostPromotion(pass)) {
@@ -274,27 +328,53 @@ final class BlueGreenReconciler {
       byName.put(name(rs), rs);
       olds.add(
           new BlueGreenReplicas.OldReplicaSet(
-              name(rs), RolloutPass.revisionOf(rs), RolloutPass.spec(rs), text == null ? null : parseDeadline(text), text != null));
+              name(rs),
+              RolloutPass.revisionOf(rs),
+              RolloutPass.spec(rs),
+              text == null ? null : parseDeadline(text),
+              text != null));
     }
     BlueGreenStrategy bg = strategy(pass);
-    int delay = bg.getScaleDownDelaySeconds() == null ? RolloutDefaults.SCALE_DOWN_DELAY_SECONDS : bg.getScaleDownDelaySeconds();
-    int limit = bg.getScaleDownDelayRevisionLimit() == null ? Integer.MAX_VALUE : bg.getScaleDownDelayRevisionLimit();
+    int delay =
+        bg.getScaleDownDelaySeconds() == null
+            ? RolloutDefaults.SCALE_DOWN_DELAY_SECONDS
+            : bg.getScaleDownDelaySeconds();
+    int limit =
+        bg.getScaleDownDelayRevisionLimit() == null
+            ? Integer.MAX_VALUE
+            : bg.getScaleDownDelayRevisionLimit();
     Future<Void> chain = Future.succeededFuture();
-    for (BlueGreenReplicas.ScaleDown d : BlueGreenReplicas.planScaleDown(olds, pass.now, delay, limit)) {
+    for (BlueGreenReplicas.ScaleDown d :
+        BlueGreenReplicas.planScaleDown(olds, pass.now, delay, limit)) {
       ReplicaSet rs = byName.get(d.name());
       if (d.requeueAfter() != null) {
         pass.requeueAfter(d.requeueAfter().plusMillis(500));
       }
       if (d.annotateDeadline() != null) {
-        chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, d.annotateDeadline()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+        chain =
+            chain.compose(
+                v ->
+                    writes
+                        .setScaleDownDeadline(pass, rs, d.annotateDeadline())
+                        .onSuccess(u -> replace(pass, rs, u))
+                        .mapEmpty());
       } else if (d.replicas() != RolloutPass.spec(rs)) {
-        chain = chain.compose(v -> writes.scale(pass, rs, d.replicas()).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+        chain =
+            chain.compose(
+                v ->
+                    writes
+                        .scale(pass, rs, d.replicas())
+                        .onSuccess(u -> replace(pass, rs, u))
+                        .mapEmpty());
       }
     }
     return chain;
   }
 
-  /** Hashes that must keep their pods: the status's stable/current/selectors and what the Services select now. */
+  /**
+   * Hashes that must keep their pods: the status's stable/current/selectors and what the Services
+   * select now.
+   */
   private Set<String> referencedHashes(RolloutPass pass) {
     Set<String> hashes = new HashSet<>();
     hashes.add(pass.podHash);
@@ -310,13 +390,18 @@ final class BlueGreenReconciler {
     return hashes;
   }
 
-  /** Revision history (docs/compatibility.md §4 item 10): delete the oldest drained ReplicaSets beyond the limit. */
+  /**
+   * Revision history (docs/compatibility.md §4 item 10): delete the oldest drained ReplicaSets
+   * beyond the limit.
+   */
   private Future<Void> cleanupOldReplicaSets(RolloutPass pass) {
     return writes.cleanupOldReplicaSets(pass, referencedHashes(pass));
   }
 
   private boolean delaysScaleDownOnAbort(RolloutPass pass) {
-    return pass.aborted() && abortScaleDownDelaySeconds(pass) != 0 && !pass.podHash.equals(pass.old.getStableRS());
+    return pass.aborted()
+        && abortScaleDownDelaySeconds(pass) != 0
+        && !pass.podHash.equals(pass.old.getStableRS());
   }
 
   private int abortScaleDownDelaySeconds(RolloutPass pass) {
@@ -327,7 +412,9 @@ final class BlueGreenReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Pause and promotion gates
 
-  /** docs/compatibility.md §7.3: fast-track reasons that skip the pause and the pre-promotion gate. */
+  /**
+   * docs/compatibility.md §7.3: fast-track reasons that skip the pause and the pre-promotion gate.
+   */
   private boolean fastTracked(RolloutPass pass) {
     String activeHash = Services.selectedHash(pass.activeService);
     BlueGreenStatus oldBg = pass.old.getBlueGreen();
@@ -355,8 +442,9 @@ final class BlueGreenReconciler {
     BlueGreenStrategy bg = strategy(pass);
     Future<Void> pre = Future.succeededFuture();
     if (bg.getPrePromotionAnalysis() != null) {
-      pre = gate.check(pass.ctx, pass.rollout, pass.podHash, PromotionGate.Stage.PRE_PROMOTION)
-          .compose(verdict -> applyVerdict(pass, verdict, "pre"));
+      pre =
+          gate.check(pass.ctx, pass.rollout, pass.podHash, PromotionGate.Stage.PRE_PROMOTION)
+              .compose(verdict -> applyVerdict(pass, verdict, "pre"));
     }
     return pre.onSuccess(
         v -> {
@@ -421,8 +509,8 @@ final class BlueGreenReconciler {
   }
 
   /**
-   * Consults the post-promotion gate once the active Service selects the new, not yet stable, ReplicaSet; a fast
-   * rollback (docs/compatibility.md §7.5) is promoted without it.
+   * Consults the post-promotion gate once the active Service selects the new, not yet stable,
+   * ReplicaSet; a fast rollback (docs/compatibility.md §7.5) is promoted without it.
    */
   private Future<Void> checkPostPromotion(RolloutPass pass) {
     if (Boolean.FALSE.equals(pass.targetsVerified)) {
@@ -439,9 +527,10 @@ final class BlueGreenReconciler {
   }
 
   /**
-   * docs/traffic-routers.md "AWS ALB": with {@code --aws-verify-target-group}, once the active Service selects the new
-   * ReplicaSet (and before post-promotion analysis started), the new ReplicaSet becomes stable only when the active
-   * Service's TargetGroupBindings have all of its endpoints registered in AWS; until then the pass is re-queued.
+   * docs/traffic-routers.md "AWS ALB": with {@code --aws-verify-target-group}, once the active
+   * Service selects the new ReplicaSet (and before post-promotion analysis started), the new
+   * ReplicaSet becomes stable only when the active Service's TargetGroupBindings have all of its
+   * endpoints registered in AWS; until then the pass is re-queued.
    */
   private Future<Void> verifyTargetGroups(RolloutPass pass) {
     var verifier = base.targetGroupVerifier();
@@ -453,12 +542,16 @@ final class BlueGreenReconciler {
         || (oldBg != null && oldBg.getPostPromotionAnalysisRunStatus() != null)) {
       return Future.succeededFuture();
     }
-    return verifier.verify(pass.ctx, pass.rollout, pass.activeService)
+    return verifier
+        .verify(pass.ctx, pass.rollout, pass.activeService)
         .onSuccess(
             verified -> {
               pass.targetsVerified = verified;
               if (Boolean.FALSE.equals(verified)) {
-                LOG.info("{} active Service {}: target groups not verified yet", pass.ctx, pass.activeService.getMetadata().getName());
+                LOG.info(
+                    "{} active Service {}: target groups not verified yet",
+                    pass.ctx,
+                    pass.activeService.getMetadata().getName());
                 pass.requeueAfter(TrafficRouting.VERIFY_REQUEUE);
               }
             })
@@ -466,7 +559,8 @@ final class BlueGreenReconciler {
   }
 
   private boolean readyForPause(RolloutPass pass) {
-    return BlueGreenReplicas.readyForPause(pass.newDesired, RolloutPass.spec(pass.newRS), RolloutPass.available(pass.newRS));
+    return BlueGreenReplicas.readyForPause(
+        pass.newDesired, RolloutPass.spec(pass.newRS), RolloutPass.available(pass.newRS));
   }
 
   private boolean saturated(RolloutPass pass, ReplicaSet rs) {
@@ -475,7 +569,10 @@ final class BlueGreenReconciler {
     }
     Map<String, String> a = rs.getMetadata().getAnnotations();
     return BlueGreenReplicas.saturated(
-        pass.replicas, RolloutPass.spec(rs), a == null ? null : a.get(Annotations.DESIRED_REPLICAS), RolloutPass.available(rs));
+        pass.replicas,
+        RolloutPass.spec(rs),
+        a == null ? null : a.get(Annotations.DESIRED_REPLICAS),
+        RolloutPass.available(rs));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -483,7 +580,8 @@ final class BlueGreenReconciler {
 
   private Future<ReconcileOutcome> syncStatus(RolloutPass pass, boolean reset) {
     RolloutStatus status = RolloutReconciler.copy(pass.old);
-    BlueGreenStatus bg = status.getBlueGreen() == null ? new BlueGreenStatus() : status.getBlueGreen();
+    BlueGreenStatus bg =
+        status.getBlueGreen() == null ? new BlueGreenStatus() : status.getBlueGreen();
     status.setBlueGreen(bg);
     if (reset) {
       pass.clearPauses = true;
@@ -492,7 +590,10 @@ final class BlueGreenReconciler {
       bg.setPrePromotionAnalysisRunStatus(null);
       bg.setPostPromotionAnalysisRunStatus(null);
       bg.setScaleUpPreviewCheckPoint(null);
-      LOG.info("{} template changed: podHash={} (pause, abort and preview checkpoint reset)", pass.ctx, pass.podHash);
+      LOG.info(
+          "{} template changed: podHash={} (pause, abort and preview checkpoint reset)",
+          pass.ctx,
+          pass.podHash);
     }
     RolloutAnalysisRuns.applyBlueGreenStatus(pass, bg);
     status.setCurrentPodHash(pass.podHash);
@@ -512,15 +613,30 @@ final class BlueGreenReconciler {
       bg.setScaleUpPreviewCheckPoint(null);
       if (!pass.podHash.equals(status.getStableRS())) {
         status.setStableRS(pass.podHash);
-        LOG.info("{} promoted revision {} ({}) to stable: {}", pass.ctx, pass.revision(), pass.podHash, reason);
+        LOG.info(
+            "{} promoted revision {} ({}) to stable: {}",
+            pass.ctx,
+            pass.revision(),
+            pass.podHash,
+            reason);
         pass.event(
             "RolloutCompleted",
-            "Rollout completed update to revision " + pass.revision() + " (" + pass.podHash + "): " + reason);
+            "Rollout completed update to revision "
+                + pass.revision()
+                + " ("
+                + pass.podHash
+                + "): "
+                + reason);
       }
     } else if (!reset) {
       bg.setScaleUpPreviewCheckPoint(scaleUpPreviewCheckPoint(pass) ? Boolean.TRUE : null);
-      if (Boolean.TRUE.equals(bg.getScaleUpPreviewCheckPoint()) && !isTrue(pass.old.getBlueGreen())) {
-        LOG.info("{} preview checkpoint reached: scaling {} to {} before the switch", pass.ctx, name(pass.newRS), pass.replicas);
+      if (Boolean.TRUE.equals(bg.getScaleUpPreviewCheckPoint())
+          && !isTrue(pass.old.getBlueGreen())) {
+        LOG.info(
+            "{} preview checkpoint reached: scaling {} to {} before the switch",
+            pass.ctx,
+            name(pass.newRS),
+            pass.replicas);
       }
     }
     if (isEmpty(bg)) {
@@ -542,7 +658,10 @@ final class BlueGreenReconciler {
         && (bg.getAdditionalProperties() == null || bg.getAdditionalProperties().isEmpty());
   }
 
-  /** docs/compatibility.md §3.1: blue-green reports the active ReplicaSet's counts (the HPA sees only it). */
+  /**
+   * docs/compatibility.md §3.1: blue-green reports the active ReplicaSet's counts (the HPA sees
+   * only it).
+   */
   private void counters(RolloutPass pass, RolloutStatus s) {
     int replicas = 0;
     int ready = 0;
@@ -569,8 +688,8 @@ final class BlueGreenReconciler {
   }
 
   /**
-   * docs/compatibility.md §7.5; returns the promotion reason, or null when the new ReplicaSet is not promoted this
-   * pass.
+   * docs/compatibility.md §7.5; returns the promotion reason, or null when the new ReplicaSet is
+   * not promoted this pass.
    */
   private String shouldFullPromote(RolloutPass pass, RolloutStatus status) {
     String stable = pass.old.getStableRS();
@@ -603,22 +722,26 @@ final class BlueGreenReconciler {
   }
 
   /**
-   * docs/compatibility.md §7.5: a fast rollback is a return to the stable ReplicaSet, or to a ReplicaSet older than the
-   * stable one that is inside the rollback window or still within its scale-down delay; it is promoted as soon as the
-   * active Service selects it, without post-promotion analysis.
+   * docs/compatibility.md §7.5: a fast rollback is a return to the stable ReplicaSet, or to a
+   * ReplicaSet older than the stable one that is inside the rollback window or still within its
+   * scale-down delay; it is promoted as soon as the active Service selects it, without
+   * post-promotion analysis.
    */
   static boolean fastRollback(RolloutPass pass, String stable) {
     if (pass.podHash.equals(stable)) {
       return true;
     }
     boolean older =
-        pass.newRS != null && pass.stableRS != null && pass.newRS != pass.stableRS
+        pass.newRS != null
+            && pass.stableRS != null
+            && pass.newRS != pass.stableRS
             && RollbackWindow.older(pass.newRS, pass.stableRS);
     return older && (RollbackWindow.within(pass) || pass.newRsWithinDelay);
   }
 
   /**
-   * docs/compatibility.md §7.2: the one-way latch that lets a {@code previewReplicaCount} preview scale to full size.
+   * docs/compatibility.md §7.2: the one-way latch that lets a {@code previewReplicaCount} preview
+   * scale to full size.
    */
   private boolean scaleUpPreviewCheckPoint(RolloutPass pass) {
     Integer preview = strategy(pass).getPreviewReplicaCount();
@@ -628,17 +751,21 @@ final class BlueGreenReconciler {
     if (isTrue(pass.old.getBlueGreen())) {
       return true;
     }
-    return pass.prePromotionPassed && pass.pauseCompleted && RolloutPass.available(pass.newRS) == preview;
+    return pass.prePromotionPassed
+        && pass.pauseCompleted
+        && RolloutPass.available(pass.newRS) == preview;
   }
 
   // ---------------------------------------------------------------------------------------------------------------
   // Persist: pause/abort bookkeeping, conditions, phase
 
-  private Future<ReconcileOutcome> finish(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
+  private Future<ReconcileOutcome> finish(
+      RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
     applyPauseAndAbort(pass, status);
     applyConditions(pass, status, evaluateDeadline);
     if (pass.addAbort && !Boolean.TRUE.equals(status.getAbort())) {
-      // progressDeadlineAbort fired in this pass: bookkeeping again so the abort lands in this write.
+      // progressDeadlineAbort fired in this pass: bookkeeping again so the abort lands in this
+      // write.
       applyPauseAndAbort(pass, status);
       applyConditions(pass, status, false);
     }
@@ -648,7 +775,11 @@ final class BlueGreenReconciler {
     }
     Phase.apply(pass.rollout, status, pass.replicas);
     return base.persistStatus(pass, status)
-        .map(v -> pass.requeue == null ? ReconcileOutcome.done() : ReconcileOutcome.requeueAfter(pass.requeue));
+        .map(
+            v ->
+                pass.requeue == null
+                    ? ReconcileOutcome.done()
+                    : ReconcileOutcome.requeueAfter(pass.requeue));
   }
 
   /** docs/compatibility.md §3.4. */
@@ -657,11 +788,13 @@ final class BlueGreenReconciler {
   }
 
   /**
-   * Sets Progressing, Available, Paused, Completed and Healthy with the blue-green predicates (docs/compatibility.md
-   * §3.2, §3.5).
+   * Sets Progressing, Available, Paused, Completed and Healthy with the blue-green predicates
+   * (docs/compatibility.md §3.2, §3.5).
    */
   private void applyConditions(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
-    ReplicaSet active = findByHash(pass, status.getBlueGreen() == null ? null : status.getBlueGreen().getActiveSelector());
+    ReplicaSet active =
+        findByHash(
+            pass, status.getBlueGreen() == null ? null : status.getBlueGreen().getActiveSelector());
     RolloutConditions.apply(
         pass,
         status,
@@ -674,20 +807,26 @@ final class BlueGreenReconciler {
             pass.otherRSs.stream().anyMatch(rs -> deadlineText(rs) != null)));
   }
 
-  /** docs/compatibility.md §3.5: progress for blue-green includes the Service selectors and the stable hash. */
+  /**
+   * docs/compatibility.md §3.5: progress for blue-green includes the Service selectors and the
+   * stable hash.
+   */
   private static boolean progressed(RolloutStatus old, RolloutStatus now) {
     BlueGreenStatus o = old.getBlueGreen();
     BlueGreenStatus n = now.getBlueGreen();
     return RolloutConditions.replicasProgressed(old, now)
-        || !Objects.equals(o == null ? null : o.getActiveSelector(), n == null ? null : n.getActiveSelector())
-        || !Objects.equals(o == null ? null : o.getPreviewSelector(), n == null ? null : n.getPreviewSelector());
+        || !Objects.equals(
+            o == null ? null : o.getActiveSelector(), n == null ? null : n.getActiveSelector())
+        || !Objects.equals(
+            o == null ? null : o.getPreviewSelector(), n == null ? null : n.getPreviewSelector());
   }
 
   /** Argo's RolloutHealthy predicate for blue-green (docs/compatibility.md §3.2). */
   private static boolean healthy(RolloutPass pass, RolloutStatus s) {
     int r = pass.replicas;
     String oldGen = pass.old.getObservedGeneration();
-    boolean genObserved = oldGen != null && oldGen.equals(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    boolean genObserved =
+        oldGen != null && oldGen.equals(String.valueOf(pass.rollout.getMetadata().getGeneration()));
     BlueGreenStatus bg = s.getBlueGreen();
     String active = bg == null ? null : bg.getActiveSelector();
     String preview = bg == null ? null : bg.getPreviewSelector();

@@ -22,14 +22,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The canary strategy without traffic routing (docs/compatibility.md §5): replica-ratio steps, pauses, promotion, abort
- * and the status Argo Rollouts writes for them.
+ * The canary strategy without traffic routing (docs/compatibility.md §5): replica-ratio steps,
+ * pauses, promotion, abort and the status Argo Rollouts writes for them.
  *
- * <p>One pass, in order: keep revisions in sync; reset the steps when the template or the steps changed; pod restarts
- * ({@code spec.restartAt}; a pass that evicted pods ends there); ephemeral metadata (canaryMetadata / stableMetadata); clean up old
- * ReplicaSets beyond {@code revisionHistoryLimit}; scale at most one category of ReplicaSets (stable, then new, then
- * the others); pause-step bookkeeping; plugin steps (run, abort, terminate; {@link CanaryStepPlugins}); status sync
- * (full promotion, abort, step advance, conditions, phase).
+ * <p>One pass, in order: keep revisions in sync; reset the steps when the template or the steps
+ * changed; pod restarts ({@code spec.restartAt}; a pass that evicted pods ends there); ephemeral
+ * metadata (canaryMetadata / stableMetadata); clean up old ReplicaSets beyond {@code
+ * revisionHistoryLimit}; scale at most one category of ReplicaSets (stable, then new, then the
+ * others); pause-step bookkeeping; plugin steps (run, abort, terminate; {@link CanaryStepPlugins});
+ * status sync (full promotion, abort, step advance, conditions, phase).
  */
 final class CanaryReconciler {
 
@@ -54,7 +55,8 @@ final class CanaryReconciler {
     this.routers = routers;
     this.services = new CanaryServices(services, base.cache());
     this.traffic = new TrafficRouting(routers, this.services, base.events());
-    this.trafficScaling = new TrafficRoutedScaling(writes, base.cache(), routers.targetGroupVerifier());
+    this.trafficScaling =
+        new TrafficRoutedScaling(writes, base.cache(), routers.targetGroupVerifier());
     this.stepPlugins = stepPlugins;
   }
 
@@ -71,13 +73,19 @@ final class CanaryReconciler {
     if (scalingEvent(pass)) {
       return syncReplicasOnly(pass);
     }
-    return base.restarts().reconcile(pass)
-        .compose(evicted -> evicted ? Future.succeededFuture(ReconcileOutcome.requeueAfter(pass.requeue)) : afterRestarts(pass));
+    return base.restarts()
+        .reconcile(pass)
+        .compose(
+            evicted ->
+                evicted
+                    ? Future.succeededFuture(ReconcileOutcome.requeueAfter(pass.requeue))
+                    : afterRestarts(pass));
   }
 
   /** docs/compatibility.md §5.1 items 3-13, in a pass that evicted no pod. */
   private Future<ReconcileOutcome> afterRestarts(RolloutPass pass) {
-    return base.ephemeral().sync(pass, false)
+    return base.ephemeral()
+        .sync(pass, false)
         .compose(v -> cleanupOldReplicaSets(pass))
         .compose(v -> services.reconcile(pass))
         .compose(v -> traffic.reconcile(pass))
@@ -85,7 +93,8 @@ final class CanaryReconciler {
         .compose(v -> base.experiments().reconcile(pass))
         .compose(
             v ->
-                // docs/compatibility.md §5.1 item 9: an inconclusive run paused the rollout; straight to status sync.
+                // docs/compatibility.md §5.1 item 9: an inconclusive run paused the rollout;
+                // straight to status sync.
                 pass.addPause.contains(PauseReason.INCONCLUSIVE_ANALYSIS_RUN)
                         || pass.addPause.contains(PauseReason.INCONCLUSIVE_EXPERIMENT)
                     ? Future.succeededFuture(true)
@@ -95,7 +104,8 @@ final class CanaryReconciler {
               if (scaled) {
                 return syncStatus(pass, false);
               }
-              // docs/compatibility.md §5.1 items 11-12: a pause step ends the pass; otherwise plugin steps, then status
+              // docs/compatibility.md §5.1 items 11-12: a pause step ends the pass; otherwise
+              // plugin steps, then status
               // sync.
               if (reconcilePauseStep(pass)) {
                 return syncStatus(pass, true);
@@ -124,15 +134,16 @@ final class CanaryReconciler {
   private String stepsHash(RolloutPass pass) {
     try {
       // Go encodes absent steps as null and an empty list as []: hash exactly what the spec holds.
-      return PodTemplateHash.stepsHash(ModelJson.mapper().writeValueAsBytes(canary(pass).getSteps()));
+      return PodTemplateHash.stepsHash(
+          ModelJson.mapper().writeValueAsBytes(canary(pass).getSteps()));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("cannot serialize spec.strategy.canary.steps", e);
     }
   }
 
   /**
-   * docs/compatibility.md §5.3 item 2: a new template or new steps restart the steps (or skip them on a return to
-   * stable).
+   * docs/compatibility.md §5.3 item 2: a new template or new steps restart the steps (or skip them
+   * on a return to stable).
    */
   private Future<ReconcileOutcome> resetSteps(RolloutPass pass) {
     RolloutStatus status = baseStatus(pass);
@@ -176,14 +187,16 @@ final class CanaryReconciler {
   // Scaling
 
   /**
-   * docs/compatibility.md §4 item 7: {@code spec.replicas} changed (HPA, {@code kubectl scale}) since the new or the
-   * stable ReplicaSet (whichever has pods) was last scaled, as its {@code desired-replicas} annotation tells.
+   * docs/compatibility.md §4 item 7: {@code spec.replicas} changed (HPA, {@code kubectl scale})
+   * since the new or the stable ReplicaSet (whichever has pods) was last scaled, as its {@code
+   * desired-replicas} annotation tells.
    */
   private static boolean scalingEvent(RolloutPass pass) {
     String want = String.valueOf(pass.replicas);
     for (ReplicaSet rs : new ReplicaSet[] {pass.newRS, pass.stableRS}) {
       if (rs != null && RolloutPass.spec(rs) > 0 && rs.getMetadata().getAnnotations() != null) {
-        String desired = rs.getMetadata().getAnnotations().get(io.rollgate.api.Annotations.DESIRED_REPLICAS);
+        String desired =
+            rs.getMetadata().getAnnotations().get(io.rollgate.api.Annotations.DESIRED_REPLICAS);
         if (desired != null && !desired.equals(want)) {
           return true;
         }
@@ -193,9 +206,10 @@ final class CanaryReconciler {
   }
 
   /**
-   * A scaling event: only the replica counts follow the new {@code spec.replicas} (also while paused, manually or at
-   * a step); steps, pauses and promotion are left as they are. ReplicaSets whose count is already right only get
-   * their {@code desired-replicas} annotation updated, which ends the event.
+   * A scaling event: only the replica counts follow the new {@code spec.replicas} (also while
+   * paused, manually or at a step); steps, pauses and promotion are left as they are. ReplicaSets
+   * whose count is already right only get their {@code desired-replicas} annotation updated, which
+   * ends the event.
    */
   private Future<ReconcileOutcome> syncReplicasOnly(RolloutPass pass) {
     LOG.info("{} scaling event: spec.replicas={}", pass.ctx, pass.replicas);
@@ -217,7 +231,10 @@ final class CanaryReconciler {
         .compose(v -> syncStatus(pass, false));
   }
 
-  /** docs/compatibility.md §5.1 item 10: scale stable, then new, then the others; stop after the first that changed. */
+  /**
+   * docs/compatibility.md §5.1 item 10: scale stable, then new, then the others; stop after the
+   * first that changed.
+   */
   private Future<Boolean> scaleReplicaSets(RolloutPass pass, boolean honourPause) {
     if (honourPause
         && (Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
@@ -228,7 +245,9 @@ final class CanaryReconciler {
       return trafficScaling.scale(pass);
     }
     CanaryStepPlan.Replicas plan = CanaryStepDecision.decide(CanarySnapshots.of(pass)).replicas();
-    if (pass.stableRS != null && pass.stableRS != pass.newRS && plan.stable() != RolloutPass.spec(pass.stableRS)) {
+    if (pass.stableRS != null
+        && pass.stableRS != pass.newRS
+        && plan.stable() != RolloutPass.spec(pass.stableRS)) {
       return writes.scale(pass, pass.stableRS, plan.stable()).map(true);
     }
     if (plan.canary() != RolloutPass.spec(pass.newRS)) {
@@ -249,7 +268,8 @@ final class CanaryReconciler {
   /**
    * Pause-step bookkeeping (docs/compatibility.md §5.2).
    *
-   * @return whether the current step is a pause step still being reconciled (the pass then skips plugin steps)
+   * @return whether the current step is a pause step still being reconciled (the pass then skips
+   *     plugin steps)
    */
   private boolean reconcilePauseStep(RolloutPass pass) {
     CanaryStepPlan.Pause pause = CanaryStepDecision.decide(CanarySnapshots.of(pass)).pause();
@@ -258,7 +278,11 @@ final class CanaryReconciler {
     }
     if (pause.addPauseCondition()) {
       pass.addPause.add(PauseReason.CANARY_PAUSE_STEP);
-      LOG.info("{} pausing at step {} ({})", pass.ctx, pass.old.getCurrentStepIndex(), stepString(currentStep(pass)));
+      LOG.info(
+          "{} pausing at step {} ({})",
+          pass.ctx,
+          pass.old.getCurrentStepIndex(),
+          stepString(currentStep(pass)));
     }
     if (pause.requeueAfter() != null) {
       pass.requeueAfter(pause.requeueAfter());
@@ -276,7 +300,10 @@ final class CanaryReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Status sync
 
-  /** The status fields every pass recomputes from the ReplicaSets (docs/compatibility.md §5.3 item 1). */
+  /**
+   * The status fields every pass recomputes from the ReplicaSets (docs/compatibility.md §5.3 item
+   * 1).
+   */
   private RolloutStatus baseStatus(RolloutPass pass) {
     RolloutStatus s = RolloutReconciler.copy(pass.old);
     s.setCurrentPodHash(pass.podHash);
@@ -303,7 +330,9 @@ final class CanaryReconciler {
         s.setCanary(new io.rollgate.api.CanaryStatus());
       }
       if (s.getCanary() != null) {
-        s.getCanary().setStepPluginStatuses(pass.stepPluginStatuses.isEmpty() ? null : List.copyOf(pass.stepPluginStatuses));
+        s.getCanary()
+            .setStepPluginStatuses(
+                pass.stepPluginStatuses.isEmpty() ? null : List.copyOf(pass.stepPluginStatuses));
       }
     }
     if (pass.trafficReconciled || !TrafficRouted.enabled(pass)) {
@@ -316,14 +345,18 @@ final class CanaryReconciler {
         s.getCanary().setWeights(w);
       }
       CanaryStrategy canary = TrafficRouted.canary(pass);
-      if (w != null && canary.getTrafficRouting() != null && canary.getTrafficRouting().getAlb() != null) {
+      if (w != null
+          && canary.getTrafficRouting() != null
+          && canary.getTrafficRouting().getAlb() != null) {
         var v = pass.albVerification;
         if (v != null && v.writeStatus()) {
-          // docs/traffic-routers.md "AWS ALB": what the target-group verification found (cleared without the flag).
+          // docs/traffic-routers.md "AWS ALB": what the target-group verification found (cleared
+          // without the flag).
           s.setAlb(v.alb());
           s.setAlbs(v.albs());
         } else if (v == null && !routers.verifiesAlbTargetGroups()) {
-          // Without target-group verification Argo clears status.alb/albs (they hold AWS ARNs only verification reads).
+          // Without target-group verification Argo clears status.alb/albs (they hold AWS ARNs only
+          // verification reads).
           s.setAlb(null);
           s.setAlbs(null);
         }
@@ -360,10 +393,20 @@ final class CanaryReconciler {
       if (status.getCanary() != null) {
         status.getCanary().setCurrentStepAnalysisRunStatus(null);
       }
-      LOG.info("{} promoted revision {} ({}) to stable: {}", pass.ctx, pass.revision(), pass.podHash, promoteReason);
+      LOG.info(
+          "{} promoted revision {} ({}) to stable: {}",
+          pass.ctx,
+          pass.revision(),
+          pass.podHash,
+          promoteReason);
       pass.event(
           "RolloutCompleted",
-          "Rollout completed update to revision " + pass.revision() + " (" + pass.podHash + "): " + promoteReason);
+          "Rollout completed update to revision "
+              + pass.revision()
+              + " ("
+              + pass.podHash
+              + "): "
+              + promoteReason);
     } else if (pass.aborted()) {
       status.setCurrentStepIndex(plan.nextStepIndex());
     } else if (mayAdvance && !paused && !steps.isEmpty()) {
@@ -373,8 +416,8 @@ final class CanaryReconciler {
   }
 
   /**
-   * docs/compatibility.md §5.10; returns the promotion reason, or null when the new ReplicaSet is not promoted this
-   * pass.
+   * docs/compatibility.md §5.10; returns the promotion reason, or null when the new ReplicaSet is
+   * not promoted this pass.
    */
   private String shouldFullPromote(RolloutPass pass, RolloutStatus status, boolean promoteFull) {
     String stable = pass.old.getStableRS();
@@ -404,7 +447,9 @@ final class CanaryReconciler {
     return null;
   }
 
-  /** Applies a completed step of the plan: the next index, the pause condition to drop, the event. */
+  /**
+   * Applies a completed step of the plan: the next index, the pause condition to drop, the event.
+   */
   private void advanceStep(RolloutPass pass, RolloutStatus status, CanaryStepPlan plan) {
     Integer idx = status.getCurrentStepIndex();
     int index = idx == null ? 0 : idx;
@@ -416,7 +461,12 @@ final class CanaryReconciler {
       status.getCanary().setCurrentStepAnalysisRunStatus(null);
     }
     pass.removePause.add(PauseReason.CANARY_PAUSE_STEP);
-    LOG.info("{} step {}/{} completed ({})", pass.ctx, plan.nextStepIndex(), pass.steps().size(), plan.step().description());
+    LOG.info(
+        "{} step {}/{} completed ({})",
+        pass.ctx,
+        plan.nextStepIndex(),
+        pass.steps().size(),
+        plan.step().description());
     plan.events().forEach(e -> pass.event(e.reason(), e.message()));
   }
 
@@ -428,11 +478,13 @@ final class CanaryReconciler {
   // ---------------------------------------------------------------------------------------------------------------
   // Persist: pause/abort bookkeeping, conditions, phase
 
-  private Future<ReconcileOutcome> finish(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
+  private Future<ReconcileOutcome> finish(
+      RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
     applyPauseAndAbort(pass, status);
     boolean progressed = applyConditions(pass, status, evaluateDeadline);
     if (pass.addAbort) {
-      // progressDeadlineAbort fired in this pass: bookkeeping again so the abort lands in this write.
+      // progressDeadlineAbort fired in this pass: bookkeeping again so the abort lands in this
+      // write.
       applyPauseAndAbort(pass, status);
       applyConditions(pass, status, false);
     }
@@ -445,7 +497,11 @@ final class CanaryReconciler {
       LOG.debug("{} no progress this pass", pass.ctx);
     }
     return base.persistStatus(pass, status)
-        .map(v -> pass.requeue == null ? ReconcileOutcome.done() : ReconcileOutcome.requeueAfter(pass.requeue));
+        .map(
+            v ->
+                pass.requeue == null
+                    ? ReconcileOutcome.done()
+                    : ReconcileOutcome.requeueAfter(pass.requeue));
   }
 
   /** docs/compatibility.md §3.4. */
@@ -454,16 +510,20 @@ final class CanaryReconciler {
   }
 
   /**
-   * Sets Progressing, Available, Paused, Completed and Healthy (docs/compatibility.md §3.2, §3.5) with the canary
-   * predicates.
+   * Sets Progressing, Available, Paused, Completed and Healthy (docs/compatibility.md §3.2, §3.5)
+   * with the canary predicates.
    *
    * @return whether progress was observed in this pass
    */
-  private boolean applyConditions(RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
+  private boolean applyConditions(
+      RolloutPass pass, RolloutStatus status, boolean evaluateDeadline) {
     boolean progress = progressed(pass.old, status);
     CanaryStep step = currentStep(pass);
     boolean waitingStep =
-        step != null && (step.getPause() != null || step.getAnalysis() != null || step.getExperiment() != null);
+        step != null
+            && (step.getPause() != null
+                || step.getAnalysis() != null
+                || step.getExperiment() != null);
     RolloutConditions.apply(
         pass,
         status,
@@ -472,14 +532,16 @@ final class CanaryReconciler {
             healthy(pass, status),
             RolloutConditions.nz(status.getAvailableReplicas()) >= pass.replicas,
             evaluateDeadline,
-            (waitingStep && !pass.podHash.equals(status.getStableRS())) || awaitingScaleDown(pass)));
+            (waitingStep && !pass.podHash.equals(status.getStableRS()))
+                || awaitingScaleDown(pass)));
     return progress;
   }
 
   /**
-   * Whether an older ReplicaSet (neither new nor stable) still waits for its {@code scale-down-deadline}: no progress
-   * timeout then, as Argo ({@code isWaitingForReplicaSetScaleDown}); the Rollout is done updating, only the delayed
-   * scale-down is left.
+   * Whether an older ReplicaSet (neither new nor stable) still waits for its {@code
+   * scale-down-deadline}: no progress timeout then, as Argo ({@code
+   * isWaitingForReplicaSetScaleDown}); the Rollout is done updating, only the delayed scale-down is
+   * left.
    */
   private static boolean awaitingScaleDown(RolloutPass pass) {
     for (ReplicaSet rs : pass.otherRSs) {
@@ -491,7 +553,10 @@ final class CanaryReconciler {
     return false;
   }
 
-  /** docs/compatibility.md §3.5: progress = any of these counters or markers moved since the stored status. */
+  /**
+   * docs/compatibility.md §3.5: progress = any of these counters or markers moved since the stored
+   * status.
+   */
   private static boolean progressed(RolloutStatus old, RolloutStatus now) {
     return RolloutConditions.replicasProgressed(old, now)
         || !Objects.equals(old.getCurrentStepIndex(), now.getCurrentStepIndex())
@@ -502,9 +567,12 @@ final class CanaryReconciler {
   private static boolean healthy(RolloutPass pass, RolloutStatus s) {
     int r = pass.replicas;
     String oldGen = pass.old.getObservedGeneration();
-    boolean genObserved = oldGen != null && oldGen.equals(String.valueOf(pass.rollout.getMetadata().getGeneration()));
+    boolean genObserved =
+        oldGen != null && oldGen.equals(String.valueOf(pass.rollout.getMetadata().getGeneration()));
     List<CanaryStep> steps = pass.steps();
-    boolean stepsDone = steps.isEmpty() || (s.getCurrentStepIndex() != null && s.getCurrentStepIndex() == steps.size());
+    boolean stepsDone =
+        steps.isEmpty()
+            || (s.getCurrentStepIndex() != null && s.getCurrentStepIndex() == steps.size());
     return RolloutConditions.nz(s.getUpdatedReplicas()) == r
         && RolloutConditions.nz(s.getAvailableReplicas()) == r
         && genObserved

@@ -16,9 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Takes the {@link CanarySnapshot} of a pass at the moment the canary step decision is needed: the Rollout, the status
- * as read, the intents collected so far (an abort decided this pass, the traffic weights just set, the analysis,
- * experiment and plugin results of the current step) and the ReplicaSets.
+ * Takes the {@link CanarySnapshot} of a pass at the moment the canary step decision is needed: the
+ * Rollout, the status as read, the intents collected so far (an abort decided this pass, the
+ * traffic weights just set, the analysis, experiment and plugin results of the current step) and
+ * the ReplicaSets.
  */
 final class CanarySnapshots {
 
@@ -38,7 +39,8 @@ final class CanarySnapshots {
       pauseStart = cond == null ? null : Instant.parse(cond.getStartTime());
     }
     RsState newRS = pass.newRS == null ? null : state(pass.newRS);
-    RsState stableRS = pass.stableRS == null ? null : (pass.stableRS == pass.newRS ? newRS : state(pass.stableRS));
+    RsState stableRS =
+        pass.stableRS == null ? null : (pass.stableRS == pass.newRS ? newRS : state(pass.stableRS));
     List<RsState> others = new ArrayList<>();
     for (ReplicaSet rs : pass.otherRSs) {
       others.add(state(rs));
@@ -68,7 +70,8 @@ final class CanarySnapshots {
     if (canary.getTrafficRouting() == null) {
       return null;
     }
-    TrafficWeights recorded = pass.old.getCanary() == null ? null : pass.old.getCanary().getWeights();
+    TrafficWeights recorded =
+        pass.old.getCanary() == null ? null : pass.old.getCanary().getWeights();
     return new CanarySnapshot.Traffic(
         TrafficRouted.maxWeight(pass),
         Boolean.TRUE.equals(canary.getDynamicStableScale()),
@@ -78,8 +81,12 @@ final class CanarySnapshots {
         pass.trafficWeights == null ? null : pass.trafficWeights.getVerified());
   }
 
-  /** The analysis, experiment or plugin result of the current step, as the stages before status sync left it. */
-  private static boolean stepSucceeded(RolloutPass pass, int index, CanarySnapshot.Kind kind, CanaryStep step) {
+  /**
+   * The analysis, experiment or plugin result of the current step, as the stages before status sync
+   * left it.
+   */
+  private static boolean stepSucceeded(
+      RolloutPass pass, int index, CanarySnapshot.Kind kind, CanaryStep step) {
     switch (kind) {
       case ANALYSIS:
         return RolloutAnalysisRuns.stepSucceeded(pass);
@@ -97,7 +104,8 @@ final class CanarySnapshots {
       return null;
     }
     return new TrafficRoutedInput.RecordedWeights(
-        TrafficRouted.nz(weights.getCanary().getWeight()), TrafficRouted.nz(weights.getStable().getWeight()));
+        TrafficRouted.nz(weights.getCanary().getWeight()),
+        TrafficRouted.nz(weights.getStable().getWeight()));
   }
 
   static RsState state(ReplicaSet rs) {
@@ -115,7 +123,9 @@ final class CanarySnapshots {
       return null;
     }
     ReplicaProgressThreshold.Type type =
-        "Pods".equals(t.getType()) ? ReplicaProgressThreshold.Type.PODS : ReplicaProgressThreshold.Type.PERCENT;
+        "Pods".equals(t.getType())
+            ? ReplicaProgressThreshold.Type.PODS
+            : ReplicaProgressThreshold.Type.PERCENT;
     return new ReplicaProgressThreshold(type, t.getValue());
   }
 }

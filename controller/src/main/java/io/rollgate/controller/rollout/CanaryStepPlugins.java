@@ -23,26 +23,33 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Canary {@code plugin} steps (docs/compatibility.md §10.3-10.6): runs the current plugin step, aborts executed plugin
- * steps in reverse order when the Rollout is aborted, terminates the running one on a full promotion, and clears the
- * leftovers of an aborted attempt on retry. The outcome is {@code status.canary.stepPluginStatuses}, kept in the pass
- * until the status sync writes it.
+ * Canary {@code plugin} steps (docs/compatibility.md §10.3-10.6): runs the current plugin step,
+ * aborts executed plugin steps in reverse order when the Rollout is aborted, terminates the running
+ * one on a full promotion, and clears the leftovers of an aborted attempt on retry. The outcome is
+ * {@code status.canary.stepPluginStatuses}, kept in the pass until the status sync writes it.
  *
- * <p>Waiting is a requeue: a {@code Running} or {@code Error} step asks for the Rollout to be reconciled again at
- * {@code updatedAt + backoff + 5s}; no thread ever waits. A call that fails (the plugin is not registered, not
- * running, timed out) is a handled error: a Warning {@code ReconciliationError} event, a requeue in 30 s, and the
- * current step does not complete in that pass.
+ * <p>Waiting is a requeue: a {@code Running} or {@code Error} step asks for the Rollout to be
+ * reconciled again at {@code updatedAt + backoff + 5s}; no thread ever waits. A call that fails
+ * (the plugin is not registered, not running, timed out) is a handled error: a Warning {@code
+ * ReconciliationError} event, a requeue in 30 s, and the current step does not complete in that
+ * pass.
  */
 final class CanaryStepPlugins {
 
   private static final Logger LOG = LoggerFactory.getLogger(CanaryStepPlugins.class);
 
-  /** Backoff after a plugin error, and after a {@code Running} answer without (or with a short) requeue. */
+  /**
+   * Backoff after a plugin error, and after a {@code Running} answer without (or with a short)
+   * requeue.
+   */
   static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(30);
+
   /** A {@code requeueAfter} must exceed this to be honoured (docs/compatibility.md §10.4). */
   static final Duration MIN_REQUEUE = Duration.ofSeconds(10);
+
   /** Added to {@code updatedAt + backoff} before the Rollout is reconciled again. */
   static final Duration REQUEUE_SLACK = Duration.ofSeconds(5);
+
   /** Requeue after a handled error. */
   static final Duration HANDLED_ERROR_REQUEUE = Duration.ofSeconds(30);
 
@@ -53,7 +60,8 @@ final class CanaryStepPlugins {
    * Creates the step-plugin part of the canary reconciler.
    *
    * @param plugins how plugins are reached
-   * @param configCheck the check of a step's {@code plugin.config} against the registration's {@code configSchema}
+   * @param configCheck the check of a step's {@code plugin.config} against the registration's
+   *     {@code configSchema}
    */
   CanaryStepPlugins(StepPlugins plugins, StepConfigCheck configCheck) {
     this.plugins = plugins;
@@ -61,8 +69,9 @@ final class CanaryStepPlugins {
   }
 
   /**
-   * Reconciles the plugin steps of the pass (docs/compatibility.md §5.1 item 12). Never fails: handled errors are
-   * recorded in the pass ({@link RolloutPass#stepPluginError}, an event and a requeue).
+   * Reconciles the plugin steps of the pass (docs/compatibility.md §5.1 item 12). Never fails:
+   * handled errors are recorded in the pass ({@link RolloutPass#stepPluginError}, an event and a
+   * requeue).
    *
    * @param pass the pass; its {@code stepPluginStatuses} is set to the list to write
    * @return a Future completing when every call of this pass answered
@@ -74,15 +83,19 @@ final class CanaryStepPlugins {
         return abort(pass);
       }
       if (pass.aborted()) {
-        return Future.succeededFuture(); // aborted in this very pass: Abort calls start with the next one
+        return Future
+            .succeededFuture(); // aborted in this very pass: Abort calls start with the next one
       }
       if (Boolean.TRUE.equals(pass.old.getPromoteFull()) || fullyPromoted(pass)) {
         return terminate(pass);
       }
       retryCleanup(pass);
-      // A step that failed in this pass aborts the Rollout: the executed steps are aborted in the same pass, so the
+      // A step that failed in this pass aborts the Rollout: the executed steps are aborted in the
+      // same pass, so the
       // status that first shows the Rollout Degraded already lists their Abort operations.
-      return run(pass).compose(v -> pass.addAbort && !pass.removeAbort ? abort(pass) : Future.succeededFuture());
+      return run(pass)
+          .compose(
+              v -> pass.addAbort && !pass.removeAbort ? abort(pass) : Future.succeededFuture());
     } catch (RuntimeException e) {
       handledError(pass, e);
       return Future.succeededFuture();
@@ -90,9 +103,9 @@ final class CanaryStepPlugins {
   }
 
   /**
-   * Whether the plugin step at {@code index} is complete (Argo's {@code isStepPluginCompleted}): never in a pass that
-   * met a handled error; otherwise when its {@code Run} is disabled, {@code Successful} or {@code Failed}, or still
-   * {@code Running} but already terminated or aborted.
+   * Whether the plugin step at {@code index} is complete (Argo's {@code isStepPluginCompleted}):
+   * never in a pass that met a handled error; otherwise when its {@code Run} is disabled, {@code
+   * Successful} or {@code Failed}, or still {@code Running} but already terminated or aborted.
    *
    * @param pass the pass, after {@link #reconcile}
    * @param index the step index
@@ -103,7 +116,8 @@ final class CanaryStepPlugins {
     if (pass.stepPluginError != null) {
       return false;
     }
-    List<StepPluginStatus> list = pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
+    List<StepPluginStatus> list =
+        pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
     StepPluginStatus run = find(list, index, step.getName(), StepOperation.RUN);
     if (run == null) {
       return false;
@@ -121,9 +135,10 @@ final class CanaryStepPlugins {
   }
 
   /**
-   * What holds the current plugin step, for {@code status.message} (docs/plugins.md, "A plugin that is not one"): the
-   * handled error of this pass (the call could not be made or timed out), else the current step's {@code Run} in phase
-   * {@code Error} as Argo's {@code StepPluginTransition} event words it, with the plugin's message.
+   * What holds the current plugin step, for {@code status.message} (docs/plugins.md, "A plugin that
+   * is not one"): the handled error of this pass (the call could not be made or timed out), else
+   * the current step's {@code Run} in phase {@code Error} as Argo's {@code StepPluginTransition}
+   * event words it, with the plugin's message.
    *
    * @param pass the pass, after {@link #reconcile}
    * @return the text, or null when the current step is not a plugin step held by an error
@@ -138,13 +153,16 @@ final class CanaryStepPlugins {
     }
     int index = current.get().index();
     String name = current.get().step().getName();
-    List<StepPluginStatus> list = pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
+    List<StepPluginStatus> list =
+        pass.stepPluginStatuses != null ? pass.stepPluginStatuses : stored(pass);
     StepPluginStatus run = find(list, index, name, StepOperation.RUN);
     if (run == null || !StepPhase.Error.name().equals(run.getPhase())) {
       return null;
     }
     String text = transitioned(name, index, StepPhase.Error.name());
-    return run.getMessage() == null || run.getMessage().isEmpty() ? text : text + ": " + run.getMessage();
+    return run.getMessage() == null || run.getMessage().isEmpty()
+        ? text
+        : text + ": " + run.getMessage();
   }
 
   /** The current step of the pass when it is a plugin step, with its index. */
@@ -182,7 +200,10 @@ final class CanaryStepPlugins {
     String name = step.getName();
     Optional<PluginEntry> entry = plugins.registration(name);
     if (entry.isEmpty()) {
-      handledError(pass, new IllegalStateException("step plugin " + name + " is not registered in " + registryName()));
+      handledError(
+          pass,
+          new IllegalStateException(
+              "step plugin " + name + " is not registered in " + registryName()));
       return Future.succeededFuture();
     }
     StepPluginStatus previous = find(pass.stepPluginStatuses, index, name, StepOperation.RUN);
@@ -194,7 +215,8 @@ final class CanaryStepPlugins {
         disabled.setOperation(StepOperation.RUN.statusName());
         disabled.setDisabled(true);
         put(pass.stepPluginStatuses, disabled);
-        LOG.info("{} plugin step {} ({}) skipped: the plugin is disabled", pass.ctx, index + 1, name);
+        LOG.info(
+            "{} plugin step {} ({}) skipped: the plugin is disabled", pass.ctx, index + 1, name);
       }
       return Future.succeededFuture();
     }
@@ -203,7 +225,9 @@ final class CanaryStepPlugins {
             || StepPhase.Failed.name().equals(previous.getPhase()))) {
       return Future.succeededFuture();
     }
-    if (previous != null && !Boolean.TRUE.equals(previous.getDisabled()) && nz(previous.getExecutions()) > 0) {
+    if (previous != null
+        && !Boolean.TRUE.equals(previous.getDisabled())
+        && nz(previous.getExecutions()) > 0) {
       Instant due = due(previous);
       if (due != null && due.isAfter(pass.now)) {
         pass.requeueAfter(Duration.between(pass.now, due).plus(REQUEUE_SLACK));
@@ -229,7 +253,8 @@ final class CanaryStepPlugins {
     String oldPhase = fresh ? "" : Objects.toString(previous.getPhase(), "");
     if (fresh && entry.get().configSchema() != null) {
       String field = "spec.strategy.canary.steps[" + index + "].plugin.config";
-      Optional<String> mismatch = configCheck.check(entry.get().configSchema(), step.getConfig(), field);
+      Optional<String> mismatch =
+          configCheck.check(entry.get().configSchema(), step.getConfig(), field);
       if (mismatch.isPresent()) {
         next.setUpdatedAt(pass.nowText);
         next.setPhase(StepPhase.Failed.name());
@@ -239,8 +264,14 @@ final class CanaryStepPlugins {
         return Future.succeededFuture();
       }
     }
-    StepContext context = new StepContext(name, index, step.getConfig(), fresh ? null : previous.getStatus());
-    LOG.info("{} plugin step {} ({}): run, execution {}", pass.ctx, index + 1, name, nz(next.getExecutions()) + 1);
+    StepContext context =
+        new StepContext(name, index, step.getConfig(), fresh ? null : previous.getStatus());
+    LOG.info(
+        "{} plugin step {} ({}): run, execution {}",
+        pass.ctx,
+        index + 1,
+        name,
+        nz(next.getExecutions()) + 1);
     return call(name, StepOperation.RUN, pass, context)
         .map(
             result -> {
@@ -263,7 +294,8 @@ final class CanaryStepPlugins {
                 if (StepPhase.Running.name().equals(next.getPhase())) {
                   next.setBackoff(GoDurations.format(runningBackoff(result.requeueAfterSeconds())));
                 } else if (StepPhase.Error.name().equals(next.getPhase())) {
-                  next.setBackoff(GoDurations.format(DEFAULT_BACKOFF)); // retried like a plugin error
+                  next.setBackoff(
+                      GoDurations.format(DEFAULT_BACKOFF)); // retried like a plugin error
                 }
               }
               finishRun(pass, next, oldPhase, index, name);
@@ -276,28 +308,46 @@ final class CanaryStepPlugins {
             });
   }
 
-  private void finishRun(RolloutPass pass, StepPluginStatus next, String oldPhase, int index, String name) {
+  private void finishRun(
+      RolloutPass pass, StepPluginStatus next, String oldPhase, int index, String name) {
     put(pass.stepPluginStatuses, next);
     String phase = next.getPhase();
-    LOG.info("{} plugin step {} ({}) run: phase={} message={}", pass.ctx, index + 1, name, phase, next.getMessage());
+    LOG.info(
+        "{} plugin step {} ({}) run: phase={} message={}",
+        pass.ctx,
+        index + 1,
+        name,
+        phase,
+        next.getMessage());
     if (!phase.equals(oldPhase) && !StepPhase.Successful.name().equals(phase)) {
       transition(pass, phase, transitioned(name, index, phase));
     }
     if (StepPhase.Running.name().equals(phase) || StepPhase.Error.name().equals(phase)) {
       Duration backoff =
-          next.getBackoff() == null ? DEFAULT_BACKOFF : GoDurations.parse(next.getBackoff()).orElse(DEFAULT_BACKOFF);
+          next.getBackoff() == null
+              ? DEFAULT_BACKOFF
+              : GoDurations.parse(next.getBackoff()).orElse(DEFAULT_BACKOFF);
       pass.requeueAfter(backoff.plus(REQUEUE_SLACK));
     }
     if (StepPhase.Failed.name().equals(phase) && !pass.aborted()) {
       pass.addAbort = true;
       pass.abortMessage =
-          "Step Plugin " + (index + 1) + " (" + name + ") failed: " + Objects.toString(next.getMessage(), "");
+          "Step Plugin "
+              + (index + 1)
+              + " ("
+              + name
+              + ") failed: "
+              + Objects.toString(next.getMessage(), "");
     }
   }
 
-  /** The wait before the next {@code run} of a {@code Running} step: {@code requeueAfter} when over 10 s, else 30 s. */
+  /**
+   * The wait before the next {@code run} of a {@code Running} step: {@code requeueAfter} when over
+   * 10 s, else 30 s.
+   */
   static Duration runningBackoff(Long requeueAfterSeconds) {
-    if (requeueAfterSeconds != null && Duration.ofSeconds(requeueAfterSeconds).compareTo(MIN_REQUEUE) > 0) {
+    if (requeueAfterSeconds != null
+        && Duration.ofSeconds(requeueAfterSeconds).compareTo(MIN_REQUEUE) > 0) {
       return Duration.ofSeconds(requeueAfterSeconds);
     }
     return DEFAULT_BACKOFF;
@@ -328,7 +378,10 @@ final class CanaryStepPlugins {
     }
     CanaryStep first = pass.steps().get(0);
     if (first.getPlugin() == null || completed(pass, 0, first.getPlugin())) {
-      LOG.info("{} clearing {} step plugin status(es) left from an aborted attempt", pass.ctx, pass.stepPluginStatuses.size());
+      LOG.info(
+          "{} clearing {} step plugin status(es) left from an aborted attempt",
+          pass.ctx,
+          pass.stepPluginStatuses.size());
       pass.stepPluginStatuses.clear();
     }
   }
@@ -341,11 +394,13 @@ final class CanaryStepPlugins {
     List<StepPluginStatus> list = pass.stepPluginStatuses;
     for (int i = list.size() - 1; i >= 0; i--) {
       StepPluginStatus s = list.get(i);
-      if (!StepOperation.RUN.statusName().equals(s.getOperation()) || Boolean.TRUE.equals(s.getDisabled())) {
+      if (!StepOperation.RUN.statusName().equals(s.getOperation())
+          || Boolean.TRUE.equals(s.getDisabled())) {
         continue;
       }
       boolean started =
-          StepPhase.Running.name().equals(s.getPhase()) || StepPhase.Successful.name().equals(s.getPhase());
+          StepPhase.Running.name().equals(s.getPhase())
+              || StepPhase.Successful.name().equals(s.getPhase());
       if (started
           && pluginStep(pass, s) != null
           && find(list, s.getIndex(), s.getName(), StepOperation.ABORT) == null) {
@@ -370,7 +425,8 @@ final class CanaryStepPlugins {
       if (StepOperation.RUN.statusName().equals(s.getOperation())
           && StepPhase.Running.name().equals(s.getPhase())
           && !Boolean.TRUE.equals(s.getDisabled())) {
-        if (find(list, s.getIndex(), s.getName(), StepOperation.TERMINATE) != null || pluginStep(pass, s) == null) {
+        if (find(list, s.getIndex(), s.getName(), StepOperation.TERMINATE) != null
+            || pluginStep(pass, s) == null) {
           return Future.succeededFuture();
         }
         return once(pass, s, StepOperation.TERMINATE);
@@ -385,11 +441,19 @@ final class CanaryStepPlugins {
     int index = run.getIndex();
     Optional<PluginEntry> entry = plugins.registration(name);
     if (entry.isEmpty()) {
-      handledError(pass, new IllegalStateException("step plugin " + name + " is not registered in " + registryName()));
+      handledError(
+          pass,
+          new IllegalStateException(
+              "step plugin " + name + " is not registered in " + registryName()));
       return Future.succeededFuture();
     }
     if (entry.get().disabled()) {
-      LOG.info("{} plugin step {} ({}): no {} call, the plugin is disabled", pass.ctx, index + 1, name, op.statusName());
+      LOG.info(
+          "{} plugin step {} ({}): no {} call, the plugin is disabled",
+          pass.ctx,
+          index + 1,
+          name,
+          op.statusName());
       return Future.succeededFuture();
     }
     PluginStep step = pluginStep(pass, run);
@@ -408,7 +472,8 @@ final class CanaryStepPlugins {
                 s.setMessage(result.error());
               } else {
                 StepPhase phase = result.phase() == null ? StepPhase.Successful : result.phase();
-                // Abort and Terminate are synchronous: a step still running afterwards did not stop.
+                // Abort and Terminate are synchronous: a step still running afterwards did not
+                // stop.
                 s.setPhase((phase == StepPhase.Running ? StepPhase.Failed : phase).name());
                 s.setMessage(result.message());
                 s.setStatus(result.status());
@@ -416,8 +481,26 @@ final class CanaryStepPlugins {
               s.setFinishedAt(pass.nowText);
               put(pass.stepPluginStatuses, s);
               String verb = op == StepOperation.ABORT ? "aborted" : "terminated";
-              LOG.info("{} plugin step {} ({}) {}: phase={} message={}", pass.ctx, index + 1, name, verb, s.getPhase(), s.getMessage());
-              transition(pass, s.getPhase(), "Step plugin " + name + " (step " + (index + 1) + ") " + verb + " (" + s.getPhase() + ")");
+              LOG.info(
+                  "{} plugin step {} ({}) {}: phase={} message={}",
+                  pass.ctx,
+                  index + 1,
+                  name,
+                  verb,
+                  s.getPhase(),
+                  s.getMessage());
+              transition(
+                  pass,
+                  s.getPhase(),
+                  "Step plugin "
+                      + name
+                      + " (step "
+                      + (index + 1)
+                      + ") "
+                      + verb
+                      + " ("
+                      + s.getPhase()
+                      + ")");
               return (Void) null;
             })
         .recover(
@@ -430,10 +513,13 @@ final class CanaryStepPlugins {
   // ---------------------------------------------------------------------------------------------------------------
   // Helpers
 
-  private Future<StepResult> call(String name, StepOperation op, RolloutPass pass, StepContext context) {
+  private Future<StepResult> call(
+      String name, StepOperation op, RolloutPass pass, StepContext context) {
     try {
       Future<StepResult> f = plugins.call(name, op, pass.rollout, context);
-      return f == null ? Future.failedFuture(new IllegalStateException("no answer from step plugin " + name)) : f;
+      return f == null
+          ? Future.failedFuture(new IllegalStateException("no answer from step plugin " + name))
+          : f;
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
@@ -452,8 +538,8 @@ final class CanaryStepPlugins {
   }
 
   /**
-   * A handled error (docs/compatibility.md §10.4): Warning {@code ReconciliationError}, requeue in 30 s, the pass goes
-   * on.
+   * A handled error (docs/compatibility.md §10.4): Warning {@code ReconciliationError}, requeue in
+   * 30 s, the pass goes on.
    */
   private static void handledError(RolloutPass pass, Throwable err) {
     String message = err.getMessage() == null ? err.toString() : err.getMessage();
@@ -482,10 +568,13 @@ final class CanaryStepPlugins {
 
   private static List<StepPluginStatus> stored(RolloutPass pass) {
     var canary = pass.old.getCanary();
-    return canary == null || canary.getStepPluginStatuses() == null ? List.of() : canary.getStepPluginStatuses();
+    return canary == null || canary.getStepPluginStatuses() == null
+        ? List.of()
+        : canary.getStepPluginStatuses();
   }
 
-  private static StepPluginStatus find(List<StepPluginStatus> list, Integer index, String name, StepOperation op) {
+  private static StepPluginStatus find(
+      List<StepPluginStatus> list, Integer index, String name, StepOperation op) {
     for (StepPluginStatus s : list) {
       if (Objects.equals(s.getIndex(), index)
           && Objects.equals(s.getName(), name)
@@ -496,7 +585,10 @@ final class CanaryStepPlugins {
     return null;
   }
 
-  /** Entries are unique by (index, name, operation): replace in place, else append (docs/compatibility.md §10.3). */
+  /**
+   * Entries are unique by (index, name, operation): replace in place, else append
+   * (docs/compatibility.md §10.3).
+   */
   private static void put(List<StepPluginStatus> list, StepPluginStatus s) {
     for (int i = 0; i < list.size(); i++) {
       StepPluginStatus e = list.get(i);
@@ -530,7 +622,8 @@ final class CanaryStepPlugins {
      *
      * @param schema the registration's JSON Schema
      * @param config the step's {@code plugin.config}, or null when absent
-     * @param field the field path of the configuration, {@code spec.strategy.canary.steps[<i>].plugin.config}
+     * @param field the field path of the configuration, {@code
+     *     spec.strategy.canary.steps[<i>].plugin.config}
      * @return the first problem as {@code <field path>: <reason>}, or empty when the config matches
      */
     Optional<String> check(JsonNode schema, JsonNode config, String field);

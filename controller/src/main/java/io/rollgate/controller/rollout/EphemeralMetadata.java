@@ -14,8 +14,8 @@ import io.rollgate.api.Labels;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.PodTemplateMetadata;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.kube.KubeApiException;
 import io.rollgate.controller.rollout.replicasets.PodTemplates;
+import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,19 +26,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ephemeral pod metadata (docs/compatibility.md §6; {@code spec.strategy.canary.canaryMetadata}/{@code stableMetadata},
- * {@code spec.strategy.blueGreen.previewMetadata}/{@code activeMetadata}): labels and annotations merged into a
- * ReplicaSet's {@code spec.template.metadata} and patched onto its existing pods in place, so a pod's role can change
- * without a restart.
+ * Ephemeral pod metadata (docs/compatibility.md §6; {@code
+ * spec.strategy.canary.canaryMetadata}/{@code stableMetadata}, {@code
+ * spec.strategy.blueGreen.previewMetadata}/{@code activeMetadata}): labels and annotations merged
+ * into a ReplicaSet's {@code spec.template.metadata} and patched onto its existing pods in place,
+ * so a pod's role can change without a restart.
  *
- * <p>The keys injected are remembered in the ReplicaSet annotation {@code rollout.argoproj.io/ephemeral-metadata}
- * (JSON {@code {"labels":{..},"annotations":{..}}}); a key remembered but no longer desired is removed, other keys are
- * never touched. The pod-template hash is computed from the Rollout's template, so it never changes.
+ * <p>The keys injected are remembered in the ReplicaSet annotation {@code
+ * rollout.argoproj.io/ephemeral-metadata} (JSON {@code {"labels":{..},"annotations":{..}}}); a key
+ * remembered but no longer desired is removed, other keys are never touched. The pod-template hash
+ * is computed from the Rollout's template, so it never changes.
  */
 final class EphemeralMetadata {
 
   private static final Logger LOG = LoggerFactory.getLogger(EphemeralMetadata.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
+
   /** Bound of the pods read per ReplicaSet and pass; the rest are patched by a later pass. */
   static final long POD_PAGE = 500;
 
@@ -52,7 +55,8 @@ final class EphemeralMetadata {
         return NONE;
       }
       return new Injected(
-          m.getLabels() == null ? Map.of() : m.getLabels(), m.getAnnotations() == null ? Map.of() : m.getAnnotations());
+          m.getLabels() == null ? Map.of() : m.getLabels(),
+          m.getAnnotations() == null ? Map.of() : m.getAnnotations());
     }
 
     boolean isEmpty() {
@@ -71,15 +75,17 @@ final class EphemeralMetadata {
   // ---------------------------------------------------------------------------------------------------------------
   // Which metadata goes where (pure)
 
-  /** Whether a stable ReplicaSet other than the new one exists (the new one is a canary / preview). */
+  /**
+   * Whether a stable ReplicaSet other than the new one exists (the new one is a canary / preview).
+   */
   private static boolean newIsCandidate(RolloutPass pass) {
     String stable = pass.old.getStableRS();
     return stable != null && !stable.isEmpty() && !stable.equals(pass.podHash);
   }
 
   /**
-   * The metadata a ReplicaSet created this pass gets: canaryMetadata/previewMetadata when a different stable
-   * ReplicaSet exists, else stableMetadata/activeMetadata.
+   * The metadata a ReplicaSet created this pass gets: canaryMetadata/previewMetadata when a
+   * different stable ReplicaSet exists, else stableMetadata/activeMetadata.
    *
    * @param pass the pass
    * @return the desired metadata, possibly empty
@@ -101,15 +107,18 @@ final class EphemeralMetadata {
    * The desired metadata of every ReplicaSet of the pass, in write order (stable first).
    *
    * @param pass the pass
-   * @param newIsActive for blue-green, whether the active Service already selects the new ReplicaSet
+   * @param newIsActive for blue-green, whether the active Service already selects the new
+   *     ReplicaSet
    * @return ReplicaSet to desired metadata
    */
   static Map<ReplicaSet, Injected> desired(RolloutPass pass, boolean newIsActive) {
     Map<ReplicaSet, Injected> out = new LinkedHashMap<>();
     CanaryStrategy canary = pass.rollout.getSpec().getStrategy().getCanary();
     BlueGreenStrategy bg = pass.rollout.getSpec().getStrategy().getBlueGreen();
-    PodTemplateMetadata stableMeta = canary != null ? canary.getStableMetadata() : bg == null ? null : bg.getActiveMetadata();
-    PodTemplateMetadata candidateMeta = canary != null ? canary.getCanaryMetadata() : bg == null ? null : bg.getPreviewMetadata();
+    PodTemplateMetadata stableMeta =
+        canary != null ? canary.getStableMetadata() : bg == null ? null : bg.getActiveMetadata();
+    PodTemplateMetadata candidateMeta =
+        canary != null ? canary.getCanaryMetadata() : bg == null ? null : bg.getPreviewMetadata();
     if (pass.stableRS != null && pass.stableRS != pass.newRS) {
       out.put(pass.stableRS, Injected.of(stableMeta));
     }
@@ -130,20 +139,28 @@ final class EphemeralMetadata {
    * @param rsAnnotations the ReplicaSet's annotations, modified in place
    * @param desired the metadata to inject
    */
-  static void applyOnCreate(PodTemplateSpec template, Map<String, String> rsAnnotations, Injected desired) {
+  static void applyOnCreate(
+      PodTemplateSpec template, Map<String, String> rsAnnotations, Injected desired) {
     if (desired.isEmpty()) {
       return;
     }
     ObjectMeta meta = template.getMetadata();
-    Map<String, String> labels = meta.getLabels() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(meta.getLabels());
-    desired.labels().forEach((k, v) -> {
-      if (!Labels.POD_TEMPLATE_HASH.equals(k)) {
-        labels.put(k, v);
-      }
-    });
+    Map<String, String> labels =
+        meta.getLabels() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(meta.getLabels());
+    desired
+        .labels()
+        .forEach(
+            (k, v) -> {
+              if (!Labels.POD_TEMPLATE_HASH.equals(k)) {
+                labels.put(k, v);
+              }
+            });
     meta.setLabels(labels);
     if (!desired.annotations().isEmpty()) {
-      Map<String, String> ann = meta.getAnnotations() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(meta.getAnnotations());
+      Map<String, String> ann =
+          meta.getAnnotations() == null
+              ? new LinkedHashMap<>()
+              : new LinkedHashMap<>(meta.getAnnotations());
       ann.putAll(desired.annotations());
       meta.setAnnotations(ann);
     }
@@ -151,9 +168,9 @@ final class EphemeralMetadata {
   }
 
   /**
-   * Tells whether a ReplicaSet runs the pods of a Rollout template, ignoring what the controller added to the
-   * ReplicaSet's template: the ephemeral labels and annotations recorded in its
-   * {@code rollout.argoproj.io/ephemeral-metadata} annotation and the injected anti-affinity term.
+   * Tells whether a ReplicaSet runs the pods of a Rollout template, ignoring what the controller
+   * added to the ReplicaSet's template: the ephemeral labels and annotations recorded in its {@code
+   * rollout.argoproj.io/ephemeral-metadata} annotation and the injected anti-affinity term.
    *
    * @param template the Rollout's template
    * @param rs the ReplicaSet
@@ -185,7 +202,10 @@ final class EphemeralMetadata {
     return copy;
   }
 
-  /** The metadata recorded in the ReplicaSet's {@code ephemeral-metadata} annotation (none when absent or unreadable). */
+  /**
+   * The metadata recorded in the ReplicaSet's {@code ephemeral-metadata} annotation (none when
+   * absent or unreadable).
+   */
   static Injected recorded(ReplicaSet rs) {
     Map<String, String> a = rs.getMetadata().getAnnotations();
     String text = a == null ? null : a.get(Annotations.EPHEMERAL_METADATA);
@@ -211,18 +231,23 @@ final class EphemeralMetadata {
   }
 
   /**
-   * The merge-patch fragment that takes {@code current} labels or annotations to the desired state: desired keys set,
-   * keys recorded earlier but no longer desired removed, everything else untouched.
+   * The merge-patch fragment that takes {@code current} labels or annotations to the desired state:
+   * desired keys set, keys recorded earlier but no longer desired removed, everything else
+   * untouched.
    */
-  static ObjectNode diff(Map<String, String> current, Map<String, String> desired, Map<String, String> previously,
+  static ObjectNode diff(
+      Map<String, String> current,
+      Map<String, String> desired,
+      Map<String, String> previously,
       List<String> protectedKeys) {
     Map<String, String> cur = current == null ? Map.of() : current;
     ObjectNode patch = JSON.createObjectNode();
-    desired.forEach((k, v) -> {
-      if (!protectedKeys.contains(k) && !v.equals(cur.get(k))) {
-        patch.put(k, v);
-      }
-    });
+    desired.forEach(
+        (k, v) -> {
+          if (!protectedKeys.contains(k) && !v.equals(cur.get(k))) {
+            patch.put(k, v);
+          }
+        });
     for (String k : previously.keySet()) {
       if (!desired.containsKey(k) && !protectedKeys.contains(k) && cur.containsKey(k)) {
         patch.putNull(k);
@@ -235,11 +260,12 @@ final class EphemeralMetadata {
   // Writes
 
   /**
-   * Brings every ReplicaSet of the pass (and its pods) to its desired ephemeral metadata; ReplicaSets that already
-   * match cost no API call.
+   * Brings every ReplicaSet of the pass (and its pods) to its desired ephemeral metadata;
+   * ReplicaSets that already match cost no API call.
    *
    * @param pass the pass; its ReplicaSet references are replaced by the patched objects
-   * @param newIsActive for blue-green, whether the active Service already selects the new ReplicaSet
+   * @param newIsActive for blue-green, whether the active Service already selects the new
+   *     ReplicaSet
    * @return a Future completing when done; fails with {@link KubeApiException}
    */
   Future<Void> sync(RolloutPass pass, boolean newIsActive) {
@@ -257,8 +283,14 @@ final class EphemeralMetadata {
     }
     ObjectMeta tm = rs.getSpec().getTemplate().getMetadata();
     List<String> protectedKeys = protectedLabels(rs);
-    ObjectNode labels = diff(tm == null ? null : tm.getLabels(), want.labels(), had.labels(), protectedKeys);
-    ObjectNode annotations = diff(tm == null ? null : tm.getAnnotations(), want.annotations(), had.annotations(), List.of());
+    ObjectNode labels =
+        diff(tm == null ? null : tm.getLabels(), want.labels(), had.labels(), protectedKeys);
+    ObjectNode annotations =
+        diff(
+            tm == null ? null : tm.getAnnotations(),
+            want.annotations(),
+            had.annotations(),
+            List.of());
     boolean recordChanged = !want.equals(had);
     if (labels.isEmpty() && annotations.isEmpty() && !recordChanged) {
       return unlabeledPods(rs) ? syncPods(pass, rs, want, had) : Future.succeededFuture();
@@ -280,7 +312,12 @@ final class EphemeralMetadata {
       }
     }
     String name = rs.getMetadata().getName();
-    LOG.info("{} ephemeral metadata of ReplicaSet {}: labels {} annotations {}", pass.ctx, name, labels, annotations);
+    LOG.info(
+        "{} ephemeral metadata of ReplicaSet {}: labels {} annotations {}",
+        pass.ctx,
+        name,
+        labels,
+        annotations);
     return api.patchReplicaSet(pass.namespace(), name, patch.toString())
         .compose(
             updated -> {
@@ -291,13 +328,15 @@ final class EphemeralMetadata {
   }
 
   /**
-   * Whether the ReplicaSet controller reports pods that lack some template label (status.fullyLabeledReplicas below
-   * status.replicas at the current generation): pods created from the template before our last write, or a pod
-   * patch that failed in an earlier pass.
+   * Whether the ReplicaSet controller reports pods that lack some template label
+   * (status.fullyLabeledReplicas below status.replicas at the current generation): pods created
+   * from the template before our last write, or a pod patch that failed in an earlier pass.
    */
   private static boolean unlabeledPods(ReplicaSet rs) {
     var s = rs.getStatus();
-    if (s == null || s.getObservedGeneration() == null || !s.getObservedGeneration().equals(rs.getMetadata().getGeneration())) {
+    if (s == null
+        || s.getObservedGeneration() == null
+        || !s.getObservedGeneration().equals(rs.getMetadata().getGeneration())) {
       return false;
     }
     int replicas = s.getReplicas() == null ? 0 : s.getReplicas();
@@ -305,7 +344,9 @@ final class EphemeralMetadata {
     return labeled < replicas;
   }
 
-  /** The selector's keys (and the hash label): changing them on a template would orphan its pods. */
+  /**
+   * The selector's keys (and the hash label): changing them on a template would orphan its pods.
+   */
   private static List<String> protectedLabels(ReplicaSet rs) {
     List<String> keys = new ArrayList<>();
     keys.add(Labels.POD_TEMPLATE_HASH);
@@ -318,7 +359,9 @@ final class EphemeralMetadata {
   /** Patches the existing pods of a ReplicaSet in place (no restart). */
   private Future<Void> syncPods(RolloutPass pass, ReplicaSet rs, Injected want, Injected had) {
     var selector = rs.getSpec().getSelector();
-    if (selector == null || selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty()) {
+    if (selector == null
+        || selector.getMatchLabels() == null
+        || selector.getMatchLabels().isEmpty()) {
       return Future.succeededFuture();
     }
     String uid = rs.getMetadata().getUid();
@@ -331,9 +374,14 @@ final class EphemeralMetadata {
                 if (pod.getMetadata().getDeletionTimestamp() != null || !ownedBy(pod, uid)) {
                   continue;
                 }
-                ObjectNode labels = diff(pod.getMetadata().getLabels(), want.labels(), had.labels(), protectedKeys);
+                ObjectNode labels =
+                    diff(pod.getMetadata().getLabels(), want.labels(), had.labels(), protectedKeys);
                 ObjectNode annotations =
-                    diff(pod.getMetadata().getAnnotations(), want.annotations(), had.annotations(), List.of());
+                    diff(
+                        pod.getMetadata().getAnnotations(),
+                        want.annotations(),
+                        had.annotations(),
+                        List.of());
                 if (labels.isEmpty() && annotations.isEmpty()) {
                   continue;
                 }
@@ -348,10 +396,18 @@ final class EphemeralMetadata {
                 String podName = pod.getMetadata().getName();
                 writes.add(
                     api.patchPod(pass.namespace(), podName, patch.toString())
-                        .recover(err -> KubeApiException.isNotFound(err) ? Future.succeededFuture() : Future.failedFuture(err)));
+                        .recover(
+                            err ->
+                                KubeApiException.isNotFound(err)
+                                    ? Future.succeededFuture()
+                                    : Future.failedFuture(err)));
               }
               if (!writes.isEmpty()) {
-                LOG.info("{} patching ephemeral metadata of {} pod(s) of ReplicaSet {}", pass.ctx, writes.size(), rs.getMetadata().getName());
+                LOG.info(
+                    "{} patching ephemeral metadata of {} pod(s) of ReplicaSet {}",
+                    pass.ctx,
+                    writes.size(),
+                    rs.getMetadata().getName());
               }
               return Future.all(writes).<Void>mapEmpty();
             });
@@ -360,7 +416,8 @@ final class EphemeralMetadata {
   private static boolean ownedBy(Pod pod, String uid) {
     return pod.getMetadata().getOwnerReferences() != null
         && pod.getMetadata().getOwnerReferences().stream()
-            .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && Objects.equals(uid, o.getUid()));
+            .anyMatch(
+                o -> Boolean.TRUE.equals(o.getController()) && Objects.equals(uid, o.getUid()));
   }
 
   private static void replace(RolloutPass pass, ReplicaSet old, ReplicaSet updated) {

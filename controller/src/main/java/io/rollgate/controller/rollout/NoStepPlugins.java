@@ -9,7 +9,10 @@ import io.rollgate.plugin.sdk.StepResult;
 import io.vertx.core.Future;
 import java.util.Optional;
 
-/** The step plugins of a controller built without a plugin runtime: none is registered, every call fails. */
+/**
+ * The step plugins of a controller built without a plugin runtime: none is registered, every call
+ * fails.
+ */
 final class NoStepPlugins implements StepPlugins {
 
   static final NoStepPlugins INSTANCE = new NoStepPlugins();
@@ -22,7 +25,9 @@ final class NoStepPlugins implements StepPlugins {
   }
 
   @Override
-  public Future<StepResult> call(String name, StepOperation operation, Rollout rollout, StepContext context) {
-    return Future.failedFuture(new IllegalStateException("step plugin " + name + " is not registered"));
+  public Future<StepResult> call(
+      String name, StepOperation operation, Rollout rollout, StepContext context) {
+    return Future.failedFuture(
+        new IllegalStateException("step plugin " + name + " is not registered"));
   }
 }

@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a pass's pause and abort intents into {@code status.pauseConditions}, {@code controllerPause}, {@code abort}
- * and {@code abortedAt}, with the {@code RolloutPaused}, {@code RolloutResumed} and {@code RolloutAborted} events
- * (docs/compatibility.md §3.4). Shared by every strategy.
+ * Turns a pass's pause and abort intents into {@code status.pauseConditions}, {@code
+ * controllerPause}, {@code abort} and {@code abortedAt}, with the {@code RolloutPaused}, {@code
+ * RolloutResumed} and {@code RolloutAborted} events (docs/compatibility.md §3.4). Shared by every
+ * strategy.
  */
 final class PauseBookkeeping {
 
@@ -23,18 +24,20 @@ final class PauseBookkeeping {
   /**
    * Applies the intents collected in the pass to the status being written.
    *
-   * <p>An abort wins and drops every pause condition; otherwise the stored conditions minus the removed reasons plus
-   * the added ones (stamped now) remain, and {@code controllerPause} is true only while at least one remains and the
-   * controller added one (or had already).
+   * <p>An abort wins and drops every pause condition; otherwise the stored conditions minus the
+   * removed reasons plus the added ones (stamped now) remain, and {@code controllerPause} is true
+   * only while at least one remains and the controller added one (or had already).
    */
   static void apply(RolloutPass pass, RolloutStatus status) {
-    List<PauseCondition> before = pass.old.getPauseConditions() == null ? List.of() : pass.old.getPauseConditions();
+    List<PauseCondition> before =
+        pass.old.getPauseConditions() == null ? List.of() : pass.old.getPauseConditions();
     if (pass.aborted()) {
       status.setAbort(true);
       if (pass.old.getAbortedAt() == null) {
         status.setAbortedAt(pass.nowText);
         String msg = abortMessage(pass, null);
-        if (pass.events.stream().noneMatch(e -> e.warning() && e.reason().equals("RolloutAborted"))) {
+        if (pass.events.stream()
+            .noneMatch(e -> e.warning() && e.reason().equals("RolloutAborted"))) {
           LOG.info("{} aborted: {}", pass.ctx, msg);
           pass.warning("RolloutAborted", msg);
         }
@@ -80,8 +83,8 @@ final class PauseBookkeeping {
   }
 
   /**
-   * The Progressing message of an aborted rollout: {@code Rollout aborted update to revision <n>} plus the abort's own
-   * message, taken from this pass or kept from the stored condition.
+   * The Progressing message of an aborted rollout: {@code Rollout aborted update to revision <n>}
+   * plus the abort's own message, taken from this pass or kept from the stored condition.
    *
    * @param pass the pass
    * @param progressing the stored Progressing condition, or null

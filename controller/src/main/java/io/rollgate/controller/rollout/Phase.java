@@ -8,8 +8,8 @@ import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.RolloutStatus;
 
 /**
- * Computes {@code status.phase} and {@code status.message} exactly as Argo Rollouts' controller does
- * ({@code CalculateRolloutPhase}, docs/compatibility.md §3.3): the first matching rule wins.
+ * Computes {@code status.phase} and {@code status.message} exactly as Argo Rollouts' controller
+ * does ({@code CalculateRolloutPhase}, docs/compatibility.md §3.3): the first matching rule wins.
  */
 final class Phase {
 
@@ -27,10 +27,11 @@ final class Phase {
   }
 
   /**
-   * Sets phase and message on the status, where a problem that keeps the current step from completing (a step
-   * plugin that cannot be called: not registered, not running, timed out) is the message of a progressing Rollout in
-   * place of Argo's generic one, so {@code kubectl argo rollouts get}, the dashboard and Argo CD name the plugin and the
-   * reason (docs/plugins.md). Degraded and paused Rollouts keep their message.
+   * Sets phase and message on the status, where a problem that keeps the current step from
+   * completing (a step plugin that cannot be called: not registered, not running, timed out) is the
+   * message of a progressing Rollout in place of Argo's generic one, so {@code kubectl argo
+   * rollouts get}, the dashboard and Argo CD name the plugin and the reason (docs/plugins.md).
+   * Degraded and paused Rollouts keep their message.
    *
    * @param rollout the Rollout (spec is read)
    * @param s the status being written (conditions, counters and hashes already computed)
@@ -97,7 +98,10 @@ final class Phase {
     set(s, RolloutPhase.HEALTHY, "");
   }
 
-  /** Rule 8: the active Service must select the current hash, then the new ReplicaSet must be marked stable. */
+  /**
+   * Rule 8: the active Service must select the current hash, then the new ReplicaSet must be marked
+   * stable.
+   */
   private static void applyBlueGreen(io.rollgate.api.BlueGreenStrategy strategy, RolloutStatus s) {
     String current = s.getCurrentPodHash();
     io.rollgate.api.BlueGreenStatus bg = s.getBlueGreen();

@@ -21,19 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pod restarts requested through {@code spec.restartAt} ({@code kubectl argo rollouts restart}; docs/compatibility.md
- * §8.6): pods created before that time are evicted through the Eviction API, a few at a time so that availability never
- * drops more than {@code max(maxUnavailable, 1)} below {@code max(spec.replicas, Σ ReplicaSet replicas)}; once none
- * remain, {@code status.restartedAt} is set to {@code spec.restartAt}.
+ * Pod restarts requested through {@code spec.restartAt} ({@code kubectl argo rollouts restart};
+ * docs/compatibility.md §8.6): pods created before that time are evicted through the Eviction API,
+ * a few at a time so that availability never drops more than {@code max(maxUnavailable, 1)} below
+ * {@code max(spec.replicas, Σ ReplicaSet replicas)}; once none remain, {@code status.restartedAt}
+ * is set to {@code spec.restartAt}.
  *
- * <p>Availability is counted from the pods read from the API server in the same pass (ready for at least
- * {@code minReadySeconds}, not terminating), not from ReplicaSet status, which lags behind an eviction.
+ * <p>Availability is counted from the pods read from the API server in the same pass (ready for at
+ * least {@code minReadySeconds}, not terminating), not from ReplicaSet status, which lags behind an
+ * eviction.
  */
 final class PodRestarts {
 
   private static final Logger LOG = LoggerFactory.getLogger(PodRestarts.class);
+
   /** Re-check while old pods remain. */
   static final Duration RECHECK = Duration.ofSeconds(30);
+
   /** Re-check while evicted pods are being replaced (informer events usually come first). */
   static final Duration WAIT_REPLACEMENT = Duration.ofSeconds(2);
 
@@ -46,8 +50,10 @@ final class PodRestarts {
   /**
    * Runs one restart step.
    *
-   * @param pass the pass; {@code restartedAt} is set on it when the restart is complete, and re-queues are requested
-   * @return a Future completing with whether pods were evicted this pass; fails with a {@code KubeApiException}
+   * @param pass the pass; {@code restartedAt} is set on it when the restart is complete, and
+   *     re-queues are requested
+   * @return a Future completing with whether pods were evicted this pass; fails with a {@code
+   *     KubeApiException}
    */
   Future<Boolean> reconcile(RolloutPass pass) {
     String restartAt = pass.rollout.getSpec().getRestartAt();
@@ -67,13 +73,15 @@ final class PodRestarts {
     for (ReplicaSet rs : ordered) {
       lists.add(podsOf(pass, rs));
     }
-    return Future.all(lists).compose(done -> {
-      List<Pod> pods = new ArrayList<>();
-      for (int i = 0; i < lists.size(); i++) {
-        pods.addAll(lists.get(i).result());
-      }
-      return restart(pass, restartAt, at, pods);
-    });
+    return Future.all(lists)
+        .compose(
+            done -> {
+              List<Pod> pods = new ArrayList<>();
+              for (int i = 0; i < lists.size(); i++) {
+                pods.addAll(lists.get(i).result());
+              }
+              return restart(pass, restartAt, at, pods);
+            });
   }
 
   private Future<Boolean> restart(RolloutPass pass, String restartAt, Instant at, List<Pod> pods) {
@@ -102,7 +110,12 @@ final class PodRestarts {
     int minAvailable = Math.max(pass.replicas, total) - concurrent;
     int canRestart = available - minAvailable;
     if (canRestart <= 0) {
-      LOG.debug("{} restart: {} pod(s) left, waiting for availability ({} available, {} needed)", pass.ctx, old.size(), available, minAvailable);
+      LOG.debug(
+          "{} restart: {} pod(s) left, waiting for availability ({} available, {} needed)",
+          pass.ctx,
+          old.size(),
+          available,
+          minAvailable);
       pass.requeueAfter(WAIT_REPLACEMENT);
       return Future.succeededFuture(false);
     }
@@ -110,25 +123,36 @@ final class PodRestarts {
     Future<Integer> chain = Future.succeededFuture(0);
     for (Pod p : batch) {
       String name = p.getMetadata().getName();
-      chain = chain.compose(n -> n < 0 ? Future.succeededFuture(n) : api.evictPod(pass.namespace(), name).map(ok -> {
-        if (ok) {
-          LOG.info("{} restart: evicted pod {}", pass.ctx, name);
-          return n + 1;
-        }
-        LOG.info("{} restart: eviction of pod {} refused for now (disruption budget)", pass.ctx, name);
-        return n == 0 ? -1 : -n - 1;
-      }));
+      chain =
+          chain.compose(
+              n ->
+                  n < 0
+                      ? Future.succeededFuture(n)
+                      : api.evictPod(pass.namespace(), name)
+                          .map(
+                              ok -> {
+                                if (ok) {
+                                  LOG.info("{} restart: evicted pod {}", pass.ctx, name);
+                                  return n + 1;
+                                }
+                                LOG.info(
+                                    "{} restart: eviction of pod {} refused for now (disruption budget)",
+                                    pass.ctx,
+                                    name);
+                                return n == 0 ? -1 : -n - 1;
+                              }));
     }
-    return chain.map(n -> {
-      int evicted = n < 0 ? -n - 1 : n;
-      pass.requeueAfter(WAIT_REPLACEMENT);
-      return evicted > 0;
-    });
+    return chain.map(
+        n -> {
+          int evicted = n < 0 ? -n - 1 : n;
+          pass.requeueAfter(WAIT_REPLACEMENT);
+          return evicted > 0;
+        });
   }
 
   /**
-   * Stable first, then new, then the others oldest first (docs/compatibility.md §8.6); only ReplicaSets that may have
-   * pods.
+   * Stable first, then new, then the others oldest first (docs/compatibility.md §8.6); only
+   * ReplicaSets that may have pods.
    */
   private static List<ReplicaSet> ordered(RolloutPass pass) {
     List<ReplicaSet> out = new ArrayList<>();
@@ -139,7 +163,10 @@ final class PodRestarts {
       out.add(pass.newRS);
     }
     List<ReplicaSet> others = new ArrayList<>(pass.otherRSs);
-    others.sort(Comparator.comparing(rs -> rs.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())));
+    others.sort(
+        Comparator.comparing(
+            rs -> rs.getMetadata().getCreationTimestamp(),
+            Comparator.nullsFirst(Comparator.naturalOrder())));
     out.addAll(others);
     out.removeIf(rs -> RolloutPass.spec(rs) == 0 && RolloutPass.current(rs) == 0);
     return out;
@@ -147,18 +174,27 @@ final class PodRestarts {
 
   private Future<List<Pod>> podsOf(RolloutPass pass, ReplicaSet rs) {
     var selector = rs.getSpec().getSelector();
-    if (selector == null || selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty()) {
+    if (selector == null
+        || selector.getMatchLabels() == null
+        || selector.getMatchLabels().isEmpty()) {
       return Future.succeededFuture(List.of());
     }
     String uid = rs.getMetadata().getUid();
     return api.listPods(pass.namespace(), selector.getMatchLabels(), EphemeralMetadata.POD_PAGE)
-        .map(pods -> pods.stream()
-            .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-            .filter(p -> p.getMetadata().getOwnerReferences() != null
-                && p.getMetadata().getOwnerReferences().stream()
-                    .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && Objects.equals(uid, o.getUid())))
-            .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
-            .toList());
+        .map(
+            pods ->
+                pods.stream()
+                    .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                    .filter(
+                        p ->
+                            p.getMetadata().getOwnerReferences() != null
+                                && p.getMetadata().getOwnerReferences().stream()
+                                    .anyMatch(
+                                        o ->
+                                            Boolean.TRUE.equals(o.getController())
+                                                && Objects.equals(uid, o.getUid())))
+                    .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+                    .toList());
   }
 
   private static int maxUnavailable(RolloutPass pass) {
@@ -166,7 +202,9 @@ final class PodRestarts {
     if (canary == null) {
       return 0;
     }
-    return Fenceposts.resolve(raw(canary.getMaxSurge()), raw(canary.getMaxUnavailable()), pass.replicas).maxUnavailable();
+    return Fenceposts.resolve(
+            raw(canary.getMaxSurge()), raw(canary.getMaxUnavailable()), pass.replicas)
+        .maxUnavailable();
   }
 
   private static Object raw(IntOrString v) {
@@ -181,7 +219,10 @@ final class PodRestarts {
     return t == null ? Instant.EPOCH : t;
   }
 
-  /** A pod is available when Ready for at least {@code minReadySeconds} (Kubernetes' podutil.IsPodAvailable). */
+  /**
+   * A pod is available when Ready for at least {@code minReadySeconds} (Kubernetes'
+   * podutil.IsPodAvailable).
+   */
   private static boolean available(Pod p, int minReadySeconds, Instant now) {
     if (p.getStatus() == null || p.getStatus().getConditions() == null) {
       return false;

@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ReplicaSet writes both strategies make (docs/compatibility.md §5.1, §7): scale with the {@code desired-replicas}
- * stamp and the {@code ScalingReplicaSet} event, the {@code scale-down-deadline} annotation, {@code minReadySeconds},
- * and the revision-history cleanup. Each write goes through {@link KubeApi} and is remembered in the cache so the next
- * pass sees it.
+ * The ReplicaSet writes both strategies make (docs/compatibility.md §5.1, §7): scale with the
+ * {@code desired-replicas} stamp and the {@code ScalingReplicaSet} event, the {@code
+ * scale-down-deadline} annotation, {@code minReadySeconds}, and the revision-history cleanup. Each
+ * write goes through {@link KubeApi} and is remembered in the cache so the next pass sees it.
  */
 final class ReplicaSetWrites {
 
@@ -37,8 +37,8 @@ final class ReplicaSetWrites {
   }
 
   /**
-   * Scales a ReplicaSet, stamping {@code desired-replicas} (and removing {@code scale-down-deadline} when scaling to
-   * zero), and records the {@code ScalingReplicaSet} event.
+   * Scales a ReplicaSet, stamping {@code desired-replicas} (and removing {@code
+   * scale-down-deadline} when scaling to zero), and records the {@code ScalingReplicaSet} event.
    *
    * @return a Future completing with the updated ReplicaSet
    */
@@ -47,8 +47,9 @@ final class ReplicaSetWrites {
   }
 
   /**
-   * Scales a ReplicaSet as {@link #scale(RolloutPass, ReplicaSet, int)} does; with {@code keepDeadline} a scale to zero
-   * leaves {@code scale-down-deadline} in place (blue-green abort: the deadline keeps the aborted ReplicaSet down).
+   * Scales a ReplicaSet as {@link #scale(RolloutPass, ReplicaSet, int)} does; with {@code
+   * keepDeadline} a scale to zero leaves {@code scale-down-deadline} in place (blue-green abort:
+   * the deadline keeps the aborted ReplicaSet down).
    *
    * @return a Future completing with the updated ReplicaSet
    */
@@ -71,19 +72,30 @@ final class ReplicaSetWrites {
               events.normal(
                   pass.rollout,
                   "ScalingReplicaSet",
-                  "Scaled " + dir + " ReplicaSet " + name + " (revision " + RolloutPass.revisionOf(rs) + ") from " + from + " to " + to);
+                  "Scaled "
+                      + dir
+                      + " ReplicaSet "
+                      + name
+                      + " (revision "
+                      + RolloutPass.revisionOf(rs)
+                      + ") from "
+                      + from
+                      + " to "
+                      + to);
             });
   }
 
   /**
-   * Sets or removes the {@code scale-down-deadline} annotation (RFC 3339, UTC, seconds) of a ReplicaSet.
+   * Sets or removes the {@code scale-down-deadline} annotation (RFC 3339, UTC, seconds) of a
+   * ReplicaSet.
    *
    * @param pass the pass
    * @param rs the ReplicaSet
    * @param deadline the deadline, or null to remove the annotation
    * @return a Future completing with the updated ReplicaSet
    */
-  Future<ReplicaSet> setScaleDownDeadline(RolloutPass pass, ReplicaSet rs, java.time.Instant deadline) {
+  Future<ReplicaSet> setScaleDownDeadline(
+      RolloutPass pass, ReplicaSet rs, java.time.Instant deadline) {
     ObjectNode patch = JSON.createObjectNode();
     ObjectNode ann = patch.putObject("metadata").putObject("annotations");
     String name = rs.getMetadata().getName();
@@ -92,7 +104,8 @@ final class ReplicaSetWrites {
     } else {
       ann.put(
           Annotations.SCALE_DOWN_DEADLINE,
-          java.time.format.DateTimeFormatter.ISO_INSTANT.format(deadline.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+          java.time.format.DateTimeFormatter.ISO_INSTANT.format(
+              deadline.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
     }
     return api.patchReplicaSet(pass.namespace(), name, patch.toString())
         .onSuccess(
@@ -107,15 +120,16 @@ final class ReplicaSetWrites {
   }
 
   /**
-   * Sets the {@code desired-replicas} annotation of a ReplicaSet with pods to {@code spec.replicas} without scaling it
-   * (end of a scaling event whose count was already right).
+   * Sets the {@code desired-replicas} annotation of a ReplicaSet with pods to {@code spec.replicas}
+   * without scaling it (end of a scaling event whose count was already right).
    *
    * @return a Future completing when the annotation is stored (at once when it already is)
    */
   Future<Void> stampDesiredReplicas(RolloutPass pass, ReplicaSet rs) {
     String want = String.valueOf(pass.replicas);
     Map<String, String> a = rs.getMetadata().getAnnotations();
-    if (RolloutPass.spec(rs) == 0 || (a != null && want.equals(a.get(Annotations.DESIRED_REPLICAS)))) {
+    if (RolloutPass.spec(rs) == 0
+        || (a != null && want.equals(a.get(Annotations.DESIRED_REPLICAS)))) {
       return Future.succeededFuture();
     }
     ObjectNode patch = JSON.createObjectNode();
@@ -125,7 +139,10 @@ final class ReplicaSetWrites {
         .mapEmpty();
   }
 
-  /** Updates {@code desired-replicas} and {@code minReadySeconds} of a ReplicaSet whose count is already right. */
+  /**
+   * Updates {@code desired-replicas} and {@code minReadySeconds} of a ReplicaSet whose count is
+   * already right.
+   */
   Future<ReplicaSet> syncReplicaSetSpec(RolloutPass pass, ReplicaSet rs) {
     int minReady = RolloutDefaults.minReadySeconds(pass.rollout.getSpec().getMinReadySeconds());
     Integer rsMinReady = rs.getSpec().getMinReadySeconds();
@@ -134,20 +151,23 @@ final class ReplicaSetWrites {
     }
     ObjectNode patch = JSON.createObjectNode();
     patch.putObject("spec").put("minReadySeconds", minReady);
-    return api.patchReplicaSet(pass.namespace(), rs.getMetadata().getName(), patch.toString()).onSuccess(cache::wrote);
+    return api.patchReplicaSet(pass.namespace(), rs.getMetadata().getName(), patch.toString())
+        .onSuccess(cache::wrote);
   }
 
   /**
-   * Deletes the oldest drained ReplicaSets beyond {@code spec.revisionHistoryLimit} (default 10): only other
-   * ReplicaSets with zero spec and status replicas whose latest generation was observed, oldest first (creation time,
-   * then the revision each was created with), skipping those still referenced.
+   * Deletes the oldest drained ReplicaSets beyond {@code spec.revisionHistoryLimit} (default 10):
+   * only other ReplicaSets with zero spec and status replicas whose latest generation was observed,
+   * oldest first (creation time, then the revision each was created with), skipping those still
+   * referenced.
    *
    * @param pass the pass, ReplicaSets classified
    * @param referenced pod-template hashes that must be kept (Service selectors, status)
    * @return a Future completing once the deletions were accepted
    */
   Future<Void> cleanupOldReplicaSets(RolloutPass pass, java.util.Set<String> referenced) {
-    int limit = RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
+    int limit =
+        RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
     List<ReplicaSet> candidates = new ArrayList<>(pass.otherRSs);
     int excess = candidates.size() - limit;
     if (excess <= 0) {
@@ -181,6 +201,7 @@ final class ReplicaSetWrites {
   Future<Void> delete(RolloutPass pass, ReplicaSet rs) {
     String name = rs.getMetadata().getName();
     LOG.info("{} deleting old ReplicaSet {} (revision history limit)", pass.ctx, name);
-    return api.deleteReplicaSet(pass.namespace(), name).onSuccess(v -> cache.forget("ReplicaSet", pass.namespace(), name));
+    return api.deleteReplicaSet(pass.namespace(), name)
+        .onSuccess(v -> cache.forget("ReplicaSet", pass.namespace(), name));
   }
 }

@@ -1,7 +1,7 @@
 package io.rollgate.controller.rollout;
 
-import io.rollgate.api.Annotations;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.Annotations;
 import io.rollgate.api.RollbackWindowSpec;
 import io.rollgate.api.RolloutStatus;
 import java.util.Objects;
@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code spec.rollbackWindow.revisions} (docs/compatibility.md §1.1, §5.3 item 2, §5.10 item 5): a return to an older
- * template is a fast rollback when its ReplicaSet was created before the stable one and fewer than {@code revisions}
- * ReplicaSets were created in between.
+ * {@code spec.rollbackWindow.revisions} (docs/compatibility.md §1.1, §5.3 item 2, §5.10 item 5): a
+ * return to an older template is a fast rollback when its ReplicaSet was created before the stable
+ * one and fewer than {@code revisions} ReplicaSets were created in between.
  */
 final class RollbackWindow {
 
@@ -20,11 +20,11 @@ final class RollbackWindow {
   private RollbackWindow() {}
 
   /**
-   * Canary status sync (docs/compatibility.md §5.3 item 2, §5.10): a rollback inside the window skips whatever steps
-   * remain, also when the older ReplicaSet had already been scaled down and the template change therefore restarted the
-   * steps at 0. Pauses and abort are cleared and {@code currentStepIndex} becomes the number of steps, so the following
-   * passes scale the new ReplicaSet to 100% and promote it ("Rollback within window") without step analyses or
-   * experiments.
+   * Canary status sync (docs/compatibility.md §5.3 item 2, §5.10): a rollback inside the window
+   * skips whatever steps remain, also when the older ReplicaSet had already been scaled down and
+   * the template change therefore restarted the steps at 0. Pauses and abort are cleared and {@code
+   * currentStepIndex} becomes the number of steps, so the following passes scale the new ReplicaSet
+   * to 100% and promote it ("Rollback within window") without step analyses or experiments.
    *
    * @param pass the pass, ReplicaSets classified
    * @param status the status being computed; its {@code currentStepIndex} is updated
@@ -38,7 +38,11 @@ final class RollbackWindow {
     pass.removeAbort = true;
     int steps = pass.steps().size();
     if (steps > 0 && !Objects.equals(status.getCurrentStepIndex(), steps)) {
-      LOG.info("{} rollback within rollbackWindow: skipping steps {}..{}", pass.ctx, status.getCurrentStepIndex(), steps);
+      LOG.info(
+          "{} rollback within rollbackWindow: skipping steps {}..{}",
+          pass.ctx,
+          status.getCurrentStepIndex(),
+          steps);
       status.setCurrentStepIndex(steps);
     }
     return true;
@@ -48,11 +52,15 @@ final class RollbackWindow {
    * Whether the pass's new ReplicaSet is a rollback inside the window.
    *
    * @param pass the pass, ReplicaSets classified
-   * @return false without a window, without a distinct stable ReplicaSet, or when the new ReplicaSet is not older
+   * @return false without a window, without a distinct stable ReplicaSet, or when the new
+   *     ReplicaSet is not older
    */
   static boolean within(RolloutPass pass) {
     RollbackWindowSpec window = pass.rollout.getSpec().getRollbackWindow();
-    if (window == null || window.getRevisions() == null || pass.newRS == null || pass.stableRS == null) {
+    if (window == null
+        || window.getRevisions() == null
+        || pass.newRS == null
+        || pass.stableRS == null) {
       return false;
     }
     if (pass.newRS == pass.stableRS) {
@@ -63,7 +71,10 @@ final class RollbackWindow {
     }
     int between = 0;
     for (ReplicaSet rs : pass.allRSs) {
-      if (rs != pass.newRS && rs != pass.stableRS && older(pass.newRS, rs) && older(rs, pass.stableRS)) {
+      if (rs != pass.newRS
+          && rs != pass.stableRS
+          && older(pass.newRS, rs)
+          && older(rs, pass.stableRS)) {
         between++;
       }
     }
@@ -71,9 +82,9 @@ final class RollbackWindow {
   }
 
   /**
-   * Creation order: by creation timestamp, and within the same second (timestamps have one-second resolution) by the
-   * revision the ReplicaSet was first created with (the first entry of {@code revision-history}, else its revision),
-   * which increases with every new ReplicaSet.
+   * Creation order: by creation timestamp, and within the same second (timestamps have one-second
+   * resolution) by the revision the ReplicaSet was first created with (the first entry of {@code
+   * revision-history}, else its revision), which increases with every new ReplicaSet.
    */
   static boolean older(ReplicaSet a, ReplicaSet b) {
     String ta = a.getMetadata().getCreationTimestamp();
@@ -88,7 +99,10 @@ final class RollbackWindow {
     return firstRevision(a) < firstRevision(b);
   }
 
-  /** The revision a ReplicaSet got when it was created: rollbacks raise its revision and keep the old ones. */
+  /**
+   * The revision a ReplicaSet got when it was created: rollbacks raise its revision and keep the
+   * old ones.
+   */
   static long firstRevision(ReplicaSet rs) {
     var annotations = rs.getMetadata().getAnnotations();
     String history = annotations == null ? null : annotations.get(Annotations.REVISION_HISTORY);

@@ -1,6 +1,12 @@
 package io.rollgate.controller.rollout;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.analysis.AnalysisReferences;
+import io.rollgate.analysis.AnalysisSpecException;
+import io.rollgate.analysis.AnalysisTemplates;
+import io.rollgate.analysis.RunFactory;
+import io.rollgate.analysis.RunHistory;
+import io.rollgate.analysis.RunType;
 import io.rollgate.api.AnalysisPhase;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.BlueGreenStatus;
@@ -17,15 +23,9 @@ import io.rollgate.api.RolloutAnalysisBackground;
 import io.rollgate.api.RolloutAnalysisRunStatus;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.kube.KubeApiException;
-import io.rollgate.analysis.AnalysisSpecException;
-import io.rollgate.analysis.AnalysisReferences;
-import io.rollgate.analysis.AnalysisTemplates;
-import io.rollgate.analysis.RunFactory;
-import io.rollgate.analysis.RunHistory;
-import io.rollgate.analysis.RunType;
 import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas;
 import io.rollgate.controller.rollout.status.PauseConditions;
+import io.rollgate.kube.KubeApiException;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -38,17 +38,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The AnalysisRuns a Rollout creates and reacts to (docs/compatibility.md §9.8): inline canary {@code analysis} steps,
- * background analysis ({@code spec.strategy.canary.analysis}) and blue-green {@code prePromotionAnalysis} /
- * {@code postPromotionAnalysis}.
+ * The AnalysisRuns a Rollout creates and reacts to (docs/compatibility.md §9.8): inline canary
+ * {@code analysis} steps, background analysis ({@code spec.strategy.canary.analysis}) and
+ * blue-green {@code prePromotionAnalysis} / {@code postPromotionAnalysis}.
  *
- * <p>One pass, per strategy: find the current runs (named in the stored status), decide for each kind whether it
- * stays, is replaced by a new run or is dropped; create what is missing; react to the phases (Inconclusive pauses
- * with {@code InconclusiveAnalysisRun}, Failed/Error aborts with Argo's message); terminate every other unfinished run
- * with {@code {"spec":{"terminate":true}}}; delete history beyond the limits. While the Rollout is aborted, fully
- * promoted, fully promoted on request, fast-rolled-back or on its first deploy, no run is created and every unfinished
- * one is terminated. The run references, their phase-change events and the pause/abort intents are written with the
- * pass's status.
+ * <p>One pass, per strategy: find the current runs (named in the stored status), decide for each
+ * kind whether it stays, is replaced by a new run or is dropped; create what is missing; react to
+ * the phases (Inconclusive pauses with {@code InconclusiveAnalysisRun}, Failed/Error aborts with
+ * Argo's message); terminate every other unfinished run with {@code {"spec":{"terminate":true}}};
+ * delete history beyond the limits. While the Rollout is aborted, fully promoted, fully promoted on
+ * request, fast-rolled-back or on its first deploy, no run is created and every unfinished one is
+ * terminated. The run references, their phase-change events and the pause/abort intents are written
+ * with the pass's status.
  */
 final class RolloutAnalysisRuns {
 
@@ -57,8 +58,12 @@ final class RolloutAnalysisRuns {
 
   /** What one pass decided; read when the status is written. */
   static final class State {
-    /** Whether the analysis stage ran in this pass (otherwise the stored references are kept as they are). */
+    /**
+     * Whether the analysis stage ran in this pass (otherwise the stored references are kept as they
+     * are).
+     */
     boolean reconciled;
+
     AnalysisRun step;
     AnalysisRun background;
     AnalysisRun pre;
@@ -77,8 +82,8 @@ final class RolloutAnalysisRuns {
   // Validation (docs/compatibility.md §2.3 items 2-5)
 
   /**
-   * Checks that every analysis of the Rollout resolves into a run: templates exist (recursively), flatten, and the
-   * arguments resolve.
+   * Checks that every analysis of the Rollout resolves into a run: templates exist (recursively),
+   * flatten, and the arguments resolve.
    *
    * @param rollout the Rollout
    * @return the problems, first one first; empty when every analysis is usable
@@ -108,15 +113,18 @@ final class RolloutAnalysisRuns {
    * docs/compatibility.md §5.1 item 9: step and background runs of a canary Rollout.
    *
    * @param pass the pass, ReplicaSets classified
-   * @return a Future completing when runs were created, terminated and pruned; fails on an API error
+   * @return a Future completing when runs were created, terminated and pruned; fails on an API
+   *     error
    */
   Future<Void> reconcileCanary(RolloutPass pass) {
     State st = pass.analysis;
     st.reconciled = true;
     List<AnalysisRun> all = owned(pass);
     CanaryStatus oldCanary = pass.old.getCanary();
-    AnalysisRun curStep = byName(all, oldCanary == null ? null : oldCanary.getCurrentStepAnalysisRunStatus());
-    AnalysisRun curBackground = byName(all, oldCanary == null ? null : oldCanary.getCurrentBackgroundAnalysisRunStatus());
+    AnalysisRun curStep =
+        byName(all, oldCanary == null ? null : oldCanary.getCurrentStepAnalysisRunStatus());
+    AnalysisRun curBackground =
+        byName(all, oldCanary == null ? null : oldCanary.getCurrentBackgroundAnalysisRunStatus());
     if (cancelAll(pass)) {
       st.step = curStep;
       st.background = curBackground;
@@ -129,7 +137,9 @@ final class RolloutAnalysisRuns {
     Integer idx = pass.old.getCurrentStepIndex();
     int index = idx == null ? 0 : idx;
     CanaryStep step = index < steps.size() ? steps.get(index) : null;
-    if (curStep != null && !(String.valueOf(index).equals(label(curStep, Labels.STEP_INDEX)) && ofNewRS(pass, curStep))) {
+    if (curStep != null
+        && !(String.valueOf(index).equals(label(curStep, Labels.STEP_INDEX))
+            && ofNewRS(pass, curStep))) {
       curStep = null; // promoted or skipped past it: replaced (and terminated below)
     }
     if (step == null || step.getAnalysis() == null) {
@@ -137,7 +147,12 @@ final class RolloutAnalysisRuns {
     } else if (hasAnyPause(pass.old)) {
       st.step = curStep;
     } else if (needsNew(pass, curStep)) {
-      chain = chain.compose(v -> create(pass, step.getAnalysis(), RunType.STEP, index).onSuccess(r -> st.step = r).mapEmpty());
+      chain =
+          chain.compose(
+              v ->
+                  create(pass, step.getAnalysis(), RunType.STEP, index)
+                      .onSuccess(r -> st.step = r)
+                      .mapEmpty());
     } else {
       st.step = curStep;
     }
@@ -148,16 +163,30 @@ final class RolloutAnalysisRuns {
     }
     String oldStable = pass.old.getStableRS();
     String oldCurrent = pass.old.getCurrentPodHash();
-    int startingStep = background == null || background.getStartingStep() == null ? 0 : background.getStartingStep();
-    if (background == null || background.getTemplates() == null || background.getTemplates().isEmpty()) {
+    int startingStep =
+        background == null || background.getStartingStep() == null
+            ? 0
+            : background.getStartingStep();
+    if (background == null
+        || background.getTemplates() == null
+        || background.getTemplates().isEmpty()) {
       st.background = null;
-    } else if (oldStable == null || oldStable.isEmpty() || oldCurrent == null || oldCurrent.isEmpty()
-        || oldStable.equals(oldCurrent) || (!steps.isEmpty() && index < startingStep)) {
+    } else if (oldStable == null
+        || oldStable.isEmpty()
+        || oldCurrent == null
+        || oldCurrent.isEmpty()
+        || oldStable.equals(oldCurrent)
+        || (!steps.isEmpty() && index < startingStep)) {
       st.background = null;
     } else if (PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
       st.background = curBackground;
     } else if (needsNew(pass, curBackground)) {
-      chain = chain.compose(v -> create(pass, background, RunType.BACKGROUND, null).onSuccess(r -> st.background = r).mapEmpty());
+      chain =
+          chain.compose(
+              v ->
+                  create(pass, background, RunType.BACKGROUND, null)
+                      .onSuccess(r -> st.background = r)
+                      .mapEmpty());
     } else {
       st.background = curBackground;
     }
@@ -172,7 +201,8 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * Whether the current analysis step's run succeeded (docs/compatibility.md §5.2: the step then completes).
+   * Whether the current analysis step's run succeeded (docs/compatibility.md §5.2: the step then
+   * completes).
    *
    * @param pass the pass
    * @return true when this pass's step run is Successful
@@ -182,9 +212,9 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * Writes the canary run references ({@code status.canary.currentStepAnalysisRunStatus},
-   * {@code currentBackgroundAnalysisRunStatus}) and queues the phase-change events. No-op when the analysis stage
-   * did not run this pass.
+   * Writes the canary run references ({@code status.canary.currentStepAnalysisRunStatus}, {@code
+   * currentBackgroundAnalysisRunStatus}) and queues the phase-change events. No-op when the
+   * analysis stage did not run this pass.
    *
    * @param pass the pass
    * @param status the status being written
@@ -197,9 +227,17 @@ final class RolloutAnalysisRuns {
     CanaryStatus old = pass.old.getCanary();
     CanaryStatus c = status.getCanary() == null ? new CanaryStatus() : status.getCanary();
     c.setCurrentStepAnalysisRunStatus(
-        reference(pass, RunType.STEP, old == null ? null : old.getCurrentStepAnalysisRunStatus(), st.step));
+        reference(
+            pass,
+            RunType.STEP,
+            old == null ? null : old.getCurrentStepAnalysisRunStatus(),
+            st.step));
     c.setCurrentBackgroundAnalysisRunStatus(
-        reference(pass, RunType.BACKGROUND, old == null ? null : old.getCurrentBackgroundAnalysisRunStatus(), st.background));
+        reference(
+            pass,
+            RunType.BACKGROUND,
+            old == null ? null : old.getCurrentBackgroundAnalysisRunStatus(),
+            st.background));
     status.setCanary(c);
   }
 
@@ -207,19 +245,22 @@ final class RolloutAnalysisRuns {
   // Blue-green
 
   /**
-   * docs/compatibility.md §7.1 item 5: pre- and post-promotion runs of a blue-green Rollout, after the active Service
-   * was reconciled.
+   * docs/compatibility.md §7.1 item 5: pre- and post-promotion runs of a blue-green Rollout, after
+   * the active Service was reconciled.
    *
    * @param pass the pass (Services loaded, new ReplicaSet sized)
-   * @return a Future completing when runs were created, terminated and pruned; fails on an API error
+   * @return a Future completing when runs were created, terminated and pruned; fails on an API
+   *     error
    */
   Future<Void> reconcileBlueGreen(RolloutPass pass) {
     State st = pass.analysis;
     st.reconciled = true;
     List<AnalysisRun> all = owned(pass);
     BlueGreenStatus oldBg = pass.old.getBlueGreen();
-    AnalysisRun curPre = byName(all, oldBg == null ? null : oldBg.getPrePromotionAnalysisRunStatus());
-    AnalysisRun curPost = byName(all, oldBg == null ? null : oldBg.getPostPromotionAnalysisRunStatus());
+    AnalysisRun curPre =
+        byName(all, oldBg == null ? null : oldBg.getPrePromotionAnalysisRunStatus());
+    AnalysisRun curPost =
+        byName(all, oldBg == null ? null : oldBg.getPostPromotionAnalysisRunStatus());
     if (cancelAll(pass)) {
       st.pre = curPre;
       st.post = curPost;
@@ -233,7 +274,8 @@ final class RolloutAnalysisRuns {
     }
     BlueGreenStrategy bg = pass.rollout.getSpec().getStrategy().getBlueGreen();
     String active = Services.selectedHash(pass.activeService);
-    boolean inconclusivePause = PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN);
+    boolean inconclusivePause =
+        PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN);
     boolean retry = pass.old.getAbortedAt() != null;
     Future<Void> chain = Future.succeededFuture();
     RolloutAnalysis preSpec = bg.getPrePromotionAnalysis();
@@ -241,10 +283,16 @@ final class RolloutAnalysisRuns {
       st.pre = null;
     } else if (pass.podHash.equals(active) || inconclusivePause) {
       st.pre = curPre;
-    } else if (!BlueGreenReplicas.readyForPause(pass.newDesired, RolloutPass.spec(pass.newRS), RolloutPass.available(pass.newRS))) {
+    } else if (!BlueGreenReplicas.readyForPause(
+        pass.newDesired, RolloutPass.spec(pass.newRS), RolloutPass.available(pass.newRS))) {
       st.pre = retry ? null : curPre;
     } else if (needsNew(pass, curPre)) {
-      chain = chain.compose(v -> create(pass, preSpec, RunType.PRE_PROMOTION, null).onSuccess(r -> st.pre = r).mapEmpty());
+      chain =
+          chain.compose(
+              v ->
+                  create(pass, preSpec, RunType.PRE_PROMOTION, null)
+                      .onSuccess(r -> st.pre = r)
+                      .mapEmpty());
     } else {
       st.pre = curPre;
     }
@@ -256,11 +304,20 @@ final class RolloutAnalysisRuns {
     } else if (inconclusivePause) {
       st.post = curPost;
     } else if (curPost == null && BlueGreenReconciler.fastRollback(pass, pass.old.getStableRS())) {
-      st.post = null; // docs/compatibility.md §7.5: a fast rollback is promoted without post-promotion analysis
+      st.post =
+          null; // docs/compatibility.md §7.5: a fast rollback is promoted without post-promotion
+      // analysis
     } else if (curPost == null && Boolean.FALSE.equals(pass.targetsVerified)) {
-      st.post = null; // docs/traffic-routers.md "AWS ALB": not before the active target groups have the endpoints
+      st.post =
+          null; // docs/traffic-routers.md "AWS ALB": not before the active target groups have the
+      // endpoints
     } else if (needsNew(pass, curPost)) {
-      chain = chain.compose(v -> create(pass, postSpec, RunType.POST_PROMOTION, null).onSuccess(r -> st.post = r).mapEmpty());
+      chain =
+          chain.compose(
+              v ->
+                  create(pass, postSpec, RunType.POST_PROMOTION, null)
+                      .onSuccess(r -> st.post = r)
+                      .mapEmpty());
     } else {
       st.post = curPost;
     }
@@ -276,8 +333,8 @@ final class RolloutAnalysisRuns {
 
   /**
    * Writes the blue-green run references ({@code status.blueGreen.prePromotionAnalysisRunStatus},
-   * {@code postPromotionAnalysisRunStatus}) and queues the phase-change events. No-op when the analysis stage did not
-   * run this pass.
+   * {@code postPromotionAnalysisRunStatus}) and queues the phase-change events. No-op when the
+   * analysis stage did not run this pass.
    *
    * @param pass the pass
    * @param bg the blue-green status being written
@@ -289,21 +346,32 @@ final class RolloutAnalysisRuns {
     }
     BlueGreenStatus old = pass.old.getBlueGreen();
     bg.setPrePromotionAnalysisRunStatus(
-        reference(pass, RunType.PRE_PROMOTION, old == null ? null : old.getPrePromotionAnalysisRunStatus(), st.pre));
+        reference(
+            pass,
+            RunType.PRE_PROMOTION,
+            old == null ? null : old.getPrePromotionAnalysisRunStatus(),
+            st.pre));
     bg.setPostPromotionAnalysisRunStatus(
-        reference(pass, RunType.POST_PROMOTION, old == null ? null : old.getPostPromotionAnalysisRunStatus(), st.post));
+        reference(
+            pass,
+            RunType.POST_PROMOTION,
+            old == null ? null : old.getPostPromotionAnalysisRunStatus(),
+            st.post));
   }
 
   /**
-   * docs/compatibility.md §7.6: with {@code postPromotionAnalysis} and no explicit {@code scaleDownDelaySeconds},
-   * previous ReplicaSets keep their pods until the post-promotion run of the new ReplicaSet is Successful.
+   * docs/compatibility.md §7.6: with {@code postPromotionAnalysis} and no explicit {@code
+   * scaleDownDelaySeconds}, previous ReplicaSets keep their pods until the post-promotion run of
+   * the new ReplicaSet is Successful.
    *
    * @param pass the pass
    * @return whether the scale-down of previous ReplicaSets waits this pass
    */
   static boolean holdsScaleDownForPostPromotion(RolloutPass pass) {
     BlueGreenStrategy bg = pass.rollout.getSpec().getStrategy().getBlueGreen();
-    if (bg == null || bg.getPostPromotionAnalysis() == null || bg.getScaleDownDelaySeconds() != null) {
+    if (bg == null
+        || bg.getPostPromotionAnalysis() == null
+        || bg.getScaleDownDelaySeconds() != null) {
       return false;
     }
     if (pass.podHash.equals(pass.old.getStableRS()) || pass.aborted()) {
@@ -318,9 +386,10 @@ final class RolloutAnalysisRuns {
   // Decisions
 
   /**
-   * No run is created, and every unfinished one is terminated, when the Rollout is aborted, already fully promoted
-   * (the new ReplicaSet is the stable one, which also covers a fast rollback), promoted with {@code promoteFull},
-   * rolled back within {@code rollbackWindow}, or on its first deploy (no stable ReplicaSet).
+   * No run is created, and every unfinished one is terminated, when the Rollout is aborted, already
+   * fully promoted (the new ReplicaSet is the stable one, which also covers a fast rollback),
+   * promoted with {@code promoteFull}, rolled back within {@code rollbackWindow}, or on its first
+   * deploy (no stable ReplicaSet).
    */
   private static boolean cancelAll(RolloutPass pass) {
     String stable = pass.old.getStableRS();
@@ -333,9 +402,10 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * docs/compatibility.md §9.8: a new run is needed when there is none, when the user promoted past an Inconclusive run
-   * ({@code controllerPause} without CanaryPauseStep/BlueGreenPause conditions), or right after a retry of an aborted
-   * Rollout ({@code abortedAt} still set in the stored status).
+   * docs/compatibility.md §9.8: a new run is needed when there is none, when the user promoted past
+   * an Inconclusive run ({@code controllerPause} without CanaryPauseStep/BlueGreenPause
+   * conditions), or right after a retry of an aborted Rollout ({@code abortedAt} still set in the
+   * stored status).
    */
   private static boolean needsNew(RolloutPass pass, AnalysisRun current) {
     if (current == null) {
@@ -351,20 +421,31 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * Inconclusive pauses the Rollout; Failed and Error abort it with Argo's message (docs/compatibility.md §9.8, §7.7).
+   * Inconclusive pauses the Rollout; Failed and Error abort it with Argo's message
+   * (docs/compatibility.md §9.8, §7.7).
    */
   private static void react(RolloutPass pass, RunType type, AnalysisRun run) {
     String phase = phase(run);
     if (AnalysisPhase.INCONCLUSIVE.equals(phase)) {
       if (!PauseConditions.has(pass.old, PauseReason.INCONCLUSIVE_ANALYSIS_RUN)) {
-        LOG.info("{} {} run {} is Inconclusive: pausing", pass.ctx, type.label(), run.getMetadata().getName());
+        LOG.info(
+            "{} {} run {} is Inconclusive: pausing",
+            pass.ctx,
+            type.label(),
+            run.getMetadata().getName());
       }
       pass.addPause.add(PauseReason.INCONCLUSIVE_ANALYSIS_RUN);
     } else if (AnalysisPhase.FAILED.equals(phase) || AnalysisPhase.ERROR.equals(phase)) {
       if (!pass.addAbort) {
         pass.addAbort = true;
         pass.abortMessage = type.abortMessage(phase, run.getStatus().getMessage());
-        LOG.info("{} {} run {} is {}: aborting ({})", pass.ctx, type.label(), run.getMetadata().getName(), phase, pass.abortMessage);
+        LOG.info(
+            "{} {} run {} is {}: aborting ({})",
+            pass.ctx,
+            type.label(),
+            run.getMetadata().getName(),
+            phase,
+            pass.abortMessage);
       }
     }
   }
@@ -389,9 +470,12 @@ final class RolloutAnalysisRuns {
     String phase = phase(run);
     String name = run.getMetadata().getName();
     if (phase != null && !phase.isEmpty()) {
-      boolean changed = previous == null || (name.equals(previous.getName()) && !phase.equals(previous.getStatus()));
+      boolean changed =
+          previous == null
+              || (name.equals(previous.getName()) && !phase.equals(previous.getStatus()));
       if (changed) {
-        String message = type.eventMessage(name, phase, previous == null ? null : previous.getStatus());
+        String message =
+            type.eventMessage(name, phase, previous == null ? null : previous.getStatus());
         if (AnalysisPhase.FAILED.equals(phase) || AnalysisPhase.ERROR.equals(phase)) {
           pass.warning("AnalysisRun" + phase, message);
         } else {
@@ -429,10 +513,11 @@ final class RolloutAnalysisRuns {
   }
 
   /**
-   * Creates the run, or reuses an unfinished identical one of ours found under the same name; any other run of that
-   * name makes the next attempt use {@code <name>.1}, {@code <name>.2}, ...
+   * Creates the run, or reuses an unfinished identical one of ours found under the same name; any
+   * other run of that name makes the next attempt use {@code <name>.1}, {@code <name>.2}, ...
    */
-  private Future<AnalysisRun> create(RolloutPass pass, RolloutAnalysis analysis, RunType type, Integer stepIndex) {
+  private Future<AnalysisRun> create(
+      RolloutPass pass, RolloutAnalysis analysis, RunType type, Integer stepIndex) {
     AnalysisRun run;
     try {
       run =
@@ -446,32 +531,44 @@ final class RolloutAnalysisRuns {
               pass.revision(),
               lookup(pass.namespace()));
     } catch (AnalysisSpecException e) {
-      return Future.failedFuture(new IllegalStateException("cannot build " + type.label() + " AnalysisRun: " + e.getMessage(), e));
+      return Future.failedFuture(
+          new IllegalStateException(
+              "cannot build " + type.label() + " AnalysisRun: " + e.getMessage(), e));
     }
     return attempt(pass, run, run.getMetadata().getName(), 0);
   }
 
-  private Future<AnalysisRun> attempt(RolloutPass pass, AnalysisRun run, String baseName, int attempt) {
+  private Future<AnalysisRun> attempt(
+      RolloutPass pass, AnalysisRun run, String baseName, int attempt) {
     String name = RunFactory.collisionName(baseName, attempt);
     run.getMetadata().setName(name);
     return api.create(run)
         .map(
             created -> {
               cache.wrote(created);
-              LOG.info("{} created AnalysisRun {} ({})", pass.ctx, name, label(created, Labels.ROLLOUT_TYPE));
+              LOG.info(
+                  "{} created AnalysisRun {} ({})",
+                  pass.ctx,
+                  name,
+                  label(created, Labels.ROLLOUT_TYPE));
               return created;
             })
         .recover(
             err -> {
-              if (!(err instanceof KubeApiException k && k.code() == 409) || attempt >= MAX_NAME_ATTEMPTS) {
+              if (!(err instanceof KubeApiException k && k.code() == 409)
+                  || attempt >= MAX_NAME_ATTEMPTS) {
                 return Future.failedFuture(err);
               }
               return api.get(AnalysisRun.class, pass.namespace(), name)
                   .compose(
                       existing -> {
                         if (existing != null
-                            && !Boolean.TRUE.equals(existing.getSpec() == null ? null : existing.getSpec().getTerminate())
-                            && RunFactory.reusable(existing, run, pass.rollout.getMetadata().getUid())) {
+                            && !Boolean.TRUE.equals(
+                                existing.getSpec() == null
+                                    ? null
+                                    : existing.getSpec().getTerminate())
+                            && RunFactory.reusable(
+                                existing, run, pass.rollout.getMetadata().getUid())) {
                           cache.wrote(existing);
                           LOG.info("{} reusing AnalysisRun {}", pass.ctx, name);
                           return Future.succeededFuture(existing);
@@ -485,7 +582,8 @@ final class RolloutAnalysisRuns {
     return terminate(pass, runs);
   }
 
-  private Future<Void> terminateOthers(RolloutPass pass, List<AnalysisRun> all, AnalysisRun... current) {
+  private Future<Void> terminateOthers(
+      RolloutPass pass, List<AnalysisRun> all, AnalysisRun... current) {
     Set<String> keep = names(current);
     List<AnalysisRun> others = new ArrayList<>();
     for (AnalysisRun r : all) {
@@ -496,7 +594,10 @@ final class RolloutAnalysisRuns {
     return terminate(pass, others);
   }
 
-  /** Merge patch {@code {"spec":{"terminate":true}}} on each unfinished run not yet told to terminate. */
+  /**
+   * Merge patch {@code {"spec":{"terminate":true}}} on each unfinished run not yet told to
+   * terminate.
+   */
   private Future<Void> terminate(RolloutPass pass, List<AnalysisRun> runs) {
     List<Future<Void>> writes = new ArrayList<>();
     for (AnalysisRun r : runs) {
@@ -508,18 +609,29 @@ final class RolloutAnalysisRuns {
       String name = r.getMetadata().getName();
       LOG.info("{} terminating AnalysisRun {}", pass.ctx, name);
       writes.add(
-          api.patch(AnalysisRun.class, pass.namespace(), name, null, "{\"spec\":{\"terminate\":true}}")
+          api.patch(
+                  AnalysisRun.class,
+                  pass.namespace(),
+                  name,
+                  null,
+                  "{\"spec\":{\"terminate\":true}}")
               .onSuccess(cache::wrote)
               .<Void>mapEmpty()
-              .recover(err -> KubeApiException.isNotFound(err) ? Future.succeededFuture() : Future.failedFuture(err)));
+              .recover(
+                  err ->
+                      KubeApiException.isNotFound(err)
+                          ? Future.succeededFuture()
+                          : Future.failedFuture(err)));
     }
     return Future.all(writes).mapEmpty();
   }
 
-  private Future<Void> deleteHistory(RolloutPass pass, List<AnalysisRun> all, AnalysisRun... current) {
+  private Future<Void> deleteHistory(
+      RolloutPass pass, List<AnalysisRun> all, AnalysisRun... current) {
     Set<String> keep = names(current);
     RolloutStatus old = pass.old;
-    // References kept in the status stay, even while cancelled (blue-green keeps its pre/post runs).
+    // References kept in the status stay, even while cancelled (blue-green keeps its pre/post
+    // runs).
     if (old.getCanary() != null) {
       addName(keep, old.getCanary().getCurrentStepAnalysisRunStatus());
       addName(keep, old.getCanary().getCurrentBackgroundAnalysisRunStatus());
@@ -541,8 +653,14 @@ final class RolloutAnalysisRuns {
       }
     }
     var limits = pass.rollout.getSpec().getAnalysis();
-    int ok = limits == null || limits.getSuccessfulRunHistoryLimit() == null ? 5 : limits.getSuccessfulRunHistoryLimit();
-    int bad = limits == null || limits.getUnsuccessfulRunHistoryLimit() == null ? 5 : limits.getUnsuccessfulRunHistoryLimit();
+    int ok =
+        limits == null || limits.getSuccessfulRunHistoryLimit() == null
+            ? 5
+            : limits.getSuccessfulRunHistoryLimit();
+    int bad =
+        limits == null || limits.getUnsuccessfulRunHistoryLimit() == null
+            ? 5
+            : limits.getUnsuccessfulRunHistoryLimit();
     List<Future<Void>> deletes = new ArrayList<>();
     for (AnalysisRun r : RunHistory.toDelete(nonCurrent, liveHashes, ok, bad)) {
       String name = r.getMetadata().getName();

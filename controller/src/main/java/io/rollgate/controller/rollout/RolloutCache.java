@@ -17,12 +17,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Read side of the Rollout reconciler: the informer caches of Rollouts, ReplicaSets and Services, plus the objects
- * returned by our own most recent writes.
+ * Read side of the Rollout reconciler: the informer caches of Rollouts, ReplicaSets and Services,
+ * plus the objects returned by our own most recent writes.
  *
- * <p>After the controller patches an object, the informer may still hold the older version for a moment. Until the
- * informer has caught up (its resourceVersion is at least ours), the object returned by our write wins, so the next
- * reconcile never acts on state older than what it wrote itself.
+ * <p>After the controller patches an object, the informer may still hold the older version for a
+ * moment. Until the informer has caught up (its resourceVersion is at least ours), the object
+ * returned by our write wins, so the next reconcile never acts on state older than what it wrote
+ * itself.
  */
 public final class RolloutCache {
 
@@ -30,8 +31,8 @@ public final class RolloutCache {
   public static final String BY_OWNER = "controllerOwnerUid";
 
   /**
-   * Informer index of Services by {@code <namespace>/<rollout>} taken from their
-   * {@code argo-rollouts.argoproj.io/managed-by-rollouts} annotation.
+   * Informer index of Services by {@code <namespace>/<rollout>} taken from their {@code
+   * argo-rollouts.argoproj.io/managed-by-rollouts} annotation.
    */
   public static final String BY_MANAGED_BY = "managedByRollout";
 
@@ -44,9 +45,15 @@ public final class RolloutCache {
   private volatile SharedIndexInformer<AnalysisTemplate> analysisTemplates;
   private volatile SharedIndexInformer<ClusterAnalysisTemplate> clusterAnalysisTemplates;
   private final Map<String, Written> written = new ConcurrentHashMap<>();
-  /** Keys of {@link #written} per controller-owner uid, so a Rollout's own writes are found without a scan. */
+
+  /**
+   * Keys of {@link #written} per controller-owner uid, so a Rollout's own writes are found without
+   * a scan.
+   */
   private final Map<String, java.util.Set<String>> writtenByOwner = new ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicInteger writesSinceSweep = new java.util.concurrent.atomic.AtomicInteger();
+
+  private final java.util.concurrent.atomic.AtomicInteger writesSinceSweep =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final java.time.Clock clock;
 
   /** How long the object of our own write may stand in for the informer's copy, in seconds. */
@@ -65,7 +72,9 @@ public final class RolloutCache {
    * @param clock the clock bounding how long our own writes shadow the informer
    */
   public RolloutCache(
-      SharedIndexInformer<Rollout> rollouts, SharedIndexInformer<ReplicaSet> replicaSets, java.time.Clock clock) {
+      SharedIndexInformer<Rollout> rollouts,
+      SharedIndexInformer<ReplicaSet> replicaSets,
+      java.time.Clock clock) {
     this(rollouts, replicaSets, null, clock);
   }
 
@@ -74,7 +83,8 @@ public final class RolloutCache {
    *
    * @param rollouts the Rollout informer
    * @param replicaSets the ReplicaSet informer, indexed by {@link #BY_OWNER}
-   * @param services the Service informer, indexed by {@link #BY_MANAGED_BY}; null when Services are not watched
+   * @param services the Service informer, indexed by {@link #BY_MANAGED_BY}; null when Services are
+   *     not watched
    * @param clock the clock bounding how long our own writes shadow the informer
    */
   public RolloutCache(
@@ -92,7 +102,8 @@ public final class RolloutCache {
    * Index function for {@link #BY_MANAGED_BY}.
    *
    * @param svc a Service
-   * @return {@code <namespace>/<rollout>} of the Rollout named in its managed-by annotation, or an empty list
+   * @return {@code <namespace>/<rollout>} of the Rollout named in its managed-by annotation, or an
+   *     empty list
    */
   public static List<String> managedByRollout(Service svc) {
     Map<String, String> a = svc.getMetadata().getAnnotations();
@@ -140,8 +151,8 @@ public final class RolloutCache {
   }
 
   /**
-   * Adds the informers that serve analysis (docs/compatibility.md §9.8): AnalysisRuns (indexed by {@link #BY_OWNER}),
-   * AnalysisTemplates and ClusterAnalysisTemplates.
+   * Adds the informers that serve analysis (docs/compatibility.md §9.8): AnalysisRuns (indexed by
+   * {@link #BY_OWNER}), AnalysisTemplates and ClusterAnalysisTemplates.
    *
    * @param runs the AnalysisRun informer
    * @param templates the AnalysisTemplate informer
@@ -160,8 +171,8 @@ public final class RolloutCache {
   }
 
   /**
-   * Adds the Experiment informer (indexed by {@link #BY_OWNER}) that serves the canary {@code experiment} step
-   * (docs/compatibility.md §12.2).
+   * Adds the Experiment informer (indexed by {@link #BY_OWNER}) that serves the canary {@code
+   * experiment} step (docs/compatibility.md §12.2).
    *
    * @param informer the Experiment informer
    * @return this cache
@@ -172,8 +183,8 @@ public final class RolloutCache {
   }
 
   /**
-   * Returns the Experiments the Rollout controls (freshest copies, including ones just created and not yet seen by
-   * the informer).
+   * Returns the Experiments the Rollout controls (freshest copies, including ones just created and
+   * not yet seen by the informer).
    *
    * @param rollout the Rollout
    * @return the Experiments; empty without an Experiment informer
@@ -188,7 +199,8 @@ public final class RolloutCache {
     List<io.rollgate.api.Experiment> result = new ArrayList<>();
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (io.rollgate.api.Experiment ex : informer.getIndexer().byIndex(BY_OWNER, uid)) {
-      io.rollgate.api.Experiment fresh = freshest("Experiment", ex, ex.getMetadata().getNamespace(), ex.getMetadata().getName());
+      io.rollgate.api.Experiment fresh =
+          freshest("Experiment", ex, ex.getMetadata().getNamespace(), ex.getMetadata().getName());
       if (fresh != null && ns.equals(fresh.getMetadata().getNamespace())) {
         result.add(fresh);
         seen.add(fresh.getMetadata().getName());
@@ -199,8 +211,8 @@ public final class RolloutCache {
   }
 
   /**
-   * Returns the AnalysisRuns whose controller owner is the Rollout, freshest versions, including runs we created that
-   * the informer has not delivered yet.
+   * Returns the AnalysisRuns whose controller owner is the Rollout, freshest versions, including
+   * runs we created that the informer has not delivered yet.
    *
    * @param rollout the Rollout
    * @return its runs, in no particular order; empty when AnalysisRuns are not watched
@@ -215,7 +227,9 @@ public final class RolloutCache {
     List<AnalysisRun> result = new ArrayList<>();
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (AnalysisRun run : informer.getIndexer().byIndex(BY_OWNER, uid)) {
-      AnalysisRun fresh = freshest("AnalysisRun", run, run.getMetadata().getNamespace(), run.getMetadata().getName());
+      AnalysisRun fresh =
+          freshest(
+              "AnalysisRun", run, run.getMetadata().getNamespace(), run.getMetadata().getName());
       if (fresh != null && ns.equals(fresh.getMetadata().getNamespace())) {
         result.add(fresh);
         seen.add(fresh.getMetadata().getName());
@@ -234,7 +248,8 @@ public final class RolloutCache {
    */
   public AnalysisTemplateSpec analysisTemplate(String namespace, String name) {
     var informer = analysisTemplates;
-    AnalysisTemplate t = informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
+    AnalysisTemplate t =
+        informer == null ? null : informer.getStore().getByKey(namespace + "/" + name);
     return t == null ? null : (t.getSpec() == null ? new AnalysisTemplateSpec() : t.getSpec());
   }
 
@@ -274,7 +289,8 @@ public final class RolloutCache {
     List<ReplicaSet> result = new ArrayList<>();
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (ReplicaSet rs : replicaSets.getIndexer().byIndex(BY_OWNER, uid)) {
-      ReplicaSet fresh = freshest("ReplicaSet", rs, rs.getMetadata().getNamespace(), rs.getMetadata().getName());
+      ReplicaSet fresh =
+          freshest("ReplicaSet", rs, rs.getMetadata().getNamespace(), rs.getMetadata().getName());
       if (fresh != null && ns.equals(fresh.getMetadata().getNamespace())) {
         result.add(fresh);
         seen.add(fresh.getMetadata().getName());
@@ -301,7 +317,8 @@ public final class RolloutCache {
   }
 
   /**
-   * Returns the Services whose {@code argo-rollouts.argoproj.io/managed-by-rollouts} annotation names a Rollout.
+   * Returns the Services whose {@code argo-rollouts.argoproj.io/managed-by-rollouts} annotation
+   * names a Rollout.
    *
    * @param namespace the namespace
    * @param rollout the Rollout name
@@ -313,7 +330,8 @@ public final class RolloutCache {
     }
     List<Service> result = new ArrayList<>();
     for (Service svc : services.getIndexer().byIndex(BY_MANAGED_BY, namespace + "/" + rollout)) {
-      Service fresh = freshest("Service", svc, svc.getMetadata().getNamespace(), svc.getMetadata().getName());
+      Service fresh =
+          freshest("Service", svc, svc.getMetadata().getNamespace(), svc.getMetadata().getName());
       if (fresh != null && managedByRollout(fresh).contains(namespace + "/" + rollout)) {
         result.add(fresh);
       }
@@ -327,7 +345,8 @@ public final class RolloutCache {
    * @param informer the Deployment informer, running or about to run
    * @return this cache
    */
-  public RolloutCache withDeployments(SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment> informer) {
+  public RolloutCache withDeployments(
+      SharedIndexInformer<io.fabric8.kubernetes.api.model.apps.Deployment> informer) {
     this.deployments = informer;
     return this;
   }
@@ -344,7 +363,8 @@ public final class RolloutCache {
     if (informer == null || name == null) {
       return null;
     }
-    return freshest("Deployment", informer.getStore().getByKey(namespace + "/" + name), namespace, name);
+    return freshest(
+        "Deployment", informer.getStore().getByKey(namespace + "/" + name), namespace, name);
   }
 
   /**
@@ -365,8 +385,8 @@ public final class RolloutCache {
   }
 
   /**
-   * Returns the cached Rollouts of a namespace that name a Service in their strategy (active, preview, stable,
-   * canary, ping or pong Service).
+   * Returns the cached Rollouts of a namespace that name a Service in their strategy (active,
+   * preview, stable, canary, ping or pong Service).
    *
    * @param namespace the namespace
    * @param service the Service name
@@ -375,7 +395,8 @@ public final class RolloutCache {
   public List<Rollout> rolloutsReferencing(String namespace, String service) {
     List<Rollout> result = new ArrayList<>();
     for (Rollout r : rollouts.getStore().list()) {
-      if (namespace.equals(r.getMetadata().getNamespace()) && Services.referencedBy(r).contains(service)) {
+      if (namespace.equals(r.getMetadata().getNamespace())
+          && Services.referencedBy(r).contains(service)) {
         result.add(r);
       }
     }
@@ -409,8 +430,8 @@ public final class RolloutCache {
   }
 
   /**
-   * Adds to {@code result} the objects of {@code type} that our own writes created for the owner and that the informer
-   * has not delivered yet (their names are not in {@code seen}).
+   * Adds to {@code result} the objects of {@code type} that our own writes created for the owner
+   * and that the informer has not delivered yet (their names are not in {@code seen}).
    */
   private <T extends HasMetadata> void addUndelivered(
       Class<T> type, String ownerUid, String ns, java.util.Set<String> seen, List<T> result) {
@@ -475,7 +496,8 @@ public final class RolloutCache {
     }
     if (expired(w)
         || !java.util.Objects.equals(mine.getMetadata().getUid(), cached.getMetadata().getUid())
-        || newerOrEqual(cached.getMetadata().getResourceVersion(), mine.getMetadata().getResourceVersion())) {
+        || newerOrEqual(
+            cached.getMetadata().getResourceVersion(), mine.getMetadata().getResourceVersion())) {
       written.remove(k, w);
       return cached;
     }

@@ -13,8 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sets the Progressing, Available, Paused, Completed and Healthy conditions (docs/compatibility.md §3.2, §3.5) for
- * every strategy; each strategy supplies only its own predicates (progress, health, availability, deadline exemption).
+ * Sets the Progressing, Available, Paused, Completed and Healthy conditions (docs/compatibility.md
+ * §3.2, §3.5) for every strategy; each strategy supplies only its own predicates (progress, health,
+ * availability, deadline exemption).
  */
 final class RolloutConditions {
 
@@ -29,7 +30,12 @@ final class RolloutConditions {
    * @param evaluateDeadline whether the progress deadline may be evaluated this pass
    * @param deadlineExempt whether the strategy is waiting on purpose (no timeout)
    */
-  record Facts(boolean progress, boolean healthy, boolean available, boolean evaluateDeadline, boolean deadlineExempt) {}
+  record Facts(
+      boolean progress,
+      boolean healthy,
+      boolean available,
+      boolean evaluateDeadline,
+      boolean deadlineExempt) {}
 
   private RolloutConditions() {}
 
@@ -57,15 +63,32 @@ final class RolloutConditions {
 
     if (aborted) {
       String msg = PauseBookkeeping.abortMessage(pass, progressing);
-      Conditions.set(status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
+      Conditions.set(
+          status, ConditionType.PROGRESSING, "False", ConditionReason.ROLLOUT_ABORTED, msg, now);
     } else if (ConditionReason.ROLLOUT_ABORTED.equals(progressingReason)) {
       Conditions.set(
-          status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RETRY, "Retrying Rollout after abort", now);
+          status,
+          ConditionType.PROGRESSING,
+          "Unknown",
+          ConditionReason.ROLLOUT_RETRY,
+          "Retrying Rollout after abort",
+          now);
     } else if (isPaused && !completed) {
-      Conditions.set(status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+      Conditions.set(
+          status,
+          ConditionType.PROGRESSING,
+          "Unknown",
+          ConditionReason.ROLLOUT_PAUSED,
+          "Rollout is paused",
+          now);
     } else if (ConditionReason.ROLLOUT_PAUSED.equals(progressingReason)) {
       Conditions.set(
-          status, ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_RESUMED, "Rollout is resumed", now);
+          status,
+          ConditionType.PROGRESSING,
+          "Unknown",
+          ConditionReason.ROLLOUT_RESUMED,
+          "Rollout is resumed",
+          now);
     } else if (facts.healthy()) {
       Conditions.set(
           status,
@@ -86,7 +109,13 @@ final class RolloutConditions {
           now);
     } else if (facts.progress() || progressing == null) {
       String msg = "ReplicaSet \"" + rsName + "\" is progressing.";
-      if (!Conditions.set(status, ConditionType.PROGRESSING, "True", ConditionReason.REPLICA_SET_UPDATED, msg, now)) {
+      if (!Conditions.set(
+          status,
+          ConditionType.PROGRESSING,
+          "True",
+          ConditionReason.REPLICA_SET_UPDATED,
+          msg,
+          now)) {
         Conditions.touch(status, ConditionType.PROGRESSING, msg, now);
       }
     } else if (facts.evaluateDeadline() && !facts.deadlineExempt()) {
@@ -95,7 +124,12 @@ final class RolloutConditions {
 
     if (facts.available()) {
       Conditions.set(
-          status, ConditionType.AVAILABLE, "True", ConditionReason.AVAILABLE_REASON, "Rollout has minimum availability", now);
+          status,
+          ConditionType.AVAILABLE,
+          "True",
+          ConditionReason.AVAILABLE_REASON,
+          "Rollout has minimum availability",
+          now);
     } else {
       Conditions.set(
           status,
@@ -107,31 +141,72 @@ final class RolloutConditions {
     }
     if (!aborted) {
       if (isPaused) {
-        Conditions.set(status, ConditionType.PAUSED, "True", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+        Conditions.set(
+            status,
+            ConditionType.PAUSED,
+            "True",
+            ConditionReason.ROLLOUT_PAUSED,
+            "Rollout is paused",
+            now);
       } else if (Conditions.get(status, ConditionType.PAUSED) != null) {
-        Conditions.set(status, ConditionType.PAUSED, "False", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused", now);
+        Conditions.set(
+            status,
+            ConditionType.PAUSED,
+            "False",
+            ConditionReason.ROLLOUT_PAUSED,
+            "Rollout is paused",
+            now);
       }
     }
     RolloutCondition oldCompleted = Conditions.get(pass.old, ConditionType.COMPLETED);
     if (completed) {
       Conditions.set(
-          status, ConditionType.COMPLETED, "True", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now);
+          status,
+          ConditionType.COMPLETED,
+          "True",
+          ConditionReason.ROLLOUT_COMPLETED,
+          ConditionReason.ROLLOUT_COMPLETED,
+          now);
     } else if (Conditions.set(
-            status, ConditionType.COMPLETED, "False", ConditionReason.ROLLOUT_COMPLETED, ConditionReason.ROLLOUT_COMPLETED, now)
+            status,
+            ConditionType.COMPLETED,
+            "False",
+            ConditionReason.ROLLOUT_COMPLETED,
+            ConditionReason.ROLLOUT_COMPLETED,
+            now)
         && (oldCompleted == null || "True".equals(oldCompleted.getStatus()))) {
       pass.event(
           "RolloutNotCompleted",
-          "Rollout not completed, started update to revision " + pass.revision() + " (" + pass.podHash + ")");
+          "Rollout not completed, started update to revision "
+              + pass.revision()
+              + " ("
+              + pass.podHash
+              + ")");
     }
     if (facts.healthy() && !isPaused) {
-      Conditions.set(status, ConditionType.HEALTHY, "True", ConditionReason.ROLLOUT_HEALTHY, "Rollout is healthy", now);
+      Conditions.set(
+          status,
+          ConditionType.HEALTHY,
+          "True",
+          ConditionReason.ROLLOUT_HEALTHY,
+          "Rollout is healthy",
+          now);
     } else if (Conditions.get(status, ConditionType.HEALTHY) != null) {
-      Conditions.set(status, ConditionType.HEALTHY, "False", ConditionReason.ROLLOUT_HEALTHY, "Rollout is not healthy", now);
+      Conditions.set(
+          status,
+          ConditionType.HEALTHY,
+          "False",
+          ConditionReason.ROLLOUT_HEALTHY,
+          "Rollout is not healthy",
+          now);
     }
     Conditions.remove(status, ConditionType.INVALID_SPEC);
   }
 
-  /** docs/compatibility.md §3.5: deadline evaluation, requeue at the deadline, and progressDeadlineAbort. */
+  /**
+   * docs/compatibility.md §3.5: deadline evaluation, requeue at the deadline, and
+   * progressDeadlineAbort.
+   */
   private static void checkDeadline(
       RolloutPass pass, RolloutStatus status, RolloutCondition progressing, String rsName) {
     if (progressing == null || progressing.getLastUpdateTime() == null) {
@@ -147,7 +222,9 @@ final class RolloutConditions {
     if (completed && ConditionReason.PROGRESS_DEADLINE_EXCEEDED.equals(reason)) {
       return;
     }
-    int deadline = RolloutDefaults.progressDeadlineSeconds(pass.rollout.getSpec().getProgressDeadlineSeconds());
+    int deadline =
+        RolloutDefaults.progressDeadlineSeconds(
+            pass.rollout.getSpec().getProgressDeadlineSeconds());
     Instant due = Instant.parse(progressing.getLastUpdateTime()).plusSeconds(deadline);
     if (due.isAfter(pass.now)) {
       pass.requeueAfter(Duration.between(pass.now, due).plusSeconds(1));
@@ -158,22 +235,30 @@ final class RolloutConditions {
             ? "Rollout \"" + pass.name() + "\" has timed out progressing."
             : "ReplicaSet \"" + rsName + "\" has timed out progressing.";
     if (Conditions.set(
-        status, ConditionType.PROGRESSING, "False", ConditionReason.PROGRESS_DEADLINE_EXCEEDED, msg, pass.nowText)) {
+        status,
+        ConditionType.PROGRESSING,
+        "False",
+        ConditionReason.PROGRESS_DEADLINE_EXCEEDED,
+        msg,
+        pass.nowText)) {
       LOG.info("{} progress deadline exceeded ({}s)", pass.ctx, deadline);
     }
-    if (Boolean.TRUE.equals(pass.rollout.getSpec().getProgressDeadlineAbort()) && !pass.aborted() && !completed) {
+    if (Boolean.TRUE.equals(pass.rollout.getSpec().getProgressDeadlineAbort())
+        && !pass.aborted()
+        && !completed) {
       pass.addAbort = true;
       pass.abortMessage = msg;
     }
   }
 
   /**
-   * The progress signals both strategies share (docs/compatibility.md §3.5): updated replicas changed, old replicas
-   * went down, more ready or available replicas, or a new stable ReplicaSet.
+   * The progress signals both strategies share (docs/compatibility.md §3.5): updated replicas
+   * changed, old replicas went down, more ready or available replicas, or a new stable ReplicaSet.
    */
   static boolean replicasProgressed(RolloutStatus old, RolloutStatus now) {
     return !Objects.equals(old.getUpdatedReplicas(), now.getUpdatedReplicas())
-        || nz(now.getReplicas()) - nz(now.getUpdatedReplicas()) < nz(old.getReplicas()) - nz(old.getUpdatedReplicas())
+        || nz(now.getReplicas()) - nz(now.getUpdatedReplicas())
+            < nz(old.getReplicas()) - nz(old.getUpdatedReplicas())
         || nz(now.getReadyReplicas()) > nz(old.getReadyReplicas())
         || nz(now.getAvailableReplicas()) > nz(old.getAvailableReplicas())
         || !Objects.equals(old.getStableRS(), now.getStableRS());

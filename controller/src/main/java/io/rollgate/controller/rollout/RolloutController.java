@@ -29,17 +29,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wiring for Rollouts: informers on Rollouts, ReplicaSets, Services, Deployments and AnalysisRuns feed
- * {@code namespace/name} keys into a {@link WorkQueue} in front of the {@link RolloutReconciler}. Handlers only
- * enqueue: a ReplicaSet event enqueues its owning Rollout; a Service event enqueues the Rollouts that name it and the
- * Rollout named in its {@code managed-by-rollouts} annotation (so a Service left behind by a deleted Rollout is
- * released); a deleted Rollout is enqueued once more for the same reason; a Deployment add, delete or new generation
- * enqueues the Rollouts whose {@code spec.workloadRef} names it; an AnalysisRun event enqueues the Rollout that
- * controls it. AnalysisTemplates and ClusterAnalysisTemplates are cached without handlers (a template change needs no
- * pass of its own).
+ * Wiring for Rollouts: informers on Rollouts, ReplicaSets, Services, Deployments and AnalysisRuns
+ * feed {@code namespace/name} keys into a {@link WorkQueue} in front of the {@link
+ * RolloutReconciler}. Handlers only enqueue: a ReplicaSet event enqueues its owning Rollout; a
+ * Service event enqueues the Rollouts that name it and the Rollout named in its {@code
+ * managed-by-rollouts} annotation (so a Service left behind by a deleted Rollout is released); a
+ * deleted Rollout is enqueued once more for the same reason; a Deployment add, delete or new
+ * generation enqueues the Rollouts whose {@code spec.workloadRef} names it; an AnalysisRun event
+ * enqueues the Rollout that controls it. AnalysisTemplates and ClusterAnalysisTemplates are cached
+ * without handlers (a template change needs no pass of its own).
  *
- * <p>The Rollout informer honours the controller instance id: with an id it selects
- * {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, without one only Rollouts lacking that label.
+ * <p>The Rollout informer honours the controller instance id: with an id it selects {@code
+ * argo-rollouts.argoproj.io/controller-instance-id=<id>}, without one only Rollouts lacking that
+ * label.
  */
 public final class RolloutController {
 
@@ -85,7 +87,8 @@ public final class RolloutController {
    * @param events the event recorder
    * @param options the process settings
    * @param clock the clock
-   * @param plugins the plugin host (step plugins and {@code trafficRouting.plugins} routers), or null
+   * @param plugins the plugin host (step plugins and {@code trafficRouting.plugins} routers), or
+   *     null
    */
   public RolloutController(
       Vertx vertx,
@@ -105,8 +108,8 @@ public final class RolloutController {
   /**
    * Starts the informers and the queue.
    *
-   * @return a Future completing once both caches are synced, failing when an informer cannot list (for example the
-   *     Rollout CRD is not installed)
+   * @return a Future completing once both caches are synced, failing when an informer cannot list
+   *     (for example the Rollout CRD is not installed)
    */
   public Future<Void> start() {
     KubernetesClient client = api.client();
@@ -120,7 +123,8 @@ public final class RolloutController {
             ? client.resources(Rollout.class).inAnyNamespace()
             : client.resources(Rollout.class).inNamespace(options.namespace());
     rolloutInformer =
-        TrimmedItemStore.trim(rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis));
+        TrimmedItemStore.trim(
+            rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis));
     var rsOp =
         options.namespace() == null
             ? client.apps().replicaSets().inAnyNamespace()
@@ -136,7 +140,8 @@ public final class RolloutController {
             : client.services().inNamespace(options.namespace());
     serviceInformer =
         TrimmedItemStore.trim(
-            svcOp.withIndexers(Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout))
+            svcOp
+                .withIndexers(Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout))
                 .runnableInformer(resyncMillis));
     var deploymentOp =
         options.namespace() == null
@@ -149,7 +154,8 @@ public final class RolloutController {
             : client.resources(AnalysisRun.class).inNamespace(options.namespace());
     runInformer =
         TrimmedItemStore.trim(
-            runOp.withLabelSelector(instanceSelector)
+            runOp
+                .withLabelSelector(instanceSelector)
                 .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf))
                 .runnableInformer(resyncMillis));
     var templateOp =
@@ -157,18 +163,22 @@ public final class RolloutController {
             ? client.resources(AnalysisTemplate.class).inAnyNamespace()
             : client.resources(AnalysisTemplate.class).inNamespace(options.namespace());
     templateInformer = TrimmedItemStore.trim(templateOp.runnableInformer(resyncMillis));
-    // With --namespaced only a Role is granted: a cluster-scoped kind cannot be read, so it is not watched.
+    // With --namespaced only a Role is granted: a cluster-scoped kind cannot be read, so it is not
+    // watched.
     clusterTemplateInformer =
         options.clusterTemplates()
-            ? TrimmedItemStore.trim(client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis))
+            ? TrimmedItemStore.trim(
+                client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis))
             : null;
-    experimentInformer = RolloutExperiments.informer(client, options, instanceSelector, resyncMillis);
+    experimentInformer =
+        RolloutExperiments.informer(client, options, instanceSelector, resyncMillis);
     RolloutCache cache =
         new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
             .withDeployments(deploymentInformer)
             .withAnalysis(runInformer, templateInformer, clusterTemplateInformer)
             .withExperiments(experimentInformer);
-    // --aws-verify-target-group (docs/traffic-routers.md "AWS ALB"): the ALB router reads the weights back from AWS.
+    // --aws-verify-target-group (docs/traffic-routers.md "AWS ALB"): the ALB router reads the
+    // weights back from AWS.
     io.rollgate.controller.aws.LoadBalancerProvider albTargetGroups =
         options.awsVerifyTargetGroup()
             ? new io.rollgate.controller.aws.ElbV2LoadBalancerProvider(
@@ -176,7 +186,8 @@ public final class RolloutController {
             : null;
     RolloutReconciler reconciler =
         plugins == null
-            ? new RolloutReconciler(cache, api, events, clock, null, null, options.routerApiVersions(), albTargetGroups)
+            ? new RolloutReconciler(
+                cache, api, events, clock, null, null, options.routerApiVersions(), albTargetGroups)
             : new RolloutReconciler(
                 cache,
                 api,
@@ -206,7 +217,9 @@ public final class RolloutController {
           @Override
           public void onUpdate(Rollout before, Rollout after) {
             boolean resync =
-                Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+                Objects.equals(
+                    before.getMetadata().getResourceVersion(),
+                    after.getMetadata().getResourceVersion());
             queue.add(key(after), resync ? "resync" : "watch");
           }
 
@@ -226,7 +239,9 @@ public final class RolloutController {
 
           @Override
           public void onUpdate(ReplicaSet before, ReplicaSet after) {
-            if (!Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
+            if (!Objects.equals(
+                before.getMetadata().getResourceVersion(),
+                after.getMetadata().getResourceVersion())) {
               enqueueOwner(after);
             }
           }
@@ -247,7 +262,8 @@ public final class RolloutController {
           @Override
           public void onUpdate(Service before, Service after) {
             enqueueReferencing(cache, after);
-            if (!RolloutCache.managedByRollout(before).equals(RolloutCache.managedByRollout(after))) {
+            if (!RolloutCache.managedByRollout(before)
+                .equals(RolloutCache.managedByRollout(after))) {
               enqueueReferencing(cache, before);
             }
           }
@@ -267,8 +283,10 @@ public final class RolloutController {
 
           @Override
           public void onUpdate(Deployment before, Deployment after) {
-            // Only a new generation (template, selector, replicas) matters to the Rollouts referencing it.
-            if (!Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
+            // Only a new generation (template, selector, replicas) matters to the Rollouts
+            // referencing it.
+            if (!Objects.equals(
+                before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
               enqueueReferencing(cache, after);
             }
           }
@@ -279,7 +297,8 @@ public final class RolloutController {
             enqueueReferencing(cache, d);
           }
         });
-    // A run's phase change drives the Rollout (step completion, pause, abort); template changes need no pass.
+    // A run's phase change drives the Rollout (step completion, pause, abort); template changes
+    // need no pass.
     runInformer.addEventHandler(
         new ResourceEventHandler<>() {
           @Override
@@ -289,37 +308,49 @@ public final class RolloutController {
 
           @Override
           public void onUpdate(AnalysisRun before, AnalysisRun after) {
-            if (!Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
+            if (!Objects.equals(
+                before.getMetadata().getResourceVersion(),
+                after.getMetadata().getResourceVersion())) {
               enqueueOwner(after);
             }
           }
 
           @Override
           public void onDelete(AnalysisRun run, boolean unknownFinalState) {
-            cache.forget("AnalysisRun", run.getMetadata().getNamespace(), run.getMetadata().getName());
+            cache.forget(
+                "AnalysisRun", run.getMetadata().getNamespace(), run.getMetadata().getName());
             enqueueOwner(run);
           }
         });
-    Future<Void> rolloutsSynced = Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
-    Future<Void> rsSynced = Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
+    Future<Void> rolloutsSynced =
+        Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
+    Future<Void> rsSynced =
+        Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
     watchForLoss(rolloutInformer, "rollouts");
     watchForLoss(rsInformer, "replicasets");
-    Future<Void> svcSynced = Future.fromCompletionStage(serviceInformer.start(), vertx.getOrCreateContext());
+    Future<Void> svcSynced =
+        Future.fromCompletionStage(serviceInformer.start(), vertx.getOrCreateContext());
     watchForLoss(serviceInformer, "services");
     Future<Void> deploymentsSynced =
         Future.fromCompletionStage(deploymentInformer.start(), vertx.getOrCreateContext());
     watchForLoss(deploymentInformer, "deployments");
-    // An Experiment's phase change drives its Rollout's experiment step (docs/compatibility.md §12.2).
-    experimentInformer.addEventHandler(RolloutExperiments.ownerHandler(cache, key -> queue.add(key, "watch")));
-    Future<Void> experimentsSynced = Future.fromCompletionStage(experimentInformer.start(), vertx.getOrCreateContext());
+    // An Experiment's phase change drives its Rollout's experiment step (docs/compatibility.md
+    // §12.2).
+    experimentInformer.addEventHandler(
+        RolloutExperiments.ownerHandler(cache, key -> queue.add(key, "watch")));
+    Future<Void> experimentsSynced =
+        Future.fromCompletionStage(experimentInformer.start(), vertx.getOrCreateContext());
     watchForLoss(experimentInformer, "experiments");
-    Future<Void> runsSynced = Future.fromCompletionStage(runInformer.start(), vertx.getOrCreateContext());
+    Future<Void> runsSynced =
+        Future.fromCompletionStage(runInformer.start(), vertx.getOrCreateContext());
     watchForLoss(runInformer, "analysisruns");
-    Future<Void> templatesSynced = Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
+    Future<Void> templatesSynced =
+        Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
     watchForLoss(templateInformer, "analysistemplates");
     Future<Void> clusterTemplatesSynced = Future.succeededFuture();
     if (clusterTemplateInformer != null) {
-      clusterTemplatesSynced = Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
+      clusterTemplatesSynced =
+          Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
       watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
     }
     return Future.all(
@@ -343,8 +374,8 @@ public final class RolloutController {
   }
 
   /**
-   * Fails when an informer stopped on its own (its watch could not be re-established): the caches no longer follow
-   * the cluster, so the process must not keep reconciling from them.
+   * Fails when an informer stopped on its own (its watch could not be re-established): the caches
+   * no longer follow the cluster, so the process must not keep reconciling from them.
    *
    * @return a Future failing with the informer's error; never completes successfully
    */
@@ -360,7 +391,10 @@ public final class RolloutController {
               if (!stopping) {
                 lost.tryFail(
                     new IllegalStateException(
-                        "informer for " + what + " stopped: " + (err == null ? "no error given" : err.getMessage()),
+                        "informer for "
+                            + what
+                            + " stopped: "
+                            + (err == null ? "no error given" : err.getMessage()),
                         err));
               }
             });
@@ -385,7 +419,9 @@ public final class RolloutController {
     if (deploymentInformer != null) {
       deploymentInformer.stop();
     }
-    SharedIndexInformer<?>[] others = {runInformer, templateInformer, clusterTemplateInformer, experimentInformer};
+    SharedIndexInformer<?>[] others = {
+      runInformer, templateInformer, clusterTemplateInformer, experimentInformer
+    };
     for (SharedIndexInformer<?> i : others) {
       if (i != null) {
         i.stop();
@@ -427,13 +463,16 @@ public final class RolloutController {
   }
 
   private void enqueueReferencing(RolloutCache cache, Deployment d) {
-    for (Rollout r : cache.rolloutsReferencingDeployment(d.getMetadata().getNamespace(), d.getMetadata().getName())) {
+    for (Rollout r :
+        cache.rolloutsReferencingDeployment(
+            d.getMetadata().getNamespace(), d.getMetadata().getName())) {
       queue.add(key(r), "watch");
     }
   }
 
   /**
-   * Returns the work queue, for the process wiring (hold until elected, metrics); null before {@link #start()}.
+   * Returns the work queue, for the process wiring (hold until elected, metrics); null before
+   * {@link #start()}.
    *
    * @return the queue
    */
@@ -442,8 +481,9 @@ public final class RolloutController {
   }
 
   /**
-   * Queues every cached Rollout that has a step plugin or a traffic-router plugin (after a plugin registry change: a
-   * Rollout waiting for a plugin that could not be fetched or started retries at once). Safe from any thread.
+   * Queues every cached Rollout that has a step plugin or a traffic-router plugin (after a plugin
+   * registry change: a Rollout waiting for a plugin that could not be fetched or started retries at
+   * once). Safe from any thread.
    */
   public void requeueUsingPlugins() {
     if (queue == null) {
@@ -468,7 +508,8 @@ public final class RolloutController {
         && !canary.getTrafficRouting().getPlugins().isEmpty()) {
       return true;
     }
-    return canary.getSteps() != null && canary.getSteps().stream().anyMatch(s -> s.getPlugin() != null);
+    return canary.getSteps() != null
+        && canary.getSteps().stream().anyMatch(s -> s.getPlugin() != null);
   }
 
   /**
@@ -481,9 +522,9 @@ public final class RolloutController {
   }
 
   /**
-   * Returns the process's AnalysisRun informer (instance-id selector, indexed by {@link RolloutCache#BY_OWNER}), shared
-   * with the AnalysisRun and Experiment controllers (one watch per process). It is created by {@link #start()} and
-   * stopped by {@link #stop()}.
+   * Returns the process's AnalysisRun informer (instance-id selector, indexed by {@link
+   * RolloutCache#BY_OWNER}), shared with the AnalysisRun and Experiment controllers (one watch per
+   * process). It is created by {@link #start()} and stopped by {@link #stop()}.
    *
    * @return the informer; null before {@link #start()}
    */
@@ -501,8 +542,8 @@ public final class RolloutController {
   }
 
   /**
-   * Returns the Experiment informer (instance-id selector, indexed by {@link RolloutCache#BY_OWNER}), shared with the
-   * Experiment controller; null before {@link #start()}.
+   * Returns the Experiment informer (instance-id selector, indexed by {@link
+   * RolloutCache#BY_OWNER}), shared with the Experiment controller; null before {@link #start()}.
    *
    * @return the informer
    */
@@ -511,8 +552,8 @@ public final class RolloutController {
   }
 
   /**
-   * Returns the ReplicaSet informer ({@code rollouts-pod-template-hash} selector, indexed by
-   * {@link RolloutCache#BY_OWNER}), shared with the Experiment controller; null before {@link #start()}.
+   * Returns the ReplicaSet informer ({@code rollouts-pod-template-hash} selector, indexed by {@link
+   * RolloutCache#BY_OWNER}), shared with the Experiment controller; null before {@link #start()}.
    *
    * @return the informer
    */
@@ -521,7 +562,8 @@ public final class RolloutController {
   }
 
   /**
-   * Returns the AnalysisTemplate informer, shared with the Experiment controller; null before {@link #start()}.
+   * Returns the AnalysisTemplate informer, shared with the Experiment controller; null before
+   * {@link #start()}.
    *
    * @return the informer
    */
@@ -530,8 +572,8 @@ public final class RolloutController {
   }
 
   /**
-   * Returns the ClusterAnalysisTemplate informer, shared with the Experiment controller; null before
-   * {@link #start()} and with {@code --namespaced}.
+   * Returns the ClusterAnalysisTemplate informer, shared with the Experiment controller; null
+   * before {@link #start()} and with {@code --namespaced}.
    *
    * @return the informer, or null
    */

@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.rollgate.analysis.AnalysisSpecException;
+import io.rollgate.analysis.RunArguments;
+import io.rollgate.analysis.RunFactory;
 import io.rollgate.api.AnalysisPhase;
 import io.rollgate.api.Annotations;
 import io.rollgate.api.Argument;
@@ -29,11 +32,8 @@ import io.rollgate.api.RolloutStatus;
 import io.rollgate.api.TemplateService;
 import io.rollgate.controller.ControllerOptions;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.kube.KubeApiException;
-import io.rollgate.analysis.AnalysisSpecException;
-import io.rollgate.analysis.RunArguments;
-import io.rollgate.analysis.RunFactory;
 import io.rollgate.controller.rollout.status.PauseConditions;
+import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -46,15 +46,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The canary {@code experiment} step (docs/compatibility.md §12.2): the Experiment a Rollout creates for its current
- * step and its reaction to the Experiment's phase.
+ * The canary {@code experiment} step (docs/compatibility.md §12.2): the Experiment a Rollout
+ * creates for its current step and its reaction to the Experiment's phase.
  *
- * <p>One pass: find the current step's Experiment ({@code status.canary.currentExperiment}, or by name); create it
- * when missing, once a stable ReplicaSet exists ({@code <rollout>-<hash>-<revision>-<step>}, {@code -1}, {@code -2} on
- * a name collision; {@code ExperimentCreated} event); Successful completes the step, Failed/Error abort the Rollout,
- * Inconclusive pauses it ({@code InconclusiveExperiment}); every other unfinished Experiment (all of them while the
- * Rollout is aborted, fully promoted or on its first deploy) is terminated with {@code {"spec":{"terminate":true}}};
- * completed Experiments beyond the AnalysisRun history limits are deleted.
+ * <p>One pass: find the current step's Experiment ({@code status.canary.currentExperiment}, or by
+ * name); create it when missing, once a stable ReplicaSet exists ({@code
+ * <rollout>-<hash>-<revision>-<step>}, {@code -1}, {@code -2} on a name collision; {@code
+ * ExperimentCreated} event); Successful completes the step, Failed/Error abort the Rollout,
+ * Inconclusive pauses it ({@code InconclusiveExperiment}); every other unfinished Experiment (all
+ * of them while the Rollout is aborted, fully promoted or on its first deploy) is terminated with
+ * {@code {"spec":{"terminate":true}}}; completed Experiments beyond the AnalysisRun history limits
+ * are deleted.
  */
 final class RolloutExperiments {
 
@@ -65,6 +67,7 @@ final class RolloutExperiments {
   static final class State {
     /** Whether the experiment stage ran in this pass. */
     boolean reconciled;
+
     /** The current step's Experiment, or null. */
     Experiment current;
   }
@@ -78,8 +81,8 @@ final class RolloutExperiments {
   }
 
   /**
-   * Creates the Rollout controller's Experiment informer: same namespace scope and instance-id selector as the
-   * Rollouts, indexed by controller owner uid.
+   * Creates the Rollout controller's Experiment informer: same namespace scope and instance-id
+   * selector as the Rollouts, indexed by controller owner uid.
    *
    * @param client the fabric8 client
    * @param options the process settings
@@ -88,7 +91,10 @@ final class RolloutExperiments {
    * @return the informer (not started)
    */
   static SharedIndexInformer<Experiment> informer(
-      KubernetesClient client, ControllerOptions options, String instanceSelector, long resyncMillis) {
+      KubernetesClient client,
+      ControllerOptions options,
+      String instanceSelector,
+      long resyncMillis) {
     var op =
         options.namespace() == null
             ? client.resources(Experiment.class).inAnyNamespace()
@@ -106,7 +112,8 @@ final class RolloutExperiments {
    * @param enqueue takes {@code namespace/name} of the Rollout
    * @return the handler
    */
-  static ResourceEventHandler<Experiment> ownerHandler(RolloutCache cache, Consumer<String> enqueue) {
+  static ResourceEventHandler<Experiment> ownerHandler(
+      RolloutCache cache, Consumer<String> enqueue) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(Experiment ex) {
@@ -115,7 +122,8 @@ final class RolloutExperiments {
 
       @Override
       public void onUpdate(Experiment before, Experiment after) {
-        if (!Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
+        if (!Objects.equals(
+            before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
           enqueueOwner(after, enqueue);
         }
       }
@@ -140,7 +148,8 @@ final class RolloutExperiments {
    * docs/compatibility.md §12.2: the experiment stage of a canary pass.
    *
    * @param pass the pass, ReplicaSets classified
-   * @return a Future completing when Experiments were created, terminated and pruned; fails on an API error
+   * @return a Future completing when Experiments were created, terminated and pruned; fails on an
+   *     API error
    */
   Future<Void> reconcile(RolloutPass pass) {
     State st = pass.experiments;
@@ -168,10 +177,13 @@ final class RolloutExperiments {
     } else {
       Experiment current = current(pass, all, index);
       if (current == null) {
-        chain = create(pass, step.getExperiment(), index, all).map(ex -> {
-          st.current = ex;
-          return null;
-        });
+        chain =
+            create(pass, step.getExperiment(), index, all)
+                .map(
+                    ex -> {
+                      st.current = ex;
+                      return null;
+                    });
       } else {
         st.current = current;
       }
@@ -189,11 +201,13 @@ final class RolloutExperiments {
    * @return true when this pass's Experiment is Successful
    */
   static boolean stepSucceeded(RolloutPass pass) {
-    return pass.experiments.reconciled && AnalysisPhase.SUCCESSFUL.equals(phase(pass.experiments.current));
+    return pass.experiments.reconciled
+        && AnalysisPhase.SUCCESSFUL.equals(phase(pass.experiments.current));
   }
 
   /**
-   * Writes {@code status.canary.currentExperiment}. No-op when the experiment stage did not run this pass.
+   * Writes {@code status.canary.currentExperiment}. No-op when the experiment stage did not run
+   * this pass.
    *
    * @param pass the pass
    * @param status the status being written
@@ -214,21 +228,26 @@ final class RolloutExperiments {
   }
 
   /**
-   * The additional traffic destinations of the current experiment step (docs/compatibility.md §12.2): while the step's
-   * Experiment (as stored in {@code status.canary.currentExperiment}) is Running, one destination per template with a
-   * {@code weight} whose Service exists, with that weight (percent), the Service name and the template's pod-template
-   * hash. Empty when the Rollout is aborted, fully promoted or promoted with {@code promoteFull}.
+   * The additional traffic destinations of the current experiment step (docs/compatibility.md
+   * §12.2): while the step's Experiment (as stored in {@code status.canary.currentExperiment}) is
+   * Running, one destination per template with a {@code weight} whose Service exists, with that
+   * weight (percent), the Service name and the template's pod-template hash. Empty when the Rollout
+   * is aborted, fully promoted or promoted with {@code promoteFull}.
    *
    * @param pass the pass
    * @param cache where the Experiment is read
    * @return the destinations, sorted by Service name; never null
    */
-  static List<io.rollgate.api.WeightDestination> additionalDestinations(RolloutPass pass, RolloutCache cache) {
+  static List<io.rollgate.api.WeightDestination> additionalDestinations(
+      RolloutPass pass, RolloutCache cache) {
     List<io.rollgate.api.WeightDestination> out = new ArrayList<>();
     CanaryStatus c = pass.old.getCanary();
     String name = c == null ? null : c.getCurrentExperiment();
-    if (name == null || pass.aborted() || Boolean.TRUE.equals(pass.old.getPromoteFull())
-        || pass.podHash == null || pass.podHash.equals(pass.old.getStableRS())) {
+    if (name == null
+        || pass.aborted()
+        || Boolean.TRUE.equals(pass.old.getPromoteFull())
+        || pass.podHash == null
+        || pass.podHash.equals(pass.old.getStableRS())) {
       return out;
     }
     List<CanaryStep> steps = pass.steps();
@@ -243,7 +262,9 @@ final class RolloutExperiments {
         ex = e;
       }
     }
-    if (ex == null || !AnalysisPhase.RUNNING.equals(phase(ex)) || ex.getStatus().getTemplateStatuses() == null) {
+    if (ex == null
+        || !AnalysisPhase.RUNNING.equals(phase(ex))
+        || ex.getStatus().getTemplateStatuses() == null) {
       return out;
     }
     for (RolloutExperimentTemplate t : list(steps.get(index).getExperiment().getTemplates())) {
@@ -268,7 +289,10 @@ final class RolloutExperiments {
     return pass.steps().stream().anyMatch(s -> s.getExperiment() != null);
   }
 
-  /** As for AnalysisRuns: aborted, first deploy, already fully promoted, promoteFull or within the rollback window. */
+  /**
+   * As for AnalysisRuns: aborted, first deploy, already fully promoted, promoteFull or within the
+   * rollback window.
+   */
   private static boolean cancelAll(RolloutPass pass) {
     String stable = pass.old.getStableRS();
     return pass.aborted()
@@ -282,9 +306,10 @@ final class RolloutExperiments {
   }
 
   /**
-   * The Experiment of this step of the current revision: the one named in {@code status.canary.currentExperiment},
-   * else the newest unfinished one with this step's name (created by a pass whose status write was lost). A completed
-   * Experiment no longer named in the status (the step was left, or the Rollout was aborted and retried) is history.
+   * The Experiment of this step of the current revision: the one named in {@code
+   * status.canary.currentExperiment}, else the newest unfinished one with this step's name (created
+   * by a pass whose status write was lost). A completed Experiment no longer named in the status
+   * (the step was left, or the Rollout was aborted and retried) is history.
    */
   private static Experiment current(RolloutPass pass, List<Experiment> all, int index) {
     String base = baseName(pass, index);
@@ -300,7 +325,8 @@ final class RolloutExperiments {
         return ex;
       }
       boolean unfinished =
-          !AnalysisPhase.isCompleted(phase(ex)) && !(ex.getSpec() != null && Boolean.TRUE.equals(ex.getSpec().getTerminate()));
+          !AnalysisPhase.isCompleted(phase(ex))
+              && !(ex.getSpec() != null && Boolean.TRUE.equals(ex.getSpec().getTerminate()));
       if (unfinished && (best == null || newer(ex, best))) {
         best = ex;
       }
@@ -309,17 +335,20 @@ final class RolloutExperiments {
   }
 
   private static boolean newer(Experiment a, Experiment b) {
-    return Comparator.comparing((Experiment e) -> String.valueOf(e.getMetadata().getCreationTimestamp()))
+    return Comparator.comparing(
+                (Experiment e) -> String.valueOf(e.getMetadata().getCreationTimestamp()))
             .thenComparing(e -> e.getMetadata().getName().length())
             .thenComparing(e -> e.getMetadata().getName())
-            .compare(a, b) > 0;
+            .compare(a, b)
+        > 0;
   }
 
   private static String baseName(RolloutPass pass, int index) {
     return pass.name() + "-" + pass.podHash + "-" + pass.revision() + "-" + index;
   }
 
-  private Future<Experiment> create(RolloutPass pass, RolloutExperimentStep step, int index, List<Experiment> all) {
+  private Future<Experiment> create(
+      RolloutPass pass, RolloutExperimentStep step, int index, List<Experiment> all) {
     Experiment wanted;
     try {
       wanted = build(pass, step, index);
@@ -334,9 +363,12 @@ final class RolloutExperiments {
     return createNamed(pass, wanted, baseName(pass, index), taken, 0);
   }
 
-  private Future<Experiment> createNamed(RolloutPass pass, Experiment wanted, String base, List<String> taken, int attempt) {
+  private Future<Experiment> createNamed(
+      RolloutPass pass, Experiment wanted, String base, List<String> taken, int attempt) {
     if (attempt >= MAX_NAME_ATTEMPTS) {
-      return Future.failedFuture(new IllegalStateException("no free Experiment name after " + attempt + " attempts: " + base));
+      return Future.failedFuture(
+          new IllegalStateException(
+              "no free Experiment name after " + attempt + " attempts: " + base));
     }
     String name = attempt == 0 ? base : base + "-" + attempt;
     if (taken.contains(name)) {
@@ -345,14 +377,17 @@ final class RolloutExperiments {
     Experiment ex = ModelJson.deepCopy(wanted);
     ex.getMetadata().setName(name);
     return api.create(ex)
-        .onSuccess(created -> {
-          cache.wrote(created);
-          LOG.info("{} created Experiment {}", pass.ctx, name);
-          pass.event("ExperimentCreated", "Created Experiment '" + name + "'");
-        })
-        .recover(err -> KubeApiException.isConflict(err)
-            ? createNamed(pass, wanted, base, taken, attempt + 1)
-            : Future.failedFuture(err));
+        .onSuccess(
+            created -> {
+              cache.wrote(created);
+              LOG.info("{} created Experiment {}", pass.ctx, name);
+              pass.event("ExperimentCreated", "Created Experiment '" + name + "'");
+            })
+        .recover(
+            err ->
+                KubeApiException.isConflict(err)
+                    ? createNamed(pass, wanted, base, taken, attempt + 1)
+                    : Future.failedFuture(err));
   }
 
   /**
@@ -364,7 +399,8 @@ final class RolloutExperiments {
    * @return the Experiment without a name
    * @throws AnalysisSpecException when an analysis argument cannot be resolved
    */
-  static Experiment build(RolloutPass pass, RolloutExperimentStep step, int index) throws AnalysisSpecException {
+  static Experiment build(RolloutPass pass, RolloutExperimentStep step, int index)
+      throws AnalysisSpecException {
     Rollout rollout = pass.rollout;
     Map<String, String> labels = new LinkedHashMap<>();
     if (rollout.getMetadata().getLabels() != null) {
@@ -379,7 +415,10 @@ final class RolloutExperiments {
       step.getDryRun().forEach(d -> dryRun.add(ModelJson.deepCopy(d)));
       spec.setDryRun(dryRun);
     }
-    spec.setAnalysisRunMetadata(step.getAnalysisRunMetadata() == null ? null : ModelJson.deepCopy(step.getAnalysisRunMetadata()));
+    spec.setAnalysisRunMetadata(
+        step.getAnalysisRunMetadata() == null
+            ? null
+            : ModelJson.deepCopy(step.getAnalysisRunMetadata()));
     spec.setScaleDownDelaySeconds(step.getScaleDownDelaySeconds());
     List<ExperimentTemplate> templates = new ArrayList<>();
     for (RolloutExperimentTemplate t : list(step.getTemplates())) {
@@ -394,7 +433,8 @@ final class RolloutExperiments {
       ref.setTemplateName(a.getTemplateName());
       ref.setClusterScope(a.getClusterScope());
       ref.setRequiredForCompletion(a.getRequiredForCompletion());
-      List<Argument> args = RunArguments.resolveRolloutArgs(a.getArgs(), rollout, pass.podHash, stableHash);
+      List<Argument> args =
+          RunArguments.resolveRolloutArgs(a.getArgs(), rollout, pass.podHash, stableHash);
       ref.setArgs(args.isEmpty() ? null : args);
       analyses.add(ref);
     }
@@ -411,7 +451,10 @@ final class RolloutExperiments {
     return ex;
   }
 
-  /** One template: the canary or stable ReplicaSet's pod template without its hash label, plus the step's metadata. */
+  /**
+   * One template: the canary or stable ReplicaSet's pod template without its hash label, plus the
+   * step's metadata.
+   */
   private static ExperimentTemplate template(RolloutPass pass, RolloutExperimentTemplate t) {
     ReplicaSet source = "stable".equals(t.getSpecRef()) ? pass.stableRS : pass.newRS;
     PodTemplateSpec pod = ModelJson.deepCopy(source.getSpec().getTemplate());
@@ -423,7 +466,8 @@ final class RolloutExperiments {
       podLabels.putAll(pod.getMetadata().getLabels());
     }
     podLabels.remove(Labels.POD_TEMPLATE_HASH);
-    LabelSelector base = t.getSelector() != null ? t.getSelector() : pass.rollout.getSpec().getSelector();
+    LabelSelector base =
+        t.getSelector() != null ? t.getSelector() : pass.rollout.getSpec().getSelector();
     Map<String, String> matchLabels = new LinkedHashMap<>();
     if (base != null && base.getMatchLabels() != null) {
       matchLabels.putAll(base.getMatchLabels());
@@ -455,12 +499,16 @@ final class RolloutExperiments {
             .build());
     out.setTemplate(pod);
     if (t.getService() != null || t.getWeight() != null) {
-      out.setService(t.getService() != null ? ModelJson.deepCopy(t.getService()) : new TemplateService());
+      out.setService(
+          t.getService() != null ? ModelJson.deepCopy(t.getService()) : new TemplateService());
     }
     return out;
   }
 
-  /** Successful completes the step; Failed/Error abort; Inconclusive pauses (docs/compatibility.md §12.2). */
+  /**
+   * Successful completes the step; Failed/Error abort; Inconclusive pauses (docs/compatibility.md
+   * §12.2).
+   */
   private static void react(RolloutPass pass, Experiment ex) {
     String phase = phase(ex);
     if (AnalysisPhase.INCONCLUSIVE.equals(phase)) {
@@ -473,9 +521,15 @@ final class RolloutExperiments {
         String message = ex.getStatus().getMessage();
         pass.addAbort = true;
         pass.abortMessage =
-            "Experiment analysis phase is " + phase.toLowerCase(java.util.Locale.ROOT)
+            "Experiment analysis phase is "
+                + phase.toLowerCase(java.util.Locale.ROOT)
                 + (message == null || message.isEmpty() ? "" : ": " + message);
-        LOG.info("{} Experiment {} is {}: aborting ({})", pass.ctx, ex.getMetadata().getName(), phase, pass.abortMessage);
+        LOG.info(
+            "{} Experiment {} is {}: aborting ({})",
+            pass.ctx,
+            ex.getMetadata().getName(),
+            phase,
+            pass.abortMessage);
       }
     }
   }
@@ -488,22 +542,29 @@ final class RolloutExperiments {
       if (current != null && name.equals(current.getMetadata().getName())) {
         continue;
       }
-      if (AnalysisPhase.isCompleted(phase(ex)) || ex.getSpec() == null || Boolean.TRUE.equals(ex.getSpec().getTerminate())) {
+      if (AnalysisPhase.isCompleted(phase(ex))
+          || ex.getSpec() == null
+          || Boolean.TRUE.equals(ex.getSpec().getTerminate())) {
         continue;
       }
       LOG.info("{} terminating Experiment {}", pass.ctx, name);
       calls.add(
-          api.patch(Experiment.class, pass.namespace(), name, null, "{\"spec\":{\"terminate\":true}}")
+          api.patch(
+                  Experiment.class, pass.namespace(), name, null, "{\"spec\":{\"terminate\":true}}")
               .onSuccess(cache::wrote)
-              .recover(err -> KubeApiException.isNotFound(err) ? Future.succeededFuture() : Future.failedFuture(err))
+              .recover(
+                  err ->
+                      KubeApiException.isNotFound(err)
+                          ? Future.succeededFuture()
+                          : Future.failedFuture(err))
               .mapEmpty());
     }
     return Future.all(calls).mapEmpty();
   }
 
   /**
-   * Deletes completed Experiments beyond {@code spec.analysis.successfulRunHistoryLimit} /
-   * {@code unsuccessfulRunHistoryLimit} (default 5 each, newest kept; limits shared with AnalysisRuns).
+   * Deletes completed Experiments beyond {@code spec.analysis.successfulRunHistoryLimit} / {@code
+   * unsuccessfulRunHistoryLimit} (default 5 each, newest kept; limits shared with AnalysisRuns).
    */
   private Future<Void> deleteHistory(RolloutPass pass, List<Experiment> all, Experiment current) {
     List<Experiment> done = new ArrayList<>();
@@ -515,8 +576,14 @@ final class RolloutExperiments {
     }
     done.sort((a, b) -> newer(a, b) ? -1 : newer(b, a) ? 1 : 0);
     var limits = pass.rollout.getSpec().getAnalysis();
-    int ok = limits == null || limits.getSuccessfulRunHistoryLimit() == null ? 5 : limits.getSuccessfulRunHistoryLimit();
-    int bad = limits == null || limits.getUnsuccessfulRunHistoryLimit() == null ? 5 : limits.getUnsuccessfulRunHistoryLimit();
+    int ok =
+        limits == null || limits.getSuccessfulRunHistoryLimit() == null
+            ? 5
+            : limits.getSuccessfulRunHistoryLimit();
+    int bad =
+        limits == null || limits.getUnsuccessfulRunHistoryLimit() == null
+            ? 5
+            : limits.getUnsuccessfulRunHistoryLimit();
     int okSeen = 0;
     int badSeen = 0;
     List<Future<Void>> deletes = new ArrayList<>();

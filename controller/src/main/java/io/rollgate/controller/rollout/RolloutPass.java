@@ -20,8 +20,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The state of one reconcile pass over a Rollout: what was read, and the intents collected before the status is
- * persisted (pause reasons to add or remove, abort, events to record once the write succeeded).
+ * The state of one reconcile pass over a Rollout: what was read, and the intents collected before
+ * the status is persisted (pause reasons to add or remove, abort, events to record once the write
+ * succeeded).
  */
 final class RolloutPass {
 
@@ -30,8 +31,10 @@ final class RolloutPass {
 
   final ReconcileContext ctx;
   final Rollout rollout;
+
   /** The status as read; never modified. */
   final RolloutStatus old;
+
   final Instant now;
   final String nowText;
   final int replicas;
@@ -51,63 +54,99 @@ final class RolloutPass {
   boolean removeAbort;
   final List<PendingEvent> events = new ArrayList<>();
   Duration requeue;
-  /** {@code spec.restartAt} once every pod created before it was replaced this pass; stored as status.restartedAt. */
+
+  /**
+   * {@code spec.restartAt} once every pod created before it was replaced this pass; stored as
+   * status.restartedAt.
+   */
   String restartedAt;
 
-  // Blue-green (docs/compatibility.md §7): the Services as read (or as written) this pass, and the gate decisions.
+  // Blue-green (docs/compatibility.md §7): the Services as read (or as written) this pass, and the
+  // gate decisions.
   /** The active Service; null for canary. */
   Service activeService;
+
   /** The preview Service; null when none is configured. */
   Service previewService;
-  /** Whether the new ReplicaSet may skip the blue-green pause and go straight to the active Service (7.3). */
-  boolean fastTracked;
+
   /**
-   * Whether the new ReplicaSet carried a scale-down deadline still in the future when the pass began (read before the
-   * pass removes it): returning to it is a fast rollback (docs/compatibility.md §7.5).
+   * Whether the new ReplicaSet may skip the blue-green pause and go straight to the active Service
+   * (7.3).
+   */
+  boolean fastTracked;
+
+  /**
+   * Whether the new ReplicaSet carried a scale-down deadline still in the future when the pass
+   * began (read before the pass removes it): returning to it is a fast rollback
+   * (docs/compatibility.md §7.5).
    */
   boolean newRsWithinDelay;
-  /** Whether the blue-green pause is over this pass (7.3: not managed, timed out, or resumed by the user). */
+
+  /**
+   * Whether the blue-green pause is over this pass (7.3: not managed, timed out, or resumed by the
+   * user).
+   */
   boolean pauseCompleted;
+
   /** Whether prePromotionAnalysis passed (or is not configured). */
   boolean prePromotionPassed = true;
+
   /** Whether postPromotionAnalysis passed (or is not configured). */
   boolean postPromotionPassed = true;
+
   /** The desired replicas of the new ReplicaSet computed this pass (blue-green). */
   int newDesired;
 
   /** The AnalysisRuns this pass settled on (docs/compatibility.md §9.8). */
   final RolloutAnalysisRuns.State analysis = new RolloutAnalysisRuns.State();
-  /** The Experiment of the current experiment step this pass settled on (docs/compatibility.md §12.2). */
+
+  /**
+   * The Experiment of the current experiment step this pass settled on (docs/compatibility.md
+   * §12.2).
+   */
   final RolloutExperiments.State experiments = new RolloutExperiments.State();
-  /** Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code status.canary.weights}. */
+
+  /**
+   * Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code
+   * status.canary.weights}.
+   */
   boolean trafficReconciled;
+
   /** The {@code status.canary.weights} decided by the traffic step (null: none). */
   io.rollgate.api.TrafficWeights trafficWeights;
+
   /**
-   * The ALB router's weight verification of this pass, which decides {@code status.alb}/{@code status.albs}; null when
-   * it did not run (docs/traffic-routers.md "AWS ALB").
+   * The ALB router's weight verification of this pass, which decides {@code status.alb}/{@code
+   * status.albs}; null when it did not run (docs/traffic-routers.md "AWS ALB").
    */
   io.rollgate.controller.traffic.AlbTrafficRouter.Verification albVerification;
+
   /**
-   * The target registration check of this pass ({@code --aws-verify-target-group}): false while a TargetGroupBinding's
-   * target group lacks some endpoint of the Service; null when not checked or nothing to check.
+   * The target registration check of this pass ({@code --aws-verify-target-group}): false while a
+   * TargetGroupBinding's target group lacks some endpoint of the Service; null when not checked or
+   * nothing to check.
    */
   Boolean targetsVerified;
 
   /**
-   * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass (docs/compatibility.md
-   * §10.3); null when it did not run, so the stored list is carried over.
+   * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass
+   * (docs/compatibility.md §10.3); null when it did not run, so the stored list is carried over.
    */
   List<io.rollgate.api.StepPluginStatus> stepPluginStatuses;
+
   /**
-   * The message of a step-plugin call that met a handled error this pass (the plugin step then does not complete, and
-   * the message becomes {@code status.message}); null when none did.
+   * The message of a step-plugin call that met a handled error this pass (the plugin step then does
+   * not complete, and the message becomes {@code status.message}); null when none did.
    */
   String stepPluginError;
 
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
   io.fabric8.kubernetes.api.model.HasMetadata workload;
-  /** Its {@code metadata.generation} (decimal), stamped into the Rollout; null without a workloadRef. */
+
+  /**
+   * Its {@code metadata.generation} (decimal), stamped into the Rollout; null without a
+   * workloadRef.
+   */
   String workloadGeneration;
 
   RolloutPass(ReconcileContext ctx, Rollout rollout, Instant now) {

@@ -17,25 +17,24 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.RolloutStatus;
-import io.rollgate.controller.Reconciles;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.ReconcileOutcome;
 import io.rollgate.controller.Reconciler;
+import io.rollgate.controller.Reconciles;
 import io.rollgate.controller.events.EventRecorder;
-import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.kube.KubeApiException;
+import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.replicasets.InjectedAntiAffinity;
 import io.rollgate.controller.rollout.status.Conditions;
 import io.rollgate.defaults.RolloutDefaults;
+import io.rollgate.kube.KubeApiException;
 import io.rollgate.validation.FieldError;
 import io.rollgate.validation.RolloutValidator;
 import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,19 +42,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one Rollout: the mechanics shared by every strategy (docs/compatibility.md §4) and the hand-off to the
- * strategy reconciler.
+ * Reconciles one Rollout: the mechanics shared by every strategy (docs/compatibility.md §4) and the
+ * hand-off to the strategy reconciler.
  *
- * <p>One pass reads the Rollout and its ReplicaSets from the caches, writes at most a few objects, and persists the
- * status as a JSON merge patch carrying the resourceVersion it read (a 409 re-queues the key, never overwriting newer
- * data). A pass that creates the new ReplicaSet or resets the steps ends there; the next pass continues from what is
- * stored in the cluster, so the controller can be killed at any point.
+ * <p>One pass reads the Rollout and its ReplicaSets from the caches, writes at most a few objects,
+ * and persists the status as a JSON merge patch carrying the resourceVersion it read (a 409
+ * re-queues the key, never overwriting newer data). A pass that creates the new ReplicaSet or
+ * resets the steps ends there; the next pass continues from what is stored in the cluster, so the
+ * controller can be killed at any point.
  */
 public final class RolloutReconciler implements Reconciler {
 
@@ -76,10 +77,19 @@ public final class RolloutReconciler implements Reconciler {
   private final StatusPatch<Rollout> statusPatch;
   private final KubeApi api;
   private final EventRecorder events;
-  /** Per Rollout uid: events recorded for a status write that failed, not to be recorded again by the next pass. */
+
+  /**
+   * Per Rollout uid: events recorded for a status write that failed, not to be recorded again by
+   * the next pass.
+   */
   private final Map<String, Set<String>> unpersistedEvents = new ConcurrentHashMap<>();
-  /** namespace/name to the uid of the Rollout this process has recorded {@code RolloutAddedToInformer} for. */
+
+  /**
+   * namespace/name to the uid of the Rollout this process has recorded {@code
+   * RolloutAddedToInformer} for.
+   */
   private final Map<String, String> announced = new ConcurrentHashMap<>();
+
   private final Clock clock;
   private final CanaryReconciler canary;
   private final Services services;
@@ -93,19 +103,22 @@ public final class RolloutReconciler implements Reconciler {
   private final RolloutExperiments experiments;
 
   /**
-   * Creates the reconciler with the plugin host's hooks, the router API versions of the controller flags and the AWS
-   * reads of ALB target-group verification (each hook may be null where the feature is off).
+   * Creates the reconciler with the plugin host's hooks, the router API versions of the controller
+   * flags and the AWS reads of ALB target-group verification (each hook may be null where the
+   * feature is off).
    *
    * @param cache the informer caches
    * @param api the API facade
    * @param events the event recorder
    * @param clock the clock (all time decisions use it)
-   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins are off
-   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when plugins are off
-   * @param routerVersions the Traefik, Ambassador and App Mesh object versions ({@code --traefik-api-group} and the
-   *     like)
-   * @param albTargetGroups the AWS Elastic Load Balancing reads ({@code --aws-verify-target-group}), or null when the
-   *     flag is off
+   * @param stepPlugins how canary {@code plugin} steps reach their plugins, or null when plugins
+   *     are off
+   * @param pluginRouters the traffic router of a {@code trafficRouting.plugins} name, or null when
+   *     plugins are off
+   * @param routerVersions the Traefik, Ambassador and App Mesh object versions ({@code
+   *     --traefik-api-group} and the like)
+   * @param albTargetGroups the AWS Elastic Load Balancing reads ({@code
+   *     --aws-verify-target-group}), or null when the flag is off
    */
   public RolloutReconciler(
       RolloutCache cache,
@@ -113,7 +126,8 @@ public final class RolloutReconciler implements Reconciler {
       EventRecorder events,
       Clock clock,
       io.rollgate.controller.plugin.StepPlugins stepPlugins,
-      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter> pluginRouters,
+      java.util.function.Function<String, io.rollgate.controller.traffic.TrafficRouter>
+          pluginRouters,
       io.rollgate.controller.traffic.RouterApiVersions routerVersions,
       io.rollgate.controller.aws.LoadBalancerProvider albTargetGroups) {
     this.stepPlugins = stepPlugins;
@@ -138,8 +152,10 @@ public final class RolloutReconciler implements Reconciler {
             services,
             routers,
             new CanaryStepPlugins(
-                stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins, new StepConfigSchemas()::check));
-    this.blueGreen = new BlueGreenReconciler(this, writes, services, new AnalysisPromotionGate(cache));
+                stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins,
+                new StepConfigSchemas()::check));
+    this.blueGreen =
+        new BlueGreenReconciler(this, writes, services, new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
   }
 
@@ -171,7 +187,8 @@ public final class RolloutReconciler implements Reconciler {
     if (rollout == null) {
       LOG.debug("{} not found; releasing the Services and ALB actions it managed, if any", ctx);
       announced.remove(ctx.namespace() + "/" + ctx.name());
-      return services.releaseAfterDeletion(ctx)
+      return services
+          .releaseAfterDeletion(ctx)
           .compose(v -> routers.releaseAfterDeletion(ctx.namespace(), ctx.name()))
           .map(v -> ReconcileOutcome.done());
     }
@@ -183,8 +200,9 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   /**
-   * Records {@code RolloutAddedToInformer} the first time this process reconciles a Rollout (by uid), as Argo records
-   * it when a Rollout enters its informer: at creation, and for every Rollout when a controller starts leading.
+   * Records {@code RolloutAddedToInformer} the first time this process reconciles a Rollout (by
+   * uid), as Argo records it when a Rollout enters its informer: at creation, and for every Rollout
+   * when a controller starts leading.
    */
   private Future<Void> announce(Rollout rollout) {
     String key = rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName();
@@ -195,7 +213,10 @@ public final class RolloutReconciler implements Reconciler {
     return events.normal(
         rollout,
         "RolloutAddedToInformer",
-        "Rollout resource added to informer: " + rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName());
+        "Rollout resource added to informer: "
+            + rollout.getMetadata().getNamespace()
+            + "/"
+            + rollout.getMetadata().getName());
   }
 
   private Future<ReconcileOutcome> reconcileExisting(ReconcileContext ctx, Rollout rollout) {
@@ -229,11 +250,12 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   /**
-   * Continues a pass whose template comes from {@code spec.workloadRef}: reports a resolution error as InvalidSpec,
-   * validates the resolved template as if it were the Rollout's own, stamps the workload generation, applies
-   * {@code scaleDown}, then runs the strategy.
+   * Continues a pass whose template comes from {@code spec.workloadRef}: reports a resolution error
+   * as InvalidSpec, validates the resolved template as if it were the Rollout's own, stamps the
+   * workload generation, applies {@code scaleDown}, then runs the strategy.
    */
-  private Future<ReconcileOutcome> reconcileWorkloadRef(RolloutPass pass, java.util.Optional<FieldError> error) {
+  private Future<ReconcileOutcome> reconcileWorkloadRef(
+      RolloutPass pass, java.util.Optional<FieldError> error) {
     if (error.isPresent()) {
       return invalidSpec(pass, List.of(error.get()));
     }
@@ -249,14 +271,20 @@ public final class RolloutReconciler implements Reconciler {
         .compose(v -> reconcileStrategy(pass));
   }
 
-  /** Keeps the Rollout annotation {@code rollout.argoproj.io/workload-generation} equal to the workload's generation. */
+  /**
+   * Keeps the Rollout annotation {@code rollout.argoproj.io/workload-generation} equal to the
+   * workload's generation.
+   */
   private Future<Void> stampWorkloadGeneration(RolloutPass pass) {
     Map<String, String> a = pass.rollout.getMetadata().getAnnotations();
     if (a != null && pass.workloadGeneration.equals(a.get(Annotations.WORKLOAD_GENERATION))) {
       return Future.succeededFuture();
     }
     ObjectNode patch = JSON.createObjectNode();
-    patch.putObject("metadata").putObject("annotations").put(Annotations.WORKLOAD_GENERATION, pass.workloadGeneration);
+    patch
+        .putObject("metadata")
+        .putObject("annotations")
+        .put(Annotations.WORKLOAD_GENERATION, pass.workloadGeneration);
     LOG.info("{} workload generation {}", pass.ctx, pass.workloadGeneration);
     return api.patch(Rollout.class, pass.namespace(), pass.name(), null, patch.toString())
         .onSuccess(
@@ -265,14 +293,20 @@ public final class RolloutReconciler implements Reconciler {
               if (pass.rollout.getMetadata().getAnnotations() == null) {
                 pass.rollout.getMetadata().setAnnotations(new HashMap<>());
               }
-              pass.rollout.getMetadata().getAnnotations().put(Annotations.WORKLOAD_GENERATION, pass.workloadGeneration);
-              pass.rollout.getMetadata().setResourceVersion(updated.getMetadata().getResourceVersion());
+              pass.rollout
+                  .getMetadata()
+                  .getAnnotations()
+                  .put(Annotations.WORKLOAD_GENERATION, pass.workloadGeneration);
+              pass.rollout
+                  .getMetadata()
+                  .setResourceVersion(updated.getMetadata().getResourceVersion());
             })
         .mapEmpty();
   }
 
   private Future<ReconcileOutcome> reconcileStrategy(RolloutPass pass) {
-    // docs/compatibility.md §2.3 items 2-5: referenced analysis templates must exist and build a run.
+    // docs/compatibility.md §2.3 items 2-5: referenced analysis templates must exist and build a
+    // run.
     List<FieldError> analysisErrors = analysis.validate(pass.rollout);
     if (!analysisErrors.isEmpty()) {
       return invalidSpec(pass, analysisErrors);
@@ -292,15 +326,20 @@ public final class RolloutReconciler implements Reconciler {
   // Invalid spec
 
   /**
-   * Reports the first error as the {@code InvalidSpec} condition (phase Degraded) and re-queues after 20 s, as
-   * references (Services, templates) may appear later (docs/compatibility.md §2.1).
+   * Reports the first error as the {@code InvalidSpec} condition (phase Degraded) and re-queues
+   * after 20 s, as references (Services, templates) may appear later (docs/compatibility.md §2.1).
    */
   Future<ReconcileOutcome> invalidSpec(RolloutPass pass, List<FieldError> errors) {
     String message = "The Rollout \"" + pass.name() + "\" is invalid: " + errors.get(0).toString();
     RolloutStatus status = copy(pass.old);
     boolean changed =
         Conditions.set(
-            status, ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, message, pass.nowText);
+            status,
+            ConditionType.INVALID_SPEC,
+            "True",
+            ConditionReason.INVALID_SPEC,
+            message,
+            pass.nowText);
     if (!changed) {
       var c = Conditions.get(status, ConditionType.INVALID_SPEC);
       if (!Objects.equals(c.getMessage(), message)) {
@@ -316,7 +355,10 @@ public final class RolloutReconciler implements Reconciler {
     status.setPhase(RolloutPhase.DEGRADED);
     status.setMessage("InvalidSpec: " + message);
     return persistStatus(pass, status)
-        .map(v -> ReconcileOutcome.requeueAfter(Duration.ofSeconds(RolloutDefaults.INVALID_SPEC_REQUEUE_SECONDS)));
+        .map(
+            v ->
+                ReconcileOutcome.requeueAfter(
+                    Duration.ofSeconds(RolloutDefaults.INVALID_SPEC_REQUEUE_SECONDS)));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -369,10 +411,11 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   /**
-   * Computes the pod-template hash of the Rollout's template exactly as Argo Rollouts does: FNV-32a over Go's JSON
-   * encoding of the template as a {@code corev1.PodTemplateSpec} of the given Kubernetes API version, plus the
-   * collision count, safe-encoded. Argo Rollouts 1.9+ and 1.7/1.8 encode slightly differently; the default version
-   * names new ReplicaSets, the others only find existing ones.
+   * Computes the pod-template hash of the Rollout's template exactly as Argo Rollouts does: FNV-32a
+   * over Go's JSON encoding of the template as a {@code corev1.PodTemplateSpec} of the given
+   * Kubernetes API version, plus the collision count, safe-encoded. Argo Rollouts 1.9+ and 1.7/1.8
+   * encode slightly differently; the default version names new ReplicaSets, the others only find
+   * existing ones.
    *
    * @param rollout the Rollout
    * @param version the Kubernetes Go types whose encoding is reproduced
@@ -380,12 +423,16 @@ public final class RolloutReconciler implements Reconciler {
    */
   String templateHash(Rollout rollout, GoKubeApiVersion version) {
     PodTemplateSpec template = rollout.getSpec().getTemplate();
-    Integer collisions = rollout.getStatus() == null ? null : rollout.getStatus().getCollisionCount();
+    Integer collisions =
+        rollout.getStatus() == null ? null : rollout.getStatus().getCollisionCount();
     return GoPodTemplateJson.podTemplateHash(
         template == null ? null : ModelJson.toTree(template), collisions, version);
   }
 
-  /** Creates the new ReplicaSet at 0 replicas (docs/compatibility.md §4 item 4); the pass ends after the write. */
+  /**
+   * Creates the new ReplicaSet at 0 replicas (docs/compatibility.md §4 item 4); the pass ends after
+   * the write.
+   */
   Future<ReconcileOutcome> createNewReplicaSet(RolloutPass pass) {
     Rollout rollout = pass.rollout;
     long revision = maxRevision(pass.allRSs, null) + 1;
@@ -402,27 +449,39 @@ public final class RolloutReconciler implements Reconciler {
     template.getMetadata().setLabels(podLabels);
     LabelSelector selector = ModelJson.deepCopy(rollout.getSpec().getSelector());
     Map<String, String> matchLabels =
-        selector.getMatchLabels() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(selector.getMatchLabels());
+        selector.getMatchLabels() == null
+            ? new LinkedHashMap<>()
+            : new LinkedHashMap<>(selector.getMatchLabels());
     matchLabels.put(Labels.POD_TEMPLATE_HASH, pass.podHash);
     selector = new LabelSelectorBuilder(selector).withMatchLabels(matchLabels).build();
     Map<String, String> annotations = new LinkedHashMap<>();
     if (rollout.getMetadata().getAnnotations() != null) {
-      rollout.getMetadata().getAnnotations().forEach((k, v) -> {
-        if (!NOT_COPIED_ANNOTATIONS.contains(k)) {
-          annotations.put(k, v);
-        }
-      });
+      rollout
+          .getMetadata()
+          .getAnnotations()
+          .forEach(
+              (k, v) -> {
+                if (!NOT_COPIED_ANNOTATIONS.contains(k)) {
+                  annotations.put(k, v);
+                }
+              });
     }
     annotations.put(Annotations.REVISION, String.valueOf(revision));
     annotations.put(Annotations.DESIRED_REPLICAS, String.valueOf(pass.replicas));
-    EphemeralMetadata.applyOnCreate(template, annotations, EphemeralMetadata.forNewReplicaSet(pass));
+    EphemeralMetadata.applyOnCreate(
+        template, annotations, EphemeralMetadata.forNewReplicaSet(pass));
     var strategy = rollout.getSpec().getStrategy();
     var antiAffinity =
         strategy.getCanary() != null
             ? strategy.getCanary().getAntiAffinity()
             : strategy.getBlueGreen() == null ? null : strategy.getBlueGreen().getAntiAffinity();
-    if (InjectedAntiAffinity.inject(template, antiAffinity, pass.old.getStableRS(), pass.podHash, pass.namespace())) {
-      LOG.info("{} ReplicaSet {} gets anti-affinity against stable {}", pass.ctx, name, pass.old.getStableRS());
+    if (InjectedAntiAffinity.inject(
+        template, antiAffinity, pass.old.getStableRS(), pass.podHash, pass.namespace())) {
+      LOG.info(
+          "{} ReplicaSet {} gets anti-affinity against stable {}",
+          pass.ctx,
+          name,
+          pass.old.getStableRS());
     }
     ReplicaSet rs =
         new ReplicaSetBuilder()
@@ -443,7 +502,8 @@ public final class RolloutReconciler implements Reconciler {
             .endMetadata()
             .withNewSpec()
             .withReplicas(0)
-            .withMinReadySeconds(RolloutDefaults.minReadySeconds(rollout.getSpec().getMinReadySeconds()))
+            .withMinReadySeconds(
+                RolloutDefaults.minReadySeconds(rollout.getSpec().getMinReadySeconds()))
             .withSelector(selector)
             .withTemplate(template)
             .endSpec()
@@ -461,12 +521,15 @@ public final class RolloutReconciler implements Reconciler {
                   ConditionReason.NEW_REPLICA_SET_CREATED,
                   "Created new replica set \"" + name + "\"",
                   pass.nowText);
-              // As Argo: the Rollout's revision (RolloutUpdated) is recorded before NewReplicaSetCreated.
+              // As Argo: the Rollout's revision (RolloutUpdated) is recorded before
+              // NewReplicaSetCreated.
               return syncRolloutRevision(pass, String.valueOf(revision))
                   .compose(
                       v ->
                           events.normal(
-                              rollout, "NewReplicaSetCreated", "Created ReplicaSet " + name + " (revision " + revision + ")"))
+                              rollout,
+                              "NewReplicaSetCreated",
+                              "Created ReplicaSet " + name + " (revision " + revision + ")"))
                   .compose(v -> persistStatus(pass, status))
                   .map(v -> ReconcileOutcome.requeueAfter(Duration.ZERO));
             },
@@ -475,30 +538,37 @@ public final class RolloutReconciler implements Reconciler {
                 return handleCollision(pass, name);
               }
               events.warning(
-                  rollout, "ReplicaSetCreateError", "Failed to create new replica set \"" + name + "\": " + err.getMessage());
+                  rollout,
+                  "ReplicaSetCreateError",
+                  "Failed to create new replica set \"" + name + "\": " + err.getMessage());
               return Future.failedFuture(err);
             });
   }
 
   /**
-   * A ReplicaSet with our name already exists. If it is ours and has our template, the cache has not caught up yet;
-   * otherwise it is a hash collision: {@code status.collisionCount} is raised so the next pass computes another hash.
+   * A ReplicaSet with our name already exists. If it is ours and has our template, the cache has
+   * not caught up yet; otherwise it is a hash collision: {@code status.collisionCount} is raised so
+   * the next pass computes another hash.
    */
   private Future<ReconcileOutcome> handleCollision(RolloutPass pass, String name) {
     return api.getReplicaSet(pass.namespace(), name)
         .compose(
             existing -> {
               if (existing != null
-                  && RolloutCache.controllerOwnerUid(existing).contains(pass.rollout.getMetadata().getUid())
-                  && EphemeralMetadata.sameTemplate(pass.rollout.getSpec().getTemplate(), existing)) {
+                  && RolloutCache.controllerOwnerUid(existing)
+                      .contains(pass.rollout.getMetadata().getUid())
+                  && EphemeralMetadata.sameTemplate(
+                      pass.rollout.getSpec().getTemplate(), existing)) {
                 cache.wrote(existing);
                 return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
               }
               RolloutStatus status = copy(pass.old);
               int count = status.getCollisionCount() == null ? 1 : status.getCollisionCount() + 1;
               status.setCollisionCount(count);
-              LOG.info("{} hash collision on ReplicaSet {}, collisionCount={}", pass.ctx, name, count);
-              return persistStatus(pass, status).map(v -> ReconcileOutcome.requeueAfter(Duration.ZERO));
+              LOG.info(
+                  "{} hash collision on ReplicaSet {}, collisionCount={}", pass.ctx, name, count);
+              return persistStatus(pass, status)
+                  .map(v -> ReconcileOutcome.requeueAfter(Duration.ZERO));
             });
   }
 
@@ -514,9 +584,9 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   /**
-   * Keeps the new ReplicaSet's revision above every older one (a rollback to an old template makes its ReplicaSet the
-   * newest revision again, remembering the old number in {@code revision-history}) and the Rollout's revision
-   * annotation equal to it.
+   * Keeps the new ReplicaSet's revision above every older one (a rollback to an old template makes
+   * its ReplicaSet the newest revision again, remembering the old number in {@code
+   * revision-history}) and the Rollout's revision annotation equal to it.
    */
   Future<Void> syncRevisions(RolloutPass pass) {
     ReplicaSet rs = pass.newRS;
@@ -526,17 +596,25 @@ public final class RolloutReconciler implements Reconciler {
     long revision = current;
     if (current <= maxOld) {
       revision = maxOld + 1;
-      Map<String, String> a = rs.getMetadata().getAnnotations() == null ? Map.of() : rs.getMetadata().getAnnotations();
+      Map<String, String> a =
+          rs.getMetadata().getAnnotations() == null ? Map.of() : rs.getMetadata().getAnnotations();
       String history = a.get(Annotations.REVISION_HISTORY);
       String newHistory =
-          current == 0 ? history : (history == null || history.isEmpty() ? "" + current : history + "," + current);
+          current == 0
+              ? history
+              : (history == null || history.isEmpty() ? "" + current : history + "," + current);
       ObjectNode patch = JSON.createObjectNode();
       ObjectNode ann = patch.putObject("metadata").putObject("annotations");
       ann.put(Annotations.REVISION, String.valueOf(revision));
       if (newHistory != null) {
         ann.put(Annotations.REVISION_HISTORY, newHistory);
       }
-      LOG.info("{} ReplicaSet {} revision {} -> {}", pass.ctx, rs.getMetadata().getName(), current, revision);
+      LOG.info(
+          "{} ReplicaSet {} revision {} -> {}",
+          pass.ctx,
+          rs.getMetadata().getName(),
+          current,
+          revision);
       rsWrite =
           api.patchReplicaSet(pass.namespace(), rs.getMetadata().getName(), patch.toString())
               .onSuccess(
@@ -568,18 +646,25 @@ public final class RolloutReconciler implements Reconciler {
                 pass.rollout.getMetadata().setAnnotations(new HashMap<>());
               }
               pass.rollout.getMetadata().getAnnotations().put(Annotations.REVISION, revision);
-              pass.rollout.getMetadata().setResourceVersion(updated.getMetadata().getResourceVersion());
+              pass.rollout
+                  .getMetadata()
+                  .setResourceVersion(updated.getMetadata().getResourceVersion());
             })
-        // Argo records RolloutUpdated whenever the revision annotation changes, the first revision included.
-        .compose(updated -> events.normal(pass.rollout, "RolloutUpdated", "Rollout updated to revision " + revision));
+        // Argo records RolloutUpdated whenever the revision annotation changes, the first revision
+        // included.
+        .compose(
+            updated ->
+                events.normal(
+                    pass.rollout, "RolloutUpdated", "Rollout updated to revision " + revision));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
   // Status
 
   /**
-   * Persists the status as a JSON merge patch against the status as read, guarded by the resourceVersion read; records
-   * the pass's pending events once the write succeeded. Writes nothing when nothing changed.
+   * Persists the status as a JSON merge patch against the status as read, guarded by the
+   * resourceVersion read; records the pass's pending events once the write succeeded. Writes
+   * nothing when nothing changed.
    *
    * @return a Future failing with a 409 {@link KubeApiException} when the Rollout changed meanwhile
    */
@@ -587,7 +672,8 @@ public final class RolloutReconciler implements Reconciler {
     if (pass.workloadGeneration != null) {
       status.setWorkloadObservedGeneration(pass.workloadGeneration);
     } else if (pass.rollout.getSpec() != null && pass.rollout.getSpec().getWorkloadRef() == null) {
-      // An inline template observes no workload: the field goes when a Rollout leaves workloadRef (as Argo).
+      // An inline template observes no workload: the field goes when a Rollout leaves workloadRef
+      // (as Argo).
       status.setWorkloadObservedGeneration(null);
     }
     Optional<ObjectNode> patch = statusPatch.diff(pass.rollout, pass.old, status);
@@ -603,10 +689,11 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   /**
-   * Records the pass's pending events and completes once they were written (a failed event write is logged, never a
-   * failure). As Argo does, the events of a decision are recorded before the status that shows it, so a reader who
-   * sees the new phase (Healthy, Paused) also finds its event. Events already recorded for a status write that then
-   * failed (a 409) are not recorded again by the next pass that makes the same decision.
+   * Records the pass's pending events and completes once they were written (a failed event write is
+   * logged, never a failure). As Argo does, the events of a decision are recorded before the status
+   * that shows it, so a reader who sees the new phase (Healthy, Paused) also finds its event.
+   * Events already recorded for a status write that then failed (a 409) are not recorded again by
+   * the next pass that makes the same decision.
    */
   private Future<Void> recordEvents(RolloutPass pass) {
     String uid = pass.rollout.getMetadata().getUid();

@@ -24,14 +24,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Services a Rollout points at (blue-green active/preview, canary stable/canary): reference validation
- * (docs/compatibility.md §2.3 item 1), selector switching (§5.7, §7.4) and release of Services no Rollout references
- * any more (§6, service controller).
+ * The Services a Rollout points at (blue-green active/preview, canary stable/canary): reference
+ * validation (docs/compatibility.md §2.3 item 1), selector switching (§5.7, §7.4) and release of
+ * Services no Rollout references any more (§6, service controller).
  *
- * <p>A switch is a JSON merge patch that sets {@code spec.selector.rollouts-pod-template-hash} and the
- * {@code argo-rollouts.argoproj.io/managed-by-rollouts: <rollout>} annotation, guarded by the Service's
- * resourceVersion; a release removes both. Strategies decide <em>which</em> hash a Service gets; this class only writes
- * it.
+ * <p>A switch is a JSON merge patch that sets {@code spec.selector.rollouts-pod-template-hash} and
+ * the {@code argo-rollouts.argoproj.io/managed-by-rollouts: <rollout>} annotation, guarded by the
+ * Service's resourceVersion; a release removes both. Strategies decide <em>which</em> hash a
+ * Service gets; this class only writes it.
  */
 final class Services {
 
@@ -93,12 +93,13 @@ final class Services {
   }
 
   /**
-   * Validates one Service reference (docs/compatibility.md §2.3 item 1): the Service exists, is not managed by another
-   * Rollout, and every key of its selector except {@code rollouts-pod-template-hash} equals the Rollout's template
-   * label.
+   * Validates one Service reference (docs/compatibility.md §2.3 item 1): the Service exists, is not
+   * managed by another Rollout, and every key of its selector except {@code
+   * rollouts-pod-template-hash} equals the Rollout's template label.
    *
    * @param rollout the Rollout
-   * @param path the field path of the reference, for example {@code spec.strategy.blueGreen.activeService}
+   * @param path the field path of the reference, for example {@code
+   *     spec.strategy.blueGreen.activeService}
    * @param name the Service name (null or empty: nothing to check)
    * @return the problems found, in Argo's order (empty when the reference is valid)
    */
@@ -114,19 +115,26 @@ final class Services {
     }
     String owner = managedBy(svc);
     if (owner != null && !owner.equals(rollout.getMetadata().getName())) {
-      errors.add(FieldError.invalid(path, name, "Service \"" + name + "\" is managed by another Rollout"));
+      errors.add(
+          FieldError.invalid(path, name, "Service \"" + name + "\" is managed by another Rollout"));
     }
     Map<String, String> selector = svc.getSpec() == null ? null : svc.getSpec().getSelector();
     if (selector != null) {
       var template = rollout.getSpec().getTemplate();
       Map<String, String> labels =
-          template == null || template.getMetadata() == null || template.getMetadata().getLabels() == null
+          template == null
+                  || template.getMetadata() == null
+                  || template.getMetadata().getLabels() == null
               ? Map.of()
               : template.getMetadata().getLabels();
       for (Map.Entry<String, String> e : new TreeMap<>(selector).entrySet()) {
-        if (!Labels.POD_TEMPLATE_HASH.equals(e.getKey()) && !e.getValue().equals(labels.get(e.getKey()))) {
+        if (!Labels.POD_TEMPLATE_HASH.equals(e.getKey())
+            && !e.getValue().equals(labels.get(e.getKey()))) {
           errors.add(
-              FieldError.invalid(path, name, "Service \"" + name + "\" has unmatch label \"" + e.getKey() + "\" in rollout"));
+              FieldError.invalid(
+                  path,
+                  name,
+                  "Service \"" + name + "\" has unmatch label \"" + e.getKey() + "\" in rollout"));
         }
       }
     }
@@ -134,14 +142,15 @@ final class Services {
   }
 
   /**
-   * Points a Service at a pod-template hash, adopting it with the managed-by annotation when missing; records the
-   * {@code SwitchService} event when the hash changed. Writes nothing when both are already right.
+   * Points a Service at a pod-template hash, adopting it with the managed-by annotation when
+   * missing; records the {@code SwitchService} event when the hash changed. Writes nothing when
+   * both are already right.
    *
    * @param pass the pass (Rollout, context)
    * @param svc the Service as read this pass
    * @param hash the hash to select (null or empty: nothing is written)
-   * @return a Future completing with the Service as it is now; fails with a 409 {@code KubeApiException} when the
-   *     Service changed since it was read
+   * @return a Future completing with the Service as it is now; fails with a 409 {@code
+   *     KubeApiException} when the Service changed since it was read
    */
   Future<Service> switchSelector(RolloutPass pass, Service svc, String hash) {
     if (svc == null || hash == null || hash.isEmpty()) {
@@ -166,18 +175,29 @@ final class Services {
                 LOG.info("{} adopted Service {} (selects {})", pass.ctx, name, hash);
               } else {
                 String from = current == null ? "" : current;
-                LOG.info("{} switched selector of Service {} from '{}' to '{}'", pass.ctx, name, from, hash);
+                LOG.info(
+                    "{} switched selector of Service {} from '{}' to '{}'",
+                    pass.ctx,
+                    name,
+                    from,
+                    hash);
                 events.normal(
                     pass.rollout,
                     "SwitchService",
-                    "Switched selector for service '" + name + "' from '" + from + "' to '" + hash + "'");
+                    "Switched selector for service '"
+                        + name
+                        + "' from '"
+                        + from
+                        + "' to '"
+                        + hash
+                        + "'");
               }
             });
   }
 
   /**
-   * Releases the Services annotated as managed by this Rollout that it no longer names (it switched to other
-   * Services) and that no other Rollout names.
+   * Releases the Services annotated as managed by this Rollout that it no longer names (it switched
+   * to other Services) and that no other Rollout names.
    *
    * @param ctx the reconcile context
    * @param rollout the Rollout
@@ -186,7 +206,9 @@ final class Services {
   Future<Void> releaseUnreferenced(ReconcileContext ctx, Rollout rollout) {
     Set<String> referenced = referencedBy(rollout);
     Future<Void> chain = Future.succeededFuture();
-    for (Service svc : cache.servicesManagedBy(rollout.getMetadata().getNamespace(), rollout.getMetadata().getName())) {
+    for (Service svc :
+        cache.servicesManagedBy(
+            rollout.getMetadata().getNamespace(), rollout.getMetadata().getName())) {
       if (!referenced.contains(svc.getMetadata().getName()) && releasable(svc)) {
         chain = chain.compose(v -> release(ctx, svc, "no longer referenced by the Rollout"));
       }
@@ -195,14 +217,14 @@ final class Services {
   }
 
   /**
-   * Releases the Services annotated as managed by a Rollout that is gone (when they select a hash and no other Rollout
-   * names them). The Rollout may merely be invisible to this
-   * controller (another controller instance id, another watched namespace), so its absence is confirmed with the API
-   * server before anything is written.
+   * Releases the Services annotated as managed by a Rollout that is gone (when they select a hash
+   * and no other Rollout names them). The Rollout may merely be invisible to this controller
+   * (another controller instance id, another watched namespace), so its absence is confirmed with
+   * the API server before anything is written.
    *
    * @param ctx the reconcile context of the missing Rollout
-   * @return a Future completing when the Services are released or the Rollout turned out to exist; fails on an API
-   *     error
+   * @return a Future completing when the Services are released or the Rollout turned out to exist;
+   *     fails on an API error
    */
   Future<Void> releaseAfterDeletion(ReconcileContext ctx) {
     List<Service> managed = cache.servicesManagedBy(ctx.namespace(), ctx.name());
@@ -227,12 +249,14 @@ final class Services {
   }
 
   /**
-   * Whether a Service may be released (docs/compatibility.md §6): it selects a pod-template hash and no Rollout the
-   * controller sees names it.
+   * Whether a Service may be released (docs/compatibility.md §6): it selects a pod-template hash
+   * and no Rollout the controller sees names it.
    */
   private boolean releasable(Service svc) {
     return selectedHash(svc) != null
-        && cache.rolloutsReferencing(svc.getMetadata().getNamespace(), svc.getMetadata().getName()).isEmpty();
+        && cache
+            .rolloutsReferencing(svc.getMetadata().getNamespace(), svc.getMetadata().getName())
+            .isEmpty();
   }
 
   private Future<Void> release(ReconcileContext ctx, Service svc, String why) {
@@ -246,8 +270,13 @@ final class Services {
         .onSuccess(
             updated -> {
               cache.wrote(updated);
-              LOG.info("{} released Service {} ({}): removed selector {} and annotation {}", ctx, name, why,
-                  Labels.POD_TEMPLATE_HASH, Annotations.MANAGED_BY_ROLLOUTS);
+              LOG.info(
+                  "{} released Service {} ({}): removed selector {} and annotation {}",
+                  ctx,
+                  name,
+                  why,
+                  Labels.POD_TEMPLATE_HASH,
+                  Annotations.MANAGED_BY_ROLLOUTS);
             })
         .mapEmpty();
   }

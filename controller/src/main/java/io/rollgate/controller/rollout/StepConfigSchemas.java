@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The check of a canary {@code plugin} step's config against its plugin's registered {@code configSchema}, before the
- * first call (docs/plugins.md, "Configuration schema"): the same validator and messages as the admission webhook.
+ * The check of a canary {@code plugin} step's config against its plugin's registered {@code
+ * configSchema}, before the first call (docs/plugins.md, "Configuration schema"): the same
+ * validator and messages as the admission webhook.
  */
 final class StepConfigSchemas {
 
@@ -18,10 +19,12 @@ final class StepConfigSchemas {
    * Validates a configuration.
    *
    * @param schema the JSON Schema
-   * @param config the configuration, or null when absent (checked as an empty object, so required properties are
-   *     reported)
-   * @param field the field path of the configuration, for example {@code spec.strategy.canary.steps[1].plugin.config}
-   * @return the first problem as {@code <field path>: <reason>}, or empty when the configuration matches
+   * @param config the configuration, or null when absent (checked as an empty object, so required
+   *     properties are reported)
+   * @param field the field path of the configuration, for example {@code
+   *     spec.strategy.canary.steps[1].plugin.config}
+   * @return the first problem as {@code <field path>: <reason>}, or empty when the configuration
+   *     matches
    */
   Optional<String> check(JsonNode schema, JsonNode config, String field) {
     List<PluginConfigSchemas.Violation> problems;

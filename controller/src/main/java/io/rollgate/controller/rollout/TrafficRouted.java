@@ -14,9 +14,10 @@ import io.rollgate.defaults.RolloutDefaults;
 import java.util.List;
 
 /**
- * Adapts a canary Rollout with {@code spec.strategy.canary.trafficRouting} to the pure traffic-routed replica maths
- * (docs/compatibility.md §5.2 effective-weight helpers, §5.5, §5.9): which weight and which {@code setCanaryScale}
- * apply this pass, the replica targets, and the dynamic-abort weights.
+ * Adapts a canary Rollout with {@code spec.strategy.canary.trafficRouting} to the pure
+ * traffic-routed replica maths (docs/compatibility.md §5.2 effective-weight helpers, §5.5, §5.9):
+ * which weight and which {@code setCanaryScale} apply this pass, the replica targets, and the
+ * dynamic-abort weights.
  */
 final class TrafficRouted {
 
@@ -66,7 +67,10 @@ final class TrafficRouted {
     return CanaryStepDecision.setCanaryScale(CanarySnapshots.of(pass));
   }
 
-  /** The inputs of {@link TrafficRoutedReplicaMath} for this pass (Argo's {@code GetCanaryReplicasOrWeight}). */
+  /**
+   * The inputs of {@link TrafficRoutedReplicaMath} for this pass (Argo's {@code
+   * GetCanaryReplicasOrWeight}).
+   */
   static TrafficRoutedInput input(RolloutPass pass) {
     return CanaryStepDecision.trafficInput(CanarySnapshots.of(pass));
   }
@@ -87,14 +91,18 @@ final class TrafficRouted {
         CanaryStepDecision.trafficInput(s), s.newRS(), s.stableRS(), s.threshold());
   }
 
-  /** Argo's {@code GetDesiredCanaryWeight} while aborted, see {@link CanaryStepDecision#dynamicAbortCanaryWeight}. */
+  /**
+   * Argo's {@code GetDesiredCanaryWeight} while aborted, see {@link
+   * CanaryStepDecision#dynamicAbortCanaryWeight}.
+   */
   static int dynamicAbortCanaryWeight(RolloutPass pass) {
     return CanaryStepDecision.dynamicAbortCanaryWeight(CanarySnapshots.of(pass));
   }
 
   /**
-   * Argo's {@code calculateDesiredWeightOnAbortOrStableRollback} (docs/compatibility.md §5.9): the router weight while
-   * a dynamic abort drains, never above what the stable ReplicaSet can already serve and never moving up.
+   * Argo's {@code calculateDesiredWeightOnAbortOrStableRollback} (docs/compatibility.md §5.9): the
+   * router weight while a dynamic abort drains, never above what the stable ReplicaSet can already
+   * serve and never moving up.
    */
   static int dynamicAbortRouterWeight(RolloutPass pass) {
     int r = pass.replicas;
@@ -118,7 +126,9 @@ final class TrafficRouted {
 
   /** Whether {@code rs} is available for all of its {@code spec.replicas} (at least one). */
   static boolean fullyAvailable(ReplicaSet rs) {
-    return rs != null && RolloutPass.spec(rs) > 0 && RolloutPass.available(rs) >= RolloutPass.spec(rs);
+    return rs != null
+        && RolloutPass.spec(rs) > 0
+        && RolloutPass.available(rs) >= RolloutPass.spec(rs);
   }
 
   static ReplicaProgressThreshold threshold(RolloutPass pass) {

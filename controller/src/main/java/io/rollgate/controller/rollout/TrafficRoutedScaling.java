@@ -21,21 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Scales the ReplicaSets of a traffic-routed canary (docs/compatibility.md §5.1 item 10, §5.5, §5.8, §5.9): stable
- * first, then the new ReplicaSet, then the others; at most one category changes per pass.
+ * Scales the ReplicaSets of a traffic-routed canary (docs/compatibility.md §5.1 item 10, §5.5,
+ * §5.8, §5.9): stable first, then the new ReplicaSet, then the others; at most one category changes
+ * per pass.
  *
  * <ul>
- *   <li>Stale {@code scale-down-deadline} annotations are removed from the new and the stable ReplicaSet (a rollback
- *       within the delay brings an old ReplicaSet back as it is), except from an aborted new ReplicaSet under an
- *       abort delay.
- *   <li>Abort: the new ReplicaSet keeps its pods until the stable ReplicaSet is fully available, then gets
- *       {@code scale-down-deadline = now + abortScaleDownDelaySeconds} (default 30) and is scaled down once it passed;
- *       with {@code abortScaleDownDelaySeconds: 0} it is scaled at once; with dynamicStableScale and no explicit delay
- *       it drains step by step with the weight.
- *   <li>Other ReplicaSets: never while something still routes to them; after a full promotion they get
- *       {@code scale-down-deadline = now + scaleDownDelaySeconds} (default 30) and are scaled to 0 when it passed,
- *       keeping at most {@code scaleDownDelayRevisionLimit} of them under a deadline; with dynamicStableScale at once;
- *       an intermediate ReplicaSet of an interrupted update at once.
+ *   <li>Stale {@code scale-down-deadline} annotations are removed from the new and the stable
+ *       ReplicaSet (a rollback within the delay brings an old ReplicaSet back as it is), except
+ *       from an aborted new ReplicaSet under an abort delay.
+ *   <li>Abort: the new ReplicaSet keeps its pods until the stable ReplicaSet is fully available,
+ *       then gets {@code scale-down-deadline = now + abortScaleDownDelaySeconds} (default 30) and
+ *       is scaled down once it passed; with {@code abortScaleDownDelaySeconds: 0} it is scaled at
+ *       once; with dynamicStableScale and no explicit delay it drains step by step with the weight.
+ *   <li>Other ReplicaSets: never while something still routes to them; after a full promotion they
+ *       get {@code scale-down-deadline = now + scaleDownDelaySeconds} (default 30) and are scaled
+ *       to 0 when it passed, keeping at most {@code scaleDownDelayRevisionLimit} of them under a
+ *       deadline; with dynamicStableScale at once; an intermediate ReplicaSet of an interrupted
+ *       update at once.
  * </ul>
  */
 final class TrafficRoutedScaling {
@@ -51,7 +53,8 @@ final class TrafficRoutedScaling {
    *
    * @param writes the ReplicaSet writes
    * @param cache the informer caches (the Services a TargetGroupBinding names)
-   * @param targetGroupVerifier the ALB target registration check ({@code --aws-verify-target-group}), or null when off
+   * @param targetGroupVerifier the ALB target registration check ({@code
+   *     --aws-verify-target-group}), or null when off
    */
   TrafficRoutedScaling(
       ReplicaSetWrites writes,
@@ -71,11 +74,26 @@ final class TrafficRoutedScaling {
     Future<Void> chain = Future.succeededFuture();
     if (pass.stableRS != null && deadline(pass.stableRS) != null) {
       ReplicaSet rs = pass.stableRS;
-      chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      chain =
+          chain.compose(
+              v ->
+                  writes
+                      .setScaleDownDeadline(pass, rs, null)
+                      .onSuccess(u -> replace(pass, rs, u))
+                      .mapEmpty());
     }
-    if (pass.newRS != null && pass.newRS != pass.stableRS && deadline(pass.newRS) != null && !abortDelayActive(pass)) {
+    if (pass.newRS != null
+        && pass.newRS != pass.stableRS
+        && deadline(pass.newRS) != null
+        && !abortDelayActive(pass)) {
       ReplicaSet rs = pass.newRS;
-      chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, null).onSuccess(u -> replace(pass, rs, u)).mapEmpty());
+      chain =
+          chain.compose(
+              v ->
+                  writes
+                      .setScaleDownDeadline(pass, rs, null)
+                      .onSuccess(u -> replace(pass, rs, u))
+                      .mapEmpty());
     }
     return chain;
   }
@@ -90,7 +108,10 @@ final class TrafficRoutedScaling {
     pass.allRSs.replaceAll(x -> x == old ? updated : x);
   }
 
-  /** Whether the aborted new ReplicaSet waits for an abort delay rather than following the maths at once. */
+  /**
+   * Whether the aborted new ReplicaSet waits for an abort delay rather than following the maths at
+   * once.
+   */
   private static boolean abortDelayActive(RolloutPass pass) {
     if (!pass.aborted()) {
       return false;
@@ -104,7 +125,9 @@ final class TrafficRoutedScaling {
 
   private Future<Boolean> scaleStableAndNew(RolloutPass pass) {
     CanarySplit split = TrafficRouted.targets(pass);
-    if (pass.stableRS != null && pass.stableRS != pass.newRS && split.stableRS() != RolloutPass.spec(pass.stableRS)) {
+    if (pass.stableRS != null
+        && pass.stableRS != pass.newRS
+        && split.stableRS() != RolloutPass.spec(pass.stableRS)) {
       return writes.scale(pass, pass.stableRS, split.stableRS()).map(true);
     }
     int target = split.newRS();
@@ -119,12 +142,13 @@ final class TrafficRoutedScaling {
   }
 
   /**
-   * docs/compatibility.md §5.9: the aborted new ReplicaSet waits for a fully available stable one, then for the abort
-   * delay.
+   * docs/compatibility.md §5.9: the aborted new ReplicaSet waits for a fully available stable one,
+   * then for the abort delay.
    */
   private Future<Boolean> abortScaleDown(RolloutPass pass, int target) {
     if (RolloutPass.available(pass.stableRS) < pass.replicas) {
-      LOG.debug("{} aborted: stable ReplicaSet not fully available yet; canary keeps its pods", pass.ctx);
+      LOG.debug(
+          "{} aborted: stable ReplicaSet not fully available yet; canary keeps its pods", pass.ctx);
       return scaleDownOthers(pass);
     }
     Instant deadline = deadline(pass.newRS);
@@ -133,7 +157,8 @@ final class TrafficRoutedScaling {
       int delay = d == null ? RolloutDefaults.ABORT_SCALE_DOWN_DELAY_SECONDS : d;
       ReplicaSet rs = pass.newRS;
       pass.requeueAfter(Duration.ofSeconds(delay).plusMillis(500));
-      return writes.setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay))
+      return writes
+          .setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay))
           .onSuccess(u -> replace(pass, rs, u))
           .compose(v -> scaleDownOthers(pass));
     }
@@ -145,9 +170,10 @@ final class TrafficRoutedScaling {
   }
 
   /**
-   * docs/compatibility.md §5.8: with {@code --aws-verify-target-group}, an ALB canary that is fully promoted scales
-   * nothing down and sets no deadline while an old ReplicaSet still waits for one and the stable Service's target
-   * groups do not have all of its endpoints yet (docs/traffic-routers.md "AWS ALB").
+   * docs/compatibility.md §5.8: with {@code --aws-verify-target-group}, an ALB canary that is fully
+   * promoted scales nothing down and sets no deadline while an old ReplicaSet still waits for one
+   * and the stable Service's target groups do not have all of its endpoints yet
+   * (docs/traffic-routers.md "AWS ALB").
    */
   private Future<Boolean> scaleDownOthers(RolloutPass pass) {
     var verifier = targetGroupVerifier;
@@ -158,17 +184,22 @@ final class TrafficRoutedScaling {
     if (verifier == null || !alb || !waiting || !pass.podHash.equals(pass.old.getStableRS())) {
       return scaleDownOthersVerified(pass);
     }
-    String name = new io.rollgate.controller.traffic.TrafficRequest(pass.ctx, pass.rollout).stableService();
+    String name =
+        new io.rollgate.controller.traffic.TrafficRequest(pass.ctx, pass.rollout).stableService();
     Service svc = name == null ? null : cache.service(pass.namespace(), name);
     if (svc == null) {
       return scaleDownOthersVerified(pass);
     }
-    return verifier.verify(pass.ctx, pass.rollout, svc)
+    return verifier
+        .verify(pass.ctx, pass.rollout, svc)
         .compose(
             verified -> {
               pass.targetsVerified = verified;
               if (Boolean.FALSE.equals(verified)) {
-                LOG.info("{} stable Service {}: target groups not verified yet; old ReplicaSets wait", pass.ctx, name);
+                LOG.info(
+                    "{} stable Service {}: target groups not verified yet; old ReplicaSets wait",
+                    pass.ctx,
+                    name);
                 pass.requeueAfter(TrafficRouting.VERIFY_REQUEUE);
                 return Future.succeededFuture(false);
               }
@@ -181,7 +212,10 @@ final class TrafficRoutedScaling {
     Set<String> referenced = referencedHashes(pass);
     boolean promoted = TrafficRouted.fullyPromoted(pass);
     boolean dynamic = TrafficRouted.dynamic(pass);
-    int delay = c.getScaleDownDelaySeconds() == null ? RolloutDefaults.SCALE_DOWN_DELAY_SECONDS : c.getScaleDownDelaySeconds();
+    int delay =
+        c.getScaleDownDelaySeconds() == null
+            ? RolloutDefaults.SCALE_DOWN_DELAY_SECONDS
+            : c.getScaleDownDelaySeconds();
     Integer limit = c.getScaleDownDelayRevisionLimit();
     List<ReplicaSet> others = new ArrayList<>(pass.otherRSs);
     others.sort(Comparator.comparingLong(RolloutPass::revisionOf).reversed());
@@ -193,7 +227,8 @@ final class TrafficRoutedScaling {
       }
       Instant deadline = deadline(rs);
       if (!promoted && deadline == null) {
-        LOG.info("{} scaling down intermediate ReplicaSet {}", pass.ctx, rs.getMetadata().getName());
+        LOG.info(
+            "{} scaling down intermediate ReplicaSet {}", pass.ctx, rs.getMetadata().getName());
         return chain.compose(v -> writes.scale(pass, rs, 0).map(true));
       }
       if (dynamic || (limit != null && kept >= limit)) {
@@ -202,7 +237,9 @@ final class TrafficRoutedScaling {
       if (deadline == null) {
         kept++;
         pass.requeueAfter(Duration.ofSeconds(delay).plusMillis(500));
-        chain = chain.compose(v -> writes.setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay)).map(false));
+        chain =
+            chain.compose(
+                v -> writes.setScaleDownDeadline(pass, rs, pass.now.plusSeconds(delay)).map(false));
       } else if (!deadline.isAfter(pass.now)) {
         return chain.compose(v -> writes.scale(pass, rs, 0).map(true));
       } else {
@@ -227,7 +264,9 @@ final class TrafficRoutedScaling {
       addWeights(hashes, pass.trafficWeights);
     }
     CanaryStrategy c = TrafficRouted.canary(pass);
-    java.util.List<String> names = new java.util.ArrayList<>(java.util.Arrays.asList(c.getStableService(), c.getCanaryService()));
+    java.util.List<String> names =
+        new java.util.ArrayList<>(
+            java.util.Arrays.asList(c.getStableService(), c.getCanaryService()));
     if (c.getPingPong() != null) {
       names.add(c.getPingPong().getPingService());
       names.add(c.getPingPong().getPongService());

@@ -20,14 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves {@code spec.workloadRef} (docs/compatibility.md §1.1, §6): the pod template (and, for a Deployment or
- * ReplicaSet, the selector) of the referenced object replace the Rollout's own in the pass's in-memory copy only;
- * nothing is written back into the Rollout's spec.
+ * Resolves {@code spec.workloadRef} (docs/compatibility.md §1.1, §6): the pod template (and, for a
+ * Deployment or ReplicaSet, the selector) of the referenced object replace the Rollout's own in the
+ * pass's in-memory copy only; nothing is written back into the Rollout's spec.
  *
- * <p>A referenced Deployment is read from the Deployment informer (its events re-enqueue the Rollouts naming it, so a
- * new Deployment template rolls out like a Rollout template change). ReplicaSets and PodTemplates are read directly
- * from the API server each pass: users rarely point Rollouts at them, and watching every ReplicaSet and PodTemplate in
- * the namespace only to serve that case would cost more memory than one GET per pass.
+ * <p>A referenced Deployment is read from the Deployment informer (its events re-enqueue the
+ * Rollouts naming it, so a new Deployment template rolls out like a Rollout template change).
+ * ReplicaSets and PodTemplates are read directly from the API server each pass: users rarely point
+ * Rollouts at them, and watching every ReplicaSet and PodTemplate in the namespace only to serve
+ * that case would cost more memory than one GET per pass.
  */
 final class WorkloadRefs {
 
@@ -35,9 +36,13 @@ final class WorkloadRefs {
 
   /** {@code spec.workloadRef.scaleDown}: leave the Deployment alone (default). */
   static final String SCALE_DOWN_NEVER = "never";
+
   /** {@code spec.workloadRef.scaleDown}: scale the Deployment to 0 once the Rollout is Healthy. */
   static final String SCALE_DOWN_ON_SUCCESS = "onsuccess";
-  /** {@code spec.workloadRef.scaleDown}: shrink the Deployment as the Rollout's pods become ready. */
+
+  /**
+   * {@code spec.workloadRef.scaleDown}: shrink the Deployment as the Rollout's pods become ready.
+   */
   static final String SCALE_DOWN_PROGRESSIVELY = "progressively";
 
   private final RolloutCache cache;
@@ -49,7 +54,8 @@ final class WorkloadRefs {
   }
 
   /**
-   * The API group of {@code apiVersion} ({@code apps/v1} gives {@code apps}, {@code v1} gives the empty core group).
+   * The API group of {@code apiVersion} ({@code apps/v1} gives {@code apps}, {@code v1} gives the
+   * empty core group).
    */
   static String group(String apiVersion) {
     if (apiVersion == null) {
@@ -63,8 +69,9 @@ final class WorkloadRefs {
    * Resolves the workload into {@code pass.rollout}'s spec and records its generation in the pass.
    *
    * @param pass the pass; {@code pass.rollout.spec.workloadRef} must be set
-   * @return a Future completing with the error to report as {@code InvalidSpec} on {@code spec.workloadRef}, or empty
-   *     when the template was resolved; fails with the API error when the read itself failed
+   * @return a Future completing with the error to report as {@code InvalidSpec} on {@code
+   *     spec.workloadRef}, or empty when the template was resolved; fails with the API error when
+   *     the read itself failed
    */
   Future<Optional<FieldError>> resolve(RolloutPass pass) {
     ObjectRef ref = pass.rollout.getSpec().getWorkloadRef();
@@ -75,7 +82,10 @@ final class WorkloadRefs {
     String notFound;
     if ("apps".equals(group) && "Deployment".equals(kind)) {
       Deployment cached = cache.deployment(pass.namespace(), name);
-      read = cached != null ? Future.succeededFuture(cached) : api.get(Deployment.class, pass.namespace(), name);
+      read =
+          cached != null
+              ? Future.succeededFuture(cached)
+              : api.get(Deployment.class, pass.namespace(), name);
       notFound = "deployments.apps \"" + name + "\" not found";
     } else if ("apps".equals(group) && "ReplicaSet".equals(kind)) {
       read = api.get(ReplicaSet.class, pass.namespace(), name);
@@ -87,7 +97,9 @@ final class WorkloadRefs {
       return Future.succeededFuture(
           Optional.of(
               FieldError.invalid(
-                  "spec.workloadRef", name, "workload of type " + group + "/" + kind + " is not supported")));
+                  "spec.workloadRef",
+                  name,
+                  "workload of type " + group + "/" + kind + " is not supported")));
     }
     return read.map(
         obj -> {
@@ -122,9 +134,10 @@ final class WorkloadRefs {
   }
 
   /**
-   * Applies {@code spec.workloadRef.scaleDown} to a referenced Deployment from the status read at the start of the
-   * pass: {@code onsuccess} scales it to 0 once the Rollout is Healthy; {@code progressively} keeps it at
-   * {@code spec.replicas - status.readyReplicas} (replicas) while revision 1 rolls out, and at 0 once Healthy.
+   * Applies {@code spec.workloadRef.scaleDown} to a referenced Deployment from the status read at
+   * the start of the pass: {@code onsuccess} scales it to 0 once the Rollout is Healthy; {@code
+   * progressively} keeps it at {@code spec.replicas - status.readyReplicas} (replicas) while
+   * revision 1 rolls out, and at 0 once Healthy.
    *
    * @param pass the pass, after {@link #resolve(RolloutPass)} succeeded
    * @return a Future completing when the Deployment has the wanted size; fails with the API error
@@ -134,7 +147,8 @@ final class WorkloadRefs {
     if (!(pass.workload instanceof Deployment deployment)) {
       return Future.succeededFuture();
     }
-    String mode = ref.getScaleDown() == null ? SCALE_DOWN_NEVER : ref.getScaleDown().toLowerCase(Locale.ROOT);
+    String mode =
+        ref.getScaleDown() == null ? SCALE_DOWN_NEVER : ref.getScaleDown().toLowerCase(Locale.ROOT);
     if (!SCALE_DOWN_ON_SUCCESS.equals(mode) && !SCALE_DOWN_PROGRESSIVELY.equals(mode)) {
       return Future.succeededFuture();
     }
@@ -143,11 +157,13 @@ final class WorkloadRefs {
         RolloutPhase.HEALTHY.equals(old.getPhase())
             && old.getStableRS() != null
             && old.getStableRS().equals(old.getCurrentPodHash())
-            && String.valueOf(pass.rollout.getMetadata().getGeneration()).equals(old.getObservedGeneration());
+            && String.valueOf(pass.rollout.getMetadata().getGeneration())
+                .equals(old.getObservedGeneration());
     int target;
     if (healthy) {
       target = 0;
-    } else if (SCALE_DOWN_PROGRESSIVELY.equals(mode) && (pass.revision().isEmpty() || "1".equals(pass.revision()))) {
+    } else if (SCALE_DOWN_PROGRESSIVELY.equals(mode)
+        && (pass.revision().isEmpty() || "1".equals(pass.revision()))) {
       int ready = old.getReadyReplicas() == null ? 0 : old.getReadyReplicas();
       target = Math.max(0, pass.replicas - ready);
     } else {
@@ -158,15 +174,31 @@ final class WorkloadRefs {
       return Future.succeededFuture();
     }
     String name = deployment.getMetadata().getName();
-    LOG.info("{} scaling referenced Deployment {} from {} to {} (scaleDown: {})", pass.ctx, name, current, target, mode);
-    return api.patch(Deployment.class, pass.namespace(), name, null, "{\"spec\":{\"replicas\":" + target + "}}")
+    LOG.info(
+        "{} scaling referenced Deployment {} from {} to {} (scaleDown: {})",
+        pass.ctx,
+        name,
+        current,
+        target,
+        mode);
+    return api.patch(
+            Deployment.class,
+            pass.namespace(),
+            name,
+            null,
+            "{\"spec\":{\"replicas\":" + target + "}}")
         .onSuccess(
             updated -> {
               cache.wrote(updated);
               pass.workload = updated;
               pass.event(
                   "ScalingDeployment",
-                  "Scaled Deployment " + name + " from " + (current == null ? 1 : current) + " to " + target);
+                  "Scaled Deployment "
+                      + name
+                      + " from "
+                      + (current == null ? 1 : current)
+                      + " to "
+                      + target);
             })
         .mapEmpty();
   }

@@ -11,28 +11,40 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The JSON values of the AWS Load Balancer Controller annotations an ALB-routed Rollout writes on its Ingresses
- * (docs/traffic-routers.md, "AWS ALB"): the forward action ({@code <prefix>/actions.<service>}), the header
- * conditions ({@code <prefix>/conditions.<route>}) and the bookkeeping annotation
- * {@code rollouts.argoproj.io/managed-alb-annotations}.
+ * The JSON values of the AWS Load Balancer Controller annotations an ALB-routed Rollout writes on
+ * its Ingresses (docs/traffic-routers.md, "AWS ALB"): the forward action ({@code
+ * <prefix>/actions.<service>}), the header conditions ({@code <prefix>/conditions.<route>}) and the
+ * bookkeeping annotation {@code rollouts.argoproj.io/managed-alb-annotations}.
  *
- * <p>Tools that read these annotations (the load balancer controller, Argo Rollouts itself, dashboards) compare them
- * as text, so the values are written byte for byte as Argo Rollouts writes them: the same key order and names, no
- * whitespace, {@code <}, {@code >} and {@code &} written as six-character unicode escapes (as Go does), and the
- * keys of the bookkeeping map sorted. Pure functions; no I/O.
+ * <p>Tools that read these annotations (the load balancer controller, Argo Rollouts itself,
+ * dashboards) compare them as text, so the values are written byte for byte as Argo Rollouts writes
+ * them: the same key order and names, no whitespace, {@code <}, {@code >} and {@code &} written as
+ * six-character unicode escapes (as Go does), and the keys of the bookkeeping map sorted. Pure
+ * functions; no I/O.
  */
 public final class AlbActions {
 
-  /** The bookkeeping annotation: Rollout name to the annotation keys it manages on this Ingress (a JSON object). */
+  /**
+   * The bookkeeping annotation: Rollout name to the annotation keys it manages on this Ingress (a
+   * JSON object).
+   */
   public static final String MANAGED_ANNOTATIONS = "rollouts.argoproj.io/managed-alb-annotations";
-  /** The earlier bookkeeping annotation ({@code rollout:action,...}), removed whenever a Rollout is released. */
+
+  /**
+   * The earlier bookkeeping annotation ({@code rollout:action,...}), removed whenever a Rollout is
+   * released.
+   */
   public static final String MANAGED_ACTIONS_LEGACY = "rollouts.argoproj.io/managed-alb-actions";
+
   /** {@code trafficRouting.alb.annotationPrefix} default. */
   public static final String DEFAULT_PREFIX = "alb.ingress.kubernetes.io";
+
   /** The key infix of an action annotation. */
   public static final String ACTION_INFIX = "/actions.";
+
   /** The key infix of a condition annotation. */
   public static final String CONDITION_INFIX = "/conditions.";
+
   /** Longest target group stickiness the AWS API accepts, in seconds (7 days). */
   public static final long MAX_STICKINESS_SECONDS = 604800;
 
@@ -50,15 +62,17 @@ public final class AlbActions {
   public record TargetGroup(String serviceName, String servicePort, long weight) {}
 
   /**
-   * Builds a forward action: {@code {"Type":"forward","ForwardConfig":{"TargetGroups":[...]}}}, with
-   * {@code "TargetGroupStickinessConfig":{"Enabled":true,"DurationSeconds":n}} when stickiness is on.
+   * Builds a forward action: {@code {"Type":"forward","ForwardConfig":{"TargetGroups":[...]}}},
+   * with {@code "TargetGroupStickinessConfig":{"Enabled":true,"DurationSeconds":n}} when stickiness
+   * is on.
    *
    * @param groups the target groups, in order (Argo: canary, additional destinations, stable)
    * @param stickinessSeconds the stickiness duration in seconds, or null when stickiness is off
    * @return the annotation value
    */
   public static String forwardAction(List<TargetGroup> groups, Long stickinessSeconds) {
-    StringBuilder b = new StringBuilder("{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[");
+    StringBuilder b =
+        new StringBuilder("{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[");
     for (int i = 0; i < groups.size(); i++) {
       TargetGroup g = groups.get(i);
       if (i > 0) {
@@ -80,7 +94,9 @@ public final class AlbActions {
     }
     b.append(']');
     if (stickinessSeconds != null) {
-      b.append(",\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":").append(stickinessSeconds).append('}');
+      b.append(",\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":")
+          .append(stickinessSeconds)
+          .append('}');
     }
     return b.append("}}").toString();
   }
@@ -94,7 +110,8 @@ public final class AlbActions {
   public record HeaderCondition(String name, List<String> values) {}
 
   /**
-   * Builds a conditions value: {@code [{"field":"http-header","httpHeaderConfig":{"httpHeaderName":..,"values":[..]}}]}.
+   * Builds a conditions value: {@code
+   * [{"field":"http-header","httpHeaderConfig":{"httpHeaderName":..,"values":[..]}}]}.
    *
    * @param conditions the conditions, in order; at least one
    * @return the annotation value
@@ -103,7 +120,8 @@ public final class AlbActions {
     StringBuilder b = new StringBuilder("[");
     for (int i = 0; i < conditions.size(); i++) {
       HeaderCondition c = conditions.get(i);
-      b.append(i > 0 ? "," : "").append("{\"field\":\"http-header\",\"httpHeaderConfig\":{\"httpHeaderName\":");
+      b.append(i > 0 ? "," : "")
+          .append("{\"field\":\"http-header\",\"httpHeaderConfig\":{\"httpHeaderName\":");
       string(b, c.name());
       b.append(",\"values\":[");
       for (int j = 0; j < c.values().size(); j++) {
@@ -133,10 +151,12 @@ public final class AlbActions {
     try {
       root = JSON.readTree(value);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("annotation " + MANAGED_ANNOTATIONS + " is not valid JSON: " + e.getOriginalMessage());
+      throw new IllegalArgumentException(
+          "annotation " + MANAGED_ANNOTATIONS + " is not valid JSON: " + e.getOriginalMessage());
     }
     if (!root.isObject()) {
-      throw new IllegalArgumentException("annotation " + MANAGED_ANNOTATIONS + " is not a JSON object");
+      throw new IllegalArgumentException(
+          "annotation " + MANAGED_ANNOTATIONS + " is not a JSON object");
     }
     var fields = root.fields();
     while (fields.hasNext()) {
@@ -146,13 +166,21 @@ public final class AlbActions {
         for (JsonNode k : e.getValue()) {
           if (!k.isTextual()) {
             throw new IllegalArgumentException(
-                "annotation " + MANAGED_ANNOTATIONS + ": entry `" + e.getKey() + "` holds a value that is not a string");
+                "annotation "
+                    + MANAGED_ANNOTATIONS
+                    + ": entry `"
+                    + e.getKey()
+                    + "` holds a value that is not a string");
           }
           keys.add(k.asText());
         }
       } else if (!e.getValue().isNull()) {
         throw new IllegalArgumentException(
-            "annotation " + MANAGED_ANNOTATIONS + ": entry `" + e.getKey() + "` is not a list of annotation keys");
+            "annotation "
+                + MANAGED_ANNOTATIONS
+                + ": entry `"
+                + e.getKey()
+                + "` is not a list of annotation keys");
       }
       out.put(e.getKey(), keys);
     }
@@ -160,7 +188,8 @@ public final class AlbActions {
   }
 
   /**
-   * Writes the bookkeeping annotation: a JSON object with the Rollout names sorted, each a list of keys in order.
+   * Writes the bookkeeping annotation: a JSON object with the Rollout names sorted, each a list of
+   * keys in order.
    *
    * @param managed Rollout name to managed keys
    * @return the annotation value
@@ -203,7 +232,11 @@ public final class AlbActions {
     }
     List<TargetGroup> out = new ArrayList<>();
     for (JsonNode g : root.path("ForwardConfig").path("TargetGroups")) {
-      out.add(new TargetGroup(g.path("ServiceName").asText(""), g.path("ServicePort").asText(""), g.path("Weight").asLong(0)));
+      out.add(
+          new TargetGroup(
+              g.path("ServiceName").asText(""),
+              g.path("ServicePort").asText(""),
+              g.path("Weight").asLong(0)));
     }
     return out;
   }
@@ -216,7 +249,10 @@ public final class AlbActions {
    */
   public static Long parseStickiness(String value) {
     try {
-      JsonNode s = JSON.readTree(value == null ? "" : value).path("ForwardConfig").path("TargetGroupStickinessConfig");
+      JsonNode s =
+          JSON.readTree(value == null ? "" : value)
+              .path("ForwardConfig")
+              .path("TargetGroupStickinessConfig");
       return s.isObject() ? s.path("DurationSeconds").asLong() : null;
     } catch (JsonProcessingException e) {
       return null;
@@ -224,8 +260,9 @@ public final class AlbActions {
   }
 
   /**
-   * Appends a JSON string the way Go's {@code encoding/json} writes it: short escapes for {@code \b \f \n \r \t},
-   * a six-character unicode escape (lower-case hex) for other control characters and for {@code < > &} and U+2028/U+2029.
+   * Appends a JSON string the way Go's {@code encoding/json} writes it: short escapes for {@code \b
+   * \f \n \r \t}, a six-character unicode escape (lower-case hex) for other control characters and
+   * for {@code < > &} and U+2028/U+2029.
    */
   static void string(StringBuilder b, String s) {
     b.append('"');

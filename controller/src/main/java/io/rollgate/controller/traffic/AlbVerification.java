@@ -14,32 +14,38 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The pure rules of ALB target-group weight verification ({@code --aws-verify-target-group}, docs/traffic-routers.md
- * "AWS ALB"), kept apart from the AWS calls so that they can be tested alone: which target group belongs to which
- * Service, what {@code status.alb} holds, when a pass needs to ask AWS at all, and which weights count as verified.
+ * The pure rules of ALB target-group weight verification ({@code --aws-verify-target-group},
+ * docs/traffic-routers.md "AWS ALB"), kept apart from the AWS calls so that they can be tested
+ * alone: which target group belongs to which Service, what {@code status.alb} holds, when a pass
+ * needs to ask AWS at all, and which weights count as verified.
  */
 public final class AlbVerification {
 
   /**
-   * The tag the AWS Load Balancer Controller puts on every target group it creates for an Ingress backend
-   * ({@code --alb-tag-key-resource-id} in Argo Rollouts, default {@code ingress.k8s.aws/resource}).
+   * The tag the AWS Load Balancer Controller puts on every target group it creates for an Ingress
+   * backend ({@code --alb-tag-key-resource-id} in Argo Rollouts, default {@code
+   * ingress.k8s.aws/resource}).
    */
   public static final String RESOURCE_TAG = "ingress.k8s.aws/resource";
 
   /** Event reason when a weight (or target registration) matches, as Argo Rollouts. */
   public static final String VERIFIED_REASON = "TargetGroupVerified";
+
   /** Warning reason when a weight (or target registration) does not match yet, as Argo Rollouts. */
   public static final String UNVERIFIED_REASON = "TargetGroupUnverified";
+
   /** Warning reason when AWS could not be asked, as Argo Rollouts. */
   public static final String VERIFY_ERROR_REASON = "TargetGroupVerifyError";
+
   /** Warning reason when no load balancer has the Ingress's host name, as Argo Rollouts. */
   public static final String NOT_FOUND_REASON = "LoadBalancerNotFound";
 
   private AlbVerification() {}
 
   /**
-   * The value of the resource tag on the target group of one Ingress backend:
-   * {@code <namespace>/<ingress>-<service>:<port>} (the AWS Load Balancer Controller's target-group resource id).
+   * The value of the resource tag on the target group of one Ingress backend: {@code
+   * <namespace>/<ingress>-<service>:<port>} (the AWS Load Balancer Controller's target-group
+   * resource id).
    *
    * @param namespace the Ingress's namespace
    * @param ingress the Ingress name
@@ -52,9 +58,10 @@ public final class AlbVerification {
   }
 
   /**
-   * The full name of a load balancer ({@code status.alb.loadBalancer.fullName}) as Argo Rollouts computes it: the ARN's
-   * {@code /}-separated parts from the third on, e.g. {@code my-alb/50dc6c495c0c9188} for
-   * {@code ...:loadbalancer/app/my-alb/50dc6c495c0c9188} (the type segment {@code app} is dropped too).
+   * The full name of a load balancer ({@code status.alb.loadBalancer.fullName}) as Argo Rollouts
+   * computes it: the ARN's {@code /}-separated parts from the third on, e.g. {@code
+   * my-alb/50dc6c495c0c9188} for {@code ...:loadbalancer/app/my-alb/50dc6c495c0c9188} (the type
+   * segment {@code app} is dropped too).
    *
    * @param arn the load balancer ARN
    * @return the full name, or empty when the ARN has fewer than three {@code /}-separated parts
@@ -65,9 +72,9 @@ public final class AlbVerification {
   }
 
   /**
-   * The full name of a target group ({@code status.alb.canaryTargetGroup.fullName}) as Argo Rollouts computes it: the
-   * ARN's {@code /}-separated parts from the second on, e.g. {@code web-canary/73e2d6bc24d8a067} for
-   * {@code ...:targetgroup/web-canary/73e2d6bc24d8a067}.
+   * The full name of a target group ({@code status.alb.canaryTargetGroup.fullName}) as Argo
+   * Rollouts computes it: the ARN's {@code /}-separated parts from the second on, e.g. {@code
+   * web-canary/73e2d6bc24d8a067} for {@code ...:targetgroup/web-canary/73e2d6bc24d8a067}.
    *
    * @param arn the target group ARN
    * @return the full name, or empty when the ARN has no {@code /}
@@ -78,9 +85,9 @@ public final class AlbVerification {
   }
 
   /**
-   * Whether a pass should ask AWS (Argo's {@code ShouldVerifyWeight}): during an update (a stable ReplicaSet exists
-   * and is not the current one) at a {@code setWeight} step, or past the last step at the full weight. The status is
-   * the stored one, as read at the start of the pass.
+   * Whether a pass should ask AWS (Argo's {@code ShouldVerifyWeight}): during an update (a stable
+   * ReplicaSet exists and is not the current one) at a {@code setWeight} step, or past the last
+   * step at the full weight. The status is the stored one, as read at the start of the pass.
    *
    * @param rollout the Rollout
    * @param desiredWeight the canary weight just set
@@ -89,7 +96,9 @@ public final class AlbVerification {
    */
   public static boolean shouldVerify(Rollout rollout, int desiredWeight, int maxWeight) {
     RolloutStatus s = rollout.getStatus();
-    if (s == null || s.getStableRS() == null || s.getStableRS().isEmpty()
+    if (s == null
+        || s.getStableRS() == null
+        || s.getStableRS().isEmpty()
         || Objects.equals(s.getStableRS(), s.getCurrentPodHash())) {
       return false;
     }
@@ -105,8 +114,8 @@ public final class AlbVerification {
   }
 
   /**
-   * A fresh entry of {@code status.alb}/{@code status.albs[]}: the three references present with empty strings, as
-   * Argo Rollouts writes a not yet filled entry.
+   * A fresh entry of {@code status.alb}/{@code status.albs[]}: the three references present with
+   * empty strings, as Argo Rollouts writes a not yet filled entry.
    *
    * @return the entry
    */
@@ -148,7 +157,8 @@ public final class AlbVerification {
    * @param ingress the Ingress the load balancer serves
    * @param lb the load balancer
    */
-  public static void recordLoadBalancer(ALBStatus status, String ingress, LoadBalancerProvider.LoadBalancer lb) {
+  public static void recordLoadBalancer(
+      ALBStatus status, String ingress, LoadBalancerProvider.LoadBalancer lb) {
     status.setIngress(ingress);
     status.setLoadBalancer(ref(lb.name(), lb.arn(), loadBalancerFullName(lb.arn())));
   }
@@ -202,16 +212,30 @@ public final class AlbVerification {
      */
     public String message() {
       return verified()
-          ? "Service " + service + " (TargetGroup " + arn + ") verified: canary weight " + desired + " set"
-          : "Service " + service + " (TargetGroup " + arn + ") not verified: canary weight " + desired
-              + " not yet set (current: " + current + ")";
+          ? "Service "
+              + service
+              + " (TargetGroup "
+              + arn
+              + ") verified: canary weight "
+              + desired
+              + " set"
+          : "Service "
+              + service
+              + " (TargetGroup "
+              + arn
+              + ") not verified: canary weight "
+              + desired
+              + " not yet set (current: "
+              + current
+              + ")";
     }
   }
 
   /**
-   * The weight checks of one load balancer's target groups: the canary group against the canary weight, each weighted
-   * experiment Service's group against its weight. Groups without a forward-action weight, or with another resource
-   * tag (the stable group among them: its weight is whatever is left), are not checked, as in Argo Rollouts.
+   * The weight checks of one load balancer's target groups: the canary group against the canary
+   * weight, each weighted experiment Service's group against its weight. Groups without a
+   * forward-action weight, or with another resource tag (the stable group among them: its weight is
+   * whatever is left), are not checked, as in Argo Rollouts.
    *
    * @param groups the load balancer's target groups
    * @param canaryId the canary backend's resource id
@@ -239,7 +263,12 @@ public final class AlbVerification {
         out.add(new Check(canaryService, tg.arn(), desiredWeight, tg.weight()));
       } else if (additional.containsKey(id)) {
         WeightDestination d = additional.get(id);
-        out.add(new Check(d.getServiceName(), tg.arn(), d.getWeight() == null ? 0 : d.getWeight(), tg.weight()));
+        out.add(
+            new Check(
+                d.getServiceName(),
+                tg.arn(),
+                d.getWeight() == null ? 0 : d.getWeight(),
+                tg.weight()));
       }
     }
     return out;

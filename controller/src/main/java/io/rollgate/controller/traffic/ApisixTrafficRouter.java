@@ -21,26 +21,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Apache APISIX ({@code trafficRouting.apisix}, docs/traffic-routers.md "APISIX"): weights of the backends of an
- * {@code ApisixRoute} ({@code apisix.apache.org/v2}).
+ * Apache APISIX ({@code trafficRouting.apisix}, docs/traffic-routers.md "APISIX"): weights of the
+ * backends of an {@code ApisixRoute} ({@code apisix.apache.org/v2}).
  *
  * <ul>
- *   <li>Weights: in the ApisixRoute {@code apisix.route.name}, every HTTP route named in {@code apisix.route.rules}
- *       (default: the one named like the ApisixRoute) gets weight {@code w} on its {@code canaryService} backend and
- *       {@code 100 - w} on its {@code stableService} backend.
- *   <li>Header routes ({@code setHeaderRoute}): a second ApisixRoute named after the route, controlled by the Rollout,
- *       copied from the first with, in each of those HTTP routes, only the canary backend (weight 100), the priority
- *       raised by one and {@code match.exprs} from the header matches ({@code exact}: {@code Equal}; {@code regex}:
- *       {@code RegexMatch}; {@code prefix}: {@code RegexMatch ^<prefix>.*}); deleted by an empty match and on
- *       promotion or abort.
+ *   <li>Weights: in the ApisixRoute {@code apisix.route.name}, every HTTP route named in {@code
+ *       apisix.route.rules} (default: the one named like the ApisixRoute) gets weight {@code w} on
+ *       its {@code canaryService} backend and {@code 100 - w} on its {@code stableService} backend.
+ *   <li>Header routes ({@code setHeaderRoute}): a second ApisixRoute named after the route,
+ *       controlled by the Rollout, copied from the first with, in each of those HTTP routes, only
+ *       the canary backend (weight 100), the priority raised by one and {@code match.exprs} from
+ *       the header matches ({@code exact}: {@code Equal}; {@code regex}: {@code RegexMatch}; {@code
+ *       prefix}: {@code RegexMatch ^<prefix>.*}); deleted by an empty match and on promotion or
+ *       abort.
  * </ul>
  *
- * <p>Mirror routes, hashes and weight verification are not supported by APISIX and complete at once.
+ * <p>Mirror routes, hashes and weight verification are not supported by APISIX and complete at
+ * once.
  */
 public final class ApisixTrafficRouter implements TrafficRouter {
 
   /** The ApisixRoute API version Argo Rollouts uses by default ({@code --apisix-api-version}). */
   public static final String API_VERSION = "apisix.apache.org/v2";
+
   /** The ApisixRoute kind. */
   public static final String KIND = "ApisixRoute";
 
@@ -54,8 +57,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
    * Creates the router.
    *
    * @param api the API facade
-   * @param events the event recorder ({@code ApisixRouteUpdateError}, {@code ApisixRouteCreateError},
-   *     {@code ApisixRouteDeleteError})
+   * @param events the event recorder ({@code ApisixRouteUpdateError}, {@code
+   *     ApisixRouteCreateError}, {@code ApisixRouteDeleteError})
    */
   public ApisixTrafficRouter(KubeApi api, EventRecorder events) {
     this.api = api;
@@ -74,7 +77,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
   private static String routeName(TrafficRequest req) {
     var route = apisix(req).getRoute();
     if (route == null || route.getName() == null || route.getName().isEmpty()) {
-      throw new IllegalArgumentException("spec.strategy.canary.trafficRouting.apisix.route.name is required");
+      throw new IllegalArgumentException(
+          "spec.strategy.canary.trafficRouting.apisix.route.name is required");
     }
     return route.getName();
   }
@@ -91,7 +95,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<Void> setWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     String name;
     try {
       name = routeName(req);
@@ -121,7 +126,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
   }
 
   /**
-   * Sets the canary and stable backend weights in the named HTTP routes (edits {@code http} in place).
+   * Sets the canary and stable backend weights in the named HTTP routes (edits {@code http} in
+   * place).
    *
    * @param req the Rollout
    * @param http {@code spec.http} of the ApisixRoute
@@ -149,7 +155,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
         .compose(
             existing -> {
               if (existing != null && !Owners.controlledBy(existing, req.rollout())) {
-                return Future.failedFuture("duplicate ApisixRoute [" + route.getName() + "] already exists");
+                return Future.failedFuture(
+                    "duplicate ApisixRoute [" + route.getName() + "] already exists");
               }
               if (remove) {
                 return existing == null ? Future.succeededFuture() : delete(req, route.getName());
@@ -170,27 +177,36 @@ public final class ApisixTrafficRouter implements TrafficRouter {
                 return patchHttp(req, json, http, "ApisixRouteUpdateError", "update");
               }
               return api.getGeneric(API_VERSION, KIND, req.namespace(), name)
-                  .compose(base -> {
-                    if (base == null) {
-                      return Future.failedFuture("ApisixRoute `" + name + "` not found");
-                    }
-                    GenericKubernetesResource copy;
-                    try {
-                      copy = headerRouteCopy(req, base, route);
-                    } catch (IllegalArgumentException e) {
-                      return Future.failedFuture(e.getMessage());
-                    }
-                    LOG.info("{} creating header ApisixRoute {}", req.ctx(), route.getName());
-                    return api.createGeneric(copy)
-                        .recover(err -> warn(req, "ApisixRouteCreateError", "create", route.getName(), err))
-                        .mapEmpty();
-                  });
+                  .compose(
+                      base -> {
+                        if (base == null) {
+                          return Future.failedFuture("ApisixRoute `" + name + "` not found");
+                        }
+                        GenericKubernetesResource copy;
+                        try {
+                          copy = headerRouteCopy(req, base, route);
+                        } catch (IllegalArgumentException e) {
+                          return Future.failedFuture(e.getMessage());
+                        }
+                        LOG.info("{} creating header ApisixRoute {}", req.ctx(), route.getName());
+                        return api.createGeneric(copy)
+                            .recover(
+                                err ->
+                                    warn(
+                                        req,
+                                        "ApisixRouteCreateError",
+                                        "create",
+                                        route.getName(),
+                                        err))
+                            .mapEmpty();
+                      });
             });
   }
 
   /**
-   * The header-route ApisixRoute for a new route: the base ApisixRoute copied under the route's name, controlled by
-   * the Rollout, with its weighted HTTP routes turned into header routes (pure; exposed for unit tests).
+   * The header-route ApisixRoute for a new route: the base ApisixRoute copied under the route's
+   * name, controlled by the Rollout, with its weighted HTTP routes turned into header routes (pure;
+   * exposed for unit tests).
    *
    * @param req the Rollout
    * @param base the ApisixRoute of {@code apisix.route.name}
@@ -198,7 +214,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
    * @return the object to create
    * @throws IllegalArgumentException when an HTTP route or backend is missing
    */
-  static GenericKubernetesResource headerRouteCopy(TrafficRequest req, GenericKubernetesResource base, SetHeaderRoute route) {
+  static GenericKubernetesResource headerRouteCopy(
+      TrafficRequest req, GenericKubernetesResource base, SetHeaderRoute route) {
     ObjectNode json = JSON.valueToTree(base);
     ObjectNode meta = JSON.createObjectNode();
     meta.put("name", route.getName());
@@ -218,7 +235,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
   }
 
   /** Turns the weighted HTTP routes of {@code http} into header routes to the canary (in place). */
-  private static void headerRules(TrafficRequest req, ArrayNode http, SetHeaderRoute route, boolean isNew) {
+  private static void headerRules(
+      TrafficRequest req, ArrayNode http, SetHeaderRoute route, boolean isNew) {
     String stable = req.stableService(false);
     for (String rule : rules(req)) {
       ObjectNode r = httpRoute(http, rule);
@@ -232,14 +250,18 @@ public final class ApisixTrafficRouter implements TrafficRouter {
       if (isNew) {
         r.put("priority", r.path("priority").asLong(0) + 1);
       }
-      ObjectNode match = r.has("match") && r.get("match").isObject() ? (ObjectNode) r.get("match") : r.putObject("match");
+      ObjectNode match =
+          r.has("match") && r.get("match").isObject()
+              ? (ObjectNode) r.get("match")
+              : r.putObject("match");
       match.set("exprs", exprs(route));
     }
   }
 
   /**
-   * The {@code match.exprs} of a header route: per header match an {@code Equal} expression for {@code exact}, a
-   * {@code RegexMatch} for {@code regex}, and a {@code RegexMatch} on {@code ^<prefix>.*} for {@code prefix}.
+   * The {@code match.exprs} of a header route: per header match an {@code Equal} expression for
+   * {@code exact}, a {@code RegexMatch} for {@code regex}, and a {@code RegexMatch} on {@code
+   * ^<prefix>.*} for {@code prefix}.
    *
    * @param route the step's route
    * @return the expressions
@@ -280,9 +302,15 @@ public final class ApisixTrafficRouter implements TrafficRouter {
   public Future<Void> removeManagedRoutes(TrafficRequest req) {
     Future<Void> chain = Future.succeededFuture();
     for (String name : req.managedRoutes()) {
-      chain = chain.compose(
-          v -> api.getGeneric(API_VERSION, KIND, req.namespace(), name)
-              .compose(obj -> obj != null && Owners.controlledBy(obj, req.rollout()) ? delete(req, name) : Future.succeededFuture()));
+      chain =
+          chain.compose(
+              v ->
+                  api.getGeneric(API_VERSION, KIND, req.namespace(), name)
+                      .compose(
+                          obj ->
+                              obj != null && Owners.controlledBy(obj, req.rollout())
+                                  ? delete(req, name)
+                                  : Future.succeededFuture()));
     }
     return chain;
   }
@@ -293,17 +321,21 @@ public final class ApisixTrafficRouter implements TrafficRouter {
         .recover(err -> warn(req, "ApisixRouteDeleteError", "delete", name, err));
   }
 
-  private Future<Void> patchHttp(TrafficRequest req, ObjectNode json, ArrayNode http, String reason, String verb) {
+  private Future<Void> patchHttp(
+      TrafficRequest req, ObjectNode json, ArrayNode http, String reason, String verb) {
     String name = json.path("metadata").path("name").asText();
     ObjectNode patch = JSON.createObjectNode();
-    patch.putObject("metadata").put("resourceVersion", json.path("metadata").path("resourceVersion").asText());
+    patch
+        .putObject("metadata")
+        .put("resourceVersion", json.path("metadata").path("resourceVersion").asText());
     patch.putObject("spec").set("http", http);
     return api.patchGeneric(API_VERSION, KIND, req.namespace(), name, patch.toString())
         .recover(err -> warn(req, reason, verb, name, err))
         .mapEmpty();
   }
 
-  private <T> Future<T> warn(TrafficRequest req, String reason, String verb, String name, Throwable err) {
+  private <T> Future<T> warn(
+      TrafficRequest req, String reason, String verb, String name, Throwable err) {
     String msg = "Error " + verb + " apisix route \"" + name + "\": " + err.getMessage();
     events.warning(req.rollout(), reason, msg);
     return Future.failedFuture(msg);
@@ -344,7 +376,11 @@ public final class ApisixTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<Void> updateHash(TrafficRequest req, String canaryHash, String stableHash, List<WeightDestination> additional) {
+  public Future<Void> updateHash(
+      TrafficRequest req,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     return Future.succeededFuture();
   }
 
@@ -354,7 +390,8 @@ public final class ApisixTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<WeightVerification> verifyWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<WeightVerification> verifyWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
   }
 }

@@ -26,35 +26,46 @@ import org.slf4j.LoggerFactory;
 
 /**
  * AWS App Mesh ({@code trafficRouting.appMesh}, docs/compatibility.md §1.5 and §2.3 item 9), on the
- * {@code appmesh.k8s.aws} objects ({@code --appmesh-crd-version}, default v1beta2) in the Rollout's namespace:
+ * {@code appmesh.k8s.aws} objects ({@code --appmesh-crd-version}, default v1beta2) in the Rollout's
+ * namespace:
  *
  * <ul>
  *   <li>{@code updateHash}: the VirtualNodes {@code virtualNodeGroup.stableVirtualNodeRef} and
- *       {@code canaryVirtualNodeRef} get {@code spec.podSelector.matchLabels.rollouts-pod-template-hash} = the stable
- *       and canary ReplicaSet hashes (their other labels kept) and the {@code managed-by-rollouts} annotation. Without
- *       a stable hash the stable node selects {@code stable-hash}; while there is no canary or it is the stable one
- *       (fully promoted), the canary node selects {@code canary-hash}, so the two never select the same pods.</li>
- *   <li>{@code setWeight}: the VirtualService {@code virtualService.name} names its VirtualRouter in
- *       {@code spec.provider.virtualRouter.virtualRouterRef}; in that router's routes (those listed in
- *       {@code virtualService.routes}, or all), the {@code action.weightedTargets} entry whose {@code virtualNodeRef}
- *       is the canary node gets the weight and the stable node's entry {@code 100 - weight}. Routes are
- *       {@code httpRoute}, {@code http2Route}, {@code grpcRoute} or {@code tcpRoute} and must have exactly two
- *       weighted targets, as Argo Rollouts requires.</li>
+ *       {@code canaryVirtualNodeRef} get {@code
+ *       spec.podSelector.matchLabels.rollouts-pod-template-hash} = the stable and canary ReplicaSet
+ *       hashes (their other labels kept) and the {@code managed-by-rollouts} annotation. Without a
+ *       stable hash the stable node selects {@code stable-hash}; while there is no canary or it is
+ *       the stable one (fully promoted), the canary node selects {@code canary-hash}, so the two
+ *       never select the same pods.
+ *   <li>{@code setWeight}: the VirtualService {@code virtualService.name} names its VirtualRouter
+ *       in {@code spec.provider.virtualRouter.virtualRouterRef}; in that router's routes (those
+ *       listed in {@code virtualService.routes}, or all), the {@code action.weightedTargets} entry
+ *       whose {@code virtualNodeRef} is the canary node gets the weight and the stable node's entry
+ *       {@code 100 - weight}. Routes are {@code httpRoute}, {@code http2Route}, {@code grpcRoute}
+ *       or {@code tcpRoute} and must have exactly two weighted targets, as Argo Rollouts requires.
  * </ul>
  *
- * <p>Beyond Argo Rollouts' checks, a route listed in {@code virtualService.routes} that is missing, or that has no
- * target for the canary or the stable node, is an error, and so is a router none of whose routes weights both nodes.
- * Header and mirror routes, experiment destinations and weight verification are not supported by App Mesh (the
- * Rollout validation refuses those steps unless another router serves them).
+ * <p>Beyond Argo Rollouts' checks, a route listed in {@code virtualService.routes} that is missing,
+ * or that has no target for the canary or the stable node, is an error, and so is a router none of
+ * whose routes weights both nodes. Header and mirror routes, experiment destinations and weight
+ * verification are not supported by App Mesh (the Rollout validation refuses those steps unless
+ * another router serves them).
  */
 public final class AppMeshTrafficRouter implements TrafficRouter {
 
   /** The route kinds whose weighted targets are set, in the order they are looked for. */
-  public static final List<String> ROUTE_TYPES = List.of("httpRoute", "tcpRoute", "http2Route", "grpcRoute");
+  public static final List<String> ROUTE_TYPES =
+      List.of("httpRoute", "tcpRoute", "http2Route", "grpcRoute");
+
   /** The selector value of the stable VirtualNode while there is no stable ReplicaSet. */
   public static final String NO_STABLE_HASH = "stable-hash";
-  /** The selector value of the canary VirtualNode while there is no canary distinct from the stable ReplicaSet. */
+
+  /**
+   * The selector value of the canary VirtualNode while there is no canary distinct from the stable
+   * ReplicaSet.
+   */
   public static final String NO_CANARY_HASH = "canary-hash";
+
   private static final Logger LOG = LoggerFactory.getLogger(AppMeshTrafficRouter.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
 
@@ -66,9 +77,10 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
    * Creates the router.
    *
    * @param api the API facade
-   * @param events the event recorder ({@code VirtualServiceNotFound}, {@code VirtualRouterNotFound},
-   *     {@code VirtualNodeNotFound})
-   * @param apiVersion the App Mesh {@code apiVersion}, see {@link RouterApiVersions#appMeshApiVersion()}
+   * @param events the event recorder ({@code VirtualServiceNotFound}, {@code
+   *     VirtualRouterNotFound}, {@code VirtualNodeNotFound})
+   * @param apiVersion the App Mesh {@code apiVersion}, see {@link
+   *     RouterApiVersions#appMeshApiVersion()}
    */
   public AppMeshTrafficRouter(KubeApi api, EventRecorder events, String apiVersion) {
     this.api = api;
@@ -94,15 +106,23 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
    */
   static String[] selectorHashes(String canaryHash, String stableHash) {
     String stable = stableHash == null || stableHash.isEmpty() ? NO_STABLE_HASH : stableHash;
-    String canary = canaryHash == null || canaryHash.isEmpty() || canaryHash.equals(stable) ? NO_CANARY_HASH : canaryHash;
+    String canary =
+        canaryHash == null || canaryHash.isEmpty() || canaryHash.equals(stable)
+            ? NO_CANARY_HASH
+            : canaryHash;
     return new String[] {stable, canary};
   }
 
   @Override
   public Future<Void> updateHash(
-      TrafficRequest req, String canaryHash, String stableHash, List<WeightDestination> additional) {
+      TrafficRequest req,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     AppMeshVirtualNodeGroup group = appMesh(req).getVirtualNodeGroup();
-    if (group == null || name(group.getStableVirtualNodeRef()) == null || name(group.getCanaryVirtualNodeRef()) == null) {
+    if (group == null
+        || name(group.getStableVirtualNodeRef()) == null
+        || name(group.getCanaryVirtualNodeRef()) == null) {
       return Future.failedFuture(
           "trafficRouting.appMesh.virtualNodeGroup must name canaryVirtualNodeRef and stableVirtualNodeRef");
     }
@@ -126,10 +146,16 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
                 return Future.failedFuture(msg);
               }
               JsonNode obj = JSON.valueToTree(node);
-              boolean labelled = hash.equals(
-                  obj.path("spec").path("podSelector").path("matchLabels").path(Labels.POD_TEMPLATE_HASH).asText(null));
+              boolean labelled =
+                  hash.equals(
+                      obj.path("spec")
+                          .path("podSelector")
+                          .path("matchLabels")
+                          .path(Labels.POD_TEMPLATE_HASH)
+                          .asText(null));
               Map<String, String> ann = node.getMetadata().getAnnotations();
-              boolean annotated = ann != null && req.name().equals(ann.get(Annotations.MANAGED_BY_ROLLOUTS));
+              boolean annotated =
+                  ann != null && req.name().equals(ann.get(Annotations.MANAGED_BY_ROLLOUTS));
               if (labelled && annotated) {
                 return Future.succeededFuture();
               }
@@ -137,21 +163,34 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
               ObjectNode meta = patch.putObject("metadata");
               meta.put("resourceVersion", node.getMetadata().getResourceVersion());
               meta.putObject("annotations").put(Annotations.MANAGED_BY_ROLLOUTS, req.name());
-              patch.putObject("spec").putObject("podSelector").putObject("matchLabels").put(Labels.POD_TEMPLATE_HASH, hash);
-              LOG.info("{} pinning VirtualNode {} to {}={}", req.ctx(), name, Labels.POD_TEMPLATE_HASH, hash);
-              return api.patchGeneric(apiVersion, "VirtualNode", ns, name, patch.toString()).<Void>mapEmpty();
+              patch
+                  .putObject("spec")
+                  .putObject("podSelector")
+                  .putObject("matchLabels")
+                  .put(Labels.POD_TEMPLATE_HASH, hash);
+              LOG.info(
+                  "{} pinning VirtualNode {} to {}={}",
+                  req.ctx(),
+                  name,
+                  Labels.POD_TEMPLATE_HASH,
+                  hash);
+              return api.patchGeneric(apiVersion, "VirtualNode", ns, name, patch.toString())
+                  .<Void>mapEmpty();
             });
   }
 
   @Override
-  public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<Void> setWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     AppMeshTrafficRouting mesh = appMesh(req);
     String vsName = mesh.getVirtualService() == null ? null : mesh.getVirtualService().getName();
     AppMeshVirtualNodeGroup group = mesh.getVirtualNodeGroup();
     if (vsName == null || vsName.isEmpty()) {
       return Future.failedFuture("trafficRouting.appMesh.virtualService.name must be set");
     }
-    if (group == null || name(group.getStableVirtualNodeRef()) == null || name(group.getCanaryVirtualNodeRef()) == null) {
+    if (group == null
+        || name(group.getStableVirtualNodeRef()) == null
+        || name(group.getCanaryVirtualNodeRef()) == null) {
       return Future.failedFuture(
           "trafficRouting.appMesh.virtualNodeGroup must name canaryVirtualNodeRef and stableVirtualNodeRef");
     }
@@ -164,22 +203,43 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
                 events.warning(req.rollout(), "VirtualServiceNotFound", msg);
                 return Future.failedFuture(msg);
               }
-              JsonNode ref = JSON.valueToTree(vs).path("spec").path("provider").path("virtualRouter").path("virtualRouterRef");
+              JsonNode ref =
+                  JSON.valueToTree(vs)
+                      .path("spec")
+                      .path("provider")
+                      .path("virtualRouter")
+                      .path("virtualRouterRef");
               String vrName = ref.path("name").asText("");
               if (vrName.isEmpty()) {
-                return Future.failedFuture("VirtualService `" + vsName + "` is not associated with a virtual router"
-                    + " (spec.provider.virtualRouter.virtualRouterRef)");
+                return Future.failedFuture(
+                    "VirtualService `"
+                        + vsName
+                        + "` is not associated with a virtual router"
+                        + " (spec.provider.virtualRouter.virtualRouterRef)");
               }
-              String vrNs = ref.path("namespace").asText("").isEmpty() ? ns : ref.path("namespace").asText();
+              String vrNs =
+                  ref.path("namespace").asText("").isEmpty() ? ns : ref.path("namespace").asText();
               return api.getGeneric(apiVersion, "VirtualRouter", vrNs, vrName)
                   .compose(vr -> weightRouter(req, vsName, vrNs, vrName, vr, desiredWeight));
             });
   }
 
   private Future<Void> weightRouter(
-      TrafficRequest req, String vsName, String ns, String vrName, GenericKubernetesResource vr, int weight) {
+      TrafficRequest req,
+      String vsName,
+      String ns,
+      String vrName,
+      GenericKubernetesResource vr,
+      int weight) {
     if (vr == null) {
-      String msg = "VirtualRouter `" + vrName + "` of VirtualService `" + vsName + "` not found in namespace `" + ns + "`";
+      String msg =
+          "VirtualRouter `"
+              + vrName
+              + "` of VirtualService `"
+              + vsName
+              + "` not found in namespace `"
+              + ns
+              + "`";
       events.warning(req.rollout(), "VirtualRouterNotFound", msg);
       return Future.failedFuture(msg);
     }
@@ -187,9 +247,14 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
     JsonNode obj = JSON.valueToTree(vr);
     ArrayNode routes;
     try {
-      routes = weightedRoutes(obj, req.namespace(), mesh.getVirtualService().getRoutes(),
-          mesh.getVirtualNodeGroup().getCanaryVirtualNodeRef().getName(),
-          mesh.getVirtualNodeGroup().getStableVirtualNodeRef().getName(), weight);
+      routes =
+          weightedRoutes(
+              obj,
+              req.namespace(),
+              mesh.getVirtualService().getRoutes(),
+              mesh.getVirtualNodeGroup().getCanaryVirtualNodeRef().getName(),
+              mesh.getVirtualNodeGroup().getStableVirtualNodeRef().getName(),
+              weight);
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e.getMessage());
     }
@@ -204,21 +269,28 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
   }
 
   /**
-   * Returns a copy of a VirtualRouter's {@code spec.routes} with the canary and stable weighted targets of the
-   * selected routes set (pure; exposed for unit tests).
+   * Returns a copy of a VirtualRouter's {@code spec.routes} with the canary and stable weighted
+   * targets of the selected routes set (pure; exposed for unit tests).
    *
    * @param virtualRouter the VirtualRouter as JSON
-   * @param namespace the Rollout's namespace (the VirtualNodes' namespace, and a target's when it names none)
+   * @param namespace the Rollout's namespace (the VirtualNodes' namespace, and a target's when it
+   *     names none)
    * @param routeNames {@code appMesh.virtualService.routes}; null or empty selects every route
    * @param canaryNode the canary VirtualNode name
    * @param stableNode the stable VirtualNode name
    * @param weight the canary weight, 0 to 100
    * @return the new routes, in the stored order
-   * @throws IllegalArgumentException naming the route field when the routes are malformed, a route has not exactly two
-   *     weighted targets, a listed route is missing or lacks a target, or no route weights both nodes
+   * @throws IllegalArgumentException naming the route field when the routes are malformed, a route
+   *     has not exactly two weighted targets, a listed route is missing or lacks a target, or no
+   *     route weights both nodes
    */
   static ArrayNode weightedRoutes(
-      JsonNode virtualRouter, String namespace, List<String> routeNames, String canaryNode, String stableNode, int weight) {
+      JsonNode virtualRouter,
+      String namespace,
+      List<String> routeNames,
+      String canaryNode,
+      String stableNode,
+      int weight) {
     String vr = "VirtualRouter `" + virtualRouter.path("metadata").path("name").asText() + "`";
     JsonNode stored = virtualRouter.path("spec").path("routes");
     if (!stored.isArray() || stored.isEmpty()) {
@@ -235,9 +307,11 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
       }
       ObjectNode route = (ObjectNode) routes.get(i);
       String routeName = route.path("name").asText("");
-      String type = ROUTE_TYPES.stream().filter(t -> route.path(t).isObject()).findFirst().orElse(null);
+      String type =
+          ROUTE_TYPES.stream().filter(t -> route.path(t).isObject()).findFirst().orElse(null);
       if (type == null) {
-        throw new IllegalArgumentException(vr + ": " + at + " (" + routeName + ") has none of " + ROUTE_TYPES);
+        throw new IllegalArgumentException(
+            vr + ": " + at + " (" + routeName + ") has none of " + ROUTE_TYPES);
       }
       String targetsAt = at + "." + type + ".action.weightedTargets";
       JsonNode targets = route.path(type).path("action").path("weightedTargets");
@@ -246,7 +320,14 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
       }
       if (targets.size() != 2) {
         throw new IllegalArgumentException(
-            vr + ": " + targetsAt + " has " + targets.size() + " targets (" + routeName + "), expected 2");
+            vr
+                + ": "
+                + targetsAt
+                + " has "
+                + targets.size()
+                + " targets ("
+                + routeName
+                + "), expected 2");
       }
       if (!wanted.isEmpty() && !wanted.contains(routeName)) {
         continue;
@@ -258,12 +339,15 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
         JsonNode t = targets.get(j);
         JsonNode ref = t.path("virtualNodeRef");
         if (!ref.path("name").isTextual()) {
-          throw new IllegalArgumentException(vr + ": " + targetsAt + "[" + j + "] has no virtualNodeRef.name");
+          throw new IllegalArgumentException(
+              vr + ": " + targetsAt + "[" + j + "] has no virtualNodeRef.name");
         }
         if (!t.path("weight").isNumber()) {
-          throw new IllegalArgumentException(vr + ": " + targetsAt + "[" + j + "].weight is not a number");
+          throw new IllegalArgumentException(
+              vr + ": " + targetsAt + "[" + j + "].weight is not a number");
         }
-        String nodeNs = ref.path("namespace").asText("").isEmpty() ? namespace : ref.path("namespace").asText();
+        String nodeNs =
+            ref.path("namespace").asText("").isEmpty() ? namespace : ref.path("namespace").asText();
         if (!nodeNs.equals(namespace)) {
           continue;
         }
@@ -275,8 +359,15 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
       }
       if (canary == null || stable == null) {
         if (!wanted.isEmpty()) {
-          throw new IllegalArgumentException(vr + ": route `" + routeName + "` has no weightedTarget for the "
-              + (canary == null ? "canary VirtualNode `" + canaryNode : "stable VirtualNode `" + stableNode) + "`");
+          throw new IllegalArgumentException(
+              vr
+                  + ": route `"
+                  + routeName
+                  + "` has no weightedTarget for the "
+                  + (canary == null
+                      ? "canary VirtualNode `" + canaryNode
+                      : "stable VirtualNode `" + stableNode)
+                  + "`");
         }
         continue;
       }
@@ -286,12 +377,18 @@ public final class AppMeshTrafficRouter implements TrafficRouter {
     }
     for (String n : wanted) {
       if (!seen.contains(n)) {
-        throw new IllegalArgumentException(vr + ": route `" + n + "` listed in appMesh.virtualService.routes not found");
+        throw new IllegalArgumentException(
+            vr + ": route `" + n + "` listed in appMesh.virtualService.routes not found");
       }
     }
     if (!anyWeighted) {
-      throw new IllegalArgumentException(vr + ": no route has weightedTargets for both the canary VirtualNode `"
-          + canaryNode + "` and the stable VirtualNode `" + stableNode + "`");
+      throw new IllegalArgumentException(
+          vr
+              + ": no route has weightedTargets for both the canary VirtualNode `"
+              + canaryNode
+              + "` and the stable VirtualNode `"
+              + stableNode
+              + "`");
     }
     return routes;
   }

@@ -23,26 +23,33 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gateway API, built in under the plugin name of the Argo Rollouts Gateway API plugin ({@code
- * trafficRouting.plugins["argoproj-labs/gatewayAPI"]}, config {@code httpRoute | httpRoutes[{name, useHeaderRoutes}] |
- * grpcRoute | grpcRoutes[{name}] | tcpRoute | tcpRoutes[{name}]}, optional {@code namespace}).
+ * trafficRouting.plugins["argoproj-labs/gatewayAPI"]}, config {@code httpRoute | httpRoutes[{name,
+ * useHeaderRoutes}] | grpcRoute | grpcRoutes[{name}] | tcpRoute | tcpRoutes[{name}]}, optional
+ * {@code namespace}).
  *
  * <p>Weights: in every rule of each route that has backendRefs to both {@code canaryService} and
- * {@code stableService}, the canary backendRef gets the weight and the stable one {@code W - weight}. Gateway API
- * weights are relative, so {@code maxTrafficWeight} works as the total.
+ * {@code stableService}, the canary backendRef gets the weight and the stable one {@code W -
+ * weight}. Gateway API weights are relative, so {@code maxTrafficWeight} works as the total.
  *
- * <p>Managed routes (HTTPRoute only): {@code setHeaderRoute} adds, for every rule that routes to the canary, a rule with
- * the same matches plus the header matches (exact as {@code Exact}, regex and prefix as {@code RegularExpression})
- * sending everything to the canary; {@code setMirrorRoute} adds a rule with the step's matches, the weighted backends
- * and a {@code RequestMirror} filter to the canary. Managed rules are kept at the top of {@code spec.rules} in
- * {@code managedRoutes} order; the annotation {@value #MANAGED_ANNOTATION} records how many rules each managed route
+ * <p>Managed routes (HTTPRoute only): {@code setHeaderRoute} adds, for every rule that routes to
+ * the canary, a rule with the same matches plus the header matches (exact as {@code Exact}, regex
+ * and prefix as {@code RegularExpression}) sending everything to the canary; {@code setMirrorRoute}
+ * adds a rule with the step's matches, the weighted backends and a {@code RequestMirror} filter to
+ * the canary. Managed rules are kept at the top of {@code spec.rules} in {@code managedRoutes}
+ * order; the annotation {@value #MANAGED_ANNOTATION} records how many rules each managed route
  * owns, so they are found and removed again without touching the user's rules.
  */
 public final class GatewayApiTrafficRouter implements TrafficRouter {
 
   /** The plugin name this router answers to. */
   public static final String PLUGIN_NAME = "argoproj-labs/gatewayAPI";
-  /** Annotation on an HTTPRoute: JSON object, managed route name to the number of rules it owns at the top. */
+
+  /**
+   * Annotation on an HTTPRoute: JSON object, managed route name to the number of rules it owns at
+   * the top.
+   */
   public static final String MANAGED_ANNOTATION = "rollgate.io/managed-routes";
+
   private static final String GROUP = "gateway.networking.k8s.io";
   private static final Logger LOG = LoggerFactory.getLogger(GatewayApiTrafficRouter.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
@@ -85,13 +92,16 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
     return refs;
   }
 
-  private static void add(List<RouteRef> refs, JsonNode c, String single, String many, String apiVersion, String kind) {
+  private static void add(
+      List<RouteRef> refs, JsonNode c, String single, String many, String apiVersion, String kind) {
     if (c.hasNonNull(single)) {
       refs.add(new RouteRef(apiVersion, kind, c.get(single).asText(), "HTTPRoute".equals(kind)));
     }
     for (JsonNode n : c.path(many)) {
       boolean header = "HTTPRoute".equals(kind) && n.path("useHeaderRoutes").asBoolean(false);
-      refs.add(new RouteRef(apiVersion, kind, n.isTextual() ? n.asText() : n.path("name").asText(), header));
+      refs.add(
+          new RouteRef(
+              apiVersion, kind, n.isTextual() ? n.asText() : n.path("name").asText(), header));
     }
   }
 
@@ -99,25 +109,36 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
     List<RouteRef> refs = routes(req);
     if (refs.isEmpty()) {
       return Future.failedFuture(
-          "plugin " + PLUGIN_NAME + " needs one of httpRoute, httpRoutes, grpcRoute, grpcRoutes, tcpRoute, tcpRoutes");
+          "plugin "
+              + PLUGIN_NAME
+              + " needs one of httpRoute, httpRoutes, grpcRoute, grpcRoutes, tcpRoute, tcpRoutes");
     }
     return Future.succeededFuture(refs);
   }
 
-  /** Reads a route, applies {@code edit} to a copy of it, and patches {@code spec.rules} (and the annotation) when changed. */
-  private Future<Void> edit(TrafficRequest req, RouteRef ref, java.util.function.BiFunction<ObjectNode, ArrayNode, String> edit) {
+  /**
+   * Reads a route, applies {@code edit} to a copy of it, and patches {@code spec.rules} (and the
+   * annotation) when changed.
+   */
+  private Future<Void> edit(
+      TrafficRequest req,
+      RouteRef ref,
+      java.util.function.BiFunction<ObjectNode, ArrayNode, String> edit) {
     String ns = namespace(req);
     return api.getGeneric(ref.apiVersion(), ref.kind(), ns, ref.name())
         .compose(
             res -> {
               if (res == null) {
-                return Future.failedFuture(ref.kind() + " `" + ref.name() + "` not found in namespace " + ns);
+                return Future.failedFuture(
+                    ref.kind() + " `" + ref.name() + "` not found in namespace " + ns);
               }
               ObjectNode obj = JSON.valueToTree(res);
-              ArrayNode rules = obj.path("spec").path("rules").isArray()
-                  ? ((ArrayNode) obj.path("spec").path("rules")).deepCopy()
-                  : JSON.createArrayNode();
-              String oldAnnotation = obj.path("metadata").path("annotations").path(MANAGED_ANNOTATION).asText(null);
+              ArrayNode rules =
+                  obj.path("spec").path("rules").isArray()
+                      ? ((ArrayNode) obj.path("spec").path("rules")).deepCopy()
+                      : JSON.createArrayNode();
+              String oldAnnotation =
+                  obj.path("metadata").path("annotations").path(MANAGED_ANNOTATION).asText(null);
               JsonNode oldRules = obj.path("spec").path("rules").deepCopy();
               String annotation;
               try {
@@ -125,7 +146,8 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
               } catch (IllegalArgumentException e) {
                 return Future.failedFuture(e.getMessage());
               }
-              boolean sameAnnotation = annotation == null ? oldAnnotation == null : annotation.equals(oldAnnotation);
+              boolean sameAnnotation =
+                  annotation == null ? oldAnnotation == null : annotation.equals(oldAnnotation);
               if (rules.equals(oldRules) && sameAnnotation) {
                 return Future.succeededFuture();
               }
@@ -142,12 +164,15 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
               }
               patch.putObject("spec").set("rules", rules);
               LOG.info("{} updating {} {}", req.ctx(), ref.kind(), ref.name());
-              return api.patchGeneric(ref.apiVersion(), ref.kind(), ns, ref.name(), patch.toString()).mapEmpty();
+              return api.patchGeneric(
+                      ref.apiVersion(), ref.kind(), ns, ref.name(), patch.toString())
+                  .mapEmpty();
             });
   }
 
   @Override
-  public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<Void> setWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     int extra = 0;
     for (WeightDestination d : additional) {
       extra += d.getWeight() == null ? 0 : d.getWeight();
@@ -158,25 +183,38 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
             refs -> {
               Future<Void> chain = Future.succeededFuture();
               for (RouteRef ref : refs) {
-                chain = chain.compose(
-                    v -> edit(req, ref, (obj, rules) -> {
-                      boolean found = false;
-                      for (JsonNode rule : rules) {
-                        ObjectNode canary = backendRef(rule, req.canaryService());
-                        ObjectNode stable = backendRef(rule, req.stableService());
-                        if (canary != null && stable != null) {
-                          canary.put("weight", desiredWeight);
-                          stable.put("weight", stableWeight);
-                          found = true;
-                        }
-                      }
-                      if (!found) {
-                        throw new IllegalArgumentException(
-                            ref.kind() + " `" + ref.name() + "` has no rule with backendRefs to both " + req.canaryService()
-                                + " and " + req.stableService());
-                      }
-                      return obj.path("metadata").path("annotations").path(MANAGED_ANNOTATION).asText(null);
-                    }));
+                chain =
+                    chain.compose(
+                        v ->
+                            edit(
+                                req,
+                                ref,
+                                (obj, rules) -> {
+                                  boolean found = false;
+                                  for (JsonNode rule : rules) {
+                                    ObjectNode canary = backendRef(rule, req.canaryService());
+                                    ObjectNode stable = backendRef(rule, req.stableService());
+                                    if (canary != null && stable != null) {
+                                      canary.put("weight", desiredWeight);
+                                      stable.put("weight", stableWeight);
+                                      found = true;
+                                    }
+                                  }
+                                  if (!found) {
+                                    throw new IllegalArgumentException(
+                                        ref.kind()
+                                            + " `"
+                                            + ref.name()
+                                            + "` has no rule with backendRefs to both "
+                                            + req.canaryService()
+                                            + " and "
+                                            + req.stableService());
+                                  }
+                                  return obj.path("metadata")
+                                      .path("annotations")
+                                      .path(MANAGED_ANNOTATION)
+                                      .asText(null);
+                                }));
               }
               return chain;
             });
@@ -192,7 +230,9 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
   }
 
   private static boolean isService(JsonNode ref, String service) {
-    return service != null && service.equals(ref.path("name").asText()) && "Service".equals(ref.path("kind").asText("Service"));
+    return service != null
+        && service.equals(ref.path("name").asText())
+        && "Service".equals(ref.path("kind").asText("Service"));
   }
 
   /** The managed rules recorded on a route: name to count, in stored order. */
@@ -209,20 +249,24 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
         m.put(e.getKey(), e.getValue().asInt());
       }
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("annotation " + MANAGED_ANNOTATION + " is not valid JSON: " + e.getOriginalMessage());
+      throw new IllegalArgumentException(
+          "annotation " + MANAGED_ANNOTATION + " is not valid JSON: " + e.getOriginalMessage());
     }
     return m;
   }
 
   /**
-   * Replaces the rules of one managed route (none to remove it), keeping every managed route at the top in
-   * {@code managedRoutes} order; returns the new annotation value (null when no managed rule is left).
+   * Replaces the rules of one managed route (none to remove it), keeping every managed route at the
+   * top in {@code managedRoutes} order; returns the new annotation value (null when no managed rule
+   * is left).
    */
-  private static String replaceManaged(TrafficRequest req, ObjectNode obj, ArrayNode rules, String name, List<ObjectNode> newRules) {
+  private static String replaceManaged(
+      TrafficRequest req, ObjectNode obj, ArrayNode rules, String name, List<ObjectNode> newRules) {
     LinkedHashMap<String, Integer> counts = managed(obj);
     int total = counts.values().stream().mapToInt(Integer::intValue).sum();
     if (total > rules.size()) {
-      throw new IllegalArgumentException("annotation " + MANAGED_ANNOTATION + " counts more rules than the route has");
+      throw new IllegalArgumentException(
+          "annotation " + MANAGED_ANNOTATION + " counts more rules than the route has");
     }
     Map<String, List<JsonNode>> byName = new LinkedHashMap<>();
     int i = 0;
@@ -280,25 +324,33 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
                 if (!ref.headerRoutes()) {
                   continue;
                 }
-                chain = chain.compose(v -> edit(req, ref, (obj, rules) -> {
-                  List<ObjectNode> generated = new ArrayList<>();
-                  if (route.getMatch() != null && !route.getMatch().isEmpty()) {
-                    for (JsonNode rule : userRules(obj, rules)) {
-                      ObjectNode canary = backendRef(rule, req.canaryService());
-                      if (canary == null) {
-                        continue;
-                      }
-                      generated.add(headerRule(rule, canary, route.getMatch()));
-                    }
-                  }
-                  return replaceManaged(req, obj, rules, route.getName(), generated);
-                }));
+                chain =
+                    chain.compose(
+                        v ->
+                            edit(
+                                req,
+                                ref,
+                                (obj, rules) -> {
+                                  List<ObjectNode> generated = new ArrayList<>();
+                                  if (route.getMatch() != null && !route.getMatch().isEmpty()) {
+                                    for (JsonNode rule : userRules(obj, rules)) {
+                                      ObjectNode canary = backendRef(rule, req.canaryService());
+                                      if (canary == null) {
+                                        continue;
+                                      }
+                                      generated.add(headerRule(rule, canary, route.getMatch()));
+                                    }
+                                  }
+                                  return replaceManaged(
+                                      req, obj, rules, route.getName(), generated);
+                                }));
               }
               return chain;
             });
   }
 
-  private static ObjectNode headerRule(JsonNode rule, ObjectNode canary, List<HeaderRoutingMatch> match) {
+  private static ObjectNode headerRule(
+      JsonNode rule, ObjectNode canary, List<HeaderRoutingMatch> match) {
     ObjectNode out = JSON.createObjectNode();
     ArrayNode matches = out.putArray("matches");
     List<JsonNode> base = new ArrayList<>();
@@ -308,7 +360,8 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
     }
     for (JsonNode m : base) {
       ObjectNode copy = m.deepCopy();
-      ArrayNode headers = copy.has("headers") ? (ArrayNode) copy.get("headers") : copy.putArray("headers");
+      ArrayNode headers =
+          copy.has("headers") ? (ArrayNode) copy.get("headers") : copy.putArray("headers");
       for (HeaderRoutingMatch h : match) {
         headers.add(headerMatch(h.getHeaderName(), h.getHeaderValue()));
       }
@@ -327,9 +380,12 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
     } else if (v != null && v.getRegex() != null) {
       h.put("type", "RegularExpression").put("name", name).put("value", v.getRegex());
     } else if (v != null && v.getPrefix() != null) {
-      h.put("type", "RegularExpression").put("name", name).put("value", "^" + escapeRegex(v.getPrefix()) + ".*");
+      h.put("type", "RegularExpression")
+          .put("name", name)
+          .put("value", "^" + escapeRegex(v.getPrefix()) + ".*");
     } else {
-      throw new IllegalArgumentException("header match for " + name + " needs one of exact, regex, prefix");
+      throw new IllegalArgumentException(
+          "header match for " + name + " needs one of exact, regex, prefix");
     }
     return h;
   }
@@ -355,18 +411,26 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
                 if (!"HTTPRoute".equals(ref.kind())) {
                   continue;
                 }
-                chain = chain.compose(v -> edit(req, ref, (obj, rules) -> {
-                  List<ObjectNode> generated = new ArrayList<>();
-                  if (route.getMatch() != null && !route.getMatch().isEmpty()) {
-                    for (JsonNode rule : userRules(obj, rules)) {
-                      ObjectNode canary = backendRef(rule, req.canaryService());
-                      if (canary != null && backendRef(rule, req.stableService()) != null) {
-                        generated.add(mirrorRule(rule, canary, route));
-                      }
-                    }
-                  }
-                  return replaceManaged(req, obj, rules, route.getName(), generated);
-                }));
+                chain =
+                    chain.compose(
+                        v ->
+                            edit(
+                                req,
+                                ref,
+                                (obj, rules) -> {
+                                  List<ObjectNode> generated = new ArrayList<>();
+                                  if (route.getMatch() != null && !route.getMatch().isEmpty()) {
+                                    for (JsonNode rule : userRules(obj, rules)) {
+                                      ObjectNode canary = backendRef(rule, req.canaryService());
+                                      if (canary != null
+                                          && backendRef(rule, req.stableService()) != null) {
+                                        generated.add(mirrorRule(rule, canary, route));
+                                      }
+                                    }
+                                  }
+                                  return replaceManaged(
+                                      req, obj, rules, route.getName(), generated);
+                                }));
               }
               return chain;
             });
@@ -390,7 +454,8 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
       }
       if (m.getMethod() != null) {
         if (m.getMethod().getExact() == null) {
-          throw new IllegalArgumentException("Gateway API matches methods exactly: setMirrorRoute " + route.getName());
+          throw new IllegalArgumentException(
+              "Gateway API matches methods exactly: setMirrorRoute " + route.getName());
         }
         gm.put("method", m.getMethod().getExact());
       }
@@ -423,26 +488,43 @@ public final class GatewayApiTrafficRouter implements TrafficRouter {
                 if (!"HTTPRoute".equals(ref.kind())) {
                   continue;
                 }
-                chain = chain.compose(v -> edit(req, ref, (obj, rules) -> {
-                  String annotation = null;
-                  for (String name : new ArrayList<>(managed(obj).keySet())) {
-                    annotation = replaceManaged(req, obj, rules, name, null);
-                    obj.with("metadata").with("annotations").put(MANAGED_ANNOTATION, annotation == null ? "" : annotation);
-                  }
-                  return annotation == null && managed(obj).isEmpty() ? null : annotation;
-                }));
+                chain =
+                    chain.compose(
+                        v ->
+                            edit(
+                                req,
+                                ref,
+                                (obj, rules) -> {
+                                  String annotation = null;
+                                  for (String name : new ArrayList<>(managed(obj).keySet())) {
+                                    annotation = replaceManaged(req, obj, rules, name, null);
+                                    obj.with("metadata")
+                                        .with("annotations")
+                                        .put(
+                                            MANAGED_ANNOTATION,
+                                            annotation == null ? "" : annotation);
+                                  }
+                                  return annotation == null && managed(obj).isEmpty()
+                                      ? null
+                                      : annotation;
+                                }));
               }
               return chain;
             });
   }
 
   @Override
-  public Future<Void> updateHash(TrafficRequest req, String canaryHash, String stableHash, List<WeightDestination> additional) {
+  public Future<Void> updateHash(
+      TrafficRequest req,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     return Future.succeededFuture();
   }
 
   @Override
-  public Future<WeightVerification> verifyWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<WeightVerification> verifyWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
   }
 }

@@ -33,16 +33,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Istio ({@code trafficRouting.istio}, docs/compatibility.md §11.1): VirtualService weights, host-based (destinations
- * named by {@code canaryService}/{@code stableService}, compared on the host's first DNS label) or subset-based (a
- * DestinationRule whose canary and stable subsets carry the {@code rollouts-pod-template-hash} label).
+ * Istio ({@code trafficRouting.istio}, docs/compatibility.md §11.1): VirtualService weights,
+ * host-based (destinations named by {@code canaryService}/{@code stableService}, compared on the
+ * host's first DNS label) or subset-based (a DestinationRule whose canary and stable subsets carry
+ * the {@code rollouts-pod-template-hash} label).
  *
- * <p>For every selected HTTP route (named in {@code routes}, or the only route outside managedRoutes), every TLS route
- * matching a {@code tlsRoutes} entry (port and SNI host set) and every TCP route matching a {@code tcpRoutes} port, the
- * canary destination gets the weight and the stable one {@code 100 - weight - additional}; other destinations are
- * removed, so the weights of each route always sum to 100. Managed mirror routes get the same weights. Header routes
- * send matching requests to the canary; mirror routes copy matching requests to it; both are kept at the top of
- * {@code spec.http} in {@code managedRoutes} order.
+ * <p>For every selected HTTP route (named in {@code routes}, or the only route outside
+ * managedRoutes), every TLS route matching a {@code tlsRoutes} entry (port and SNI host set) and
+ * every TCP route matching a {@code tcpRoutes} port, the canary destination gets the weight and the
+ * stable one {@code 100 - weight - additional}; other destinations are removed, so the weights of
+ * each route always sum to 100. Managed mirror routes get the same weights. Header routes send
+ * matching requests to the canary; mirror routes copy matching requests to it; both are kept at the
+ * top of {@code spec.http} in {@code managedRoutes} order.
  */
 public final class IstioTrafficRouter implements TrafficRouter {
 
@@ -57,8 +59,10 @@ public final class IstioTrafficRouter implements TrafficRouter {
    * Creates the router.
    *
    * @param api the API facade
-   * @param events the event recorder ({@code Updated VirtualService}, {@code UpdatedDestinationRule})
-   * @param version the {@code networking.istio.io} version (Argo's {@code --istio-api-version}, default v1alpha3)
+   * @param events the event recorder ({@code Updated VirtualService}, {@code
+   *     UpdatedDestinationRule})
+   * @param version the {@code networking.istio.io} version (Argo's {@code --istio-api-version},
+   *     default v1alpha3)
    */
   public IstioTrafficRouter(KubeApi api, EventRecorder events, String version) {
     this.api = api;
@@ -71,7 +75,10 @@ public final class IstioTrafficRouter implements TrafficRouter {
     return "Istio";
   }
 
-  /** After an abort the DestinationRule's canary subset selects the stable hash, as the canary Service does. */
+  /**
+   * After an abort the DestinationRule's canary subset selects the stable hash, as the canary
+   * Service does.
+   */
   @Override
   public boolean canaryFollowsStableOnAbort() {
     return true;
@@ -92,7 +99,10 @@ public final class IstioTrafficRouter implements TrafficRouter {
     return list;
   }
 
-  /** {@code name} or {@code name.namespace} (a {@code .svc.cluster.local} or {@code .cluster.local} suffix dropped). */
+  /**
+   * {@code name} or {@code name.namespace} (a {@code .svc.cluster.local} or {@code .cluster.local}
+   * suffix dropped).
+   */
   static String[] nameAndNamespace(String ref, String defaultNamespace) {
     String s = ref;
     for (String suffix : new String[] {".svc.cluster.local", ".cluster.local"}) {
@@ -102,17 +112,28 @@ public final class IstioTrafficRouter implements TrafficRouter {
       }
     }
     int dot = s.lastIndexOf('.');
-    return dot < 0 ? new String[] {s, defaultNamespace} : new String[] {s.substring(0, dot), s.substring(dot + 1)};
+    return dot < 0
+        ? new String[] {s, defaultNamespace}
+        : new String[] {s.substring(0, dot), s.substring(dot + 1)};
   }
 
   /** The destination roles of one pass: hosts or subsets, and the weights. */
-  private record Targets(String canaryHost, String stableHost, String canarySubset, String stableSubset, Set<String> keepSubsets) {
+  private record Targets(
+      String canaryHost,
+      String stableHost,
+      String canarySubset,
+      String stableSubset,
+      Set<String> keepSubsets) {
     boolean isCanary(JsonNode dest) {
-      return canarySubset != null ? canarySubset.equals(dest.path("subset").asText(null)) : canaryHost.equals(firstLabel(dest));
+      return canarySubset != null
+          ? canarySubset.equals(dest.path("subset").asText(null))
+          : canaryHost.equals(firstLabel(dest));
     }
 
     boolean isStable(JsonNode dest) {
-      return stableSubset != null ? stableSubset.equals(dest.path("subset").asText(null)) : stableHost.equals(firstLabel(dest));
+      return stableSubset != null
+          ? stableSubset.equals(dest.path("subset").asText(null))
+          : stableHost.equals(firstLabel(dest));
     }
   }
 
@@ -134,19 +155,32 @@ public final class IstioTrafficRouter implements TrafficRouter {
     return new Targets(req.canaryService(false), req.stableService(false), null, null, Set.of());
   }
 
-  /** Reads a VirtualService, lets {@code edit} change its spec copy, and patches the spec when it changed. */
-  private Future<Void> editVirtualService(TrafficRequest req, IstioVirtualService vs, String what, BiConsumer<IstioVirtualService, ObjectNode> edit) {
+  /**
+   * Reads a VirtualService, lets {@code edit} change its spec copy, and patches the spec when it
+   * changed.
+   */
+  private Future<Void> editVirtualService(
+      TrafficRequest req,
+      IstioVirtualService vs,
+      String what,
+      BiConsumer<IstioVirtualService, ObjectNode> edit) {
     String[] nn = nameAndNamespace(vs.getName(), req.namespace());
     return api.getGeneric(apiVersion, "VirtualService", nn[1], nn[0])
         .compose(
             res -> {
               if (res == null) {
-                events.warning(req.rollout(), "VirtualServiceNotFound", "VirtualService `" + vs.getName() + "` not found");
+                events.warning(
+                    req.rollout(),
+                    "VirtualServiceNotFound",
+                    "VirtualService `" + vs.getName() + "` not found");
                 return Future.failedFuture("VirtualService `" + vs.getName() + "` not found");
               }
               ObjectNode obj = JSON.valueToTree(res);
               JsonNode before = obj.path("spec").deepCopy();
-              ObjectNode spec = obj.path("spec").isObject() ? ((ObjectNode) obj.path("spec")).deepCopy() : JSON.createObjectNode();
+              ObjectNode spec =
+                  obj.path("spec").isObject()
+                      ? ((ObjectNode) obj.path("spec")).deepCopy()
+                      : JSON.createObjectNode();
               try {
                 edit.accept(vs, spec);
                 reorderManaged(req, spec);
@@ -157,7 +191,9 @@ public final class IstioTrafficRouter implements TrafficRouter {
                 return Future.succeededFuture();
               }
               ObjectNode patch = JSON.createObjectNode();
-              patch.putObject("metadata").put("resourceVersion", res.getMetadata().getResourceVersion());
+              patch
+                  .putObject("metadata")
+                  .put("resourceVersion", res.getMetadata().getResourceVersion());
               ObjectNode ps = patch.putObject("spec");
               for (String key : new String[] {"http", "tls", "tcp"}) {
                 if (spec.has(key)) {
@@ -166,13 +202,18 @@ public final class IstioTrafficRouter implements TrafficRouter {
               }
               LOG.info("{} updating VirtualService {}: {}", req.ctx(), nn[0], what);
               return api.patchGeneric(apiVersion, "VirtualService", nn[1], nn[0], patch.toString())
-                  .onSuccess(v -> events.normal(req.rollout(), "Updated VirtualService",
-                      "VirtualService `" + nn[0] + "` set to " + what))
+                  .onSuccess(
+                      v ->
+                          events.normal(
+                              req.rollout(),
+                              "Updated VirtualService",
+                              "VirtualService `" + nn[0] + "` set to " + what))
                   .mapEmpty();
             });
   }
 
-  private Future<Void> eachVirtualService(TrafficRequest req, String what, BiConsumer<IstioVirtualService, ObjectNode> edit) {
+  private Future<Void> eachVirtualService(
+      TrafficRequest req, String what, BiConsumer<IstioVirtualService, ObjectNode> edit) {
     List<IstioVirtualService> list = virtualServices(req);
     if (list.isEmpty()) {
       return Future.failedFuture("either VirtualService or VirtualServices must be configured");
@@ -185,19 +226,27 @@ public final class IstioTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<Void> setWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     return eachVirtualService(
-        req, "desiredWeight '" + desiredWeight + "'", (vs, spec) -> applyWeight(req, vs, spec, desiredWeight, additional));
+        req,
+        "desiredWeight '" + desiredWeight + "'",
+        (vs, spec) -> applyWeight(req, vs, spec, desiredWeight, additional));
   }
 
   /**
-   * Sets the weights in a copy of a VirtualService's spec: the selected HTTP routes (only when the VirtualService has
-   * an {@code http} section, so a TLS/TCP-only VirtualService may still name {@code routes}), the managed mirror
-   * routes, and the TLS and TCP routes the Rollout lists.
+   * Sets the weights in a copy of a VirtualService's spec: the selected HTTP routes (only when the
+   * VirtualService has an {@code http} section, so a TLS/TCP-only VirtualService may still name
+   * {@code routes}), the managed mirror routes, and the TLS and TCP routes the Rollout lists.
    *
    * @throws IllegalArgumentException when a listed route or a stable/canary destination is missing
    */
-  static void applyWeight(TrafficRequest req, IstioVirtualService vs, ObjectNode spec, int desiredWeight, List<WeightDestination> additional) {
+  static void applyWeight(
+      TrafficRequest req,
+      IstioVirtualService vs,
+      ObjectNode spec,
+      int desiredWeight,
+      List<WeightDestination> additional) {
     Targets t = targets(req);
     int extra = 0;
     for (WeightDestination d : additional) {
@@ -220,7 +269,8 @@ public final class IstioTrafficRouter implements TrafficRouter {
       for (TLSRoute tls : vs.getTlsRoutes()) {
         List<ObjectNode> found = matching(spec.path("tls"), tls.getPort(), tls.getSniHosts());
         if (found.isEmpty()) {
-          throw new IllegalArgumentException("No matching TLS routes found in the defined Virtual Service.");
+          throw new IllegalArgumentException(
+              "No matching TLS routes found in the defined Virtual Service.");
         }
         found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
       }
@@ -229,7 +279,8 @@ public final class IstioTrafficRouter implements TrafficRouter {
       for (TCPRoute tcp : vs.getTcpRoutes()) {
         List<ObjectNode> found = matching(spec.path("tcp"), tcp.getPort(), null);
         if (found.isEmpty()) {
-          throw new IllegalArgumentException("No matching TCP routes found in the defined Virtual Service.");
+          throw new IllegalArgumentException(
+              "No matching TCP routes found in the defined Virtual Service.");
         }
         found.forEach(r -> setDestinations(req, r, t, desiredWeight, stableWeight, additional));
       }
@@ -237,7 +288,8 @@ public final class IstioTrafficRouter implements TrafficRouter {
   }
 
   /** docs/compatibility.md §2.3 item 7: the HTTP routes {@code setWeight} changes. */
-  private static List<JsonNode> selectedHttpRoutes(IstioVirtualService vs, ArrayNode http, List<String> managed) {
+  private static List<JsonNode> selectedHttpRoutes(
+      IstioVirtualService vs, ArrayNode http, List<String> managed) {
     List<JsonNode> out = new ArrayList<>();
     if (vs.getRoutes() != null && !vs.getRoutes().isEmpty()) {
       for (String name : vs.getRoutes()) {
@@ -248,14 +300,16 @@ public final class IstioTrafficRouter implements TrafficRouter {
           }
         }
         if (found == null) {
-          throw new IllegalArgumentException("HTTP Route '" + name + "' is not found in the defined Virtual Service.");
+          throw new IllegalArgumentException(
+              "HTTP Route '" + name + "' is not found in the defined Virtual Service.");
         }
         out.add(found);
       }
       return out;
     }
-    boolean tlsOrTcp = (vs.getTlsRoutes() != null && !vs.getTlsRoutes().isEmpty())
-        || (vs.getTcpRoutes() != null && !vs.getTcpRoutes().isEmpty());
+    boolean tlsOrTcp =
+        (vs.getTlsRoutes() != null && !vs.getTlsRoutes().isEmpty())
+            || (vs.getTcpRoutes() != null && !vs.getTcpRoutes().isEmpty());
     if (tlsOrTcp) {
       return out; // only the listed TLS/TCP routes are shifted
     }
@@ -294,14 +348,21 @@ public final class IstioTrafficRouter implements TrafficRouter {
   }
 
   /**
-   * Sets the weights of one route's destinations in place, keeping their order (with ping-pong the two Services swap
-   * roles, and route[0] stays the same Service): the canary and stable destinations, the additional subsets (kept as
-   * they are) and the experiment destinations (by host); every other destination is removed, and experiment
-   * destinations not there yet are appended (sorted by Service name).
+   * Sets the weights of one route's destinations in place, keeping their order (with ping-pong the
+   * two Services swap roles, and route[0] stays the same Service): the canary and stable
+   * destinations, the additional subsets (kept as they are) and the experiment destinations (by
+   * host); every other destination is removed, and experiment destinations not there yet are
+   * appended (sorted by Service name).
    */
   private static void setDestinations(
-      TrafficRequest req, ObjectNode route, Targets t, int canaryWeight, int stableWeight, List<WeightDestination> additional) {
-    ArrayNode dests = route.path("route").isArray() ? (ArrayNode) route.get("route") : route.putArray("route");
+      TrafficRequest req,
+      ObjectNode route,
+      Targets t,
+      int canaryWeight,
+      int stableWeight,
+      List<WeightDestination> additional) {
+    ArrayNode dests =
+        route.path("route").isArray() ? (ArrayNode) route.get("route") : route.putArray("route");
     Map<String, WeightDestination> experiments = new LinkedHashMap<>();
     List<WeightDestination> sorted = new ArrayList<>(additional);
     sorted.sort(java.util.Comparator.comparing(WeightDestination::getServiceName));
@@ -327,14 +388,16 @@ public final class IstioTrafficRouter implements TrafficRouter {
       }
     }
     if (!canaryFound) {
-      throw new IllegalArgumentException(t.canarySubset() != null
-          ? "Canary DestinationRule subset '" + t.canarySubset() + "' not found in route"
-          : "Canary Service '" + t.canaryHost() + "' not found in route");
+      throw new IllegalArgumentException(
+          t.canarySubset() != null
+              ? "Canary DestinationRule subset '" + t.canarySubset() + "' not found in route"
+              : "Canary Service '" + t.canaryHost() + "' not found in route");
     }
     if (!stableFound) {
-      throw new IllegalArgumentException(t.stableSubset() != null
-          ? "Stable DestinationRule subset '" + t.stableSubset() + "' not found in route"
-          : "Stable Service '" + t.stableHost() + "' not found in route");
+      throw new IllegalArgumentException(
+          t.stableSubset() != null
+              ? "Stable DestinationRule subset '" + t.stableSubset() + "' not found in route"
+              : "Stable Service '" + t.stableHost() + "' not found in route");
     }
     for (WeightDestination a : experiments.values()) {
       ObjectNode d = out.addObject();
@@ -371,8 +434,12 @@ public final class IstioTrafficRouter implements TrafficRouter {
     spec.set("http", out);
   }
 
-  /** The canary destination of the first selected HTTP route, used as the target of header and mirror routes. */
-  private static ObjectNode canaryDestination(TrafficRequest req, IstioVirtualService vs, ArrayNode http) {
+  /**
+   * The canary destination of the first selected HTTP route, used as the target of header and
+   * mirror routes.
+   */
+  private static ObjectNode canaryDestination(
+      TrafficRequest req, IstioVirtualService vs, ArrayNode http) {
     Targets t = targets(req);
     for (JsonNode route : selectedHttpRoutes(vs, http, req.managedRoutes())) {
       for (JsonNode d : route.path("route")) {
@@ -381,7 +448,8 @@ public final class IstioTrafficRouter implements TrafficRouter {
         }
       }
     }
-    throw new IllegalArgumentException("Canary destination not found in the routes of VirtualService `" + vs.getName() + "`");
+    throw new IllegalArgumentException(
+        "Canary destination not found in the routes of VirtualService `" + vs.getName() + "`");
   }
 
   private static void removeRoute(ArrayNode http, String name) {
@@ -398,24 +466,27 @@ public final class IstioTrafficRouter implements TrafficRouter {
 
   @Override
   public Future<Void> setHeaderRoute(TrafficRequest req, SetHeaderRoute route) {
-    return eachVirtualService(req, "header route '" + route.getName() + "'", (vs, spec) -> {
-      ArrayNode http = http(spec);
-      removeRoute(http, route.getName());
-      if (route.getMatch() == null || route.getMatch().isEmpty()) {
-        return;
-      }
-      ObjectNode dest = canaryDestination(req, vs, http);
-      ObjectNode r = JSON.createObjectNode();
-      r.put("name", route.getName());
-      ObjectNode headers = r.putArray("match").addObject().putObject("headers");
-      for (HeaderRoutingMatch m : route.getMatch()) {
-        headers.set(m.getHeaderName(), stringMatch(m.getHeaderValue()));
-      }
-      ObjectNode to = r.putArray("route").addObject();
-      to.set("destination", dest);
-      to.put("weight", 100);
-      http.insert(0, r);
-    });
+    return eachVirtualService(
+        req,
+        "header route '" + route.getName() + "'",
+        (vs, spec) -> {
+          ArrayNode http = http(spec);
+          removeRoute(http, route.getName());
+          if (route.getMatch() == null || route.getMatch().isEmpty()) {
+            return;
+          }
+          ObjectNode dest = canaryDestination(req, vs, http);
+          ObjectNode r = JSON.createObjectNode();
+          r.put("name", route.getName());
+          ObjectNode headers = r.putArray("match").addObject().putObject("headers");
+          for (HeaderRoutingMatch m : route.getMatch()) {
+            headers.set(m.getHeaderName(), stringMatch(m.getHeaderValue()));
+          }
+          ObjectNode to = r.putArray("route").addObject();
+          to.set("destination", dest);
+          to.put("weight", 100);
+          http.insert(0, r);
+        });
   }
 
   private static ObjectNode stringMatch(StringMatch v) {
@@ -432,51 +503,63 @@ public final class IstioTrafficRouter implements TrafficRouter {
 
   @Override
   public Future<Void> setMirrorRoute(TrafficRequest req, SetMirrorRoute route) {
-    return eachVirtualService(req, "mirror route '" + route.getName() + "'", (vs, spec) -> {
-      ArrayNode http = http(spec);
-      removeRoute(http, route.getName());
-      if (route.getMatch() == null || route.getMatch().isEmpty()) {
-        return;
-      }
-      ObjectNode dest = canaryDestination(req, vs, http);
-      JsonNode weighted = selectedHttpRoutes(vs, http, req.managedRoutes()).get(0).path("route").deepCopy();
-      ObjectNode r = JSON.createObjectNode();
-      r.put("name", route.getName());
-      ArrayNode match = r.putArray("match");
-      for (RouteMatch m : route.getMatch()) {
-        ObjectNode mm = match.addObject();
-        if (m.getMethod() != null) {
-          mm.set("method", stringMatch(m.getMethod()));
-        }
-        if (m.getPath() != null) {
-          mm.set("uri", stringMatch(m.getPath()));
-        }
-        if (m.getHeaders() != null) {
-          ObjectNode h = mm.putObject("headers");
-          m.getHeaders().forEach((k, v) -> h.set(k, stringMatch(v)));
-        }
-      }
-      r.set("route", weighted);
-      r.set("mirror", dest);
-      r.putObject("mirrorPercentage").put("value", route.getPercentage() == null ? 100 : route.getPercentage());
-      http.insert(0, r);
-    });
+    return eachVirtualService(
+        req,
+        "mirror route '" + route.getName() + "'",
+        (vs, spec) -> {
+          ArrayNode http = http(spec);
+          removeRoute(http, route.getName());
+          if (route.getMatch() == null || route.getMatch().isEmpty()) {
+            return;
+          }
+          ObjectNode dest = canaryDestination(req, vs, http);
+          JsonNode weighted =
+              selectedHttpRoutes(vs, http, req.managedRoutes()).get(0).path("route").deepCopy();
+          ObjectNode r = JSON.createObjectNode();
+          r.put("name", route.getName());
+          ArrayNode match = r.putArray("match");
+          for (RouteMatch m : route.getMatch()) {
+            ObjectNode mm = match.addObject();
+            if (m.getMethod() != null) {
+              mm.set("method", stringMatch(m.getMethod()));
+            }
+            if (m.getPath() != null) {
+              mm.set("uri", stringMatch(m.getPath()));
+            }
+            if (m.getHeaders() != null) {
+              ObjectNode h = mm.putObject("headers");
+              m.getHeaders().forEach((k, v) -> h.set(k, stringMatch(v)));
+            }
+          }
+          r.set("route", weighted);
+          r.set("mirror", dest);
+          r.putObject("mirrorPercentage")
+              .put("value", route.getPercentage() == null ? 100 : route.getPercentage());
+          http.insert(0, r);
+        });
   }
 
   @Override
   public Future<Void> removeManagedRoutes(TrafficRequest req) {
     List<String> managed = req.managedRoutes();
-    return eachVirtualService(req, "no managed routes", (vs, spec) -> {
-      if (spec.path("http").isArray()) {
-        for (String n : managed) {
-          removeRoute((ArrayNode) spec.get("http"), n);
-        }
-      }
-    });
+    return eachVirtualService(
+        req,
+        "no managed routes",
+        (vs, spec) -> {
+          if (spec.path("http").isArray()) {
+            for (String n : managed) {
+              removeRoute((ArrayNode) spec.get("http"), n);
+            }
+          }
+        });
   }
 
   @Override
-  public Future<Void> updateHash(TrafficRequest req, String canaryHash, String stableHash, List<WeightDestination> additional) {
+  public Future<Void> updateHash(
+      TrafficRequest req,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     IstioDestinationRule dr = istio(req).getDestinationRule();
     if (dr == null) {
       return Future.succeededFuture();
@@ -486,7 +569,10 @@ public final class IstioTrafficRouter implements TrafficRouter {
         .compose(
             res -> {
               if (res == null) {
-                events.warning(req.rollout(), "DestinationRuleNotFound", "DestinationRule `" + dr.getName() + "` not found");
+                events.warning(
+                    req.rollout(),
+                    "DestinationRuleNotFound",
+                    "DestinationRule `" + dr.getName() + "` not found");
                 return Future.failedFuture("DestinationRule `" + dr.getName() + "` not found");
               }
               ObjectNode obj = JSON.valueToTree(res);
@@ -497,7 +583,11 @@ public final class IstioTrafficRouter implements TrafficRouter {
               } catch (IllegalArgumentException e) {
                 return Future.failedFuture(e.getMessage());
               }
-              String managedBy = obj.path("metadata").path("annotations").path(Annotations.MANAGED_BY_ROLLOUTS).asText(null);
+              String managedBy =
+                  obj.path("metadata")
+                      .path("annotations")
+                      .path(Annotations.MANAGED_BY_ROLLOUTS)
+                      .asText(null);
               if (subsets.equals(subsetsBefore) && req.name().equals(managedBy)) {
                 return Future.succeededFuture();
               }
@@ -506,32 +596,55 @@ public final class IstioTrafficRouter implements TrafficRouter {
               meta.put("resourceVersion", res.getMetadata().getResourceVersion());
               meta.putObject("annotations").put(Annotations.MANAGED_BY_ROLLOUTS, req.name());
               patch.putObject("spec").set("subsets", subsets);
-              LOG.info("{} updating DestinationRule {}: canary={} stable={}", req.ctx(), nn[0], canaryHash, stableHash);
+              LOG.info(
+                  "{} updating DestinationRule {}: canary={} stable={}",
+                  req.ctx(),
+                  nn[0],
+                  canaryHash,
+                  stableHash);
               return api.patchGeneric(apiVersion, "DestinationRule", nn[1], nn[0], patch.toString())
-                  .onSuccess(v -> events.normal(req.rollout(), "UpdatedDestinationRule",
-                      "DestinationRule `" + nn[0] + "` subsets set to canary `" + canaryHash + "` and stable `" + stableHash + "`"))
+                  .onSuccess(
+                      v ->
+                          events.normal(
+                              req.rollout(),
+                              "UpdatedDestinationRule",
+                              "DestinationRule `"
+                                  + nn[0]
+                                  + "` subsets set to canary `"
+                                  + canaryHash
+                                  + "` and stable `"
+                                  + stableHash
+                                  + "`"))
                   .mapEmpty();
             });
   }
 
   /**
-   * The DestinationRule's subsets as they should be (Argo {@code UpdateHash}): the canary and stable subsets select
-   * their hashes; every weighted experiment template (an additional destination) gets a subset named after its Service
-   * selecting its hash, added at the end when missing; a subset that carries the pod-template-hash label but is
-   * neither canary, stable, in {@code additionalSubsetNames} nor a current experiment's is an experiment subset of an
-   * earlier step and is removed. Other subsets are kept as they are.
+   * The DestinationRule's subsets as they should be (Argo {@code UpdateHash}): the canary and
+   * stable subsets select their hashes; every weighted experiment template (an additional
+   * destination) gets a subset named after its Service selecting its hash, added at the end when
+   * missing; a subset that carries the pod-template-hash label but is neither canary, stable, in
+   * {@code additionalSubsetNames} nor a current experiment's is an experiment subset of an earlier
+   * step and is removed. Other subsets are kept as they are.
    *
    * @throws IllegalArgumentException when the canary or the stable subset is missing
    */
   static ArrayNode desiredSubsets(
-      IstioDestinationRule dr, JsonNode before, String canaryHash, String stableHash, List<WeightDestination> additional) {
+      IstioDestinationRule dr,
+      JsonNode before,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     Map<String, WeightDestination> experiments = new LinkedHashMap<>();
     for (WeightDestination a : additional) {
       if (a.getServiceName() != null) {
         experiments.put(a.getServiceName(), a);
       }
     }
-    Set<String> keep = dr.getAdditionalSubsetNames() == null ? Set.of() : new HashSet<>(dr.getAdditionalSubsetNames());
+    Set<String> keep =
+        dr.getAdditionalSubsetNames() == null
+            ? Set.of()
+            : new HashSet<>(dr.getAdditionalSubsetNames());
     boolean canaryFound = false;
     boolean stableFound = false;
     ArrayNode out = JSON.createArrayNode();
@@ -552,8 +665,14 @@ public final class IstioTrafficRouter implements TrafficRouter {
       out.add(s);
     }
     if (!canaryFound || !stableFound) {
-      throw new IllegalArgumentException("DestinationRule `" + dr.getName() + "` needs subsets `" + dr.getCanarySubsetName()
-          + "` and `" + dr.getStableSubsetName() + "`");
+      throw new IllegalArgumentException(
+          "DestinationRule `"
+              + dr.getName()
+              + "` needs subsets `"
+              + dr.getCanarySubsetName()
+              + "` and `"
+              + dr.getStableSubsetName()
+              + "`");
     }
     for (WeightDestination a : experiments.values()) {
       if (a.getPodTemplateHash() != null && !a.getPodTemplateHash().isEmpty()) {
@@ -566,51 +685,63 @@ public final class IstioTrafficRouter implements TrafficRouter {
   }
 
   /**
-   * Releases the DestinationRules in the Rollout's namespace that carry its managed-by annotation but that it no
-   * longer names in {@code trafficRouting.istio.destinationRule} (traffic routing removed, or switched to host-based
-   * routing or another router): the annotation and the pod-template-hash labels of the subsets are removed, as Argo
-   * Rollouts' DestinationRule controller does. Looked for only when the Rollout has routed traffic
-   * ({@code status.canary.weights} set) and names no DestinationRule now.
+   * Releases the DestinationRules in the Rollout's namespace that carry its managed-by annotation
+   * but that it no longer names in {@code trafficRouting.istio.destinationRule} (traffic routing
+   * removed, or switched to host-based routing or another router): the annotation and the
+   * pod-template-hash labels of the subsets are removed, as Argo Rollouts' DestinationRule
+   * controller does. Looked for only when the Rollout has routed traffic ({@code
+   * status.canary.weights} set) and names no DestinationRule now.
    *
    * @param req the Rollout
-   * @return a Future completing when every such DestinationRule is released; an API server without the
-   *     DestinationRule kind counts as none; fails with the API error otherwise
+   * @return a Future completing when every such DestinationRule is released; an API server without
+   *     the DestinationRule kind counts as none; fails with the API error otherwise
    */
   public Future<Void> releaseUnused(TrafficRequest req) {
     var status = req.rollout().getStatus();
-    boolean routed = status != null && status.getCanary() != null && status.getCanary().getWeights() != null;
+    boolean routed =
+        status != null && status.getCanary() != null && status.getCanary().getWeights() != null;
     var canary = req.rollout().getSpec().getStrategy().getCanary();
     var tr = canary == null ? null : canary.getTrafficRouting();
-    boolean namesOne = tr != null && tr.getIstio() != null && tr.getIstio().getDestinationRule() != null;
+    boolean namesOne =
+        tr != null && tr.getIstio() != null && tr.getIstio().getDestinationRule() != null;
     if (!routed || namesOne) {
       return Future.succeededFuture();
     }
     return api.listGeneric(apiVersion, "DestinationRule", req.namespace())
-        .recover(err -> KubeApiException.isNotFound(err)
-            ? Future.succeededFuture(List.of())
-            : Future.failedFuture(err))
-        .compose(all -> {
-          Future<Void> chain = Future.succeededFuture();
-          for (var dr : all) {
-            ObjectNode obj = JSON.valueToTree(dr);
-            if (req.name().equals(obj.path("metadata").path("annotations").path(Annotations.MANAGED_BY_ROLLOUTS).asText(null))) {
-              chain = chain.compose(v -> release(req, obj));
-            }
-          }
-          return chain;
-        });
+        .recover(
+            err ->
+                KubeApiException.isNotFound(err)
+                    ? Future.succeededFuture(List.of())
+                    : Future.failedFuture(err))
+        .compose(
+            all -> {
+              Future<Void> chain = Future.succeededFuture();
+              for (var dr : all) {
+                ObjectNode obj = JSON.valueToTree(dr);
+                if (req.name()
+                    .equals(
+                        obj.path("metadata")
+                            .path("annotations")
+                            .path(Annotations.MANAGED_BY_ROLLOUTS)
+                            .asText(null))) {
+                  chain = chain.compose(v -> release(req, obj));
+                }
+              }
+              return chain;
+            });
   }
 
   private Future<Void> release(TrafficRequest req, ObjectNode obj) {
     String name = obj.path("metadata").path("name").asText();
     ObjectNode patch = releasePatch(obj);
     LOG.info("{} releasing DestinationRule {}: no longer referenced", req.ctx(), name);
-    return api.patchGeneric(apiVersion, "DestinationRule", req.namespace(), name, patch.toString()).mapEmpty();
+    return api.patchGeneric(apiVersion, "DestinationRule", req.namespace(), name, patch.toString())
+        .mapEmpty();
   }
 
   /**
-   * The merge patch that releases a DestinationRule: the managed-by annotation removed and no subset selecting a
-   * pod-template hash; sent with the object's resourceVersion.
+   * The merge patch that releases a DestinationRule: the managed-by annotation removed and no
+   * subset selecting a pod-template hash; sent with the object's resourceVersion.
    */
   static ObjectNode releasePatch(ObjectNode dr) {
     ObjectNode patch = JSON.createObjectNode();
@@ -633,7 +764,10 @@ public final class IstioTrafficRouter implements TrafficRouter {
   }
 
   private static void setHashLabel(ObjectNode subset, String hash) {
-    ObjectNode labels = subset.path("labels").isObject() ? (ObjectNode) subset.get("labels") : subset.putObject("labels");
+    ObjectNode labels =
+        subset.path("labels").isObject()
+            ? (ObjectNode) subset.get("labels")
+            : subset.putObject("labels");
     if (hash == null || hash.isEmpty()) {
       labels.remove(Labels.POD_TEMPLATE_HASH);
     } else {
@@ -642,7 +776,8 @@ public final class IstioTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<WeightVerification> verifyWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<WeightVerification> verifyWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
   }
 }

@@ -3,12 +3,12 @@ package io.rollgate.controller.traffic;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.networking.v1.HTTPIngressPath;
 import io.fabric8.kubernetes.api.model.networking.v1.HTTPIngressRuleValue;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressSpec;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.NginxTrafficRouting;
 import io.rollgate.api.Rollout;
@@ -27,21 +27,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * NGINX Ingress ({@code trafficRouting.nginx}, docs/compatibility.md §11.1): for every stable Ingress a canary Ingress
- * named {@code <rollout>-<stableIngress>-canary}, controlled by the Rollout, carrying the stable Ingress's rules that
- * route to {@code stableService} (rewritten to {@code canaryService}), its TLS, its {@code ingressClassName} and
- * {@code kubernetes.io/ingress.class} annotation, and the canary annotations ({@code <prefix>/canary: "true"},
- * {@code <prefix>/canary-weight}, {@code <prefix>/canary-weight-total} when maxTrafficWeight is set) after
- * {@code additionalIngressAnnotations} (prefixed) and {@code canaryIngressAnnotations}. Annotations the canary Ingress
- * already has and that are not desired are kept. Header and mirror routes, hashes and verification are not supported by
- * NGINX and complete at once.
+ * NGINX Ingress ({@code trafficRouting.nginx}, docs/compatibility.md §11.1): for every stable
+ * Ingress a canary Ingress named {@code <rollout>-<stableIngress>-canary}, controlled by the
+ * Rollout, carrying the stable Ingress's rules that route to {@code stableService} (rewritten to
+ * {@code canaryService}), its TLS, its {@code ingressClassName} and {@code
+ * kubernetes.io/ingress.class} annotation, and the canary annotations ({@code <prefix>/canary:
+ * "true"}, {@code <prefix>/canary-weight}, {@code <prefix>/canary-weight-total} when
+ * maxTrafficWeight is set) after {@code additionalIngressAnnotations} (prefixed) and {@code
+ * canaryIngressAnnotations}. Annotations the canary Ingress already has and that are not desired
+ * are kept. Header and mirror routes, hashes and verification are not supported by NGINX and
+ * complete at once.
  */
 public final class NginxTrafficRouter implements TrafficRouter {
 
   /** {@code nginx.annotationPrefix} default. */
   public static final String DEFAULT_PREFIX = "nginx.ingress.kubernetes.io";
+
   /** The legacy ingress class annotation copied from the stable Ingress. */
   public static final String INGRESS_CLASS_ANNOTATION = "kubernetes.io/ingress.class";
+
   private static final int MAX_NAME = 253;
   private static final String SUFFIX = "-canary";
   private static final Logger LOG = LoggerFactory.getLogger(NginxTrafficRouter.class);
@@ -67,7 +71,8 @@ public final class NginxTrafficRouter implements TrafficRouter {
   }
 
   /**
-   * The stable Ingress names of {@code trafficRouting.nginx} ({@code stableIngress} or {@code stableIngresses}).
+   * The stable Ingress names of {@code trafficRouting.nginx} ({@code stableIngress} or {@code
+   * stableIngresses}).
    *
    * @param nginx the configuration
    * @return the names, in order
@@ -84,8 +89,8 @@ public final class NginxTrafficRouter implements TrafficRouter {
   }
 
   /**
-   * The canary Ingress name for a stable Ingress: {@code <rollout>-<stableIngress>-canary}, the prefix cut to
-   * {@code 253 - len("-canary")} characters.
+   * The canary Ingress name for a stable Ingress: {@code <rollout>-<stableIngress>-canary}, the
+   * prefix cut to {@code 253 - len("-canary")} characters.
    *
    * @param rollout the Rollout name
    * @param stableIngress the stable Ingress name
@@ -100,7 +105,8 @@ public final class NginxTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<Void> setWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     NginxTrafficRouting nginx = req.trafficRouting().getNginx();
     Future<Void> chain = Future.succeededFuture();
     for (String stable : stableIngresses(nginx)) {
@@ -109,7 +115,8 @@ public final class NginxTrafficRouter implements TrafficRouter {
     return chain;
   }
 
-  private Future<Void> syncCanaryIngress(TrafficRequest req, NginxTrafficRouting nginx, String stableName, int weight) {
+  private Future<Void> syncCanaryIngress(
+      TrafficRequest req, NginxTrafficRouting nginx, String stableName, int weight) {
     String ns = req.namespace();
     String canaryName = canaryIngressName(req.name(), stableName);
     return api.get(Ingress.class, ns, stableName)
@@ -124,7 +131,8 @@ public final class NginxTrafficRouter implements TrafficRouter {
               } catch (IllegalArgumentException e) {
                 return Future.failedFuture(e.getMessage());
               }
-              return api.get(Ingress.class, ns, canaryName).compose(existing -> apply(req, desired, existing, weight));
+              return api.get(Ingress.class, ns, canaryName)
+                  .compose(existing -> apply(req, desired, existing, weight));
             });
   }
 
@@ -137,11 +145,19 @@ public final class NginxTrafficRouter implements TrafficRouter {
    * @param canaryName the canary Ingress name
    * @param weight the canary weight
    * @return the desired canary Ingress
-   * @throws IllegalArgumentException when no rule of the stable Ingress routes to {@code stableService}
+   * @throws IllegalArgumentException when no rule of the stable Ingress routes to {@code
+   *     stableService}
    */
-  static Ingress desiredCanary(TrafficRequest req, NginxTrafficRouting nginx, Ingress stable, String canaryName, int weight) {
-    String prefix = nginx.getAnnotationPrefix() == null || nginx.getAnnotationPrefix().isEmpty()
-        ? DEFAULT_PREFIX : nginx.getAnnotationPrefix();
+  static Ingress desiredCanary(
+      TrafficRequest req,
+      NginxTrafficRouting nginx,
+      Ingress stable,
+      String canaryName,
+      int weight) {
+    String prefix =
+        nginx.getAnnotationPrefix() == null || nginx.getAnnotationPrefix().isEmpty()
+            ? DEFAULT_PREFIX
+            : nginx.getAnnotationPrefix();
     String stableSvc = req.stableService();
     String canarySvc = req.canaryService();
     List<IngressRule> rules = new ArrayList<>();
@@ -153,7 +169,8 @@ public final class NginxTrafficRouter implements TrafficRouter {
         }
         List<HTTPIngressPath> paths = new ArrayList<>();
         for (HTTPIngressPath p : rule.getHttp().getPaths()) {
-          if (p.getBackend() != null && p.getBackend().getService() != null
+          if (p.getBackend() != null
+              && p.getBackend().getService() != null
               && stableSvc.equals(p.getBackend().getService().getName())) {
             HTTPIngressPath copy = ModelJson.deepCopy(p);
             copy.getBackend().getService().setName(canarySvc);
@@ -170,7 +187,11 @@ public final class NginxTrafficRouter implements TrafficRouter {
     }
     if (rules.isEmpty()) {
       throw new IllegalArgumentException(
-          "ingress `" + stable.getMetadata().getName() + "` has no rules using service " + stableSvc + " backend");
+          "ingress `"
+              + stable.getMetadata().getName()
+              + "` has no rules using service "
+              + stableSvc
+              + " backend");
     }
     Map<String, String> annotations = new LinkedHashMap<>();
     Map<String, String> stableAnn = stable.getMetadata().getAnnotations();
@@ -178,8 +199,9 @@ public final class NginxTrafficRouter implements TrafficRouter {
       annotations.put(INGRESS_CLASS_ANNOTATION, stableAnn.get(INGRESS_CLASS_ANNOTATION));
     }
     if (nginx.getAdditionalIngressAnnotations() != null) {
-      nginx.getAdditionalIngressAnnotations().forEach(
-          (k, v) -> annotations.put(k.startsWith(prefix) ? k : prefix + "/" + k, v));
+      nginx
+          .getAdditionalIngressAnnotations()
+          .forEach((k, v) -> annotations.put(k.startsWith(prefix) ? k : prefix + "/" + k, v));
     }
     if (nginx.getCanaryIngressAnnotations() != null) {
       annotations.putAll(nginx.getCanaryIngressAnnotations());
@@ -211,13 +233,19 @@ public final class NginxTrafficRouter implements TrafficRouter {
     Rollout rollout = req.rollout();
     if (existing == null) {
       LOG.info("{} creating canary Ingress {} with weight {}", req.ctx(), name, weight);
-      events.normal(rollout, "CreatingCanaryIngress", "Creating canary ingress `" + name + "` with weight `" + weight + "`");
+      events.normal(
+          rollout,
+          "CreatingCanaryIngress",
+          "Creating canary ingress `" + name + "` with weight `" + weight + "`");
       return api.create(desired).mapEmpty();
     }
     if (!Owners.controlledBy(existing, rollout)) {
       return Future.failedFuture("canary ingress `" + name + "` controlled by different object");
     }
-    Map<String, String> have = existing.getMetadata().getAnnotations() == null ? Map.of() : existing.getMetadata().getAnnotations();
+    Map<String, String> have =
+        existing.getMetadata().getAnnotations() == null
+            ? Map.of()
+            : existing.getMetadata().getAnnotations();
     boolean annotationsOk = true;
     for (Map.Entry<String, String> e : desired.getMetadata().getAnnotations().entrySet()) {
       annotationsOk &= e.getValue().equals(have.get(e.getKey()));
@@ -235,21 +263,27 @@ public final class NginxTrafficRouter implements TrafficRouter {
     ObjectNode spec = patch.putObject("spec");
     spec.set("rules", wantSpec.path("rules"));
     spec.set("tls", wantSpec.has("tls") ? wantSpec.get("tls") : JSON.nullNode());
-    spec.set("ingressClassName", wantSpec.has("ingressClassName") ? wantSpec.get("ingressClassName") : JSON.nullNode());
+    spec.set(
+        "ingressClassName",
+        wantSpec.has("ingressClassName") ? wantSpec.get("ingressClassName") : JSON.nullNode());
     LOG.info("{} patching canary Ingress {} to weight {}", req.ctx(), name, weight);
-    events.normal(rollout, "PatchingCanaryIngress", "Updating Ingress `" + name + "` to desiredWeight '" + weight + "'");
+    events.normal(
+        rollout,
+        "PatchingCanaryIngress",
+        "Updating Ingress `" + name + "` to desiredWeight '" + weight + "'");
     return api.patch(Ingress.class, req.namespace(), name, null, patch.toString()).mapEmpty();
   }
 
   /**
-   * Deletes the canary Ingresses this Rollout controls that its configuration no longer asks for (it stopped using
-   * NGINX, or a stable Ingress was removed from the list).
+   * Deletes the canary Ingresses this Rollout controls that its configuration no longer asks for
+   * (it stopped using NGINX, or a stable Ingress was removed from the list).
    *
    * @param req the Rollout
    * @return a Future completing when they are deleted
    */
   public Future<Void> releaseUnused(TrafficRequest req) {
-    NginxTrafficRouting nginx = req.trafficRouting() == null ? null : req.trafficRouting().getNginx();
+    NginxTrafficRouting nginx =
+        req.trafficRouting() == null ? null : req.trafficRouting().getNginx();
     List<String> wanted = new ArrayList<>();
     if (nginx != null) {
       for (String s : stableIngresses(nginx)) {
@@ -262,7 +296,9 @@ public final class NginxTrafficRouter implements TrafficRouter {
               Future<Void> chain = Future.succeededFuture();
               for (Ingress ing : all) {
                 String name = ing.getMetadata().getName();
-                if (name.endsWith(SUFFIX) && Owners.controlledBy(ing, req.rollout()) && !wanted.contains(name)) {
+                if (name.endsWith(SUFFIX)
+                    && Owners.controlledBy(ing, req.rollout())
+                    && !wanted.contains(name)) {
                   LOG.info("{} deleting canary Ingress {}: no longer used", req.ctx(), name);
                   chain = chain.compose(v -> api.delete(Ingress.class, req.namespace(), name));
                 }
@@ -272,7 +308,11 @@ public final class NginxTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<Void> updateHash(TrafficRequest req, String canaryHash, String stableHash, List<WeightDestination> additional) {
+  public Future<Void> updateHash(
+      TrafficRequest req,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     return Future.succeededFuture();
   }
 
@@ -287,7 +327,8 @@ public final class NginxTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<WeightVerification> verifyWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<WeightVerification> verifyWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
   }
 

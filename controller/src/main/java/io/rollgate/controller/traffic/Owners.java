@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.rollgate.api.Rollout;
 
-/** Controller owner references between a Rollout and the router objects it generates (canary Ingress, TrafficSplit). */
+/**
+ * Controller owner references between a Rollout and the router objects it generates (canary
+ * Ingress, TrafficSplit).
+ */
 final class Owners {
 
   private Owners() {}

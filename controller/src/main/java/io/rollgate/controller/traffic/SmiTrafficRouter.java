@@ -21,17 +21,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SMI ({@code trafficRouting.smi}, docs/compatibility.md §11.1): the TrafficSplit {@code smi.trafficSplitName}
- * (default: the Rollout's name) in {@code split.smi-spec.io/<version>} (v1alpha1, v1alpha2 or v1alpha3; default
- * v1alpha1, as Argo's {@code --traffic-split-api-version}), with {@code spec.service = smi.rootService | stableService}
- * and backends canary = weight, stable = {@code 100 - weight - additional}, then the additional destinations. The
- * controller creates it owned by the Rollout and patches it only while it owns it. v1alpha1 weights are quantities
- * (strings), later versions integers. Header and mirror routes are not supported by SMI.
+ * SMI ({@code trafficRouting.smi}, docs/compatibility.md §11.1): the TrafficSplit {@code
+ * smi.trafficSplitName} (default: the Rollout's name) in {@code split.smi-spec.io/<version>}
+ * (v1alpha1, v1alpha2 or v1alpha3; default v1alpha1, as Argo's {@code
+ * --traffic-split-api-version}), with {@code spec.service = smi.rootService | stableService} and
+ * backends canary = weight, stable = {@code 100 - weight - additional}, then the additional
+ * destinations. The controller creates it owned by the Rollout and patches it only while it owns
+ * it. v1alpha1 weights are quantities (strings), later versions integers. Header and mirror routes
+ * are not supported by SMI.
  */
 public final class SmiTrafficRouter implements TrafficRouter {
 
   /** The TrafficSplit API versions Argo Rollouts supports. */
   public static final Set<String> VERSIONS = Set.of("v1alpha1", "v1alpha2", "v1alpha3");
+
   private static final Logger LOG = LoggerFactory.getLogger(SmiTrafficRouter.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
 
@@ -49,7 +52,8 @@ public final class SmiTrafficRouter implements TrafficRouter {
    */
   public SmiTrafficRouter(KubeApi api, EventRecorder events, String version) {
     if (!VERSIONS.contains(version)) {
-      throw new IllegalArgumentException("traffic split API version must be one of " + VERSIONS + ": " + version);
+      throw new IllegalArgumentException(
+          "traffic split API version must be one of " + VERSIONS + ": " + version);
     }
     this.api = api;
     this.events = events;
@@ -67,9 +71,13 @@ public final class SmiTrafficRouter implements TrafficRouter {
     return n == null || n.isEmpty() ? req.name() : n;
   }
 
-  private ObjectNode desiredSpec(TrafficRequest req, int weight, List<WeightDestination> additional) {
+  private ObjectNode desiredSpec(
+      TrafficRequest req, int weight, List<WeightDestination> additional) {
     SMITrafficRouting smi = req.trafficRouting().getSmi();
-    String root = smi.getRootService() == null || smi.getRootService().isEmpty() ? req.stableService() : smi.getRootService();
+    String root =
+        smi.getRootService() == null || smi.getRootService().isEmpty()
+            ? req.stableService()
+            : smi.getRootService();
     ObjectNode spec = JSON.createObjectNode();
     spec.put("service", root);
     ArrayNode backends = spec.putArray("backends");
@@ -96,7 +104,8 @@ public final class SmiTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<Void> setWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<Void> setWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     String name = splitName(req);
     ObjectNode spec = desiredSpec(req, desiredWeight, additional);
     return api.getGeneric(apiVersion, "TrafficSplit", req.namespace(), name)
@@ -112,11 +121,21 @@ public final class SmiTrafficRouter implements TrafficRouter {
                 meta.setOwnerReferences(List.of(Owners.controllerRef(req.rollout())));
                 ts.setMetadata(meta);
                 ts.setAdditionalProperty("spec", JSON.convertValue(spec, Map.class));
-                LOG.info("{} creating TrafficSplit {} with weight {}", req.ctx(), name, desiredWeight);
+                LOG.info(
+                    "{} creating TrafficSplit {} with weight {}", req.ctx(), name, desiredWeight);
                 return api.createGeneric(ts)
-                    .onSuccess(v -> events.normal(req.rollout(), "TrafficSplitCreated", "TrafficSplit `" + name + "` created"))
-                    .onFailure(err -> events.warning(req.rollout(), "TrafficSplitNotCreated",
-                        "TrafficSplit `" + name + "` failed creation: " + err.getMessage()))
+                    .onSuccess(
+                        v ->
+                            events.normal(
+                                req.rollout(),
+                                "TrafficSplitCreated",
+                                "TrafficSplit `" + name + "` created"))
+                    .onFailure(
+                        err ->
+                            events.warning(
+                                req.rollout(),
+                                "TrafficSplitNotCreated",
+                                "TrafficSplit `" + name + "` failed creation: " + err.getMessage()))
                     .mapEmpty();
               }
               if (!Owners.controlledBy(existing, req.rollout())) {
@@ -127,15 +146,23 @@ public final class SmiTrafficRouter implements TrafficRouter {
                 return Future.succeededFuture();
               }
               ObjectNode patch = JSON.createObjectNode();
-              patch.putObject("metadata").put("resourceVersion", existing.getMetadata().getResourceVersion());
+              patch
+                  .putObject("metadata")
+                  .put("resourceVersion", existing.getMetadata().getResourceVersion());
               patch.set("spec", spec);
               LOG.info("{} updating TrafficSplit {} to weight {}", req.ctx(), name, desiredWeight);
-              return api.patchGeneric(apiVersion, "TrafficSplit", req.namespace(), name, patch.toString()).mapEmpty();
+              return api.patchGeneric(
+                      apiVersion, "TrafficSplit", req.namespace(), name, patch.toString())
+                  .mapEmpty();
             });
   }
 
   @Override
-  public Future<Void> updateHash(TrafficRequest req, String canaryHash, String stableHash, List<WeightDestination> additional) {
+  public Future<Void> updateHash(
+      TrafficRequest req,
+      String canaryHash,
+      String stableHash,
+      List<WeightDestination> additional) {
     return Future.succeededFuture();
   }
 
@@ -150,7 +177,8 @@ public final class SmiTrafficRouter implements TrafficRouter {
   }
 
   @Override
-  public Future<WeightVerification> verifyWeight(TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
+  public Future<WeightVerification> verifyWeight(
+      TrafficRequest req, int desiredWeight, List<WeightDestination> additional) {
     return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
   }
 

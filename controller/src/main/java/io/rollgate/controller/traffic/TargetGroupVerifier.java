@@ -25,19 +25,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Target registration check of {@code --aws-verify-target-group} (docs/traffic-routers.md "AWS ALB", as Argo Rollouts'
- * {@code awsVerifyTargetGroups}): before the previous pods of a Service go away, every endpoint of the Service must be
- * registered in the AWS target group of each {@code TargetGroupBinding} ({@code elbv2.k8s.aws/v1beta1}) that binds it
- * with target type {@code ip}. Registration is enough; target health is not looked at.
+ * Target registration check of {@code --aws-verify-target-group} (docs/traffic-routers.md "AWS
+ * ALB", as Argo Rollouts' {@code awsVerifyTargetGroups}): before the previous pods of a Service go
+ * away, every endpoint of the Service must be registered in the AWS target group of each {@code
+ * TargetGroupBinding} ({@code elbv2.k8s.aws/v1beta1}) that binds it with target type {@code ip}.
+ * Registration is enough; target health is not looked at.
  *
- * <p>Used after a canary's full promotion (stable Service, before old ReplicaSets get their scale-down deadline) and
- * after a blue-green active switch (active Service, before the new ReplicaSet becomes stable and post-promotion
- * analysis starts).
+ * <p>Used after a canary's full promotion (stable Service, before old ReplicaSets get their
+ * scale-down deadline) and after a blue-green active switch (active Service, before the new
+ * ReplicaSet becomes stable and post-promotion analysis starts).
  */
 public final class TargetGroupVerifier {
 
   /** The apiVersion of the AWS Load Balancer Controller's TargetGroupBinding. */
   public static final String TARGET_GROUP_BINDING_API_VERSION = "elbv2.k8s.aws/v1beta1";
+
   /** Its kind. */
   public static final String TARGET_GROUP_BINDING_KIND = "TargetGroupBinding";
 
@@ -72,7 +74,12 @@ public final class TargetGroupVerifier {
    * @param portName {@code spec.serviceRef.port} when a name, else null
    */
   public record Binding(
-      String name, String targetGroupArn, String targetType, String serviceName, int portNumber, String portName) {
+      String name,
+      String targetGroupArn,
+      String targetType,
+      String serviceName,
+      int portNumber,
+      String portName) {
 
     /**
      * Reads a TargetGroupBinding.
@@ -99,7 +106,9 @@ public final class TargetGroupVerifier {
      * @return true when {@code serviceRef} names the Service and one of its ports
      */
     public boolean binds(Service svc) {
-      if (!serviceName.equals(svc.getMetadata().getName()) || svc.getSpec() == null || svc.getSpec().getPorts() == null) {
+      if (!serviceName.equals(svc.getMetadata().getName())
+          || svc.getSpec() == null
+          || svc.getSpec().getPorts() == null) {
         return false;
       }
       for (ServicePort p : svc.getSpec().getPorts()) {
@@ -115,8 +124,8 @@ public final class TargetGroupVerifier {
   }
 
   /**
-   * The container port the target group's targets use: the bound Service port's numeric {@code targetPort}, or, for a
-   * named one, the Endpoints port of that name.
+   * The container port the target group's targets use: the bound Service port's numeric {@code
+   * targetPort}, or, for a named one, the Endpoints port of that name.
    *
    * @param b the binding
    * @param svc the Service
@@ -125,12 +134,15 @@ public final class TargetGroupVerifier {
    */
   public static int targetPort(Binding b, Service svc, Endpoints endpoints) {
     for (ServicePort p : svc.getSpec().getPorts()) {
-      boolean match = (b.portNumber() > 0 && p.getPort() != null && p.getPort() == b.portNumber())
-          || (b.portName() != null && b.portName().equals(p.getName()));
+      boolean match =
+          (b.portNumber() > 0 && p.getPort() != null && p.getPort() == b.portNumber())
+              || (b.portName() != null && b.portName().equals(p.getName()));
       if (!match) {
         continue;
       }
-      if (p.getTargetPort() != null && p.getTargetPort().getIntVal() != null && p.getTargetPort().getIntVal() > 0) {
+      if (p.getTargetPort() != null
+          && p.getTargetPort().getIntVal() != null
+          && p.getTargetPort().getIntVal() > 0) {
         return p.getTargetPort().getIntVal();
       }
       String named = p.getTargetPort() == null ? null : p.getTargetPort().getStrVal();
@@ -164,18 +176,20 @@ public final class TargetGroupVerifier {
   }
 
   /**
-   * Compares the Service's ready endpoint addresses (at the target port) with the registered targets; targets that are
-   * no endpoint (old pods still draining) are ignored.
+   * Compares the Service's ready endpoint addresses (at the target port) with the registered
+   * targets; targets that are no endpoint (old pods still draining) are ignored.
    *
    * @param endpoints the Service's Endpoints (may be null)
    * @param port the target port ({@link #targetPort})
    * @param targets the target group's targets
    * @return the counts
    */
-  public static Registration registration(Endpoints endpoints, int port, List<LoadBalancerProvider.Target> targets) {
+  public static Registration registration(
+      Endpoints endpoints, int port, List<LoadBalancerProvider.Target> targets) {
     Set<String> wanted = new LinkedHashSet<>();
     for (EndpointSubset s : subsets(endpoints)) {
-      for (EndpointAddress a : s.getAddresses() == null ? List.<EndpointAddress>of() : s.getAddresses()) {
+      for (EndpointAddress a :
+          s.getAddresses() == null ? List.<EndpointAddress>of() : s.getAddresses()) {
         wanted.add(a.getIp() + ":" + port);
       }
     }
@@ -199,9 +213,10 @@ public final class TargetGroupVerifier {
    * @param ctx the reconcile context, for logs
    * @param rollout the Rollout the events go to
    * @param svc the Service whose endpoints must be registered
-   * @return a Future with null when nothing is to verify (no binding of target type {@code ip}), true when every
-   *     binding's target group has every endpoint, false otherwise (events say which); failed when the API server or
-   *     AWS could not be read (after a {@code TargetGroupVerifyError} event when AWS failed)
+   * @return a Future with null when nothing is to verify (no binding of target type {@code ip}),
+   *     true when every binding's target group has every endpoint, false otherwise (events say
+   *     which); failed when the API server or AWS could not be read (after a {@code
+   *     TargetGroupVerifyError} event when AWS failed)
    */
   public Future<Boolean> verify(ReconcileContext ctx, Rollout rollout, Service svc) {
     String ns = svc.getMetadata().getNamespace();
@@ -211,8 +226,12 @@ public final class TargetGroupVerifier {
               if (!KubeApiException.isNotFound(err)) {
                 return Future.failedFuture(err);
               }
-              // Without the AWS Load Balancer Controller's CRD there is nothing that could be verified.
-              LOG.debug("{} TargetGroupBindings not served ({}); nothing to verify", ctx, err.getMessage());
+              // Without the AWS Load Balancer Controller's CRD there is nothing that could be
+              // verified.
+              LOG.debug(
+                  "{} TargetGroupBindings not served ({}); nothing to verify",
+                  ctx,
+                  err.getMessage());
               return Future.succeededFuture(List.of());
             })
         .compose(
@@ -233,7 +252,13 @@ public final class TargetGroupVerifier {
   }
 
   private Future<Boolean> check(
-      ReconcileContext ctx, Rollout rollout, Service svc, Endpoints endpoints, List<Binding> bindings, int i, Boolean sofar) {
+      ReconcileContext ctx,
+      Rollout rollout,
+      Service svc,
+      Endpoints endpoints,
+      List<Binding> bindings,
+      int i,
+      Boolean sofar) {
     if (i >= bindings.size()) {
       return Future.succeededFuture(sofar);
     }
@@ -244,7 +269,11 @@ public final class TargetGroupVerifier {
     }
     int port = targetPort(b, svc, endpoints);
     if (port == 0) {
-      LOG.warn("{} TargetGroupBinding {}: spec.serviceRef.port matches no port of Service {}", ctx, b.name(), service);
+      LOG.warn(
+          "{} TargetGroupBinding {}: spec.serviceRef.port matches no port of Service {}",
+          ctx,
+          b.name(),
+          service);
       return check(ctx, rollout, svc, endpoints, bindings, i + 1, sofar);
     }
     return aws.targets(b.targetGroupArn())
@@ -253,26 +282,48 @@ public final class TargetGroupVerifier {
               events.warning(
                   rollout,
                   AlbVerification.VERIFY_ERROR_REASON,
-                  "Failed to verify Service " + service + " (TargetGroup " + b.targetGroupArn() + "): " + err.getMessage());
+                  "Failed to verify Service "
+                      + service
+                      + " (TargetGroup "
+                      + b.targetGroupArn()
+                      + "): "
+                      + err.getMessage());
               return Future.failedFuture(err);
             })
         .compose(
             targets -> {
               Registration r = registration(endpoints, port, targets);
-              LOG.info("{} Service {} (TargetGroup {}): {}/{} endpoints registered", ctx, service, b.targetGroupArn(),
-                  r.registered(), r.total());
+              LOG.info(
+                  "{} Service {} (TargetGroup {}): {}/{} endpoints registered",
+                  ctx,
+                  service,
+                  b.targetGroupArn(),
+                  r.registered(),
+                  r.total());
               if (!r.verified()) {
                 events.warning(
                     rollout,
                     AlbVerification.UNVERIFIED_REASON,
-                    "Service " + service + " (TargetGroup " + b.targetGroupArn() + ") not verified: " + r.registered()
-                        + "/" + r.total() + " endpoints registered");
+                    "Service "
+                        + service
+                        + " (TargetGroup "
+                        + b.targetGroupArn()
+                        + ") not verified: "
+                        + r.registered()
+                        + "/"
+                        + r.total()
+                        + " endpoints registered");
                 return Future.succeededFuture(false);
               }
               events.normal(
                   rollout,
                   AlbVerification.VERIFIED_REASON,
-                  "Service " + service + " (TargetGroup " + b.targetGroupArn() + ") verified: " + r.registered()
+                  "Service "
+                      + service
+                      + " (TargetGroup "
+                      + b.targetGroupArn()
+                      + ") verified: "
+                      + r.registered()
                       + " endpoints registered");
               return check(ctx, rollout, svc, endpoints, bindings, i + 1, true);
             });

@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a {@link TrafficRouter} call is about: the Rollout as read this pass (routers read their configuration from
- * {@code spec.strategy.canary.trafficRouting}) and the reconcile context for logs.
+ * What a {@link TrafficRouter} call is about: the Rollout as read this pass (routers read their
+ * configuration from {@code spec.strategy.canary.trafficRouting}) and the reconcile context for
+ * logs.
  *
  * @param ctx the reconcile context
  * @param rollout the Rollout (not modified by routers)
@@ -38,12 +39,14 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
 
   /** {@code status.canary.stablePingPong} value meaning the pong Service is the stable one. */
   public static final String PONG = "pong";
+
   /** {@code status.canary.stablePingPong} value meaning the ping Service is the stable one. */
   public static final String PING = "ping";
 
   /**
-   * Returns the Service that receives the stable share: {@code spec.strategy.canary.stableService}, or with
-   * {@code pingPong} the ping or pong Service that {@code status.canary.stablePingPong} names (ping when unset).
+   * Returns the Service that receives the stable share: {@code spec.strategy.canary.stableService},
+   * or with {@code pingPong} the ping or pong Service that {@code status.canary.stablePingPong}
+   * names (ping when unset).
    *
    * @return the Service name, or null
    */
@@ -52,24 +55,28 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
   }
 
   /**
-   * Returns the Service that receives the stable share, as a router sees it. With {@code pingPong} and
-   * {@code pingPongPreferred} (ALB, Services, status) that is the stable one of ping and pong; without it (Istio) the
-   * ping/pong Services are used only when neither {@code stableService} nor {@code canaryService} is set, so a Rollout
-   * combining ALB ping-pong with an Istio mesh routes the mesh through {@code stableService}/{@code canaryService}.
+   * Returns the Service that receives the stable share, as a router sees it. With {@code pingPong}
+   * and {@code pingPongPreferred} (ALB, Services, status) that is the stable one of ping and pong;
+   * without it (Istio) the ping/pong Services are used only when neither {@code stableService} nor
+   * {@code canaryService} is set, so a Rollout combining ALB ping-pong with an Istio mesh routes
+   * the mesh through {@code stableService}/{@code canaryService}.
    *
-   * @param pingPongPreferred whether ping/pong wins over {@code stableService}/{@code canaryService}
+   * @param pingPongPreferred whether ping/pong wins over {@code stableService}/{@code
+   *     canaryService}
    * @return the Service name, or null
    */
   public String stableService(boolean pingPongPreferred) {
     if (usesPingPong(pingPongPreferred)) {
-      return PONG.equals(stablePingPong()) ? canary().getPingPong().getPongService() : canary().getPingPong().getPingService();
+      return PONG.equals(stablePingPong())
+          ? canary().getPingPong().getPongService()
+          : canary().getPingPong().getPingService();
     }
     return canary().getStableService();
   }
 
   /**
-   * Returns the Service that receives the canary share: {@code spec.strategy.canary.canaryService}, or with
-   * {@code pingPong} the one of ping and pong that is not stable.
+   * Returns the Service that receives the canary share: {@code spec.strategy.canary.canaryService},
+   * or with {@code pingPong} the one of ping and pong that is not stable.
    *
    * @return the Service name, or null
    */
@@ -78,14 +85,18 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
   }
 
   /**
-   * Returns the Service that receives the canary share, with the same choice as {@link #stableService(boolean)}.
+   * Returns the Service that receives the canary share, with the same choice as {@link
+   * #stableService(boolean)}.
    *
-   * @param pingPongPreferred whether ping/pong wins over {@code stableService}/{@code canaryService}
+   * @param pingPongPreferred whether ping/pong wins over {@code stableService}/{@code
+   *     canaryService}
    * @return the Service name, or null
    */
   public String canaryService(boolean pingPongPreferred) {
     if (usesPingPong(pingPongPreferred)) {
-      return PONG.equals(stablePingPong()) ? canary().getPingPong().getPingService() : canary().getPingPong().getPongService();
+      return PONG.equals(stablePingPong())
+          ? canary().getPingPong().getPingService()
+          : canary().getPingPong().getPongService();
     }
     return canary().getCanaryService();
   }
@@ -94,7 +105,8 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
     if (canary().getPingPong() == null) {
       return false;
     }
-    return pingPongPreferred || (isEmpty(canary().getStableService()) && isEmpty(canary().getCanaryService()));
+    return pingPongPreferred
+        || (isEmpty(canary().getStableService()) && isEmpty(canary().getCanaryService()));
   }
 
   private static boolean isEmpty(String s) {
@@ -103,7 +115,9 @@ public record TrafficRequest(ReconcileContext ctx, Rollout rollout) {
 
   private String stablePingPong() {
     var status = rollout.getStatus();
-    return status == null || status.getCanary() == null ? null : status.getCanary().getStablePingPong();
+    return status == null || status.getCanary() == null
+        ? null
+        : status.getCanary().getStablePingPong();
   }
 
   /**

@@ -17,12 +17,13 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting} configures, in Argo's order
- * (docs/compatibility.md §1.5: istio, nginx, alb, smi, ambassador, appMesh, traefik, apisix, plugins). Built-in
- * routers: Istio, NGINX, AWS ALB, SMI, Ambassador, App Mesh, Traefik, APISIX, and Gateway API under its plugin name;
- * other plugin names are looked up among the registered plugin routers. A configured router this controller does not
- * implement yields a router whose every call fails with a clear message, so the Rollout reports
- * {@code TrafficRoutingError} instead of silently shifting nothing.
+ * Picks the {@link TrafficRouter}s a Rollout's {@code spec.strategy.canary.trafficRouting}
+ * configures, in Argo's order (docs/compatibility.md §1.5: istio, nginx, alb, smi, ambassador,
+ * appMesh, traefik, apisix, plugins). Built-in routers: Istio, NGINX, AWS ALB, SMI, Ambassador, App
+ * Mesh, Traefik, APISIX, and Gateway API under its plugin name; other plugin names are looked up
+ * among the registered plugin routers. A configured router this controller does not implement
+ * yields a router whose every call fails with a clear message, so the Rollout reports {@code
+ * TrafficRoutingError} instead of silently shifting nothing.
  */
 public final class TrafficRouters {
 
@@ -46,24 +47,31 @@ public final class TrafficRouters {
    *
    * @param api the API facade
    * @param events the event recorder
-   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version},
+   *     default v1alpha1)
    */
   public TrafficRouters(KubeApi api, EventRecorder events, String smiVersion) {
     this(api, events, smiVersion, null);
   }
 
   /**
-   * Creates the built-in routers and takes every other {@code trafficRouting.plugins} key to the plugin host.
+   * Creates the built-in routers and takes every other {@code trafficRouting.plugins} key to the
+   * plugin host.
    *
    * @param api the API facade
    * @param events the event recorder
-   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
-   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
-   *     for a built-in name or one given to {@link #registerPlugin}, it is used only when it is a
-   *     {@link HostedTrafficRouter} whose plugin is registered (a registered plugin takes precedence)
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version},
+   *     default v1alpha1)
+   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when
+   *     plugins are off; for a built-in name or one given to {@link #registerPlugin}, it is used
+   *     only when it is a {@link HostedTrafficRouter} whose plugin is registered (a registered
+   *     plugin takes precedence)
    */
   public TrafficRouters(
-      KubeApi api, EventRecorder events, String smiVersion, Function<String, TrafficRouter> pluginRouters) {
+      KubeApi api,
+      EventRecorder events,
+      String smiVersion,
+      Function<String, TrafficRouter> pluginRouters) {
     this(api, events, smiVersion, RouterApiVersions.DEFAULTS, pluginRouters);
   }
 
@@ -72,10 +80,12 @@ public final class TrafficRouters {
    *
    * @param api the API facade
    * @param events the event recorder
-   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
-   * @param versions the Traefik, Ambassador and App Mesh API versions ({@code --traefik-api-group} and the like)
-   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
-   *     built-in names and {@link #registerPlugin} take precedence
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version},
+   *     default v1alpha1)
+   * @param versions the Traefik, Ambassador and App Mesh API versions ({@code --traefik-api-group}
+   *     and the like)
+   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when
+   *     plugins are off; built-in names and {@link #registerPlugin} take precedence
    */
   public TrafficRouters(
       KubeApi api,
@@ -92,11 +102,14 @@ public final class TrafficRouters {
    *
    * @param api the API facade
    * @param events the event recorder
-   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version}, default v1alpha1)
-   * @param versions the Traefik, Ambassador and App Mesh API versions ({@code --traefik-api-group} and the like)
-   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when plugins are off;
-   *     built-in names and {@link #registerPlugin} take precedence
-   * @param albTargetGroups the AWS Elastic Load Balancing reads, or null when ALB weights are not verified
+   * @param smiVersion the SMI TrafficSplit version (Argo's {@code --traffic-split-api-version},
+   *     default v1alpha1)
+   * @param versions the Traefik, Ambassador and App Mesh API versions ({@code --traefik-api-group}
+   *     and the like)
+   * @param pluginRouters the router of a registered plugin name (the plugin host's), or null when
+   *     plugins are off; built-in names and {@link #registerPlugin} take precedence
+   * @param albTargetGroups the AWS Elastic Load Balancing reads, or null when ALB weights are not
+   *     verified
    */
   public TrafficRouters(
       KubeApi api,
@@ -110,27 +123,35 @@ public final class TrafficRouters {
     this.nginx = new NginxTrafficRouter(api, events);
     this.smi = new SmiTrafficRouter(api, events, smiVersion);
     this.alb = new AlbTrafficRouter(api, events, albTargetGroups);
-    this.targetGroups = albTargetGroups == null ? null : new TargetGroupVerifier(api, events, albTargetGroups);
+    this.targetGroups =
+        albTargetGroups == null ? null : new TargetGroupVerifier(api, events, albTargetGroups);
     this.apisix = new ApisixTrafficRouter(api, events);
     this.ambassador =
         new AmbassadorTrafficRouter(
-            api, events, versions.mappingApiVersion(), versions.mappingKind(), AmbassadorTrafficRouter.ZERO_WEIGHT_GRACE);
+            api,
+            events,
+            versions.mappingApiVersion(),
+            versions.mappingKind(),
+            AmbassadorTrafficRouter.ZERO_WEIGHT_GRACE);
     this.appMesh = new AppMeshTrafficRouter(api, events, versions.appMeshApiVersion());
     this.traefik = new TraefikTrafficRouter(api, events, versions.traefikServiceApiVersion());
     plugins.put(GatewayApiTrafficRouter.PLUGIN_NAME, new GatewayApiTrafficRouter(api));
   }
 
   /**
-   * Whether the ALB router verifies weights against AWS target groups ({@code --aws-verify-target-group}).
+   * Whether the ALB router verifies weights against AWS target groups ({@code
+   * --aws-verify-target-group}).
    *
-   * @return true when it does; {@code status.alb}/{@code status.albs} are then kept between verifications
+   * @return true when it does; {@code status.alb}/{@code status.albs} are then kept between
+   *     verifications
    */
   public boolean verifiesAlbTargetGroups() {
     return alb.verifiesTargetGroups();
   }
 
   /**
-   * The target registration check of {@code --aws-verify-target-group} (TargetGroupBindings against AWS targets).
+   * The target registration check of {@code --aws-verify-target-group} (TargetGroupBindings against
+   * AWS targets).
    *
    * @return the verifier, or null when the flag is off
    */
@@ -139,8 +160,8 @@ public final class TrafficRouters {
   }
 
   /**
-   * Registers a plugin router under its {@code "<org>/<name>"} key of {@code trafficRouting.plugins} (the plugin host
-   * does this for out-of-process plugins).
+   * Registers a plugin router under its {@code "<org>/<name>"} key of {@code
+   * trafficRouting.plugins} (the plugin host does this for out-of-process plugins).
    *
    * @param name the plugin name
    * @param router the router
@@ -203,20 +224,22 @@ public final class TrafficRouters {
   }
 
   /**
-   * Deletes router objects the Rollout generated and no longer uses (NGINX canary Ingresses) and releases the ones it
-   * no longer references (Istio DestinationRules: managed-by annotation and subset hashes removed).
+   * Deletes router objects the Rollout generated and no longer uses (NGINX canary Ingresses) and
+   * releases the ones it no longer references (Istio DestinationRules: managed-by annotation and
+   * subset hashes removed).
    *
    * @param req the Rollout
-   * @return a Future completing when both are done; failing with the first failure after both have finished
+   * @return a Future completing when both are done; failing with the first failure after both have
+   *     finished
    */
   public Future<Void> releaseUnused(TrafficRequest req) {
     return Future.join(nginx.releaseUnused(req), istio.releaseUnused(req)).mapEmpty();
   }
 
   /**
-   * Releases the router objects of a Rollout that no longer exists: ALB actions it managed are reset to their own
-   * Service (docs/traffic-routers.md). Objects the Rollout controls (canary Ingresses, header ApisixRoutes) go with it
-   * through garbage collection.
+   * Releases the router objects of a Rollout that no longer exists: ALB actions it managed are
+   * reset to their own Service (docs/traffic-routers.md). Objects the Rollout controls (canary
+   * Ingresses, header ApisixRoutes) go with it through garbage collection.
    *
    * @param namespace the Rollout's namespace
    * @param name the Rollout's name
@@ -229,7 +252,8 @@ public final class TrafficRouters {
   private static TrafficRouter unsupported(String type) {
     return new TrafficRouter() {
       private <T> Future<T> fail() {
-        return Future.failedFuture("traffic router " + type + " is not supported by this controller");
+        return Future.failedFuture(
+            "traffic router " + type + " is not supported by this controller");
       }
 
       @Override
@@ -238,7 +262,8 @@ public final class TrafficRouters {
       }
 
       @Override
-      public Future<Void> updateHash(TrafficRequest r, String c, String s, List<WeightDestination> a) {
+      public Future<Void> updateHash(
+          TrafficRequest r, String c, String s, List<WeightDestination> a) {
         return fail();
       }
 
@@ -258,7 +283,8 @@ public final class TrafficRouters {
       }
 
       @Override
-      public Future<WeightVerification> verifyWeight(TrafficRequest r, int w, List<WeightDestination> a) {
+      public Future<WeightVerification> verifyWeight(
+          TrafficRequest r, int w, List<WeightDestination> a) {
         return fail();
       }
 

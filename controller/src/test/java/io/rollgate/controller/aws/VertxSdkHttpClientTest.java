@@ -15,32 +15,34 @@ class VertxSdkHttpClientTest {
   @Test
   void singleBufferPublisherSendsOneBufferThenCompletes() {
     List<String> events = new ArrayList<>();
-    new VertxSdkHttpClient.SingleBufferPublisher(ByteBuffer.wrap("body".getBytes(StandardCharsets.UTF_8)))
-        .subscribe(new Subscriber<ByteBuffer>() {
-          Subscription s;
+    new VertxSdkHttpClient.SingleBufferPublisher(
+            ByteBuffer.wrap("body".getBytes(StandardCharsets.UTF_8)))
+        .subscribe(
+            new Subscriber<ByteBuffer>() {
+              Subscription s;
 
-          @Override
-          public void onSubscribe(Subscription s) {
-            this.s = s;
-            s.request(1);
-          }
+              @Override
+              public void onSubscribe(Subscription s) {
+                this.s = s;
+                s.request(1);
+              }
 
-          @Override
-          public void onNext(ByteBuffer b) {
-            events.add(StandardCharsets.UTF_8.decode(b).toString());
-            s.request(1);
-          }
+              @Override
+              public void onNext(ByteBuffer b) {
+                events.add(StandardCharsets.UTF_8.decode(b).toString());
+                s.request(1);
+              }
 
-          @Override
-          public void onError(Throwable t) {
-            events.add("error " + t.getMessage());
-          }
+              @Override
+              public void onError(Throwable t) {
+                events.add("error " + t.getMessage());
+              }
 
-          @Override
-          public void onComplete() {
-            events.add("complete");
-          }
-        });
+              @Override
+              public void onComplete() {
+                events.add("complete");
+              }
+            });
     assertEquals(List.of("body", "complete"), events);
   }
 }

@@ -36,7 +36,8 @@ class EventCorrelatorTest {
   @Test
   void aRepeatAfterTheWindowCreatesANewEvent() {
     record("Scaled up to 1", T0);
-    Decision later = record("Scaled up to 1", T0.plusSeconds(EventCorrelator.DEDUP_WINDOW_SECONDS + 1));
+    Decision later =
+        record("Scaled up to 1", T0.plusSeconds(EventCorrelator.DEDUP_WINDOW_SECONDS + 1));
     assertEquals(Action.CREATE, later.action());
     assertEquals(1, later.count());
   }
@@ -62,10 +63,17 @@ class EventCorrelatorTest {
     for (int i = 1; i <= 12; i++) {
       record("Scaled up to " + i, T0.plusSeconds(i));
     }
-    Decision other = c.correlate("uid-1", "Normal", "RolloutUpdated", "Rollout updated to revision 2", T0.plusSeconds(13));
+    Decision other =
+        c.correlate(
+            "uid-1",
+            "Normal",
+            "RolloutUpdated",
+            "Rollout updated to revision 2",
+            T0.plusSeconds(13));
     assertEquals(Action.CREATE, other.action());
     assertEquals("Rollout updated to revision 2", other.message());
-    Decision otherObject = c.correlate("uid-2", "Normal", "ScalingReplicaSet", "Scaled up to 12", T0.plusSeconds(13));
+    Decision otherObject =
+        c.correlate("uid-2", "Normal", "ScalingReplicaSet", "Scaled up to 12", T0.plusSeconds(13));
     assertEquals("Scaled up to 12", otherObject.message());
   }
 

@@ -13,11 +13,17 @@ import org.junit.jupiter.api.Test;
 
 class StatusPatchTest {
 
-  private final StatusPatch<Rollout> writer = new StatusPatch<>(null, Rollout.class, "status", r -> {});
+  private final StatusPatch<Rollout> writer =
+      new StatusPatch<>(null, Rollout.class, "status", r -> {});
 
   private static Rollout read() {
     Rollout r = new Rollout();
-    r.setMetadata(new ObjectMetaBuilder().withNamespace("shop").withName("web").withResourceVersion("42").build());
+    r.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace("shop")
+            .withName("web")
+            .withResourceVersion("42")
+            .build());
     return r;
   }
 
@@ -35,7 +41,8 @@ class StatusPatchTest {
 
   @Test
   void aChangeCarriesTheResourceVersionReadAndOnlyTheChangedFields() {
-    Optional<ObjectNode> patch = writer.diff(read(), status("Paused", "waiting"), status("Healthy", null));
+    Optional<ObjectNode> patch =
+        writer.diff(read(), status("Paused", "waiting"), status("Healthy", null));
 
     assertEquals(
         ModelJson.mapper().createObjectNode().put("phase", "Healthy").putNull("message"),

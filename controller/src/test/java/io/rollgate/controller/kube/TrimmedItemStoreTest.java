@@ -17,7 +17,8 @@ class TrimmedItemStoreTest {
         .withNamespace("ns")
         .withName(name)
         .addToLabels("rollouts-pod-template-hash", "abc")
-        .withManagedFields(new ManagedFieldsEntryBuilder().withManager("rollgate").withOperation("Update").build())
+        .withManagedFields(
+            new ManagedFieldsEntryBuilder().withManager("rollgate").withOperation("Update").build())
         .endMetadata()
         .withNewSpec()
         .withReplicas(3)

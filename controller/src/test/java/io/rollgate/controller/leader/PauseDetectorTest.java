@@ -39,7 +39,8 @@ class PauseDetectorTest {
     PauseDetector detector = new PauseDetector(fence, 250, 2_000, now::get);
     detector.tick();
     HttpRequest answered = request("PATCH", "/apis/apps/v1/namespaces/a/replicasets/x");
-    HttpRequest inFlight = request("PATCH", "/apis/argoproj.io/v1alpha1/namespaces/a/rollouts/busy");
+    HttpRequest inFlight =
+        request("PATCH", "/apis/argoproj.io/v1alpha1/namespaces/a/rollouts/busy");
     fence.before(null, answered, null);
     fence.before(null, inFlight, null);
     fence.before(null, request("GET", "/apis/apps/v1/namespaces/a/replicasets/x"), null);
@@ -54,7 +55,9 @@ class PauseDetectorTest {
     now.addAndGet(12_000_000_000L); // frozen
     fence.after(inFlight, null, null); // answered only after the pause
     assertEquals(
-        List.of("PATCH /apis/argoproj.io/v1alpha1/namespaces/a/rollouts/busy", "POST /api/v1/namespaces/a/events"),
+        List.of(
+            "PATCH /apis/argoproj.io/v1alpha1/namespaces/a/rollouts/busy",
+            "POST /api/v1/namespaces/a/events"),
         detector.tick());
     now.addAndGet(250_000_000L);
     assertNull(detector.tick());

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The per-Experiment series of docs/compatibility.md §14: info, deprecated phase gauges, reconcile histogram and
- * errors.
+ * The per-Experiment series of docs/compatibility.md §14: info, deprecated phase gauges, reconcile
+ * histogram and errors.
  */
 class ExperimentSeriesTest {
 
@@ -37,26 +37,38 @@ class ExperimentSeriesTest {
 
   @Test
   void seriesFollowTheCachedExperiments_andDisappearWhenOneIsDeleted() {
-    List<Experiment> cache = new CopyOnWriteArrayList<>(List.of(experiment("a", "Running"), experiment("b", null)));
+    List<Experiment> cache =
+        new CopyOnWriteArrayList<>(List.of(experiment("a", "Running"), experiment("b", null)));
     metrics.watchExperiments(() -> cache);
     metrics.reconciled("Experiment", "shop", "a", 20_000_000L, false);
     metrics.reconciled("Experiment", "shop", "a", 2_000_000_000L, true);
 
     String text = metrics.scrape();
-    assertTrue(text.contains("experiment_info{namespace=\"shop\",name=\"a\",phase=\"Running\"} 1"), text);
-    assertTrue(text.contains("experiment_info{namespace=\"shop\",name=\"b\",phase=\"Pending\"} 1"), "no status is Pending");
-    assertTrue(text.contains("experiment_phase{namespace=\"shop\",name=\"a\",phase=\"Running\"} 1"));
-    assertTrue(text.contains("experiment_phase{namespace=\"shop\",name=\"a\",phase=\"Successful\"} 0"));
+    assertTrue(
+        text.contains("experiment_info{namespace=\"shop\",name=\"a\",phase=\"Running\"} 1"), text);
+    assertTrue(
+        text.contains("experiment_info{namespace=\"shop\",name=\"b\",phase=\"Pending\"} 1"),
+        "no status is Pending");
+    assertTrue(
+        text.contains("experiment_phase{namespace=\"shop\",name=\"a\",phase=\"Running\"} 1"));
+    assertTrue(
+        text.contains("experiment_phase{namespace=\"shop\",name=\"a\",phase=\"Successful\"} 0"));
     assertTrue(text.contains("# TYPE experiment_reconcile histogram"));
-    assertTrue(text.contains("experiment_reconcile_bucket{namespace=\"shop\",name=\"a\",le=\"0.15\"} 1"), text);
-    assertTrue(text.contains("experiment_reconcile_bucket{namespace=\"shop\",name=\"a\",le=\"+Inf\"} 2"));
+    assertTrue(
+        text.contains("experiment_reconcile_bucket{namespace=\"shop\",name=\"a\",le=\"0.15\"} 1"),
+        text);
+    assertTrue(
+        text.contains("experiment_reconcile_bucket{namespace=\"shop\",name=\"a\",le=\"+Inf\"} 2"));
     assertTrue(text.contains("experiment_reconcile_count{namespace=\"shop\",name=\"a\"} 2"));
     assertTrue(text.contains("experiment_reconcile_error{namespace=\"shop\",name=\"a\"} 1"));
-    assertFalse(text.contains("rollout_reconcile_count{namespace=\"shop\",name=\"a\"}"), "not counted as a Rollout");
+    assertFalse(
+        text.contains("rollout_reconcile_count{namespace=\"shop\",name=\"a\"}"),
+        "not counted as a Rollout");
 
     cache.remove(0);
     String after = metrics.scrape();
     assertFalse(after.contains("name=\"a\""), "a deleted Experiment's series are gone: " + after);
-    assertTrue(after.contains("experiment_info{namespace=\"shop\",name=\"b\",phase=\"Pending\"} 1"));
+    assertTrue(
+        after.contains("experiment_info{namespace=\"shop\",name=\"b\",phase=\"Pending\"} 1"));
   }
 }

@@ -18,16 +18,29 @@ class NotificationsTest {
     return ModelJson.mapper()
         .readValue(
             "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\","
-                + "\"annotations\":" + annotationsJson + "},\"status\":{\"currentPodHash\":\"" + podHash + "\"}}",
+                + "\"annotations\":"
+                + annotationsJson
+                + "},\"status\":{\"currentPodHash\":\""
+                + podHash
+                + "\"}}",
             Rollout.class);
   }
 
-  static AnalysisRun run(String name, String hash, String revision, String created) throws Exception {
+  static AnalysisRun run(String name, String hash, String revision, String created)
+      throws Exception {
     return ModelJson.mapper()
         .readValue(
-            "{\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"shop\",\"creationTimestamp\":\"" + created + "\","
-                + "\"labels\":{\"rollouts-pod-template-hash\":\"" + hash + "\"},"
-                + "\"annotations\":{\"rollout.argoproj.io/revision\":\"" + revision + "\"}}}",
+            "{\"metadata\":{\"name\":\""
+                + name
+                + "\",\"namespace\":\"shop\",\"creationTimestamp\":\""
+                + created
+                + "\","
+                + "\"labels\":{\"rollouts-pod-template-hash\":\""
+                + hash
+                + "\"},"
+                + "\"annotations\":{\"rollout.argoproj.io/revision\":\""
+                + revision
+                + "\"}}}",
             AnalysisRun.class);
   }
 
@@ -49,11 +62,17 @@ class NotificationsTest {
   @Test
   void onlyASubscriptionAnnotationOrGlobalSubscriptionsCanHaveSubscribers() throws Exception {
     NotificationConfigs.Config plain =
-        new NotificationConfigs.Config(new ConfigMapBuilder().withData(Map.of("service.slack", "token: x")).build(), null);
+        new NotificationConfigs.Config(
+            new ConfigMapBuilder().withData(Map.of("service.slack", "token: x")).build(), null);
     NotificationConfigs.Config global =
-        new NotificationConfigs.Config(new ConfigMapBuilder().withData(Map.of("subscriptions", "- recipients: [slack]")).build(), null);
+        new NotificationConfigs.Config(
+            new ConfigMapBuilder()
+                .withData(Map.of("subscriptions", "- recipients: [slack]"))
+                .build(),
+            null);
     Rollout none = rollout("{\"other\":\"x\"}", "abc");
-    Rollout subscribed = rollout("{\"notifications.argoproj.io/subscribe.on-rollout-paused.slack\":\"c\"}", "abc");
+    Rollout subscribed =
+        rollout("{\"notifications.argoproj.io/subscribe.on-rollout-paused.slack\":\"c\"}", "abc");
     assertFalse(Notifications.mayHaveSubscribers(none, List.of(plain)));
     assertTrue(Notifications.mayHaveSubscribers(subscribed, List.of(plain)));
     assertTrue(Notifications.mayHaveSubscribers(none, List.of(plain, global)));

@@ -22,7 +22,8 @@ class HostedStepPluginsTest {
   @Test
   void decodesARunningAnswer() throws Exception {
     StepResult r =
-        decode("{\"phase\":\"Running\",\"message\":\"job 7\",\"requeueAfterSeconds\":20,\"status\":{\"id\":7},\"error\":\"\"}")
+        decode(
+                "{\"phase\":\"Running\",\"message\":\"job 7\",\"requeueAfterSeconds\":20,\"status\":{\"id\":7},\"error\":\"\"}")
             .result();
     assertEquals(StepPhase.Running, r.phase());
     assertEquals("job 7", r.message());
@@ -58,6 +59,9 @@ class HostedStepPluginsTest {
   void requeueMustBeANumber() throws Exception {
     Future<StepResult> f = decode("{\"phase\":\"Running\",\"requeueAfterSeconds\":\"30s\"}");
     assertTrue(f.failed());
-    assertTrue(f.cause().getMessage().contains("requeueAfterSeconds must be a number of seconds, got \"30s\""));
+    assertTrue(
+        f.cause()
+            .getMessage()
+            .contains("requeueAfterSeconds must be a number of seconds, got \"30s\""));
   }
 }

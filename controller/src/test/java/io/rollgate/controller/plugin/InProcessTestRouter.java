@@ -9,7 +9,10 @@ import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A traffic-router plugin loaded in-process through ServiceLoader by the tests ({@code java:} location). */
+/**
+ * A traffic-router plugin loaded in-process through ServiceLoader by the tests ({@code java:}
+ * location).
+ */
 public final class InProcessTestRouter implements TrafficRouterPlugin {
 
   /** Calls seen by every instance, in order. */

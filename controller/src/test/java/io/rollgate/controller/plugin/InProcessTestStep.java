@@ -7,7 +7,10 @@ import io.rollgate.plugin.sdk.StepPlugin;
 import io.rollgate.plugin.sdk.StepResult;
 import io.vertx.core.Future;
 
-/** A step plugin loaded in-process by the tests: counts its runs in its status, succeeds at the third. */
+/**
+ * A step plugin loaded in-process by the tests: counts its runs in its status, succeeds at the
+ * third.
+ */
 public final class InProcessTestStep implements StepPlugin {
 
   /** Creates the plugin (ServiceLoader needs a public no-argument constructor). */
@@ -21,7 +24,8 @@ public final class InProcessTestStep implements StepPlugin {
     }
     return Future.succeededFuture(
         n >= 3
-            ? StepResult.successful("done after " + n + " runs of step " + context.stepIndex(), IntNode.valueOf(n))
+            ? StepResult.successful(
+                "done after " + n + " runs of step " + context.stepIndex(), IntNode.valueOf(n))
             : StepResult.running("run " + n, 12, IntNode.valueOf(n)));
   }
 

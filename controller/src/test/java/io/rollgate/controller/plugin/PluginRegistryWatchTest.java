@@ -30,7 +30,8 @@ class PluginRegistryWatchTest {
   @Test
   void aMapInsteadOfAListKeepsThePreviousPlugins() {
     watch.parse(Map.of("stepPlugins", "- name: acme/step\n  location: file:///bin/s\n"));
-    PluginRegistry r = watch.parse(Map.of("stepPlugins", "name: acme/other\nlocation: file:///bin/o\n"));
+    PluginRegistry r =
+        watch.parse(Map.of("stepPlugins", "name: acme/other\nlocation: file:///bin/o\n"));
     assertEquals(java.util.List.of("acme/step"), r.names(PluginKind.STEP));
   }
 

@@ -17,8 +17,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * A traffic-router plugin run as a real process by the tests: appends each call to the file named by its first
- * argument and never answers while the file named by its second argument exists.
+ * A traffic-router plugin run as a real process by the tests: appends each call to the file named
+ * by its first argument and never answers while the file named by its second argument exists.
  */
 final class TestRouterPlugin implements TrafficRouterPlugin {
 
@@ -31,7 +31,8 @@ final class TestRouterPlugin implements TrafficRouterPlugin {
   }
 
   public static void main(String[] args) {
-    TestRouterPlugin p = new TestRouterPlugin(Path.of(args[0]), args.length > 1 ? Path.of(args[1]) : null);
+    TestRouterPlugin p =
+        new TestRouterPlugin(Path.of(args[0]), args.length > 1 ? Path.of(args[1]) : null);
     p.record("started " + ProcessHandle.current().pid());
     PluginServer.serve(p);
   }
@@ -46,14 +47,20 @@ final class TestRouterPlugin implements TrafficRouterPlugin {
 
   private void record(String line) {
     try {
-      Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          log,
+          line + "\n",
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   @Override
-  public Future<Void> updateHash(Rollout r, String canaryHash, String stableHash, List<WeightDestination> a) {
+  public Future<Void> updateHash(
+      Rollout r, String canaryHash, String stableHash, List<WeightDestination> a) {
     return record("updateHash " + canaryHash + " " + stableHash, null);
   }
 

@@ -60,7 +60,9 @@ class CanaryStepPluginsTest {
             - pause: {}
       """;
 
-  /** A fake plugin host: registrations, queued answers per plugin and operation, and the calls made. */
+  /**
+   * A fake plugin host: registrations, queued answers per plugin and operation, and the calls made.
+   */
   static final class FakePlugins implements StepPlugins {
     final Map<String, PluginEntry> entries = new HashMap<>();
     final Map<String, Deque<Future<StepResult>>> answers = new HashMap<>();
@@ -68,7 +70,9 @@ class CanaryStepPluginsTest {
     final List<StepContext> contexts = new ArrayList<>();
 
     FakePlugins register(String name, boolean disabled, JsonNode schema) {
-      entries.put(name, new PluginEntry(name, "file:///bin/" + name, null, null, List.of(), disabled, schema));
+      entries.put(
+          name,
+          new PluginEntry(name, "file:///bin/" + name, null, null, List.of(), disabled, schema));
       return this;
     }
 
@@ -83,11 +87,14 @@ class CanaryStepPluginsTest {
     }
 
     @Override
-    public Future<StepResult> call(String name, StepOperation operation, Rollout rollout, StepContext context) {
+    public Future<StepResult> call(
+        String name, StepOperation operation, Rollout rollout, StepContext context) {
       calls.add(operation.statusName() + " " + name + " " + context.stepIndex());
       contexts.add(context);
       Deque<Future<StepResult>> q = answers.get(name + " " + operation);
-      return q == null || q.isEmpty() ? Future.failedFuture("no answer queued for " + name + " " + operation) : q.poll();
+      return q == null || q.isEmpty()
+          ? Future.failedFuture("no answer queued for " + name + " " + operation)
+          : q.poll();
     }
   }
 
@@ -127,7 +134,8 @@ class CanaryStepPluginsTest {
   private static RolloutPass pass(RolloutStatus status) {
     Rollout r = rollout();
     r.setStatus(ModelJson.deepCopy(status));
-    RolloutPass p = new RolloutPass(new ReconcileContext("Rollout", "shop", "web", 1, "test", NOW), r, NOW);
+    RolloutPass p =
+        new RolloutPass(new ReconcileContext("Rollout", "shop", "web", 1, "test", NOW), r, NOW);
     p.podHash = "new";
     return p;
   }
@@ -153,13 +161,18 @@ class CanaryStepPluginsTest {
   }
 
   private static List<String> events(RolloutPass p) {
-    return p.events.stream().map(e -> (e.warning() ? "Warning " : "Normal ") + e.reason() + " " + e.message()).toList();
+    return p.events.stream()
+        .map(e -> (e.warning() ? "Warning " : "Normal ") + e.reason() + " " + e.message())
+        .toList();
   }
 
   @Test
   void firstRunStoresARunningEntryAndRequeuesAfterItsBackoff() {
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
-    plugins.answer(CI, StepOperation.RUN, Future.succeededFuture(StepResult.running("job 7 queued", 60, json("{\"jobId\":\"7\"}"))));
+    plugins.answer(
+        CI,
+        StepOperation.RUN,
+        Future.succeededFuture(StepResult.running("job 7 queued", 60, json("{\"jobId\":\"7\"}"))));
     RolloutPass p = reconcile(plugins, status(0));
 
     StepPluginStatus s = only(p);
@@ -177,7 +190,10 @@ class CanaryStepPluginsTest {
     assertEquals(Duration.ofSeconds(65), p.requeue);
     assertNull(plugins.contexts.get(0).status(), "first call has no status");
     assertEquals(json("{\"job\":\"build\"}"), plugins.contexts.get(0).config());
-    assertEquals(List.of("Normal StepPluginTransition Step plugin example/ci (step 1) transitioned to Running"), events(p));
+    assertEquals(
+        List.of(
+            "Normal StepPluginTransition Step plugin example/ci (step 1) transitioned to Running"),
+        events(p));
     assertFalse(CanaryStepPlugins.completed(p, 0, p.steps().get(0).getPlugin()));
   }
 
@@ -209,7 +225,11 @@ class CanaryStepPluginsTest {
     running.setBackoff("30s");
     running.setStatus(json("{\"jobId\":\"7\"}"));
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
-    plugins.answer(CI, StepOperation.RUN, Future.succeededFuture(StepResult.successful("job 7 passed", json("{\"jobId\":\"7\",\"done\":true}"))));
+    plugins.answer(
+        CI,
+        StepOperation.RUN,
+        Future.succeededFuture(
+            StepResult.successful("job 7 passed", json("{\"jobId\":\"7\",\"done\":true}"))));
     RolloutPass p = reconcile(plugins, status(0, running));
 
     assertEquals(json("{\"jobId\":\"7\"}"), plugins.contexts.get(0).status());
@@ -228,7 +248,10 @@ class CanaryStepPluginsTest {
     StepPluginStatus running = entry(0, CI, "Run", "Running");
     running.setBackoff("30s");
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
-    plugins.answer(CI, StepOperation.RUN, Future.succeededFuture(new StepResult(null, "still going", null, null, null)));
+    plugins.answer(
+        CI,
+        StepOperation.RUN,
+        Future.succeededFuture(new StepResult(null, "still going", null, null, null)));
     RolloutPass p = reconcile(plugins, status(0, running));
 
     assertEquals("Running", only(p).getPhase());
@@ -242,7 +265,8 @@ class CanaryStepPluginsTest {
     running.setBackoff("30s");
     running.setStatus(json("{\"jobId\":\"7\"}"));
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
-    plugins.answer(CI, StepOperation.RUN, Future.succeededFuture(StepResult.error("CI server answered 500")));
+    plugins.answer(
+        CI, StepOperation.RUN, Future.succeededFuture(StepResult.error("CI server answered 500")));
     RolloutPass p = reconcile(plugins, status(0, running));
 
     StepPluginStatus s = only(p);
@@ -253,7 +277,9 @@ class CanaryStepPluginsTest {
     assertEquals(2, s.getExecutions());
     assertEquals(Duration.ofSeconds(35), p.requeue);
     assertEquals(
-        List.of("Warning StepPluginTransition Step plugin example/ci (step 1) transitioned to Error"), events(p));
+        List.of(
+            "Warning StepPluginTransition Step plugin example/ci (step 1) transitioned to Error"),
+        events(p));
     assertFalse(p.aborted());
     assertFalse(CanaryStepPlugins.completed(p, 0, p.steps().get(0).getPlugin()));
   }
@@ -263,7 +289,8 @@ class CanaryStepPluginsTest {
     StepPluginStatus running = entry(2, GATE, "Run", "Running");
     running.setBackoff("30s");
     FakePlugins plugins = new FakePlugins().register(GATE, false, null);
-    plugins.answer(GATE, StepOperation.RUN, Future.succeededFuture(StepResult.failed("gate closed", null)));
+    plugins.answer(
+        GATE, StepOperation.RUN, Future.succeededFuture(StepResult.failed("gate closed", null)));
     RolloutPass p = reconcile(plugins, status(2, running));
 
     assertEquals("Failed", only(p).getPhase());
@@ -271,15 +298,21 @@ class CanaryStepPluginsTest {
     assertTrue(p.addAbort);
     assertEquals("Step Plugin 3 (example/gate) failed: gate closed", p.abortMessage);
     assertEquals(
-        List.of("Warning StepPluginTransition Step plugin example/gate (step 3) transitioned to Failed"), events(p));
+        List.of(
+            "Warning StepPluginTransition Step plugin example/gate (step 3) transitioned to Failed"),
+        events(p));
   }
 
   @Test
   void aStepThatFailsAbortsTheExecutedStepsInTheSamePass() {
     RolloutStatus s = status(2, entry(0, CI, "Run", "Successful"));
     FakePlugins plugins = new FakePlugins().register(CI, false, null).register(GATE, false, null);
-    plugins.answer(GATE, StepOperation.RUN, Future.succeededFuture(StepResult.failed("gate closed", null)));
-    plugins.answer(CI, StepOperation.ABORT, Future.succeededFuture(new StepResult(null, "cancelled", null, null, null)));
+    plugins.answer(
+        GATE, StepOperation.RUN, Future.succeededFuture(StepResult.failed("gate closed", null)));
+    plugins.answer(
+        CI,
+        StepOperation.ABORT,
+        Future.succeededFuture(new StepResult(null, "cancelled", null, null, null)));
     RolloutPass p = reconcile(plugins, s);
 
     assertEquals(List.of("Run example/gate 2", "Abort example/ci 0"), plugins.calls);
@@ -314,7 +347,8 @@ class CanaryStepPluginsTest {
     RolloutPass p = reconcile(plugins, status(0));
 
     assertTrue(p.stepPluginStatuses.isEmpty());
-    assertEquals("step plugin example/ci is not registered in argo-rollouts-config", p.stepPluginError);
+    assertEquals(
+        "step plugin example/ci is not registered in argo-rollouts-config", p.stepPluginError);
     assertEquals(Duration.ofSeconds(30), p.requeue);
     assertEquals(
         List.of(
@@ -328,14 +362,18 @@ class CanaryStepPluginsTest {
     StepPluginStatus running = entry(0, CI, "Run", "Running");
     running.setBackoff("30s");
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
-    plugins.answer(CI, StepOperation.RUN, Future.failedFuture("plugin example/ci is not running: exited with 1"));
+    plugins.answer(
+        CI,
+        StepOperation.RUN,
+        Future.failedFuture("plugin example/ci is not running: exited with 1"));
     RolloutPass p = reconcile(plugins, status(0, running));
 
     assertEquals(running, only(p));
     assertEquals("plugin example/ci is not running: exited with 1", p.stepPluginError);
     assertEquals(Duration.ofSeconds(30), p.requeue);
     assertEquals(
-        List.of("Warning ReconciliationError Reconciliation failed with error: plugin example/ci is not running: exited with 1"),
+        List.of(
+            "Warning ReconciliationError Reconciliation failed with error: plugin example/ci is not running: exited with 1"),
         events(p));
   }
 
@@ -367,14 +405,18 @@ class CanaryStepPluginsTest {
 
   @Test
   void aConfigThatDoesNotMatchTheSchemaFailsTheStepNamingTheField() {
-    JsonNode schema = json("{\"type\":\"object\",\"required\":[\"url\",\"token\"],\"properties\":{\"url\":{\"type\":\"string\"}}}");
+    JsonNode schema =
+        json(
+            "{\"type\":\"object\",\"required\":[\"url\",\"token\"],\"properties\":{\"url\":{\"type\":\"string\"}}}");
     FakePlugins plugins = new FakePlugins().register(GATE, false, schema);
     RolloutPass p = reconcile(plugins, status(2));
 
     assertTrue(plugins.calls.isEmpty(), "no call before the config matches");
     StepPluginStatus s = only(p);
     assertEquals("Failed", s.getPhase());
-    assertEquals("spec.strategy.canary.steps[2].plugin.config.token: required property 'token' not found", s.getMessage());
+    assertEquals(
+        "spec.strategy.canary.steps[2].plugin.config.token: required property 'token' not found",
+        s.getMessage());
     assertTrue(p.addAbort);
     assertEquals(
         "Step Plugin 3 (example/gate) failed: spec.strategy.canary.steps[2].plugin.config.token: required property 'token' not found",
@@ -384,7 +426,8 @@ class CanaryStepPluginsTest {
   @Test
   void aWrongTypeIsNamedByItsPath() {
     JsonNode schema = json("{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"integer\"}}}");
-    Optional<String> problem = new StepConfigSchemas().check(schema, json("{\"url\":\"http://gate\"}"), "f");
+    Optional<String> problem =
+        new StepConfigSchemas().check(schema, json("{\"url\":\"http://gate\"}"), "f");
     assertTrue(problem.isPresent());
     assertTrue(problem.get().startsWith("f.url: "), problem.get());
     assertEquals(Optional.empty(), new StepConfigSchemas().check(schema, json("{\"url\":3}"), "f"));
@@ -394,7 +437,8 @@ class CanaryStepPluginsTest {
   void aMatchingConfigIsSent() {
     JsonNode schema = json("{\"type\":\"object\",\"required\":[\"url\"]}");
     FakePlugins plugins = new FakePlugins().register(GATE, false, schema);
-    plugins.answer(GATE, StepOperation.RUN, Future.succeededFuture(StepResult.successful("open", null)));
+    plugins.answer(
+        GATE, StepOperation.RUN, Future.succeededFuture(StepResult.successful("open", null)));
     RolloutPass p = reconcile(plugins, status(2));
     assertEquals(List.of("Run example/gate 2"), plugins.calls);
     assertEquals("Successful", only(p).getPhase());
@@ -411,13 +455,20 @@ class CanaryStepPluginsTest {
     s.setAbort(true);
     s.getCanary().getStepPluginStatuses().get(1).setStatus(json("{\"gate\":1}"));
     FakePlugins plugins = new FakePlugins().register(CI, false, null).register(GATE, false, null);
-    plugins.answer(CI, StepOperation.ABORT, Future.succeededFuture(StepResult.running("cancelling", 0, null)));
-    plugins.answer(GATE, StepOperation.ABORT, Future.succeededFuture(StepResult.error("gate API down")));
-    plugins.answer(CI, StepOperation.ABORT, Future.succeededFuture(new StepResult(null, "cancelled", null, null, null)));
+    plugins.answer(
+        CI, StepOperation.ABORT, Future.succeededFuture(StepResult.running("cancelling", 0, null)));
+    plugins.answer(
+        GATE, StepOperation.ABORT, Future.succeededFuture(StepResult.error("gate API down")));
+    plugins.answer(
+        CI,
+        StepOperation.ABORT,
+        Future.succeededFuture(new StepResult(null, "cancelled", null, null, null)));
     RolloutPass p = reconcile(plugins, s);
 
-    assertEquals(List.of("Abort example/ci 3", "Abort example/gate 2", "Abort example/ci 0"), plugins.calls);
-    assertEquals(json("{\"gate\":1}"), plugins.contexts.get(1).status(), "abort gets the run's status");
+    assertEquals(
+        List.of("Abort example/ci 3", "Abort example/gate 2", "Abort example/ci 0"), plugins.calls);
+    assertEquals(
+        json("{\"gate\":1}"), plugins.contexts.get(1).status(), "abort gets the run's status");
     List<StepPluginStatus> list = p.stepPluginStatuses;
     assertEquals(6, list.size());
     assertEquals("Abort", list.get(3).getOperation());
@@ -449,7 +500,8 @@ class CanaryStepPluginsTest {
     disabled.setName(CI);
     disabled.setOperation("Run");
     disabled.setDisabled(true);
-    RolloutStatus s = status(0, disabled, entry(2, GATE, "Run", "Failed"), entry(3, CI, "Run", "Error"));
+    RolloutStatus s =
+        status(0, disabled, entry(2, GATE, "Run", "Failed"), entry(3, CI, "Run", "Error"));
     s.setAbort(true);
     FakePlugins plugins = new FakePlugins().register(CI, false, null).register(GATE, false, null);
     reconcile(plugins, s);
@@ -462,7 +514,10 @@ class CanaryStepPluginsTest {
     s.setPromoteFull(true);
     s.getCanary().getStepPluginStatuses().get(1).setStatus(json("{\"jobId\":\"9\"}"));
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
-    plugins.answer(CI, StepOperation.TERMINATE, Future.succeededFuture(StepResult.successful("job 9 cancelled", null)));
+    plugins.answer(
+        CI,
+        StepOperation.TERMINATE,
+        Future.succeededFuture(StepResult.successful("job 9 cancelled", null)));
     RolloutPass p = reconcile(plugins, s);
 
     assertEquals(List.of("Terminate example/ci 3"), plugins.calls);
@@ -471,8 +526,12 @@ class CanaryStepPluginsTest {
     assertEquals("Terminate", t.getOperation());
     assertEquals("Successful", t.getPhase());
     assertEquals(
-        List.of("Normal StepPluginTransition Step plugin example/ci (step 4) terminated (Successful)"), events(p));
-    assertTrue(CanaryStepPlugins.completed(p, 3, p.steps().get(3).getPlugin()), "a terminated running step is complete");
+        List.of(
+            "Normal StepPluginTransition Step plugin example/ci (step 4) terminated (Successful)"),
+        events(p));
+    assertTrue(
+        CanaryStepPlugins.completed(p, 3, p.steps().get(3).getPlugin()),
+        "a terminated running step is complete");
 
     RolloutStatus after = ModelJson.deepCopy(s);
     after.getCanary().setStepPluginStatuses(p.stepPluginStatuses);
@@ -485,7 +544,8 @@ class CanaryStepPluginsTest {
 
   @Test
   void fullyPromotedWithoutARunningStepCallsNothing() {
-    RolloutStatus s = status(5, entry(0, CI, "Run", "Successful"), entry(3, CI, "Run", "Successful"));
+    RolloutStatus s =
+        status(5, entry(0, CI, "Run", "Successful"), entry(3, CI, "Run", "Successful"));
     s.setStableRS("new");
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
     RolloutPass p = reconcile(plugins, s);
@@ -496,10 +556,14 @@ class CanaryStepPluginsTest {
   @Test
   void retryClearsTheLeftoversOfTheAbortedAttempt() {
     StepPluginStatus abort = entry(0, CI, "Abort", "Successful");
-    RolloutStatus s = status(0, entry(0, CI, "Run", "Successful"), entry(2, GATE, "Run", "Failed"), abort);
+    RolloutStatus s =
+        status(0, entry(0, CI, "Run", "Successful"), entry(2, GATE, "Run", "Failed"), abort);
     s.setAbort(false);
     FakePlugins plugins = new FakePlugins().register(CI, false, null);
-    plugins.answer(CI, StepOperation.RUN, Future.succeededFuture(StepResult.running("job 8 queued", 30, json("{\"jobId\":\"8\"}"))));
+    plugins.answer(
+        CI,
+        StepOperation.RUN,
+        Future.succeededFuture(StepResult.running("job 8 queued", 30, json("{\"jobId\":\"8\"}"))));
     RolloutPass p = reconcile(plugins, s);
 
     assertEquals(List.of("Run example/ci 0"), plugins.calls);

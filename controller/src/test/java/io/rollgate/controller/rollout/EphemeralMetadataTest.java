@@ -27,13 +27,17 @@ class EphemeralMetadataTest {
 
   @Test
   void diffNeverTouchesSelectorKeys() {
-    var patch = EphemeralMetadata.diff(Map.of("app", "web"), Map.of("app", "other"), Map.of("app", "web"), List.of("app"));
+    var patch =
+        EphemeralMetadata.diff(
+            Map.of("app", "web"), Map.of("app", "other"), Map.of("app", "web"), List.of("app"));
     assertEquals("{}", patch.toString());
   }
 
   @Test
   void recordedEphemeralMetadataIsIgnoredByTemplateComparison() {
-    PodTemplateSpec rollout = template("metadata: {labels: {app: web}}\nspec: {containers: [{name: app, image: 'nginx:1.25'}]}");
+    PodTemplateSpec rollout =
+        template(
+            "metadata: {labels: {app: web}}\nspec: {containers: [{name: app, image: 'nginx:1.25'}]}");
     PodTemplateSpec withRole =
         template(
             "metadata: {labels: {app: web, role: canary}, annotations: {t: c}}\n"
@@ -43,7 +47,8 @@ class EphemeralMetadataTest {
             .withNewMetadata()
             .withName("web-1")
             .addToAnnotations(
-                "rollout.argoproj.io/ephemeral-metadata", "{\"labels\":{\"role\":\"canary\"},\"annotations\":{\"t\":\"c\"}}")
+                "rollout.argoproj.io/ephemeral-metadata",
+                "{\"labels\":{\"role\":\"canary\"},\"annotations\":{\"t\":\"c\"}}")
             .endMetadata()
             .withNewSpec()
             .withTemplate(withRole)
@@ -51,7 +56,8 @@ class EphemeralMetadataTest {
             .build();
     assertTrue(EphemeralMetadata.sameTemplate(rollout, rs));
     rs.getMetadata().getAnnotations().clear();
-    assertFalse(EphemeralMetadata.sameTemplate(rollout, rs), "unrecorded labels are part of the template");
+    assertFalse(
+        EphemeralMetadata.sameTemplate(rollout, rs), "unrecorded labels are part of the template");
   }
 
   private static PodTemplateSpec template(String yaml) {

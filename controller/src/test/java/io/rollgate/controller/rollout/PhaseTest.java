@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class PhaseTest {
 
   private static final int R = 3;
-  private static final String INVALID_MSG = "The Rollout \"web\" is invalid: spec.replicas: Invalid value: -1: bad";
+  private static final String INVALID_MSG =
+      "The Rollout \"web\" is invalid: spec.replicas: Invalid value: -1: bad";
   private static final String ABORTED_MSG = "Rollout aborted update to revision 2";
   private static final String TIMED_OUT_MSG = "ReplicaSet \"web-new\" has timed out progressing.";
 
@@ -64,7 +65,9 @@ class PhaseTest {
   @Test
   void degradesWithInvalidSpecMessage_whenInvalidSpecConditionPresent() {
     RolloutStatus s = healthy();
-    s.setConditions(List.of(cond(ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, INVALID_MSG)));
+    s.setConditions(
+        List.of(
+            cond(ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, INVALID_MSG)));
     assertPhase(RolloutPhase.DEGRADED, "InvalidSpec: " + INVALID_MSG, rollout(CANARY), s);
   }
 
@@ -81,15 +84,22 @@ class PhaseTest {
     s.setConditions(
         List.of(
             cond(ConditionType.AVAILABLE, "True", ConditionReason.AVAILABLE_REASON, "ok"),
-            cond(ConditionType.PROGRESSING, "False", ConditionReason.PROGRESS_DEADLINE_EXCEEDED, TIMED_OUT_MSG)));
-    assertPhase(RolloutPhase.DEGRADED, "ProgressDeadlineExceeded: " + TIMED_OUT_MSG, rollout(CANARY), s);
+            cond(
+                ConditionType.PROGRESSING,
+                "False",
+                ConditionReason.PROGRESS_DEADLINE_EXCEEDED,
+                TIMED_OUT_MSG)));
+    assertPhase(
+        RolloutPhase.DEGRADED, "ProgressDeadlineExceeded: " + TIMED_OUT_MSG, rollout(CANARY), s);
   }
 
   @Test
   void prefersInvalidSpecOverAbort_whenInvalidSpecIsListedFirst() {
     RolloutStatus s = healthy();
     s.setConditions(
-        List.of(cond(ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, INVALID_MSG), aborted()));
+        List.of(
+            cond(ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, INVALID_MSG),
+            aborted()));
     assertPhase(RolloutPhase.DEGRADED, "InvalidSpec: " + INVALID_MSG, rollout(CANARY), s);
   }
 
@@ -97,7 +107,9 @@ class PhaseTest {
   void reportsFirstDegradedConditionInListOrder_whenAbortIsListedBeforeInvalidSpec() {
     RolloutStatus s = healthy();
     s.setConditions(
-        List.of(aborted(), cond(ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, INVALID_MSG)));
+        List.of(
+            aborted(),
+            cond(ConditionType.INVALID_SPEC, "True", ConditionReason.INVALID_SPEC, INVALID_MSG)));
     assertPhase(RolloutPhase.DEGRADED, "RolloutAborted: " + ABORTED_MSG, rollout(CANARY), s);
   }
 
@@ -106,7 +118,11 @@ class PhaseTest {
     RolloutStatus s = healthy();
     s.setConditions(
         List.of(
-            cond(ConditionType.PROGRESSING, "Unknown", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused"),
+            cond(
+                ConditionType.PROGRESSING,
+                "Unknown",
+                ConditionReason.ROLLOUT_PAUSED,
+                "Rollout is paused"),
             cond(ConditionType.PAUSED, "True", ConditionReason.ROLLOUT_PAUSED, "Rollout is paused"),
             cond(ConditionType.AVAILABLE, "False", ConditionReason.AVAILABLE_REASON, "no")));
     assertPhase(RolloutPhase.HEALTHY, null, rollout(CANARY), s);
@@ -141,7 +157,8 @@ class PhaseTest {
   void pausesWithFirstPauseConditionReason() {
     RolloutStatus s = progressing();
     s.setPauseConditions(
-        List.of(pause(PauseReason.INCONCLUSIVE_ANALYSIS_RUN), pause(PauseReason.CANARY_PAUSE_STEP)));
+        List.of(
+            pause(PauseReason.INCONCLUSIVE_ANALYSIS_RUN), pause(PauseReason.CANARY_PAUSE_STEP)));
     assertPhase(RolloutPhase.PAUSED, PauseReason.INCONCLUSIVE_ANALYSIS_RUN, rollout(CANARY), s);
   }
 
@@ -157,7 +174,8 @@ class PhaseTest {
 
   @Test
   void progressesWithRestart_whenRestartAtNotYetReached() {
-    Rollout r = rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
+    Rollout r =
+        rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
     assertPhase(RolloutPhase.PROGRESSING, "rollout is restarting", r, healthy());
     RolloutStatus older = healthy();
     older.setRestartedAt("2024-04-01T10:00:00Z");
@@ -166,7 +184,8 @@ class PhaseTest {
 
   @Test
   void prefersPauseOverRestart() {
-    Rollout r = rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
+    Rollout r =
+        rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
     RolloutStatus s = healthy();
     s.setPauseConditions(List.of(pause(PauseReason.CANARY_PAUSE_STEP)));
     assertPhase(RolloutPhase.PAUSED, PauseReason.CANARY_PAUSE_STEP, r, s);
@@ -174,13 +193,15 @@ class PhaseTest {
 
   @Test
   void prefersRestartOverReplicaProgress() {
-    Rollout r = rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
+    Rollout r =
+        rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
     assertPhase(RolloutPhase.PROGRESSING, "rollout is restarting", r, progressing());
   }
 
   @Test
   void continues_whenRestartedAtEqualsRestartAt() {
-    Rollout r = rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
+    Rollout r =
+        rollout(CANARY.replace("replicas: 3", "replicas: 3\n  restartAt: '2024-05-01T10:00:00Z'"));
     RolloutStatus s = healthy();
     s.setRestartedAt("2024-05-01T10:00:00Z");
     assertPhase(RolloutPhase.HEALTHY, null, r, s);
@@ -210,7 +231,11 @@ class PhaseTest {
   void progresses_whenUpdatedReplicasAreNotAllAvailable() {
     RolloutStatus s = healthy();
     s.setAvailableReplicas(R - 1);
-    assertPhase(RolloutPhase.PROGRESSING, "updated replicas are still becoming available", rollout(CANARY), s);
+    assertPhase(
+        RolloutPhase.PROGRESSING,
+        "updated replicas are still becoming available",
+        rollout(CANARY),
+        s);
   }
 
   @Test
@@ -227,7 +252,8 @@ class PhaseTest {
   void progresses_whenOldReplicasArePendingTermination_withBasicCanary() {
     RolloutStatus s = healthy();
     s.setReplicas(R + 1);
-    assertPhase(RolloutPhase.PROGRESSING, "old replicas are pending termination", rollout(CANARY), s);
+    assertPhase(
+        RolloutPhase.PROGRESSING, "old replicas are pending termination", rollout(CANARY), s);
   }
 
   @Test
@@ -245,7 +271,11 @@ class PhaseTest {
     s.setStableRS(null);
     assertPhase(RolloutPhase.PROGRESSING, "waiting for all steps to complete", rollout(CANARY), s);
     s.setStableRS("");
-    assertPhase(RolloutPhase.PROGRESSING, "waiting for all steps to complete", rollout(TRAFFIC_ROUTED_CANARY), s);
+    assertPhase(
+        RolloutPhase.PROGRESSING,
+        "waiting for all steps to complete",
+        rollout(TRAFFIC_ROUTED_CANARY),
+        s);
   }
 
   @Test
@@ -253,7 +283,8 @@ class PhaseTest {
     RolloutStatus s = healthy();
     s.setReplicas(R + 1);
     s.setStableRS("old");
-    assertPhase(RolloutPhase.PROGRESSING, "old replicas are pending termination", rollout(CANARY), s);
+    assertPhase(
+        RolloutPhase.PROGRESSING, "old replicas are pending termination", rollout(CANARY), s);
   }
 
   // 10
@@ -293,14 +324,21 @@ class PhaseTest {
     RolloutStatus s = blueGreenHealthy();
     s.setStableRS("old");
     assertPhase(
-        RolloutPhase.PROGRESSING, "waiting for post-promotion verification to complete", rollout(BLUE_GREEN), s);
+        RolloutPhase.PROGRESSING,
+        "waiting for post-promotion verification to complete",
+        rollout(BLUE_GREEN),
+        s);
   }
 
   @Test
   void waitsForAnalysis_whenBlueGreenPostPromotionAnalysisIsNotComplete() {
     RolloutStatus s = blueGreenHealthy();
     s.setStableRS("old");
-    assertPhase(RolloutPhase.PROGRESSING, "waiting for analysis to complete", rollout(BLUE_GREEN_POST_ANALYSIS), s);
+    assertPhase(
+        RolloutPhase.PROGRESSING,
+        "waiting for analysis to complete",
+        rollout(BLUE_GREEN_POST_ANALYSIS),
+        s);
   }
 
   @Test
@@ -317,7 +355,11 @@ class PhaseTest {
         rollout(BLUE_GREEN_POST_ANALYSIS),
         s);
     run.setStatus("Running");
-    assertPhase(RolloutPhase.PROGRESSING, "waiting for analysis to complete", rollout(BLUE_GREEN_POST_ANALYSIS), s);
+    assertPhase(
+        RolloutPhase.PROGRESSING,
+        "waiting for analysis to complete",
+        rollout(BLUE_GREEN_POST_ANALYSIS),
+        s);
   }
 
   @Test
@@ -325,7 +367,11 @@ class PhaseTest {
     RolloutStatus s = blueGreenHealthy();
     s.getBlueGreen().setActiveSelector("old");
     s.setStableRS("old");
-    assertPhase(RolloutPhase.PROGRESSING, "active service cutover pending", rollout(BLUE_GREEN_POST_ANALYSIS), s);
+    assertPhase(
+        RolloutPhase.PROGRESSING,
+        "active service cutover pending",
+        rollout(BLUE_GREEN_POST_ANALYSIS),
+        s);
   }
 
   @Test
@@ -364,7 +410,8 @@ class PhaseTest {
     assertPhase(phase, message, r, s, R);
   }
 
-  private static void assertPhase(String phase, String message, Rollout r, RolloutStatus s, int replicas) {
+  private static void assertPhase(
+      String phase, String message, Rollout r, RolloutStatus s, int replicas) {
     Phase.apply(r, s, replicas);
     assertEquals(phase, s.getPhase());
     if (message == null) {

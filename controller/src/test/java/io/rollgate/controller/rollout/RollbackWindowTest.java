@@ -15,7 +15,9 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code spec.rollbackWindow} on the canary strategy (docs/compatibility.md §5.3 item 2, §5.10). */
+/**
+ * {@code spec.rollbackWindow} on the canary strategy (docs/compatibility.md §5.3 item 2, §5.10).
+ */
 class RollbackWindowTest {
 
   private static final String ROLLOUT =
@@ -49,16 +51,23 @@ class RollbackWindowTest {
         .build();
   }
 
-  /** Revisions 1 to 4 exist, 4 is stable, and the template went back to that of revision 2 (scaled down, now 5). */
-  private static RolloutPass backToRevisionTwo(int revisions, Integer currentStepIndex) throws Exception {
+  /**
+   * Revisions 1 to 4 exist, 4 is stable, and the template went back to that of revision 2 (scaled
+   * down, now 5).
+   */
+  private static RolloutPass backToRevisionTwo(int revisions, Integer currentStepIndex)
+      throws Exception {
     Rollout r = new YAMLMapper().readValue(ROLLOUT.formatted(revisions), Rollout.class);
     RolloutStatus status = new RolloutStatus();
     status.setStableRS("h4");
     status.setCurrentStepIndex(currentStepIndex);
     status.setAbort(true);
     r.setStatus(status);
-    RolloutPass p = new RolloutPass(
-        new ReconcileContext("Rollout", "shop", "window", 1, "test", Instant.EPOCH), ModelJson.deepCopy(r), Instant.EPOCH);
+    RolloutPass p =
+        new RolloutPass(
+            new ReconcileContext("Rollout", "shop", "window", 1, "test", Instant.EPOCH),
+            ModelJson.deepCopy(r),
+            Instant.EPOCH);
     ReplicaSet r1 = rs("h1", 1, "2026-01-01T10:00:00Z", 0);
     ReplicaSet r2 = rs("h2", 5, "2026-01-01T10:01:00Z", 1);
     ReplicaSet r3 = rs("h3", 3, "2026-01-01T10:02:00Z", 0);
@@ -78,7 +87,8 @@ class RollbackWindowTest {
 
     assertTrue(RollbackWindow.skipRemainingSteps(pass, status));
 
-    assertEquals(2, status.getCurrentStepIndex(), "all steps done: setWeight 100 next, then promotion");
+    assertEquals(
+        2, status.getCurrentStepIndex(), "all steps done: setWeight 100 next, then promotion");
     assertTrue(pass.clearPauses);
     assertTrue(pass.removeAbort);
     assertFalse(pass.aborted());
@@ -96,7 +106,8 @@ class RollbackWindowTest {
 
   @Test
   void leavesTheStepsAlone_whenTheRollbackIsOutsideTheWindow() throws Exception {
-    // Revision 3 lies between revision 2 and the stable revision 4: a window of 1 does not reach back to 2.
+    // Revision 3 lies between revision 2 and the stable revision 4: a window of 1 does not reach
+    // back to 2.
     RolloutPass pass = backToRevisionTwo(1, 0);
     RolloutStatus status = ModelJson.deepCopy(pass.old);
 
@@ -111,7 +122,8 @@ class RollbackWindowTest {
   void leavesTheStepsAlone_whenTheNewReplicaSetIsNewerThanTheStableOne() throws Exception {
     RolloutPass pass = backToRevisionTwo(2, 0);
     ReplicaSet r6 = rs("h6", 6, "2026-01-01T10:04:00Z", 1);
-    pass.allRSs = List.of(pass.allRSs.get(0), pass.allRSs.get(1), pass.allRSs.get(2), pass.allRSs.get(3), r6);
+    pass.allRSs =
+        List.of(pass.allRSs.get(0), pass.allRSs.get(1), pass.allRSs.get(2), pass.allRSs.get(3), r6);
     pass.newRS = r6;
     pass.podHash = "h6";
     RolloutStatus status = ModelJson.deepCopy(pass.old);

@@ -59,11 +59,28 @@ class RolloutExperimentsTest {
 
   private static ReplicaSet rs(String hash, String image) {
     return new ReplicaSetBuilder()
-        .withNewMetadata().withName("web-" + hash).addToLabels("rollouts-pod-template-hash", hash).endMetadata()
-        .withNewSpec().withReplicas(1)
-        .withNewSelector().addToMatchLabels("app", "web").addToMatchLabels("rollouts-pod-template-hash", hash).endSelector()
-        .withNewTemplate().withNewMetadata().addToLabels("app", "web").addToLabels("rollouts-pod-template-hash", hash).endMetadata()
-        .withNewSpec().addNewContainer().withName("web").withImage(image).endContainer().endSpec().endTemplate()
+        .withNewMetadata()
+        .withName("web-" + hash)
+        .addToLabels("rollouts-pod-template-hash", hash)
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(1)
+        .withNewSelector()
+        .addToMatchLabels("app", "web")
+        .addToMatchLabels("rollouts-pod-template-hash", hash)
+        .endSelector()
+        .withNewTemplate()
+        .withNewMetadata()
+        .addToLabels("app", "web")
+        .addToLabels("rollouts-pod-template-hash", hash)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("web")
+        .withImage(image)
+        .endContainer()
+        .endSpec()
+        .endTemplate()
         .endSpec()
         .build();
   }
@@ -74,7 +91,11 @@ class RolloutExperimentsTest {
     status.setStableRS("old");
     status.setCurrentStepIndex(1);
     r.setStatus(status);
-    RolloutPass p = new RolloutPass(new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), ModelJson.deepCopy(r), Instant.EPOCH);
+    RolloutPass p =
+        new RolloutPass(
+            new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH),
+            ModelJson.deepCopy(r),
+            Instant.EPOCH);
     p.stableRS = rs("old", "app:v1");
     p.newRS = rs("new", "app:v2");
     p.podHash = "new";
@@ -86,7 +107,9 @@ class RolloutExperimentsTest {
     RolloutPass pass = pass();
     Experiment ex = RolloutExperiments.build(pass, pass.steps().get(1).getExperiment(), 1);
 
-    assertEquals(Map.of("team", "payments", "rollouts-pod-template-hash", "new"), ex.getMetadata().getLabels());
+    assertEquals(
+        Map.of("team", "payments", "rollouts-pod-template-hash", "new"),
+        ex.getMetadata().getLabels());
     assertEquals("3", ex.getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
     assertEquals("Rollout", ex.getMetadata().getOwnerReferences().get(0).getKind());
     assertEquals("u-1", ex.getMetadata().getOwnerReferences().get(0).getUid());
@@ -97,7 +120,10 @@ class RolloutExperimentsTest {
 
     ExperimentTemplate a = ex.getSpec().getTemplates().get(0);
     assertEquals("app:v2", a.getTemplate().getSpec().getContainers().get(0).getImage());
-    assertEquals(Map.of("app", "web", "exp", "a"), a.getTemplate().getMetadata().getLabels(), "hash label dropped, metadata added");
+    assertEquals(
+        Map.of("app", "web", "exp", "a"),
+        a.getTemplate().getMetadata().getLabels(),
+        "hash label dropped, metadata added");
     assertEquals(Map.of("app", "web", "exp", "a"), a.getSelector().getMatchLabels());
     assertEquals(Map.of("note", "x"), a.getTemplate().getMetadata().getAnnotations());
     assertEquals(2, a.getReplicas());

@@ -22,7 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The traffic-routed weight and replica decisions (docs/compatibility.md §5.2, §5.5, §5.9) on a simulated cluster. */
+/**
+ * The traffic-routed weight and replica decisions (docs/compatibility.md §5.2, §5.5, §5.9) on a
+ * simulated cluster.
+ */
 class TrafficRoutedTest {
 
   private static final String ROLLOUT =
@@ -54,16 +57,30 @@ class TrafficRoutedTest {
 
   private static ReplicaSet rs(String hash, int spec, int available) {
     return new ReplicaSetBuilder()
-        .withNewMetadata().withName("web-" + hash).addToLabels("rollouts-pod-template-hash", hash).endMetadata()
-        .withNewSpec().withReplicas(spec).endSpec()
-        .withNewStatus().withReplicas(spec).withAvailableReplicas(available).withReadyReplicas(available).endStatus()
+        .withNewMetadata()
+        .withName("web-" + hash)
+        .addToLabels("rollouts-pod-template-hash", hash)
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(spec)
+        .endSpec()
+        .withNewStatus()
+        .withReplicas(spec)
+        .withAvailableReplicas(available)
+        .withReadyReplicas(available)
+        .endStatus()
         .build();
   }
 
-  private static RolloutPass pass(Rollout r, RolloutStatus status, ReplicaSet stable, ReplicaSet canary) {
+  private static RolloutPass pass(
+      Rollout r, RolloutStatus status, ReplicaSet stable, ReplicaSet canary) {
     Rollout copy = ModelJson.deepCopy(r);
     copy.setStatus(ModelJson.deepCopy(status));
-    RolloutPass p = new RolloutPass(new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), copy, Instant.EPOCH);
+    RolloutPass p =
+        new RolloutPass(
+            new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH),
+            copy,
+            Instant.EPOCH);
     p.stableRS = stable;
     p.newRS = canary;
     p.podHash = "new";
@@ -98,12 +115,18 @@ class TrafficRoutedTest {
     int canary = 3;
     List<Integer> routerWeights = new ArrayList<>();
     routerWeights.add(75);
-    for (int pass = 0; pass < 50 && (canary > 0 || routerWeights.get(routerWeights.size() - 1) > 0); pass++) {
+    for (int pass = 0;
+        pass < 50 && (canary > 0 || routerWeights.get(routerWeights.size() - 1) > 0);
+        pass++) {
       RolloutPass p = pass(r, status, rs("old", stable, stable), rs("new", canary, canary));
       int weight = TrafficRouted.dynamicAbortRouterWeight(p);
-      assertTrue(weight >= 100 - 100 * stable / 4, "stable overloaded: " + stable + " pods for " + (100 - weight) + "%");
-      assertTrue(canary * 100 / 4 >= weight, "canary overloaded: " + canary + " pods for " + weight + "%");
-      // The router gets the weight first, then one ReplicaSet is scaled (pods become available at once).
+      assertTrue(
+          weight >= 100 - 100 * stable / 4,
+          "stable overloaded: " + stable + " pods for " + (100 - weight) + "%");
+      assertTrue(
+          canary * 100 / 4 >= weight, "canary overloaded: " + canary + " pods for " + weight + "%");
+      // The router gets the weight first, then one ReplicaSet is scaled (pods become available at
+      // once).
       status.getCanary().setWeights(weights(weight, 100));
       RolloutPass after = pass(r, status, rs("old", stable, stable), rs("new", canary, canary));
       CanarySplit split = TrafficRouted.targets(after);
@@ -112,13 +135,17 @@ class TrafficRoutedTest {
       } else {
         canary = split.newRS();
       }
-      assertTrue(weight <= routerWeights.get(routerWeights.size() - 1), "weight went up: " + routerWeights + " then " + weight);
+      assertTrue(
+          weight <= routerWeights.get(routerWeights.size() - 1),
+          "weight went up: " + routerWeights + " then " + weight);
       routerWeights.add(weight);
     }
     assertEquals(0, routerWeights.get(routerWeights.size() - 1), "drained to 0: " + routerWeights);
     assertEquals(0, canary);
     assertEquals(4, stable);
-    assertTrue(routerWeights.contains(50) || routerWeights.contains(25), "drained step by step: " + routerWeights);
+    assertTrue(
+        routerWeights.contains(50) || routerWeights.contains(25),
+        "drained step by step: " + routerWeights);
   }
 
   @Test
@@ -134,26 +161,39 @@ class TrafficRoutedTest {
     RolloutPass ready = pass(r, status, rs("old", 4, 4), rs("new", 2, 2));
     assertTrue(TrafficRouted.atDesiredReplicaCounts(ready));
     assertEquals(50, TrafficRouted.currentSetWeight(ready));
-    assertEquals(new CanarySplit(2, 4), TrafficRouted.targets(ready), "stable stays at R without dynamicStableScale");
+    assertEquals(
+        new CanarySplit(2, 4),
+        TrafficRouted.targets(ready),
+        "stable stays at R without dynamicStableScale");
   }
 
   @Test
   void setCanaryScaleAppliesUntilMatchTrafficWeightAndIsIgnoredOnAbortUnlessTheAbortDelayIsZero() {
-    Rollout r = rollout(false,
-        "[{setCanaryScale: {replicas: 3}}, {setWeight: 25}, {setCanaryScale: {matchTrafficWeight: true}}, {pause: {}}]");
+    Rollout r =
+        rollout(
+            false,
+            "[{setCanaryScale: {replicas: 3}}, {setWeight: 25}, {setCanaryScale: {matchTrafficWeight: true}}, {pause: {}}]");
     RolloutStatus status = new RolloutStatus();
     status.setStableRS("old");
     status.setCurrentStepIndex(1);
-    assertEquals(new CanarySplit(3, 4), TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 0, 0))));
+    assertEquals(
+        new CanarySplit(3, 4),
+        TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 0, 0))));
     status.setCurrentStepIndex(3);
     assertNull(TrafficRouted.setCanaryScale(pass(r, status, rs("old", 4, 4), rs("new", 3, 3))));
-    assertEquals(new CanarySplit(1, 4), TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 3, 3))));
+    assertEquals(
+        new CanarySplit(1, 4),
+        TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 3, 3))));
 
     status.setCurrentStepIndex(0);
     status.setAbort(true);
-    assertEquals(new CanarySplit(0, 4), TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 3, 3))));
+    assertEquals(
+        new CanarySplit(0, 4),
+        TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 3, 3))));
     r.getSpec().getStrategy().getCanary().setAbortScaleDownDelaySeconds(0);
-    assertEquals(new CanarySplit(3, 4), TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 3, 3))),
+    assertEquals(
+        new CanarySplit(3, 4),
+        TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 3, 3))),
         "abortScaleDownDelaySeconds 0: the setCanaryScale of the reset step index applies");
   }
 
@@ -164,6 +204,8 @@ class TrafficRoutedTest {
     RolloutStatus status = new RolloutStatus();
     status.setStableRS("old");
     status.setCurrentStepIndex(0);
-    assertEquals(new CanarySplit(2, 4), TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 0, 0))));
+    assertEquals(
+        new CanarySplit(2, 4),
+        TrafficRouted.targets(pass(r, status, rs("old", 4, 4), rs("new", 0, 0))));
   }
 }

@@ -62,7 +62,8 @@ class AlbTrafficRouterTest {
 
   private static TrafficRequest request(String rolloutYaml) throws Exception {
     return new TrafficRequest(
-        new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), yaml(rolloutYaml, Rollout.class));
+        new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH),
+        yaml(rolloutYaml, Rollout.class));
   }
 
   private static WeightDestination experiment(String service, int weight) {
@@ -73,7 +74,8 @@ class AlbTrafficRouterTest {
   }
 
   @Test
-  void writesTheForwardActionByteForByte_withExperimentServicesBetweenCanaryAndStable() throws Exception {
+  void writesTheForwardActionByteForByte_withExperimentServicesBetweenCanaryAndStable()
+      throws Exception {
     TrafficRequest req = request(ROLLOUT);
     assertEquals(
         "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":["
@@ -91,7 +93,10 @@ class AlbTrafficRouterTest {
   @Test
   void addsTargetGroupStickiness_whenEnabled() throws Exception {
     TrafficRequest req =
-        request(ROLLOUT.replace("servicePort: 80", "servicePort: 80\n          stickinessConfig: {enabled: true, durationSeconds: 300}"));
+        request(
+            ROLLOUT.replace(
+                "servicePort: 80",
+                "servicePort: 80\n          stickinessConfig: {enabled: true, durationSeconds: 300}"));
     assertEquals(
         "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":["
             + "{\"ServiceName\":\"web-canary\",\"ServicePort\":\"80\",\"Weight\":25},"
@@ -99,36 +104,47 @@ class AlbTrafficRouterTest {
             + "\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":300}}}",
         AlbTrafficRouter.weightAction(req, 25, List.of()));
     TrafficRequest off =
-        request(ROLLOUT.replace("servicePort: 80", "servicePort: 80\n          stickinessConfig: {enabled: false, durationSeconds: 0}"));
+        request(
+            ROLLOUT.replace(
+                "servicePort: 80",
+                "servicePort: 80\n          stickinessConfig: {enabled: false, durationSeconds: 0}"));
     assertFalse(AlbTrafficRouter.weightAction(off, 25, List.of()).contains("Stickiness"));
   }
 
   @Test
   void refusesAStickinessDurationOutsideTheAwsRange() throws Exception {
     TrafficRequest req =
-        request(ROLLOUT.replace("servicePort: 80", "servicePort: 80\n          stickinessConfig: {enabled: true, durationSeconds: 604801}"));
+        request(
+            ROLLOUT.replace(
+                "servicePort: 80",
+                "servicePort: 80\n          stickinessConfig: {enabled: true, durationSeconds: 604801}"));
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> AlbTrafficRouter.weightAction(req, 25, List.of()));
-    assertTrue(e.getMessage().contains("stickinessConfig.durationSeconds must be between 1 and 604800"), e.getMessage());
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> AlbTrafficRouter.weightAction(req, 25, List.of()));
+    assertTrue(
+        e.getMessage().contains("stickinessConfig.durationSeconds must be between 1 and 604800"),
+        e.getMessage());
   }
 
   @Test
   void usesPingAndPongAsStableAndCanary_andSwapsThemWithStablePingPong() throws Exception {
     String pingPong =
-        ROLLOUT.replace("canaryService: web-canary\n      stableService: web-stable\n",
+        ROLLOUT.replace(
+            "canaryService: web-canary\n      stableService: web-stable\n",
             "pingPong: {pingService: ping, pongService: pong}\n");
     TrafficRequest ping = request(pingPong + "status: {canary: {stablePingPong: ping}}\n");
     assertEquals(
-        List.of("pong=30", "ping=70"),
-        groups(AlbTrafficRouter.weightAction(ping, 30, List.of())));
+        List.of("pong=30", "ping=70"), groups(AlbTrafficRouter.weightAction(ping, 30, List.of())));
     TrafficRequest pong = request(pingPong + "status: {canary: {stablePingPong: pong}}\n");
     assertEquals(
-        List.of("ping=30", "pong=70"),
-        groups(AlbTrafficRouter.weightAction(pong, 30, List.of())));
+        List.of("ping=30", "pong=70"), groups(AlbTrafficRouter.weightAction(pong, 30, List.of())));
   }
 
   private static List<String> groups(String action) {
-    return AlbActions.parseTargetGroups(action).stream().map(g -> g.serviceName() + "=" + g.weight()).toList();
+    return AlbActions.parseTargetGroups(action).stream()
+        .map(g -> g.serviceName() + "=" + g.weight())
+        .toList();
   }
 
   @Test
@@ -148,9 +164,12 @@ class AlbTrafficRouterTest {
             + "{\"field\":\"http-header\",\"httpHeaderConfig\":{\"httpHeaderName\":\"User-Agent\",\"values\":[\"Mozilla*\"]}}]",
         AlbTrafficRouter.headerConditions(route));
     SetHeaderRoute prefix =
-        yaml("name: first\nmatch:\n- {headerName: X-Canary, headerValue: {prefix: a}}\n", SetHeaderRoute.class);
+        yaml(
+            "name: first\nmatch:\n- {headerName: X-Canary, headerValue: {prefix: a}}\n",
+            SetHeaderRoute.class);
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> AlbTrafficRouter.headerConditions(prefix));
+        assertThrows(
+            IllegalArgumentException.class, () -> AlbTrafficRouter.headerConditions(prefix));
     assertEquals(
         "setHeaderRoute `first` match[0].headerValue: the ALB router supports only `exact` (with the ALB wildcards * and ?)",
         e.getMessage());
@@ -170,17 +189,26 @@ class AlbTrafficRouterTest {
     AlbTrafficRouter.manage(ann, "alpha", true, List.of("p/actions.r", "p/conditions.r"));
     AlbTrafficRouter.manage(ann, "alpha", true, List.of("p/actions.r"));
     assertEquals(
-        "{\"alpha\":[\"p/actions.r\",\"p/conditions.r\"],\"zeta\":[\"k\"]}", ann.get(AlbActions.MANAGED_ANNOTATIONS));
+        "{\"alpha\":[\"p/actions.r\",\"p/conditions.r\"],\"zeta\":[\"k\"]}",
+        ann.get(AlbActions.MANAGED_ANNOTATIONS));
     AlbTrafficRouter.manage(ann, "alpha", false, List.of("p/actions.r", "p/conditions.r"));
     assertEquals("{\"alpha\":[],\"zeta\":[\"k\"]}", ann.get(AlbActions.MANAGED_ANNOTATIONS));
-    assertEquals(Map.of("alpha", List.of(), "zeta", List.of("k")), AlbActions.parseManaged(ann.get(AlbActions.MANAGED_ANNOTATIONS)));
+    assertEquals(
+        Map.of("alpha", List.of(), "zeta", List.of("k")),
+        AlbActions.parseManaged(ann.get(AlbActions.MANAGED_ANNOTATIONS)));
   }
 
   @Test
   void refusesABookkeepingAnnotationThatIsNotAMapOfLists() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> AlbActions.parseManaged("web:alb.ingress.kubernetes.io/actions.x"));
-    assertTrue(e.getMessage().startsWith("annotation rollouts.argoproj.io/managed-alb-annotations is not valid JSON"), e.getMessage());
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> AlbActions.parseManaged("web:alb.ingress.kubernetes.io/actions.x"));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "annotation rollouts.argoproj.io/managed-alb-annotations is not valid JSON"),
+        e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> AlbActions.parseManaged("{\"web\":\"x\"}"));
   }
 
@@ -200,8 +228,15 @@ class AlbTrafficRouterTest {
     want.remove("kubernetes.io/ingress.class");
     JsonNode patch = YAML.readTree(AlbTrafficRouter.patch(ing, want, null));
     assertEquals("7", patch.path("metadata").path("resourceVersion").asText());
-    assertEquals("{}", patch.path("metadata").path("annotations").path("alb.ingress.kubernetes.io/actions.web-root").asText());
-    assertTrue(patch.path("metadata").path("annotations").path("kubernetes.io/ingress.class").isNull());
+    assertEquals(
+        "{}",
+        patch
+            .path("metadata")
+            .path("annotations")
+            .path("alb.ingress.kubernetes.io/actions.web-root")
+            .asText());
+    assertTrue(
+        patch.path("metadata").path("annotations").path("kubernetes.io/ingress.class").isNull());
     assertFalse(patch.has("spec"));
   }
 
@@ -219,10 +254,13 @@ class AlbTrafficRouterTest {
 
   @Test
   void ingressesPreferTheListOverTheSingleName() throws Exception {
-    TrafficRequest req = request(ROLLOUT.replace("ingress: web", "ingress: web\n          ingresses: [a, b]"));
+    TrafficRequest req =
+        request(ROLLOUT.replace("ingress: web", "ingress: web\n          ingresses: [a, b]"));
     assertEquals(List.of("a", "b"), AlbTrafficRouter.ingresses(req.trafficRouting().getAlb()));
-    assertEquals(List.of("web"), AlbTrafficRouter.ingresses(request(ROLLOUT).trafficRouting().getAlb()));
-    assertEquals("alb.ingress.kubernetes.io", AlbTrafficRouter.prefix(req.trafficRouting().getAlb()));
+    assertEquals(
+        List.of("web"), AlbTrafficRouter.ingresses(request(ROLLOUT).trafficRouting().getAlb()));
+    assertEquals(
+        "alb.ingress.kubernetes.io", AlbTrafficRouter.prefix(req.trafficRouting().getAlb()));
     assertEquals("web-root", AlbTrafficRouter.actionService(req));
   }
 
@@ -230,24 +268,32 @@ class AlbTrafficRouterTest {
   void releasingADeletedRolloutResetsItsActionsToTheirOwnService() throws Exception {
     Ingress ing = yaml(INGRESS, Ingress.class);
     Map<String, String> ann = ing.getMetadata().getAnnotations();
-    ann.put("alb.ingress.kubernetes.io/actions.web-stable",
+    ann.put(
+        "alb.ingress.kubernetes.io/actions.web-stable",
         "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[{\"ServiceName\":\"web-canary\",\"ServicePort\":\"8080\",\"Weight\":30},"
             + "{\"ServiceName\":\"web-stable\",\"ServicePort\":\"8080\",\"Weight\":70}],"
             + "\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":60}}}");
-    ann.put("alb.ingress.kubernetes.io/actions.hdr", "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[]}}");
+    ann.put(
+        "alb.ingress.kubernetes.io/actions.hdr",
+        "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[]}}");
     ann.put(AlbActions.MANAGED_ACTIONS_LEGACY, "web:alb.ingress.kubernetes.io/actions.web-stable");
-    ann.put(AlbActions.MANAGED_ANNOTATIONS,
+    ann.put(
+        AlbActions.MANAGED_ANNOTATIONS,
         "{\"other\":[\"x\"],\"web\":[\"alb.ingress.kubernetes.io/actions.web-stable\",\"alb.ingress.kubernetes.io/actions.hdr\"]}");
     Map<String, String> out = AlbTrafficRouter.released(ing, "web");
     assertEquals(
         "{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[{\"ServiceName\":\"web-stable\",\"ServicePort\":\"8080\",\"Weight\":100}],"
             + "\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":60}}}",
         out.get("alb.ingress.kubernetes.io/actions.web-stable"));
-    assertEquals(ann.get("alb.ingress.kubernetes.io/actions.hdr"), out.get("alb.ingress.kubernetes.io/actions.hdr"),
+    assertEquals(
+        ann.get("alb.ingress.kubernetes.io/actions.hdr"),
+        out.get("alb.ingress.kubernetes.io/actions.hdr"),
         "no Service of the header route's name among its target groups: left as it is");
     assertEquals("{\"other\":[\"x\"]}", out.get(AlbActions.MANAGED_ANNOTATIONS));
     assertFalse(out.containsKey(AlbActions.MANAGED_ACTIONS_LEGACY));
     ann.put(AlbActions.MANAGED_ANNOTATIONS, "{\"web\":[]}");
-    assertFalse(AlbTrafficRouter.released(ing, "web").containsKey(AlbActions.MANAGED_ANNOTATIONS), "last entry: annotation removed");
+    assertFalse(
+        AlbTrafficRouter.released(ing, "web").containsKey(AlbActions.MANAGED_ANNOTATIONS),
+        "last entry: annotation removed");
   }
 }

@@ -45,13 +45,20 @@ class AlbVerificationTest {
               trafficRouting: {alb: {ingress: web, servicePort: 80}}
               steps: [{setWeight: 20}, {pause: {}}, {setWeight: 60}]
         status:
-        """ + status,
+        """
+            + status,
         Rollout.class);
   }
 
-  private static LoadBalancerProvider.TargetGroup group(String name, String arn, String resource, Integer weight) {
+  private static LoadBalancerProvider.TargetGroup group(
+      String name, String arn, String resource, Integer weight) {
     return new LoadBalancerProvider.TargetGroup(
-        name, arn, resource == null ? Map.of("elbv2.k8s.aws/cluster", "prod") : Map.of(AlbVerification.RESOURCE_TAG, resource), weight);
+        name,
+        arn,
+        resource == null
+            ? Map.of("elbv2.k8s.aws/cluster", "prod")
+            : Map.of(AlbVerification.RESOURCE_TAG, resource),
+        weight);
   }
 
   private static WeightDestination destination(String service, int weight) {
@@ -63,15 +70,19 @@ class AlbVerificationTest {
 
   @Test
   void resourceIdIsNamespaceSlashIngressDashServiceColonPort() {
-    assertEquals("shop/web-web-canary:80", AlbVerification.resourceId("shop", "web", "web-canary", 80));
+    assertEquals(
+        "shop/web-web-canary:80", AlbVerification.resourceId("shop", "web", "web-canary", 80));
   }
 
   @Test
   void fullNamesAreTheArnResourcePaths_orEmptyForAMalformedArn() {
-    // The ARN prefix and, for a load balancer, the type segment (app) are dropped, as Argo Rollouts writes them.
+    // The ARN prefix and, for a load balancer, the type segment (app) are dropped, as Argo Rollouts
+    // writes them.
     assertEquals("k8s-shop-web/50dc6c495c0c9188", AlbVerification.loadBalancerFullName(LB_ARN));
-    assertEquals("k8s-shop-webcanar/73e2d6bc24d8a067", AlbVerification.targetGroupFullName(CANARY_ARN));
-    assertEquals("", AlbVerification.loadBalancerFullName("arn:aws:elasticloadbalancing:loadbalancer/app"));
+    assertEquals(
+        "k8s-shop-webcanar/73e2d6bc24d8a067", AlbVerification.targetGroupFullName(CANARY_ARN));
+    assertEquals(
+        "", AlbVerification.loadBalancerFullName("arn:aws:elasticloadbalancing:loadbalancer/app"));
     assertEquals("", AlbVerification.targetGroupFullName("not-an-arn"));
   }
 
@@ -79,14 +90,20 @@ class AlbVerificationTest {
   void verifiesOnlyDuringAnUpdateAtASetWeightStep_orAtFullWeightPastTheLastStep() throws Exception {
     String update = "  stableRS: aaa\n  currentPodHash: bbb\n";
     assertTrue(AlbVerification.shouldVerify(rollout(update + "  currentStepIndex: 0\n"), 20, 100));
-    assertFalse(AlbVerification.shouldVerify(rollout(update + "  currentStepIndex: 1\n"), 20, 100), "pause step");
+    assertFalse(
+        AlbVerification.shouldVerify(rollout(update + "  currentStepIndex: 1\n"), 20, 100),
+        "pause step");
     assertTrue(AlbVerification.shouldVerify(rollout(update + "  currentStepIndex: 2\n"), 60, 100));
     assertTrue(AlbVerification.shouldVerify(rollout(update + "  currentStepIndex: 3\n"), 100, 100));
-    assertFalse(AlbVerification.shouldVerify(rollout(update + "  currentStepIndex: 3\n"), 60, 100), "not at full weight");
     assertFalse(
-        AlbVerification.shouldVerify(rollout("  stableRS: bbb\n  currentPodHash: bbb\n  currentStepIndex: 0\n"), 20, 100),
+        AlbVerification.shouldVerify(rollout(update + "  currentStepIndex: 3\n"), 60, 100),
+        "not at full weight");
+    assertFalse(
+        AlbVerification.shouldVerify(
+            rollout("  stableRS: bbb\n  currentPodHash: bbb\n  currentStepIndex: 0\n"), 20, 100),
         "fully promoted");
-    assertFalse(AlbVerification.shouldVerify(rollout("  currentPodHash: bbb\n"), 0, 100), "first deploy");
+    assertFalse(
+        AlbVerification.shouldVerify(rollout("  currentPodHash: bbb\n"), 0, 100), "first deploy");
   }
 
   @Test
@@ -100,16 +117,24 @@ class AlbVerificationTest {
             group("k8s-shop-webstabl", STABLE_ARN, stableId, 70),
             group("k8s-shop-webex1", EXPERIMENT_ARN, exId, 5),
             group("other", "arn:x:targetgroup/other/1", null, 50),
-            group("idle", "arn:x:targetgroup/idle/2", AlbVerification.resourceId("shop", "web", "idle", 80), null));
+            group(
+                "idle",
+                "arn:x:targetgroup/idle/2",
+                AlbVerification.resourceId("shop", "web", "idle", 80),
+                null));
     List<AlbVerification.Check> checks =
-        AlbVerification.checks(groups, canaryId, "web-canary", 20, Map.of(exId, destination("web-ex-1", 10)));
+        AlbVerification.checks(
+            groups, canaryId, "web-canary", 20, Map.of(exId, destination("web-ex-1", 10)));
     assertEquals(2, checks.size(), checks::toString);
     assertTrue(checks.get(0).verified());
     assertEquals(
-        "Service web-canary (TargetGroup " + CANARY_ARN + ") verified: canary weight 20 set", checks.get(0).message());
+        "Service web-canary (TargetGroup " + CANARY_ARN + ") verified: canary weight 20 set",
+        checks.get(0).message());
     assertFalse(checks.get(1).verified());
     assertEquals(
-        "Service web-ex-1 (TargetGroup " + EXPERIMENT_ARN + ") not verified: canary weight 10 not yet set (current: 5)",
+        "Service web-ex-1 (TargetGroup "
+            + EXPERIMENT_ARN
+            + ") not verified: canary weight 10 not yet set (current: 5)",
         checks.get(1).message());
   }
 
@@ -124,10 +149,16 @@ class AlbVerificationTest {
             + "\"stableTargetGroup\":{\"name\":\"\",\"arn\":\"\",\"fullName\":\"\"}}",
         ModelJson.toJson(status));
     AlbVerification.recordLoadBalancer(
-        status, "web", new LoadBalancerProvider.LoadBalancer("k8s-shop-web", LB_ARN, "k8s-shop-web.elb.amazonaws.com"));
-    AlbVerification.recordTargetGroup(status, group("k8s-shop-webcanar", CANARY_ARN, canaryId, 20), canaryId, stableId);
-    AlbVerification.recordTargetGroup(status, group("k8s-shop-webstabl", STABLE_ARN, stableId, 80), canaryId, stableId);
-    AlbVerification.recordTargetGroup(status, group("other", "arn:x:targetgroup/other/1", null, 50), canaryId, stableId);
+        status,
+        "web",
+        new LoadBalancerProvider.LoadBalancer(
+            "k8s-shop-web", LB_ARN, "k8s-shop-web.elb.amazonaws.com"));
+    AlbVerification.recordTargetGroup(
+        status, group("k8s-shop-webcanar", CANARY_ARN, canaryId, 20), canaryId, stableId);
+    AlbVerification.recordTargetGroup(
+        status, group("k8s-shop-webstabl", STABLE_ARN, stableId, 80), canaryId, stableId);
+    AlbVerification.recordTargetGroup(
+        status, group("other", "arn:x:targetgroup/other/1", null, 50), canaryId, stableId);
     assertEquals("web", status.getIngress());
     assertEquals("k8s-shop-web", status.getLoadBalancer().getName());
     assertEquals(LB_ARN, status.getLoadBalancer().getArn());
@@ -158,6 +189,7 @@ class AlbVerificationTest {
             """,
             Ingress.class);
     assertEquals(List.of("a.elb.amazonaws.com"), AlbTrafficRouter.hostnames(ing));
-    assertEquals(List.of(), AlbTrafficRouter.hostnames(yaml("metadata: {name: web}", Ingress.class)));
+    assertEquals(
+        List.of(), AlbTrafficRouter.hostnames(yaml("metadata: {name: web}", Ingress.class)));
   }
 }

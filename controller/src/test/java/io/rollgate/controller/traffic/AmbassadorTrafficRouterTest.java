@@ -49,15 +49,22 @@ class AmbassadorTrafficRouterTest {
   @Test
   void canaryMappingCopiesTheSpecPointsAtTheCanaryServiceAndCarriesTheWeight() throws Exception {
     GenericKubernetesResource canary =
-        AmbassadorTrafficRouter.canaryMapping(json(STABLE), "web-canary", "web-canary", "web-stable", 20);
+        AmbassadorTrafficRouter.canaryMapping(
+            json(STABLE), "web-canary", "web-canary", "web-stable", 20);
     assertEquals("web-canary", canary.getMetadata().getName());
-    assertTrue(canary.getMetadata().getLabels() == null || canary.getMetadata().getLabels().isEmpty(),
+    assertTrue(
+        canary.getMetadata().getLabels() == null || canary.getMetadata().getLabels().isEmpty(),
         "no metadata is copied from the stable Mapping");
-    assertTrue(canary.getMetadata().getAnnotations() == null || canary.getMetadata().getAnnotations().isEmpty());
+    assertTrue(
+        canary.getMetadata().getAnnotations() == null
+            || canary.getMetadata().getAnnotations().isEmpty());
     assertNull(canary.getMetadata().getResourceVersion());
     assertNull(canary.getMetadata().getUid());
     Map<String, Object> spec = spec(canary);
-    assertEquals("http://web-canary.shop:8080", spec.get("service"), "first occurrence of the stable Service replaced");
+    assertEquals(
+        "http://web-canary.shop:8080",
+        spec.get("service"),
+        "first occurrence of the stable Service replaced");
     assertEquals(20, spec.get("weight"));
     assertEquals("/web/", spec.get("prefix"));
     assertEquals("/", spec.get("rewrite"));
@@ -70,14 +77,24 @@ class AmbassadorTrafficRouterTest {
 
   @Test
   void stableMappingWithAWeightOrWithoutTheStableServiceIsRefused() throws Exception {
-    JsonNode weighted = json("metadata: {name: web}\nspec: {prefix: /, service: web-stable, weight: 10}");
-    IllegalArgumentException w = assertThrows(IllegalArgumentException.class,
-        () -> AmbassadorTrafficRouter.canaryMapping(weighted, "web-canary", "web-canary", "web-stable", 5));
+    JsonNode weighted =
+        json("metadata: {name: web}\nspec: {prefix: /, service: web-stable, weight: 10}");
+    IllegalArgumentException w =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                AmbassadorTrafficRouter.canaryMapping(
+                    weighted, "web-canary", "web-canary", "web-stable", 5));
     assertEquals("Ambassador mapping \"web\" can not define weight", w.getMessage());
     JsonNode other = json("metadata: {name: web}\nspec: {prefix: /, service: other:80}");
-    IllegalArgumentException s = assertThrows(IllegalArgumentException.class,
-        () -> AmbassadorTrafficRouter.canaryMapping(other, "web-canary", "web-canary", "web-stable", 5));
-    assertEquals("Ambassador mapping \"web\" spec.service \"other:80\" does not name the stable Service \"web-stable\"",
+    IllegalArgumentException s =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                AmbassadorTrafficRouter.canaryMapping(
+                    other, "web-canary", "web-canary", "web-stable", 5));
+    assertEquals(
+        "Ambassador mapping \"web\" spec.service \"other:80\" does not name the stable Service \"web-stable\"",
         s.getMessage());
   }
 

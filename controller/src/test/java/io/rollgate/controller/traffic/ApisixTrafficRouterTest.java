@@ -14,7 +14,10 @@ import io.rollgate.controller.ReconcileContext;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** The ApisixRoute edits of the APISIX router (docs/traffic-routers.md, "APISIX"), on the objects' JSON. */
+/**
+ * The ApisixRoute edits of the APISIX router (docs/traffic-routers.md, "APISIX"), on the objects'
+ * JSON.
+ */
 class ApisixTrafficRouterTest {
 
   private static final YAMLMapper YAML = new YAMLMapper();
@@ -53,7 +56,8 @@ class ApisixTrafficRouterTest {
 
   private static TrafficRequest request(String yaml) throws Exception {
     Rollout r = ModelJson.fromJson(YAML.readTree(yaml).toString(), Rollout.class);
-    return new TrafficRequest(new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), r);
+    return new TrafficRequest(
+        new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), r);
   }
 
   private static SetHeaderRoute route(String yaml) throws Exception {
@@ -66,7 +70,8 @@ class ApisixTrafficRouterTest {
     ApisixTrafficRouter.setWeights(request(ROLLOUT), http, 30);
     assertEquals(70, http.path(0).path("backends").path(0).path("weight").asInt());
     assertEquals(30, http.path(0).path("backends").path(1).path("weight").asInt());
-    assertEquals(false, http.path(1).path("backends").path(0).has("weight"), "other rules untouched");
+    assertEquals(
+        false, http.path(1).path("backends").path(0).has("weight"), "other rules untouched");
   }
 
   @Test
@@ -74,16 +79,23 @@ class ApisixTrafficRouterTest {
     TrafficRequest req = request(ROLLOUT.replace(", rules: [main]", ""));
     ArrayNode http = (ArrayNode) YAML.readTree(ROUTE).path("spec").path("http");
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> ApisixTrafficRouter.setWeights(req, http, 30));
+        assertThrows(
+            IllegalArgumentException.class, () -> ApisixTrafficRouter.setWeights(req, http, 30));
     assertEquals("Apisix http route rule web-route not found", e.getMessage());
-    TrafficRequest noCanary = request(ROLLOUT.replace("canaryService: web-canary", "canaryService: nope"));
-    e = assertThrows(IllegalArgumentException.class, () -> ApisixTrafficRouter.setWeights(noCanary, http, 30));
+    TrafficRequest noCanary =
+        request(ROLLOUT.replace("canaryService: web-canary", "canaryService: nope"));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ApisixTrafficRouter.setWeights(noCanary, http, 30));
     assertEquals("apisix route nope backend was not found", e.getMessage());
   }
 
   @Test
-  void headerRouteIsACopyWithOnlyTheCanary_aHigherPriority_andTheHeaderExpressions() throws Exception {
-    GenericKubernetesResource base = ModelJson.fromJson(YAML.readTree(ROUTE).toString(), GenericKubernetesResource.class);
+  void headerRouteIsACopyWithOnlyTheCanary_aHigherPriority_andTheHeaderExpressions()
+      throws Exception {
+    GenericKubernetesResource base =
+        ModelJson.fromJson(YAML.readTree(ROUTE).toString(), GenericKubernetesResource.class);
     SetHeaderRoute hr =
         route(
             """
@@ -93,7 +105,9 @@ class ApisixTrafficRouterTest {
             - {headerName: agent, headerValue: {prefix: Moz}}
             - {headerName: id, headerValue: {regex: "[0-9]+"}}
             """);
-    JsonNode copy = ModelJson.mapper().valueToTree(ApisixTrafficRouter.headerRouteCopy(request(ROLLOUT), base, hr));
+    JsonNode copy =
+        ModelJson.mapper()
+            .valueToTree(ApisixTrafficRouter.headerRouteCopy(request(ROLLOUT), base, hr));
     assertEquals("set-header", copy.path("metadata").path("name").asText());
     assertEquals("a", copy.path("metadata").path("labels").path("team").asText());
     assertEquals("", copy.path("metadata").path("resourceVersion").asText(), "a fresh object");
@@ -106,7 +120,10 @@ class ApisixTrafficRouterTest {
     assertEquals("web-canary", main.path("backends").path(0).path("serviceName").asText());
     assertEquals(100, main.path("backends").path(0).path("weight").asInt());
     assertEquals(3, main.path("priority").asInt());
-    assertEquals("web.example.com", main.path("match").path("hosts").path(0).asText(), "other match fields kept");
+    assertEquals(
+        "web.example.com",
+        main.path("match").path("hosts").path(0).asText(),
+        "other match fields kept");
     assertEquals(
         YAML.readTree(
             """

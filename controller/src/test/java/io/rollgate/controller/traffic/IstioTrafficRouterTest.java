@@ -21,7 +21,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The VirtualService and DestinationRule edits of the Istio router (docs/compatibility.md §11.1), on the objects' JSON.
+ * The VirtualService and DestinationRule edits of the Istio router (docs/compatibility.md §11.1),
+ * on the objects' JSON.
  */
 class IstioTrafficRouterTest {
 
@@ -30,7 +31,8 @@ class IstioTrafficRouterTest {
 
   private static TrafficRequest request(String rolloutYaml) throws Exception {
     Rollout r = ModelJson.fromJson(YAML.readTree(rolloutYaml).toString(), Rollout.class);
-    return new TrafficRequest(new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), r);
+    return new TrafficRequest(
+        new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), r);
   }
 
   private static ObjectNode json(String yaml) throws Exception {
@@ -43,7 +45,12 @@ class IstioTrafficRouterTest {
 
   private static List<String> hosts(JsonNode route) {
     List<String> out = new ArrayList<>();
-    route.path("route").forEach(d -> out.add(d.path("destination").path("host").asText() + "=" + d.path("weight").asInt()));
+    route
+        .path("route")
+        .forEach(
+            d ->
+                out.add(
+                    d.path("destination").path("host").asText() + "=" + d.path("weight").asInt()));
     return out;
   }
 
@@ -76,8 +83,9 @@ class IstioTrafficRouterTest {
   @Test
   void weightsTheTlsRoutes_whenTheVirtualServiceHasNoHttpSection() throws Exception {
     TrafficRequest req = request(TLS_ONLY_ROLLOUT);
-    ObjectNode spec = json(
-        """
+    ObjectNode spec =
+        json(
+            """
         hosts: [web]
         tls:
         - match: [{port: 3000, sniHosts: [web]}]
@@ -91,10 +99,12 @@ class IstioTrafficRouterTest {
   }
 
   @Test
-  void reportsTheMissingHttpRoute_whenTheVirtualServiceHasAnHttpSectionWithoutIt() throws Exception {
+  void reportsTheMissingHttpRoute_whenTheVirtualServiceHasAnHttpSectionWithoutIt()
+      throws Exception {
     TrafficRequest req = request(TLS_ONLY_ROLLOUT);
-    ObjectNode spec = json(
-        """
+    ObjectNode spec =
+        json(
+            """
         http:
         - name: other
           route: [{destination: {host: web-stable}, weight: 100}]
@@ -105,7 +115,9 @@ class IstioTrafficRouterTest {
           - {destination: {host: web-canary}, weight: 0}
         """);
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> IstioTrafficRouter.applyWeight(req, vs(req), spec, 10, List.of()));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> IstioTrafficRouter.applyWeight(req, vs(req), spec, 10, List.of()));
     assertTrue(e.getMessage().contains("HTTP Route 'primary' is not found"), e.getMessage());
   }
 
@@ -125,8 +137,9 @@ class IstioTrafficRouterTest {
 
   @Test
   void keepsTheOrderOfTheDestinations_whenPingAndPongSwapRoles() throws Exception {
-    ObjectNode spec = json(
-        """
+    ObjectNode spec =
+        json(
+            """
         http:
         - name: primary
           route:
@@ -139,7 +152,10 @@ class IstioTrafficRouterTest {
 
     TrafficRequest pongStable = request(PING_PONG_ROLLOUT.formatted("pong"));
     IstioTrafficRouter.applyWeight(pongStable, vs(pongStable), spec, 0, List.of());
-    assertEquals(List.of("ping=0", "pong=100"), hosts(spec.path("http").path(0)), "pong stable: all traffic on pong");
+    assertEquals(
+        List.of("ping=0", "pong=100"),
+        hosts(spec.path("http").path(0)),
+        "pong stable: all traffic on pong");
 
     IstioTrafficRouter.applyWeight(pongStable, vs(pongStable), spec, 25, List.of());
     assertEquals(List.of("ping=25", "pong=75"), hosts(spec.path("http").path(0)));
@@ -162,10 +178,12 @@ class IstioTrafficRouterTest {
       """;
 
   @Test
-  void appendsAndThenUpdatesTheExperimentDestination_whenAnExperimentStepHasAWeight() throws Exception {
+  void appendsAndThenUpdatesTheExperimentDestination_whenAnExperimentStepHasAWeight()
+      throws Exception {
     TrafficRequest req = request(SUBSET_ROLLOUT);
-    ObjectNode spec = json(
-        """
+    ObjectNode spec =
+        json(
+            """
         http:
         - name: primary
           route:
@@ -173,12 +191,19 @@ class IstioTrafficRouterTest {
           - {destination: {host: web, subset: canary}, weight: 10}
           - {destination: {host: web, subset: extra}, weight: 0}
         """);
-    IstioTrafficRouter.applyWeight(req, vs(req), spec, 10, List.of(experiment("web-exp", 20, "h3")));
-    assertEquals(List.of("web=70", "web=10", "web=0", "web-exp=20"), hosts(spec.path("http").path(0)));
-    IstioTrafficRouter.applyWeight(req, vs(req), spec, 10, List.of(experiment("web-exp", 30, "h3")));
-    assertEquals(List.of("web=60", "web=10", "web=0", "web-exp=30"), hosts(spec.path("http").path(0)));
+    IstioTrafficRouter.applyWeight(
+        req, vs(req), spec, 10, List.of(experiment("web-exp", 20, "h3")));
+    assertEquals(
+        List.of("web=70", "web=10", "web=0", "web-exp=20"), hosts(spec.path("http").path(0)));
+    IstioTrafficRouter.applyWeight(
+        req, vs(req), spec, 10, List.of(experiment("web-exp", 30, "h3")));
+    assertEquals(
+        List.of("web=60", "web=10", "web=0", "web-exp=30"), hosts(spec.path("http").path(0)));
     IstioTrafficRouter.applyWeight(req, vs(req), spec, 0, List.of());
-    assertEquals(List.of("web=100", "web=0", "web=0"), hosts(spec.path("http").path(0)), "experiment destination removed");
+    assertEquals(
+        List.of("web=100", "web=0", "web=0"),
+        hosts(spec.path("http").path(0)),
+        "experiment destination removed");
   }
 
   private static final String SUBSETS =
@@ -198,29 +223,50 @@ class IstioTrafficRouterTest {
   }
 
   @Test
-  void addsOneSubsetPerWeightedExperimentTemplate_andRemovesItWhenTheExperimentIsOver() throws Exception {
+  void addsOneSubsetPerWeightedExperimentTemplate_andRemovesItWhenTheExperimentIsOver()
+      throws Exception {
     TrafficRequest req = request(SUBSET_ROLLOUT);
     IstioDestinationRule dr = destinationRule(req);
-    ArrayNode during = IstioTrafficRouter.desiredSubsets(
-        dr, YAML.readTree(SUBSETS), "h2", "h1", List.of(experiment("web-exp-a", 20, "h3"), experiment("web-exp-b", 10, "h4")));
+    ArrayNode during =
+        IstioTrafficRouter.desiredSubsets(
+            dr,
+            YAML.readTree(SUBSETS),
+            "h2",
+            "h1",
+            List.of(experiment("web-exp-a", 20, "h3"), experiment("web-exp-b", 10, "h4")));
     assertEquals(6, during.size(), during.toString());
     assertEquals("h1", during.path(0).path("labels").path(HASH).asText());
     assertEquals("h2", during.path(1).path("labels").path(HASH).asText());
-    assertEquals("hx", during.path(2).path("labels").path(HASH).asText(), "additionalSubsetNames are left alone");
-    assertEquals("v9", during.path(3).path("labels").path("version").asText(), "the user's subsets are kept");
+    assertEquals(
+        "hx",
+        during.path(2).path("labels").path(HASH).asText(),
+        "additionalSubsetNames are left alone");
+    assertEquals(
+        "v9",
+        during.path(3).path("labels").path("version").asText(),
+        "the user's subsets are kept");
     assertEquals("web-exp-a", during.path(4).path("name").asText());
     assertEquals("h3", during.path(4).path("labels").path(HASH).asText());
     assertEquals("web-exp-b", during.path(5).path("name").asText());
     assertEquals("h4", during.path(5).path("labels").path(HASH).asText());
 
-    ArrayNode again = IstioTrafficRouter.desiredSubsets(
-        dr, during, "h2", "h1", List.of(experiment("web-exp-a", 20, "h3"), experiment("web-exp-b", 10, "h4")));
+    ArrayNode again =
+        IstioTrafficRouter.desiredSubsets(
+            dr,
+            during,
+            "h2",
+            "h1",
+            List.of(experiment("web-exp-a", 20, "h3"), experiment("web-exp-b", 10, "h4")));
     assertEquals(during, again, "nothing changes on the next pass");
 
     ArrayNode after = IstioTrafficRouter.desiredSubsets(dr, during, "h2", "h2", List.of());
     assertEquals(4, after.size(), after.toString());
-    assertEquals(List.of("stable", "canary", "extra", "user"),
-        List.of(after.path(0).path("name").asText(), after.path(1).path("name").asText(), after.path(2).path("name").asText(),
+    assertEquals(
+        List.of("stable", "canary", "extra", "user"),
+        List.of(
+            after.path(0).path("name").asText(),
+            after.path(1).path("name").asText(),
+            after.path(2).path("name").asText(),
             after.path(3).path("name").asText()));
   }
 
@@ -228,15 +274,20 @@ class IstioTrafficRouterTest {
   void failsNamingTheSubsets_whenTheCanarySubsetIsMissing() throws Exception {
     TrafficRequest req = request(SUBSET_ROLLOUT);
     JsonNode subsets = YAML.readTree("- {name: stable, labels: {app: web}}");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> IstioTrafficRouter.desiredSubsets(destinationRule(req), subsets, "h2", "h1", List.of()));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                IstioTrafficRouter.desiredSubsets(
+                    destinationRule(req), subsets, "h2", "h1", List.of()));
     assertTrue(e.getMessage().contains("`canary`"), e.getMessage());
   }
 
   @Test
   void releaseRemovesTheAnnotationAndTheSubsetHashes_butKeepsTheOtherLabels() throws Exception {
-    ObjectNode dr = json(
-        """
+    ObjectNode dr =
+        json(
+            """
         metadata:
           name: web-destrule
           resourceVersion: "42"
@@ -252,8 +303,15 @@ class IstioTrafficRouterTest {
         """);
     ObjectNode patch = IstioTrafficRouter.releasePatch(dr);
     assertEquals("42", patch.path("metadata").path("resourceVersion").asText());
-    assertTrue(patch.path("metadata").path("annotations").path("argo-rollouts.argoproj.io/managed-by-rollouts").isNull());
-    assertFalse(patch.path("metadata").path("annotations").has("other"), "other annotations are not touched");
+    assertTrue(
+        patch
+            .path("metadata")
+            .path("annotations")
+            .path("argo-rollouts.argoproj.io/managed-by-rollouts")
+            .isNull());
+    assertFalse(
+        patch.path("metadata").path("annotations").has("other"),
+        "other annotations are not touched");
     JsonNode subsets = patch.path("spec").path("subsets");
     assertEquals(3, subsets.size());
     assertFalse(subsets.path(0).path("labels").has(HASH));

@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** A registered traffic-router plugin takes precedence over the built-in router of the same name (docs/plugins.md). */
+/**
+ * A registered traffic-router plugin takes precedence over the built-in router of the same name
+ * (docs/plugins.md).
+ */
 class RegisteredPluginPrecedenceTest {
 
   /** A plugin router whose registration the test switches on and off. */
@@ -27,7 +30,8 @@ class RegisteredPluginPrecedenceTest {
     }
 
     @Override
-    public Future<Void> updateHash(TrafficRequest r, String c, String s, List<WeightDestination> a) {
+    public Future<Void> updateHash(
+        TrafficRequest r, String c, String s, List<WeightDestination> a) {
       return Future.succeededFuture();
     }
 
@@ -47,7 +51,8 @@ class RegisteredPluginPrecedenceTest {
     }
 
     @Override
-    public Future<WeightVerification> verifyWeight(TrafficRequest r, int w, List<WeightDestination> a) {
+    public Future<WeightVerification> verifyWeight(
+        TrafficRequest r, int w, List<WeightDestination> a) {
       return Future.succeededFuture(WeightVerification.NOT_IMPLEMENTED);
     }
 
@@ -58,15 +63,19 @@ class RegisteredPluginPrecedenceTest {
   }
 
   private static Rollout rollout(String plugin) throws Exception {
-    String text = "metadata: {name: web, namespace: shop}\nspec:\n  strategy:\n    canary:\n      trafficRouting:\n"
-        + "        plugins: {\"" + plugin + "\": {httpRoute: web}}\n";
+    String text =
+        "metadata: {name: web, namespace: shop}\nspec:\n  strategy:\n    canary:\n      trafficRouting:\n"
+            + "        plugins: {\""
+            + plugin
+            + "\": {httpRoute: web}}\n";
     return ModelJson.fromJson(new YAMLMapper().readTree(text).toString(), Rollout.class);
   }
 
   @Test
   void builtInGatewayApiRouterIsUsedUntilAPluginOfThatNameIsRegistered() throws Exception {
     Set<String> registry = new HashSet<>();
-    TrafficRouters routers = new TrafficRouters(null, null, "v1alpha1", name -> new Hosted(name, registry));
+    TrafficRouters routers =
+        new TrafficRouters(null, null, "v1alpha1", name -> new Hosted(name, registry));
     Rollout r = rollout(GatewayApiTrafficRouter.PLUGIN_NAME);
 
     assertTrue(routers.forRollout(r).get(0) instanceof GatewayApiTrafficRouter);
@@ -78,7 +87,8 @@ class RegisteredPluginPrecedenceTest {
 
   @Test
   void otherNamesGoToThePluginHostRegisteredOrNot() throws Exception {
-    TrafficRouters routers = new TrafficRouters(null, null, "v1alpha1", name -> new Hosted(name, Set.of()));
+    TrafficRouters routers =
+        new TrafficRouters(null, null, "v1alpha1", name -> new Hosted(name, Set.of()));
     TrafficRouter chosen = routers.forRollout(rollout("example/haproxy")).get(0);
     assertTrue(chosen instanceof Hosted);
     assertSame("example/haproxy", chosen.type());

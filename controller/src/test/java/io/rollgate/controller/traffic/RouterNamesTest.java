@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** Names, annotations and patterns the routers derive from the Rollout (docs/compatibility.md §11.1). */
+/**
+ * Names, annotations and patterns the routers derive from the Rollout (docs/compatibility.md
+ * §11.1).
+ */
 class RouterNamesTest {
 
   private static final String ROLLOUT =
@@ -57,7 +60,8 @@ class RouterNamesTest {
 
   private static TrafficRequest request() throws Exception {
     Rollout r = yaml(ROLLOUT, Rollout.class);
-    return new TrafficRequest(new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), r);
+    return new TrafficRequest(
+        new ReconcileContext("Rollout", "shop", "web", 1, "test", Instant.EPOCH), r);
   }
 
   @Test
@@ -74,9 +78,12 @@ class RouterNamesTest {
   void canaryIngressCarriesOnlyStableRulesAndTheCanaryAnnotationsLast() throws Exception {
     TrafficRequest req = request();
     Ingress stable = yaml(INGRESS, Ingress.class);
-    Ingress canary = NginxTrafficRouter.desiredCanary(req, req.trafficRouting().getNginx(), stable, "web-web-canary", 30);
+    Ingress canary =
+        NginxTrafficRouter.desiredCanary(
+            req, req.trafficRouting().getNginx(), stable, "web-web-canary", 30);
     Map<String, String> a = canary.getMetadata().getAnnotations();
-    assertEquals("X-Canary", a.get("custom.nginx.org/canary-by-header"), "prefixed with annotationPrefix");
+    assertEquals(
+        "X-Canary", a.get("custom.nginx.org/canary-by-header"), "prefixed with annotationPrefix");
     assertEquals("c", a.get("custom.nginx.org/canary-by-cookie"), "already prefixed: kept as is");
     assertEquals("y", a.get("example.com/x"));
     assertEquals("true", a.get("custom.nginx.org/canary"), "canary: true always wins");
@@ -86,7 +93,18 @@ class RouterNamesTest {
     assertTrue(!a.containsKey("other"));
     assertEquals(1, canary.getSpec().getRules().size(), "only rules with a stable backend");
     assertEquals(1, canary.getSpec().getRules().get(0).getHttp().getPaths().size());
-    assertEquals("web-canary", canary.getSpec().getRules().get(0).getHttp().getPaths().get(0).getBackend().getService().getName());
+    assertEquals(
+        "web-canary",
+        canary
+            .getSpec()
+            .getRules()
+            .get(0)
+            .getHttp()
+            .getPaths()
+            .get(0)
+            .getBackend()
+            .getService()
+            .getName());
     assertEquals("u-1", canary.getMetadata().getOwnerReferences().get(0).getUid());
   }
 
@@ -94,16 +112,24 @@ class RouterNamesTest {
   void stableIngressWithoutAStableBackendIsAnError() throws Exception {
     TrafficRequest req = request();
     Ingress stable = yaml(INGRESS.replace("web-stable", "nope"), Ingress.class);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> NginxTrafficRouter.desiredCanary(req, req.trafficRouting().getNginx(), stable, "c", 0));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                NginxTrafficRouter.desiredCanary(
+                    req, req.trafficRouting().getNginx(), stable, "c", 0));
     assertEquals("ingress `web` has no rules using service web-stable backend", e.getMessage());
   }
 
   @Test
   void virtualServiceReferenceMayNameItsNamespace() {
-    assertArrayEquals(new String[] {"vs", "shop"}, IstioTrafficRouter.nameAndNamespace("vs", "shop"));
-    assertArrayEquals(new String[] {"vs", "mesh"}, IstioTrafficRouter.nameAndNamespace("vs.mesh", "shop"));
-    assertArrayEquals(new String[] {"vs", "mesh"}, IstioTrafficRouter.nameAndNamespace("vs.mesh.svc.cluster.local", "shop"));
+    assertArrayEquals(
+        new String[] {"vs", "shop"}, IstioTrafficRouter.nameAndNamespace("vs", "shop"));
+    assertArrayEquals(
+        new String[] {"vs", "mesh"}, IstioTrafficRouter.nameAndNamespace("vs.mesh", "shop"));
+    assertArrayEquals(
+        new String[] {"vs", "mesh"},
+        IstioTrafficRouter.nameAndNamespace("vs.mesh.svc.cluster.local", "shop"));
   }
 
   @Test

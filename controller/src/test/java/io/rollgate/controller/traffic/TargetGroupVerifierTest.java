@@ -52,7 +52,8 @@ class TargetGroupVerifierTest {
               targetGroupARN: arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/1
               targetType: ip
               serviceRef: %s
-            """.formatted(serviceRef),
+            """
+                .formatted(serviceRef),
             GenericKubernetesResource.class));
   }
 
@@ -60,7 +61,9 @@ class TargetGroupVerifierTest {
   void readsABindingAndMatchesTheServiceByPortNumberOrName() throws Exception {
     Service svc = yaml(SERVICE, Service.class);
     TargetGroupVerifier.Binding byNumber = binding("{name: web-stable, port: 80}");
-    assertEquals("arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/1", byNumber.targetGroupArn());
+    assertEquals(
+        "arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/1",
+        byNumber.targetGroupArn());
     assertEquals("ip", byNumber.targetType());
     assertEquals(80, byNumber.portNumber());
     assertNull(byNumber.portName());
@@ -74,9 +77,12 @@ class TargetGroupVerifierTest {
   void targetPortIsTheNumericTargetPort_orTheNamedEndpointsPort() throws Exception {
     Service svc = yaml(SERVICE, Service.class);
     Endpoints ep = yaml(ENDPOINTS, Endpoints.class);
-    assertEquals(8080, TargetGroupVerifier.targetPort(binding("{name: web-stable, port: 80}"), svc, ep));
-    assertEquals(9090, TargetGroupVerifier.targetPort(binding("{name: web-stable, port: admin}"), svc, ep));
-    assertEquals(0, TargetGroupVerifier.targetPort(binding("{name: web-stable, port: 81}"), svc, ep));
+    assertEquals(
+        8080, TargetGroupVerifier.targetPort(binding("{name: web-stable, port: 80}"), svc, ep));
+    assertEquals(
+        9090, TargetGroupVerifier.targetPort(binding("{name: web-stable, port: admin}"), svc, ep));
+    assertEquals(
+        0, TargetGroupVerifier.targetPort(binding("{name: web-stable, port: 81}"), svc, ep));
   }
 
   @Test
@@ -101,6 +107,8 @@ class TargetGroupVerifierTest {
                 new LoadBalancerProvider.Target("10.0.0.1", 8080),
                 new LoadBalancerProvider.Target("10.0.0.5", 8080)));
     assertTrue(all.verified());
-    assertTrue(TargetGroupVerifier.registration(null, 8080, List.of()).verified(), "no endpoints: nothing missing");
+    assertTrue(
+        TargetGroupVerifier.registration(null, 8080, List.of()).verified(),
+        "no endpoints: nothing missing");
   }
 }

@@ -21,10 +21,11 @@ import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
 /**
- * Analysis helpers for the e2e tests: AnalysisTemplates backed by the Job provider (a Job that completes, one whose
- * pod can never be scheduled and that gives up after a second, and one that stays pending), the AnalysisRuns a
- * Rollout owns, and the one thing a fake node cannot produce by itself: an image pull error on a pending pod
- * (written to the pod status, which makes the Job measurement Inconclusive on any cluster).
+ * Analysis helpers for the e2e tests: AnalysisTemplates backed by the Job provider (a Job that
+ * completes, one whose pod can never be scheduled and that gives up after a second, and one that
+ * stays pending), the AnalysisRuns a Rollout owns, and the one thing a fake node cannot produce by
+ * itself: an image pull error on a pending pod (written to the pod status, which makes the Job
+ * measurement Inconclusive on any cluster).
  */
 final class AnalysisFixtures {
 
@@ -36,22 +37,31 @@ final class AnalysisFixtures {
     this.namespace = namespace;
   }
 
-  /** Creates the AnalysisTemplates {@code pass}, {@code fail} and {@code pending} in the namespace. */
+  /**
+   * Creates the AnalysisTemplates {@code pass}, {@code fail} and {@code pending} in the namespace.
+   */
   void createTemplates() {
     for (String t : List.of("pass", "fail", "pending")) {
       AnalysisTemplate template =
-          client.getKubernetesSerialization().unmarshal(read("analysis/template-" + t + ".yaml"), AnalysisTemplate.class);
+          client
+              .getKubernetesSerialization()
+              .unmarshal(read("analysis/template-" + t + ".yaml"), AnalysisTemplate.class);
       client.resources(AnalysisTemplate.class).inNamespace(namespace).resource(template).create();
     }
   }
 
-  /** Creates objects (Services) from a YAML resource after replacing {@code ${KEY}} placeholders. */
+  /**
+   * Creates objects (Services) from a YAML resource after replacing {@code ${KEY}} placeholders.
+   */
   void apply(String resource, Map<String, String> vars) {
     String yaml = read(resource);
     for (Map.Entry<String, String> e : vars.entrySet()) {
       yaml = yaml.replace("${" + e.getKey() + "}", e.getValue());
     }
-    for (HasMetadata item : client.load(new java.io.ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+    for (HasMetadata item :
+        client
+            .load(new java.io.ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
+            .items()) {
       client.resource(item).inNamespace(namespace).create();
     }
   }
@@ -60,10 +70,16 @@ final class AnalysisFixtures {
   List<AnalysisRun> runs(String rollout) {
     return client.resources(AnalysisRun.class).inNamespace(namespace).list().getItems().stream()
         .filter(
-            r -> r.getMetadata().getOwnerReferences() != null
-                && r.getMetadata().getOwnerReferences().stream()
-                    .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && rollout.equals(o.getName())))
-        .sorted(Comparator.comparing((AnalysisRun r) -> r.getMetadata().getCreationTimestamp()).thenComparing(r -> r.getMetadata().getName()))
+            r ->
+                r.getMetadata().getOwnerReferences() != null
+                    && r.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(
+                            o ->
+                                Boolean.TRUE.equals(o.getController())
+                                    && rollout.equals(o.getName())))
+        .sorted(
+            Comparator.comparing((AnalysisRun r) -> r.getMetadata().getCreationTimestamp())
+                .thenComparing(r -> r.getMetadata().getName()))
         .collect(Collectors.toList());
   }
 
@@ -76,7 +92,8 @@ final class AnalysisFixtures {
   }
 
   /** Waits until the run exists and satisfies the predicate. */
-  AnalysisRun awaitRun(String name, String what, Duration timeout, Predicate<AnalysisRun> condition) {
+  AnalysisRun awaitRun(
+      String name, String what, Duration timeout, Predicate<AnalysisRun> condition) {
     AnalysisRun[] last = new AnalysisRun[1];
     Awaitility.await(what + " (run " + name + ")")
         .atMost(timeout)
@@ -91,7 +108,8 @@ final class AnalysisFixtures {
   }
 
   /**
-   * Waits for the pending pod of the run's Job and reports an image pull error in its status, as a kubelet would.
+   * Waits for the pending pod of the run's Job and reports an image pull error in its status, as a
+   * kubelet would.
    *
    * @param run the run name
    */
@@ -104,9 +122,22 @@ final class AnalysisFixtures {
         .until(
             () -> {
               AnalysisRun r = run(run);
-              for (Job j : client.batch().v1().jobs().inNamespace(namespace).withLabel("analysisrun.argoproj.io/uid", r.getMetadata().getUid()).list().getItems()) {
+              for (Job j :
+                  client
+                      .batch()
+                      .v1()
+                      .jobs()
+                      .inNamespace(namespace)
+                      .withLabel("analysisrun.argoproj.io/uid", r.getMetadata().getUid())
+                      .list()
+                      .getItems()) {
                 List<Pod> pods =
-                    client.pods().inNamespace(namespace).withLabels(j.getSpec().getSelector().getMatchLabels()).list().getItems();
+                    client
+                        .pods()
+                        .inNamespace(namespace)
+                        .withLabels(j.getSpec().getSelector().getMatchLabels())
+                        .list()
+                        .getItems();
                 if (!pods.isEmpty()) {
                   pod[0] = pods.get(0);
                   return true;
@@ -117,7 +148,11 @@ final class AnalysisFixtures {
     String patch =
         "{\"status\":{\"containerStatuses\":[{\"name\":\"check\",\"image\":\"busybox:1.36\",\"imageID\":\"\",\"ready\":false,"
             + "\"restartCount\":0,\"state\":{\"waiting\":{\"reason\":\"ErrImagePull\",\"message\":\"pull access denied\"}}}]}}";
-    client.pods().inNamespace(namespace).withName(pod[0].getMetadata().getName()).subresource("status")
+    client
+        .pods()
+        .inNamespace(namespace)
+        .withName(pod[0].getMetadata().getName())
+        .subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The controller is killed with SIGKILL while Job measurements are in flight and started again: the new process
- * resumes the Running measurements from their stored {@code job-name}, so no measurement is lost and no Job is created
- * twice.
+ * The controller is killed with SIGKILL while Job measurements are in flight and started again: the
+ * new process resumes the Running measurements from their stored {@code job-name}, so no
+ * measurement is lost and no Job is created twice.
  */
 @ExtendWith(AnalysisRestartE2E.FailureTracker.class)
 class AnalysisRestartE2E {
@@ -65,7 +65,8 @@ class AnalysisRestartE2E {
 
   @Test
   void resumesRunningJobMeasurementsWithoutDuplicatingJobs() {
-    AnalysisRun created = runs.create(run("resume", "", jobMetric("check", "count: 2\ninterval: 1s", BLOCKED)));
+    AnalysisRun created =
+        runs.create(run("resume", "", jobMetric("check", "count: 2\ninterval: 1s", BLOCKED)));
     String uid = created.getMetadata().getUid();
     String first = uid + ".check.1";
     awaitRunningMeasurement("resume", first);
@@ -78,7 +79,10 @@ class AnalysisRestartE2E {
     String second = uid + ".check.2";
     AnalysisRun afterRestart = awaitRunningMeasurement("resume", second);
     MetricResult r = result(afterRestart, "check");
-    assertEquals(1, n(r.getSuccessful()), "measurement 1 completed from the Job that ran while the controller was down");
+    assertEquals(
+        1,
+        n(r.getSuccessful()),
+        "measurement 1 completed from the Job that ran while the controller was down");
     assertEquals(first, r.getMeasurements().get(0).getMetadata().get("job-name"));
 
     // Killed again, this time the Job finishes after the restart.
@@ -91,28 +95,46 @@ class AnalysisRestartE2E {
     assertEquals(2, n(result.getCount()));
     assertEquals(2, n(result.getSuccessful()));
     assertEquals(0, n(result.getError()));
-    assertEquals(List.of(first, second), result.getMeasurements().stream().map(m -> m.getMetadata().get("job-name")).toList());
+    assertEquals(
+        List.of(first, second),
+        result.getMeasurements().stream().map(m -> m.getMetadata().get("job-name")).toList());
     List<Job> jobs = runs.jobs(done, "check");
-    assertEquals(List.of(first, second), jobs.stream().map(j -> j.getMetadata().getName()).toList(),
+    assertEquals(
+        List.of(first, second),
+        jobs.stream().map(j -> j.getMetadata().getName()).toList(),
         "exactly one Job per measurement");
     for (Job j : jobs) {
-      assertEquals(1, cluster.client().pods().inNamespace(ns).withLabel("job-name", j.getMetadata().getName()).list()
-          .getItems().size(), "one pod per Job: " + j.getMetadata().getName());
+      assertEquals(
+          1,
+          cluster
+              .client()
+              .pods()
+              .inNamespace(ns)
+              .withLabel("job-name", j.getMetadata().getName())
+              .list()
+              .getItems()
+              .size(),
+          "one pod per Job: " + j.getMetadata().getName());
     }
     Measurement m1 = result.getMeasurements().get(0);
     assertFalse(m1.getStartedAt().compareTo(m1.getFinishedAt()) > 0);
   }
 
   private AnalysisRun awaitRunningMeasurement(String run, String jobName) {
-    return runs.await(run, "measurement Running on Job " + jobName, TIMEOUT, r -> {
-      MetricResult res = result(r, "check");
-      if (res == null || res.getMeasurements() == null || res.getMeasurements().isEmpty()) {
-        return false;
-      }
-      Measurement last = res.getMeasurements().get(res.getMeasurements().size() - 1);
-      return "Running".equals(last.getPhase()) && last.getMetadata() != null
-          && jobName.equals(last.getMetadata().get("job-name"));
-    });
+    return runs.await(
+        run,
+        "measurement Running on Job " + jobName,
+        TIMEOUT,
+        r -> {
+          MetricResult res = result(r, "check");
+          if (res == null || res.getMeasurements() == null || res.getMeasurements().isEmpty()) {
+            return false;
+          }
+          Measurement last = res.getMeasurements().get(res.getMeasurements().size() - 1);
+          return "Running".equals(last.getPhase())
+              && last.getMetadata() != null
+              && jobName.equals(last.getMetadata().get("job-name"));
+        });
   }
 
   private static void restartAndAwaitSynced() {

@@ -23,10 +23,10 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * Test helpers for AnalysisRuns and the Jobs of the Job provider, in one namespace.
  *
- * <p>Job outcomes are made portable across clusters: a Job whose pod can run completes (kwok completes Job pods at
- * once; a real cluster runs the busybox command); a Job whose pod is pinned to a node that does not exist stays
- * Running until the test sets its pod's status (Succeeded, Failed, or waiting on an image pull error), or until its
- * {@code activeDeadlineSeconds} fail it.
+ * <p>Job outcomes are made portable across clusters: a Job whose pod can run completes (kwok
+ * completes Job pods at once; a real cluster runs the busybox command); a Job whose pod is pinned
+ * to a node that does not exist stays Running until the test sets its pod's status (Succeeded,
+ * Failed, or waiting on an image pull error), or until its {@code activeDeadlineSeconds} fail it.
  */
 final class AnalysisRuns {
 
@@ -53,11 +53,17 @@ final class AnalysisRuns {
   }
 
   void mergePatch(String name, String patch) {
-    client.resources(AnalysisRun.class).inNamespace(namespace).withName(name)
+    client
+        .resources(AnalysisRun.class)
+        .inNamespace(namespace)
+        .withName(name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
-  /** {@code kubectl patch ar NAME --type merge -p '{"spec":{"terminate":true}}'}, as a Rollout does it. */
+  /**
+   * {@code kubectl patch ar NAME --type merge -p '{"spec":{"terminate":true}}'}, as a Rollout does
+   * it.
+   */
   void terminate(String name) {
     mergePatch(name, "{\"spec\":{\"terminate\":true}}");
   }
@@ -81,7 +87,8 @@ final class AnalysisRuns {
               });
     } catch (ConditionTimeoutException e) {
       AssertionError failure =
-          new AssertionError("timed out waiting for " + what + "; last status: " + statusJson(last[0]), e);
+          new AssertionError(
+              "timed out waiting for " + what + "; last status: " + statusJson(last[0]), e);
       if (error[0] != null) {
         failure.addSuppressed(error[0]);
       }
@@ -91,7 +98,10 @@ final class AnalysisRuns {
   }
 
   AnalysisRun awaitPhase(String name, String phase, Duration timeout) {
-    return await(name, name + " " + phase, timeout,
+    return await(
+        name,
+        name + " " + phase,
+        timeout,
         r -> r.getStatus() != null && phase.equals(r.getStatus().getPhase()));
   }
 
@@ -128,19 +138,35 @@ final class AnalysisRuns {
     if (run.getStatus() == null || run.getStatus().getMetricResults() == null) {
       return null;
     }
-    return run.getStatus().getMetricResults().stream().filter(r -> metric.equals(r.getName())).findFirst().orElse(null);
+    return run.getStatus().getMetricResults().stream()
+        .filter(r -> metric.equals(r.getName()))
+        .findFirst()
+        .orElse(null);
   }
 
   static int n(Integer i) {
     return i == null ? 0 : i;
   }
 
-  /** The Jobs created for a run's metric (by the uid label and the metric-name annotation), oldest first. */
+  /**
+   * The Jobs created for a run's metric (by the uid label and the metric-name annotation), oldest
+   * first.
+   */
   List<Job> jobs(AnalysisRun run, String metric) {
-    return client.batch().v1().jobs().inNamespace(namespace)
-        .withLabel(Labels.ANALYSIS_RUN_UID, run.getMetadata().getUid()).list().getItems().stream()
-        .filter(j -> j.getMetadata().getAnnotations() != null
-            && metric.equals(j.getMetadata().getAnnotations().get(Annotations.ANALYSIS_RUN_METRIC_NAME)))
+    return client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(namespace)
+        .withLabel(Labels.ANALYSIS_RUN_UID, run.getMetadata().getUid())
+        .list()
+        .getItems()
+        .stream()
+        .filter(
+            j ->
+                j.getMetadata().getAnnotations() != null
+                    && metric.equals(
+                        j.getMetadata().getAnnotations().get(Annotations.ANALYSIS_RUN_METRIC_NAME)))
         .sorted(Comparator.comparing((Job j) -> j.getMetadata().getName()))
         .collect(Collectors.toList());
   }
@@ -148,13 +174,22 @@ final class AnalysisRuns {
   /** Waits for the pod of a Job and returns it. */
   Pod awaitPod(String jobName) {
     Pod[] pod = new Pod[1];
-    Awaitility.await("pod of job " + jobName).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+    Awaitility.await("pod of job " + jobName)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
         .ignoreExceptions()
-        .until(() -> {
-          List<Pod> pods = client.pods().inNamespace(namespace).withLabel("job-name", jobName).list().getItems();
-          pod[0] = pods.isEmpty() ? null : pods.get(0);
-          return pod[0] != null;
-        });
+        .until(
+            () -> {
+              List<Pod> pods =
+                  client
+                      .pods()
+                      .inNamespace(namespace)
+                      .withLabel("job-name", jobName)
+                      .list()
+                      .getItems();
+              pod[0] = pods.isEmpty() ? null : pods.get(0);
+              return pod[0] != null;
+            });
     return pod[0];
   }
 
@@ -172,10 +207,19 @@ final class AnalysisRuns {
     Pod pod = awaitPod(jobName);
     String container = pod.getSpec().getContainers().get(0).getName();
     String image = pod.getSpec().getContainers().get(0).getImage();
-    patchPodStatus(pod.getMetadata().getName(),
-        "{\"status\":{\"phase\":\"" + phase + "\",\"containerStatuses\":[{\"name\":\"" + container + "\",\"image\":\""
-            + image + "\",\"imageID\":\"\",\"ready\":false,\"restartCount\":0,\"state\":{\"terminated\":{\"exitCode\":"
-            + exitCode + ",\"reason\":\"" + (exitCode == 0 ? "Completed" : "Error") + "\"}}}]}}");
+    patchPodStatus(
+        pod.getMetadata().getName(),
+        "{\"status\":{\"phase\":\""
+            + phase
+            + "\",\"containerStatuses\":[{\"name\":\""
+            + container
+            + "\",\"image\":\""
+            + image
+            + "\",\"imageID\":\"\",\"ready\":false,\"restartCount\":0,\"state\":{\"terminated\":{\"exitCode\":"
+            + exitCode
+            + ",\"reason\":\""
+            + (exitCode == 0 ? "Completed" : "Error")
+            + "\"}}}]}}");
   }
 
   /** Puts a Job's pod's container in an image pull error, as a kubelet would. */
@@ -183,14 +227,25 @@ final class AnalysisRuns {
     Pod pod = awaitPod(jobName);
     String container = pod.getSpec().getContainers().get(0).getName();
     String image = pod.getSpec().getContainers().get(0).getImage();
-    patchPodStatus(pod.getMetadata().getName(),
-        "{\"status\":{\"phase\":\"Pending\",\"containerStatuses\":[{\"name\":\"" + container + "\",\"image\":\""
-            + image + "\",\"imageID\":\"\",\"ready\":false,\"restartCount\":0,\"state\":{\"waiting\":{\"reason\":\""
-            + reason + "\",\"message\":\"pull access denied for " + image + "\"}}}]}}");
+    patchPodStatus(
+        pod.getMetadata().getName(),
+        "{\"status\":{\"phase\":\"Pending\",\"containerStatuses\":[{\"name\":\""
+            + container
+            + "\",\"image\":\""
+            + image
+            + "\",\"imageID\":\"\",\"ready\":false,\"restartCount\":0,\"state\":{\"waiting\":{\"reason\":\""
+            + reason
+            + "\",\"message\":\"pull access denied for "
+            + image
+            + "\"}}}]}}");
   }
 
   private void patchPodStatus(String pod, String patch) {
-    client.pods().inNamespace(namespace).withName(pod).subresource("status")
+    client
+        .pods()
+        .inNamespace(namespace)
+        .withName(pod)
+        .subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
@@ -198,19 +253,22 @@ final class AnalysisRuns {
   List<Event> events(String name) {
     List<Event> out = new ArrayList<>();
     for (Event e : client.v1().events().inNamespace(namespace).list().getItems()) {
-      if (e.getInvolvedObject() != null && "AnalysisRun".equals(e.getInvolvedObject().getKind())
+      if (e.getInvolvedObject() != null
+          && "AnalysisRun".equals(e.getInvolvedObject().getKind())
           && name.equals(e.getInvolvedObject().getName())) {
         out.add(e);
       }
     }
-    out.sort(Comparator.comparing((Event e) -> String.valueOf(e.getFirstTimestamp()))
-        .thenComparing(e -> e.getMetadata().getCreationTimestamp()));
+    out.sort(
+        Comparator.comparing((Event e) -> String.valueOf(e.getFirstTimestamp()))
+            .thenComparing(e -> e.getMetadata().getCreationTimestamp()));
     return out;
   }
 
   /** {@code reason: message} of the run's events, oldest first. */
   List<String> eventTexts(String name) {
-    return events(name).stream().map(e -> e.getType() + " " + e.getReason() + ": " + e.getMessage())
+    return events(name).stream()
+        .map(e -> e.getType() + " " + e.getReason() + ": " + e.getMessage())
         .collect(Collectors.toList());
   }
 
@@ -261,12 +319,16 @@ final class AnalysisRuns {
    * An AnalysisRun manifest.
    *
    * @param name the run name
-   * @param specFields further spec fields, one per line at spec level (for example {@code ttlStrategy: {...}})
+   * @param specFields further spec fields, one per line at spec level (for example {@code
+   *     ttlStrategy: {...}})
    * @param metrics metric list items from {@link #jobMetric}
    */
   static String run(String name, String specFields, String... metrics) {
-    StringBuilder y = new StringBuilder("apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: ")
-        .append(name).append("\nspec:\n");
+    StringBuilder y =
+        new StringBuilder(
+                "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: ")
+            .append(name)
+            .append("\nspec:\n");
     for (String line : specFields.split("\n")) {
       if (!line.isBlank()) {
         y.append("  ").append(line).append("\n");

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Blue-green Rollouts with {@code prePromotionAnalysis} and {@code postPromotionAnalysis} (docs/compatibility.md §7.7,
- * §9.8), measured by Jobs: the active Service, the stable ReplicaSet, the runs and the abort message a user sees.
+ * Blue-green Rollouts with {@code prePromotionAnalysis} and {@code postPromotionAnalysis}
+ * (docs/compatibility.md §7.7, §9.8), measured by Jobs: the active Service, the stable ReplicaSet,
+ * the runs and the abort message a user sees.
  */
 @ExtendWith(BlueGreenAnalysisE2E.FailureTracker.class)
 class BlueGreenAnalysisE2E {
@@ -60,7 +61,8 @@ class BlueGreenAnalysisE2E {
     return createHealthy(name, stage, template, 0);
   }
 
-  static Rollout createHealthy(String name, String stage, String template, int scaleDownDelaySeconds) {
+  static Rollout createHealthy(
+      String name, String stage, String template, int scaleDownDelaySeconds) {
     Map<String, String> v = new HashMap<>();
     v.put("DELAY", String.valueOf(scaleDownDelaySeconds));
     v.put("NAME", name);
@@ -76,12 +78,14 @@ class BlueGreenAnalysisE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
-            && r.getStatus().getStableRS() != null
-            && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
-            && !r.getStatus().getStableRS().equals(notHash));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration())
+                && r.getStatus().getStableRS() != null
+                && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
+                && !r.getStatus().getStableRS().equals(notHash));
   }
 
   static String activeHash(String name) {
@@ -90,7 +94,10 @@ class BlueGreenAnalysisE2E {
   }
 
   static RolloutCondition condition(Rollout r, String type) {
-    return r.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+    return r.getStatus().getConditions().stream()
+        .filter(c -> type.equals(c.getType()))
+        .findFirst()
+        .orElse(null);
   }
 
   @Test
@@ -101,7 +108,10 @@ class BlueGreenAnalysisE2E {
     rollouts.setImage("pre", "registry.example/app:v2");
     Rollout aborted =
         rollouts.await(
-            "pre", "aborted", TIMEOUT, r -> r.getStatus() != null && Boolean.TRUE.equals(r.getStatus().getAbort()));
+            "pre",
+            "aborted",
+            TIMEOUT,
+            r -> r.getStatus() != null && Boolean.TRUE.equals(r.getStatus().getAbort()));
     String hash = aborted.getStatus().getCurrentPodHash();
     String runName = "pre-" + hash + "-2-pre";
     AnalysisRun run = fixtures.run(runName);
@@ -109,13 +119,20 @@ class BlueGreenAnalysisE2E {
     assertEquals("PrePromotion", run.getMetadata().getLabels().get("rollout-type"));
     assertEquals(hash, run.getMetadata().getLabels().get("rollouts-pod-template-hash"));
     assertEquals(
-        "Rollout aborted update to revision 2: Blue/green pre-promotion analysis phase failed: " + run.getStatus().getMessage(),
+        "Rollout aborted update to revision 2: Blue/green pre-promotion analysis phase failed: "
+            + run.getStatus().getMessage(),
         condition(aborted, "Progressing").getMessage());
-    assertEquals(runName, aborted.getStatus().getBlueGreen().getPrePromotionAnalysisRunStatus().getName());
-    assertEquals("Failed", aborted.getStatus().getBlueGreen().getPrePromotionAnalysisRunStatus().getStatus());
+    assertEquals(
+        runName, aborted.getStatus().getBlueGreen().getPrePromotionAnalysisRunStatus().getName());
+    assertEquals(
+        "Failed",
+        aborted.getStatus().getBlueGreen().getPrePromotionAnalysisRunStatus().getStatus());
     assertEquals(stable, aborted.getStatus().getStableRS(), "not promoted");
     rollouts.holdsFor(
-        "pre", "active Service stays on the stable ReplicaSet", Duration.ofSeconds(3), r -> stable.equals(activeHash("pre")));
+        "pre",
+        "active Service stays on the stable ReplicaSet",
+        Duration.ofSeconds(3),
+        r -> stable.equals(activeHash("pre")));
     assertEquals("Degraded", rollouts.get("pre").getStatus().getPhase());
   }
 
@@ -130,15 +147,28 @@ class BlueGreenAnalysisE2E {
     AnalysisRun run = fixtures.run(runName);
     assertEquals("Successful", AnalysisFixtures.phase(run));
     assertEquals("PostPromotion", run.getMetadata().getLabels().get("rollout-type"));
-    assertEquals(hash, run.getSpec().getArgs().stream().filter(a -> "hash".equals(a.getName())).findFirst().get().getValue());
-    assertEquals(runName, done.getStatus().getBlueGreen().getPostPromotionAnalysisRunStatus().getName());
-    assertEquals("Successful", done.getStatus().getBlueGreen().getPostPromotionAnalysisRunStatus().getStatus());
+    assertEquals(
+        hash,
+        run.getSpec().getArgs().stream()
+            .filter(a -> "hash".equals(a.getName()))
+            .findFirst()
+            .get()
+            .getValue());
+    assertEquals(
+        runName, done.getStatus().getBlueGreen().getPostPromotionAnalysisRunStatus().getName());
+    assertEquals(
+        "Successful",
+        done.getStatus().getBlueGreen().getPostPromotionAnalysisRunStatus().getStatus());
     assertNotEquals(first.getStatus().getStableRS(), done.getStatus().getStableRS());
-    assertEquals(1, fixtures.runs("post").size(), "no run for the first deploy, one post-promotion run for the update");
+    assertEquals(
+        1,
+        fixtures.runs("post").size(),
+        "no run for the first deploy, one post-promotion run for the update");
   }
 
   @Test
-  void rollbackToAReplicaSetStillWithinItsScaleDownDelay_isPromotedAtOnceWithoutPostPromotionAnalysis() {
+  void
+      rollbackToAReplicaSetStillWithinItsScaleDownDelay_isPromotedAtOnceWithoutPostPromotionAnalysis() {
     Rollout first = createHealthy("fast", "postPromotionAnalysis", "pass", 120);
     String v1 = first.getStatus().getStableRS();
     rollouts.setImage("fast", "registry.example/app:v2");
@@ -146,7 +176,8 @@ class BlueGreenAnalysisE2E {
     assertEquals(1, fixtures.runs("fast").size(), "one post-promotion run for the update");
     rollouts.setImage("fast", "registry.example/app:v1");
     Rollout back = awaitHealthy("fast", second.getStatus().getStableRS());
-    assertEquals(v1, back.getStatus().getStableRS(), "the older ReplicaSet, still up, is stable again");
+    assertEquals(
+        v1, back.getStatus().getStableRS(), "the older ReplicaSet, still up, is stable again");
     assertEquals(v1, activeHash("fast"));
     assertEquals(1, fixtures.runs("fast").size(), "no post-promotion run for a fast rollback");
   }

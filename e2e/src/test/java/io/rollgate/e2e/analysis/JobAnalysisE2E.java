@@ -35,8 +35,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * AnalysisRuns measured by the Job provider on a real API server: outcomes, limits, dry-run, retention, terminate,
- * TTL, Secret arguments and spec validation, as a user sees them in the run's status, its Jobs and its Events.
+ * AnalysisRuns measured by the Job provider on a real API server: outcomes, limits, dry-run,
+ * retention, terminate, TTL, Secret arguments and spec validation, as a user sees them in the run's
+ * status, its Jobs and its Events.
  */
 @ExtendWith(JobAnalysisE2E.FailureTracker.class)
 class JobAnalysisE2E {
@@ -88,15 +89,20 @@ class JobAnalysisE2E {
     assertEquals(1, n(done.getStatus().getRunSummary().getSuccessful()));
     String uid = done.getMetadata().getUid();
     List<Job> jobs = runs.jobs(done, "integration");
-    assertEquals(List.of(uid + ".integration.1", uid + ".integration.2"),
+    assertEquals(
+        List.of(uid + ".integration.1", uid + ".integration.2"),
         jobs.stream().map(j -> j.getMetadata().getName()).toList());
     Job job = jobs.get(0);
     assertEquals(uid, job.getMetadata().getLabels().get("analysisrun.argoproj.io/uid"));
     assertEquals("qa", job.getMetadata().getLabels().get("team"));
-    assertEquals(uid, job.getSpec().getTemplate().getMetadata().getLabels().get("analysisrun.argoproj.io/uid"));
+    assertEquals(
+        uid,
+        job.getSpec().getTemplate().getMetadata().getLabels().get("analysisrun.argoproj.io/uid"));
     assertEquals("ok", job.getMetadata().getAnnotations().get("analysisrun.argoproj.io/name"));
     assertEquals(ns, job.getMetadata().getAnnotations().get("analysisrun.argoproj.io/namespace"));
-    assertEquals("integration", job.getMetadata().getAnnotations().get("analysisrun.argoproj.io/metric-name"));
+    assertEquals(
+        "integration",
+        job.getMetadata().getAnnotations().get("analysisrun.argoproj.io/metric-name"));
     assertEquals("e2e", job.getMetadata().getAnnotations().get("purpose"));
     OwnerReference owner = job.getMetadata().getOwnerReferences().get(0);
     assertEquals("AnalysisRun", owner.getKind());
@@ -106,9 +112,11 @@ class JobAnalysisE2E {
     assertEquals(uid + ".integration.1", first.getMetadata().get("job-name"));
     assertEquals(ns, first.getMetadata().get("job-namespace"));
     assertNotNull(first.getFinishedAt());
-    awaitEvents("ok", List.of(
-        "Normal MetricSuccessful: Metric 'integration' Completed. Result: Successful",
-        "Normal AnalysisRunSuccessful: Analysis Completed. Result: Successful"));
+    awaitEvents(
+        "ok",
+        List.of(
+            "Normal MetricSuccessful: Metric 'integration' Completed. Result: Successful",
+            "Normal AnalysisRunSuccessful: Analysis Completed. Result: Successful"));
   }
 
   @Test
@@ -117,15 +125,18 @@ class JobAnalysisE2E {
 
     AnalysisRun done = runs.awaitPhase("fail", "Failed", TIMEOUT);
 
-    assertEquals("Metric \"integration\" assessed Failed due to failed (1) > failureLimit (0)",
+    assertEquals(
+        "Metric \"integration\" assessed Failed due to failed (1) > failureLimit (0)",
         done.getStatus().getMessage());
     MetricResult r = result(done, "integration");
     assertEquals("Failed", r.getPhase());
     assertEquals(1, n(r.getFailed()));
     assertEquals(1, n(done.getStatus().getRunSummary().getFailed()));
-    awaitEvents("fail", List.of(
-        "Warning MetricFailed: Metric 'integration' Completed. Result: Failed",
-        "Warning AnalysisRunFailed: Analysis Completed. Result: Failed"));
+    awaitEvents(
+        "fail",
+        List.of(
+            "Warning MetricFailed: Metric 'integration' Completed. Result: Failed",
+            "Warning AnalysisRunFailed: Analysis Completed. Result: Failed"));
   }
 
   @Test
@@ -141,56 +152,80 @@ class JobAnalysisE2E {
     Measurement m = r.getMeasurements().get(0);
     assertEquals("Inconclusive", m.getPhase());
     assertTrue(m.getMessage().contains("ImagePullBackOff"), m.getMessage());
-    assertTrue(done.getStatus().getMessage().startsWith(
-        "Metric \"integration\" assessed Inconclusive due to inconclusive (1) > inconclusiveLimit (0)"),
+    assertTrue(
+        done.getStatus()
+            .getMessage()
+            .startsWith(
+                "Metric \"integration\" assessed Inconclusive due to inconclusive (1) > inconclusiveLimit (0)"),
         done.getStatus().getMessage());
   }
 
   @Test
   void failureLimitToleratesFailedMeasurements() {
-    runs.create(run("tolerant", "",
-        jobMetric("tolerates-one", "failureLimit: 1", FAILS),
-        jobMetric("tolerates-none-of-two", "count: 2\ninterval: 1s\nfailureLimit: 1", FAILS)));
+    runs.create(
+        run(
+            "tolerant",
+            "",
+            jobMetric("tolerates-one", "failureLimit: 1", FAILS),
+            jobMetric("tolerates-none-of-two", "count: 2\ninterval: 1s\nfailureLimit: 1", FAILS)));
 
     AnalysisRun done = runs.awaitPhase("tolerant", "Failed", TIMEOUT);
 
     assertEquals("Successful", result(done, "tolerates-one").getPhase());
     assertEquals(1, n(result(done, "tolerates-one").getFailed()));
     assertEquals("Failed", result(done, "tolerates-none-of-two").getPhase());
-    assertEquals("Metric \"tolerates-none-of-two\" assessed Failed due to failed (2) > failureLimit (1)",
+    assertEquals(
+        "Metric \"tolerates-none-of-two\" assessed Failed due to failed (2) > failureLimit (1)",
         done.getStatus().getMessage());
   }
 
   @Test
   void consecutiveErrorsBeyondTheLimitEndTheRunInError() {
-    // A Job without containers is refused by the API server: every measurement is an Error, retried after 10 s.
-    runs.create(run("errors", "",
-        "- name: broken\n"
-            + "  consecutiveErrorLimit: 1\n"
-            + "  provider:\n"
-            + "    job:\n"
-            + "      spec: {template: {spec: {restartPolicy: Never, containers: []}}}\n"));
+    // A Job without containers is refused by the API server: every measurement is an Error, retried
+    // after 10 s.
+    runs.create(
+        run(
+            "errors",
+            "",
+            "- name: broken\n"
+                + "  consecutiveErrorLimit: 1\n"
+                + "  provider:\n"
+                + "    job:\n"
+                + "      spec: {template: {spec: {restartPolicy: Never, containers: []}}}\n"));
 
-    AnalysisRun once = runs.await("errors", "one Error measurement", TIMEOUT,
-        r -> result(r, "broken") != null && n(result(r, "broken").getError()) == 1);
-    assertEquals("Running", once.getStatus().getPhase(), "one error is tolerated with consecutiveErrorLimit: 1");
+    AnalysisRun once =
+        runs.await(
+            "errors",
+            "one Error measurement",
+            TIMEOUT,
+            r -> result(r, "broken") != null && n(result(r, "broken").getError()) == 1);
+    assertEquals(
+        "Running",
+        once.getStatus().getPhase(),
+        "one error is tolerated with consecutiveErrorLimit: 1");
     AnalysisRun done = runs.awaitPhase("errors", "Error", TIMEOUT);
 
     MetricResult r = result(done, "broken");
     assertEquals(2, n(r.getError()));
     assertEquals(2, n(r.getConsecutiveError()));
     assertEquals(0, n(r.getCount()), "errors do not count as measurements");
-    assertTrue(done.getStatus().getMessage().startsWith(
-        "Metric \"broken\" assessed Error due to consecutiveErrors (2) > consecutiveErrorLimit (1): \"Error Message: "),
+    assertTrue(
+        done.getStatus()
+            .getMessage()
+            .startsWith(
+                "Metric \"broken\" assessed Error due to consecutiveErrors (2) > consecutiveErrorLimit (1): \"Error Message: "),
         done.getStatus().getMessage());
     assertEquals(List.of(), runs.jobs(done, "broken"));
   }
 
   @Test
   void aDryRunMetricDoesNotAffectThePhase() {
-    runs.create(run("dry", "dryRun: [{metricName: exp}]",
-        jobMetric("gate", "", COMPLETES),
-        jobMetric("experimental", "", FAILS)));
+    runs.create(
+        run(
+            "dry",
+            "dryRun: [{metricName: exp}]",
+            jobMetric("gate", "", COMPLETES),
+            jobMetric("experimental", "", FAILS)));
 
     AnalysisRun done = runs.awaitPhase("dry", "Successful", TIMEOUT);
 
@@ -206,28 +241,44 @@ class JobAnalysisE2E {
 
   @Test
   void measurementRetentionKeepsTheNewestMeasurementsAndJobs() {
-    runs.create(run("retention", "measurementRetention: [{metricName: '.*', limit: 2}]",
-        jobMetric("smoke", "count: 4\ninterval: 1s", COMPLETES)));
+    runs.create(
+        run(
+            "retention",
+            "measurementRetention: [{metricName: '.*', limit: 2}]",
+            jobMetric("smoke", "count: 4\ninterval: 1s", COMPLETES)));
 
     AnalysisRun done = runs.awaitPhase("retention", "Successful", TIMEOUT);
 
     MetricResult r = result(done, "smoke");
     assertEquals(4, n(r.getCount()));
     String uid = done.getMetadata().getUid();
-    assertEquals(List.of(uid + ".smoke.3", uid + ".smoke.4"),
+    assertEquals(
+        List.of(uid + ".smoke.3", uid + ".smoke.4"),
         r.getMeasurements().stream().map(m -> m.getMetadata().get("job-name")).toList());
-    Awaitility.await("jobs of measurements 1 and 2 deleted").atMost(TIMEOUT).pollInterval(Duration.ofMillis(250))
-        .until(() -> runs.jobs(done, "smoke").stream().map(j -> j.getMetadata().getName()).toList()
-            .equals(List.of(uid + ".smoke.3", uid + ".smoke.4")));
+    Awaitility.await("jobs of measurements 1 and 2 deleted")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () ->
+                runs.jobs(done, "smoke").stream()
+                    .map(j -> j.getMetadata().getName())
+                    .toList()
+                    .equals(List.of(uid + ".smoke.3", uid + ".smoke.4")));
   }
 
   @Test
   void terminateStopsARunningJobAsInconclusive() {
     AnalysisRun created = runs.create(run("stop", "", jobMetric("long", "", BLOCKED)));
     String job = created.getMetadata().getUid() + ".long.1";
-    runs.await("stop", "Job measurement Running", TIMEOUT, r -> result(r, "long") != null
-        && "Running".equals(result(r, "long").getMeasurements().get(0).getPhase())
-        && job.equals(result(r, "long").getMeasurements().get(0).getMetadata().get("job-name")));
+    runs.await(
+        "stop",
+        "Job measurement Running",
+        TIMEOUT,
+        r ->
+            result(r, "long") != null
+                && "Running".equals(result(r, "long").getMeasurements().get(0).getPhase())
+                && job.equals(
+                    result(r, "long").getMeasurements().get(0).getMetadata().get("job-name")));
 
     runs.terminate("stop");
     AnalysisRun done = runs.awaitPhase("stop", "Inconclusive", TIMEOUT);
@@ -236,7 +287,9 @@ class JobAnalysisE2E {
     Measurement m = result(done, "long").getMeasurements().get(0);
     assertEquals("Inconclusive", m.getPhase());
     assertEquals("Metric Terminated", m.getMessage());
-    Awaitility.await("terminated Job deleted").atMost(TIMEOUT).pollInterval(Duration.ofMillis(250))
+    Awaitility.await("terminated Job deleted")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(250))
         .until(() -> runs.jobs(done, "long").isEmpty());
   }
 
@@ -244,11 +297,18 @@ class JobAnalysisE2E {
   void anUnboundedMetricRunsUntilTerminated() {
     runs.create(run("forever", "", jobMetric("watch", "interval: 4s", COMPLETES)));
 
-    runs.await("forever", "three measurements and still Running", TIMEOUT, r -> {
-      MetricResult res = result(r, "watch");
-      return res != null && n(res.getCount()) >= 3 && "Running".equals(r.getStatus().getPhase())
-          && res.getMeasurements().get(res.getMeasurements().size() - 1).getFinishedAt() != null;
-    });
+    runs.await(
+        "forever",
+        "three measurements and still Running",
+        TIMEOUT,
+        r -> {
+          MetricResult res = result(r, "watch");
+          return res != null
+              && n(res.getCount()) >= 3
+              && "Running".equals(r.getStatus().getPhase())
+              && res.getMeasurements().get(res.getMeasurements().size() - 1).getFinishedAt()
+                  != null;
+        });
     runs.terminate("forever");
     AnalysisRun done = runs.awaitPhase("forever", "Successful", TIMEOUT);
 
@@ -259,46 +319,83 @@ class JobAnalysisE2E {
 
   @Test
   void ttlStrategyDeletesTheCompletedRun() {
-    runs.create(run("ttl", "ttlStrategy: {secondsAfterSuccess: 2, secondsAfterCompletion: 3600}",
-        jobMetric("quick", "", COMPLETES)));
-    runs.create(run("kept", "ttlStrategy: {secondsAfterFailure: 2}", jobMetric("quick", "", COMPLETES)));
+    runs.create(
+        run(
+            "ttl",
+            "ttlStrategy: {secondsAfterSuccess: 2, secondsAfterCompletion: 3600}",
+            jobMetric("quick", "", COMPLETES)));
+    runs.create(
+        run("kept", "ttlStrategy: {secondsAfterFailure: 2}", jobMetric("quick", "", COMPLETES)));
 
     runs.awaitPhase("ttl", "Successful", TIMEOUT);
-    Awaitility.await("run deleted after secondsAfterSuccess").atMost(TIMEOUT).pollInterval(Duration.ofMillis(250))
+    Awaitility.await("run deleted after secondsAfterSuccess")
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(250))
         .until(() -> runs.get("ttl") == null);
     runs.awaitPhase("kept", "Successful", TIMEOUT);
-    runs.holdsFor("kept", "a Successful run with only secondsAfterFailure is kept", Duration.ofSeconds(4),
+    runs.holdsFor(
+        "kept",
+        "a Successful run with only secondsAfterFailure is kept",
+        Duration.ofSeconds(4),
         r -> r != null);
   }
 
   @Test
   void secretArgumentsAreReadAtMeasurementTimeAndMaskedInMessages() {
     String secret = "s3cr3t-t0ken-value";
-    cluster.client().secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName("creds")
-        .endMetadata().withStringData(Map.of("token", secret)).build()).create();
-    String tokenArg = "args:\n- {name: token, valueFrom: {secretKeyRef: {name: creds, key: token}}}\n";
-    String pod = "      spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}\n";
-    runs.create(run("secret-used", tokenArg,
-        "- name: uses\n  provider:\n    job:\n      metadata: {annotations: {token: '{{args.token}}'}}\n" + pod));
-    // An invalid label value makes the API server refuse the Job with a message that quotes the value.
-    runs.create(run("secret-leak", tokenArg,
-        "- name: leaks\n  consecutiveErrorLimit: 0\n  provider:\n    job:\n"
-            + "      metadata: {labels: {token: 'bad value {{args.token}}'}}\n" + pod));
-    runs.create(run("secret-missing", "args:\n- {name: token, valueFrom: {secretKeyRef: {name: creds, key: nope}}}\n",
-        "- name: uses\n  consecutiveErrorLimit: 0\n  provider:\n    job:\n"
-            + "      metadata: {annotations: {token: '{{args.token}}'}}\n" + pod));
+    cluster
+        .client()
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("creds")
+                .endMetadata()
+                .withStringData(Map.of("token", secret))
+                .build())
+        .create();
+    String tokenArg =
+        "args:\n- {name: token, valueFrom: {secretKeyRef: {name: creds, key: token}}}\n";
+    String pod =
+        "      spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}\n";
+    runs.create(
+        run(
+            "secret-used",
+            tokenArg,
+            "- name: uses\n  provider:\n    job:\n      metadata: {annotations: {token: '{{args.token}}'}}\n"
+                + pod));
+    // An invalid label value makes the API server refuse the Job with a message that quotes the
+    // value.
+    runs.create(
+        run(
+            "secret-leak",
+            tokenArg,
+            "- name: leaks\n  consecutiveErrorLimit: 0\n  provider:\n    job:\n"
+                + "      metadata: {labels: {token: 'bad value {{args.token}}'}}\n"
+                + pod));
+    runs.create(
+        run(
+            "secret-missing",
+            "args:\n- {name: token, valueFrom: {secretKeyRef: {name: creds, key: nope}}}\n",
+            "- name: uses\n  consecutiveErrorLimit: 0\n  provider:\n    job:\n"
+                + "      metadata: {annotations: {token: '{{args.token}}'}}\n"
+                + pod));
 
     AnalysisRun used = runs.awaitPhase("secret-used", "Successful", TIMEOUT);
     AnalysisRun leak = runs.awaitPhase("secret-leak", "Error", TIMEOUT);
     AnalysisRun missing = runs.awaitPhase("secret-missing", "Error", TIMEOUT);
 
-    assertEquals(secret, runs.jobs(used, "uses").get(0).getMetadata().getAnnotations().get("token"),
+    assertEquals(
+        secret,
+        runs.jobs(used, "uses").get(0).getMetadata().getAnnotations().get("token"),
         "the Secret value is substituted into the Job");
     String leaked = result(leak, "leaks").getMeasurements().get(0).getMessage();
     assertTrue(leaked.contains("bad value *****"), leaked);
     assertFalse(runs.statusJson(leak).contains(secret), runs.statusJson(leak));
     assertTrue(leak.getStatus().getMessage().contains("*****"), leak.getStatus().getMessage());
-    assertEquals("key 'nope' does not exist in secret 'creds'",
+    assertEquals(
+        "key 'nope' does not exist in secret 'creds'",
         result(missing, "uses").getMeasurements().get(0).getMessage());
     assertEquals(List.of(), runs.jobs(missing, "uses"));
   }
@@ -306,14 +403,19 @@ class JobAnalysisE2E {
   @Test
   void anInvalidSpecEndsTheRunInError() {
     runs.create(run("dup", "", jobMetric("same", "", COMPLETES), jobMetric("same", "", COMPLETES)));
-    runs.create(run("unresolved", "", jobMetric("m", "count: '{{args.count}}'\ninterval: 1s", COMPLETES)));
-    runs.create(run("norule", "dryRun: [{metricName: '^nothing$'}]", jobMetric("m", "", COMPLETES)));
+    runs.create(
+        run("unresolved", "", jobMetric("m", "count: '{{args.count}}'\ninterval: 1s", COMPLETES)));
+    runs.create(
+        run("norule", "dryRun: [{metricName: '^nothing$'}]", jobMetric("m", "", COMPLETES)));
 
-    assertEquals("Analysis spec invalid: metrics[1]: duplicate name 'same'",
+    assertEquals(
+        "Analysis spec invalid: metrics[1]: duplicate name 'same'",
         runs.awaitPhase("dup", "Error", TIMEOUT).getStatus().getMessage());
-    assertEquals("Unable to resolve metric arguments: failed to resolve {{args.count}}",
+    assertEquals(
+        "Unable to resolve metric arguments: failed to resolve {{args.count}}",
         runs.awaitPhase("unresolved", "Error", TIMEOUT).getStatus().getMessage());
-    assertEquals("Analysis spec invalid: dryRun[0]: Rule didn't match any metric name(s)",
+    assertEquals(
+        "Analysis spec invalid: dryRun[0]: Rule didn't match any metric name(s)",
         runs.awaitPhase("norule", "Error", TIMEOUT).getStatus().getMessage());
     AnalysisRun dup = runs.get("dup");
     assertNotNull(dup.getStatus().getCompletedAt());
@@ -321,7 +423,9 @@ class JobAnalysisE2E {
   }
 
   private static void awaitEvents(String run, List<String> expected) {
-    Awaitility.await("events " + expected).atMost(TIMEOUT).pollInterval(Duration.ofMillis(250))
+    Awaitility.await("events " + expected)
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(250))
         .until(() -> runs.eventTexts(run).containsAll(expected));
   }
 

@@ -30,9 +30,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Canary Rollouts with analysis (docs/compatibility.md §9.8): inline {@code analysis} steps and background analysis,
- * measured by Jobs (the Job provider), observed the way a user sees them: the AnalysisRuns, the Rollout status, its
- * events and ReplicaSets.
+ * Canary Rollouts with analysis (docs/compatibility.md §9.8): inline {@code analysis} steps and
+ * background analysis, measured by Jobs (the Job provider), observed the way a user sees them: the
+ * AnalysisRuns, the Rollout status, its events and ReplicaSets.
  */
 @ExtendWith(RolloutAnalysisE2E.FailureTracker.class)
 class RolloutAnalysisE2E {
@@ -66,7 +66,8 @@ class RolloutAnalysisE2E {
     }
   }
 
-  static Rollout createHealthy(String resource, String name, String template, int okLimit, int badLimit) {
+  static Rollout createHealthy(
+      String resource, String name, String template, int okLimit, int badLimit) {
     Map<String, String> v = new HashMap<>();
     v.put("NAME", name);
     v.put("TEMPLATE", template);
@@ -82,12 +83,14 @@ class RolloutAnalysisE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
-            && r.getStatus().getStableRS() != null
-            && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
-            && !r.getStatus().getStableRS().equals(notHash));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration())
+                && r.getStatus().getStableRS() != null
+                && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
+                && !r.getStatus().getStableRS().equals(notHash));
   }
 
   static Rollout awaitAborted(String name) {
@@ -95,9 +98,10 @@ class RolloutAnalysisE2E {
         name,
         name + " aborted",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && Boolean.TRUE.equals(r.getStatus().getAbort())
-            && "Degraded".equals(r.getStatus().getPhase()));
+        r ->
+            r.getStatus() != null
+                && Boolean.TRUE.equals(r.getStatus().getAbort())
+                && "Degraded".equals(r.getStatus().getPhase()));
   }
 
   static RolloutCondition condition(RolloutStatus s, String type) {
@@ -107,11 +111,17 @@ class RolloutAnalysisE2E {
   }
 
   static String arg(AnalysisRun run, String name) {
-    return run.getSpec().getArgs().stream().filter(a -> name.equals(a.getName())).map(Argument::getValue).findFirst().orElse(null);
+    return run.getSpec().getArgs().stream()
+        .filter(a -> name.equals(a.getName()))
+        .map(Argument::getValue)
+        .findFirst()
+        .orElse(null);
   }
 
   static List<Event> events(String name, String reason) {
-    return rollouts.events(name).stream().filter(e -> reason.equals(e.getReason())).collect(Collectors.toList());
+    return rollouts.events(name).stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .collect(Collectors.toList());
   }
 
   @Test
@@ -131,7 +141,10 @@ class RolloutAnalysisE2E {
     assertEquals("ok", labels.get("app"), "the Rollout's selector labels are copied");
     assertEquals("smoke", labels.get("purpose"), "analysisRunMetadata.labels");
     assertEquals("2", run.getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
-    assertEquals("payments-team", run.getMetadata().getAnnotations().get("owner"), "analysisRunMetadata.annotations");
+    assertEquals(
+        "payments-team",
+        run.getMetadata().getAnnotations().get("owner"),
+        "analysisRunMetadata.annotations");
     OwnerReference owner = run.getMetadata().getOwnerReferences().get(0);
     assertEquals("Rollout", owner.getKind());
     assertEquals("ok", owner.getName());
@@ -142,11 +155,21 @@ class RolloutAnalysisE2E {
     assertEquals(1, fixtures.runs("ok").size(), "one run for one analysis step");
     assertTrue(
         rollouts.eventMessages("ok", "AnalysisRunSuccessful").stream()
-            .anyMatch(m -> m.startsWith("Step Analysis Run '" + runName + "' Status New: 'Successful' Previous: '")),
+            .anyMatch(
+                m ->
+                    m.startsWith(
+                        "Step Analysis Run '"
+                            + runName
+                            + "' Status New: 'Successful' Previous: '")),
         "AnalysisRunSuccessful event: " + rollouts.eventMessages("ok", "AnalysisRunSuccessful"));
-    assertTrue(rollouts.eventMessages("ok", "RolloutStepCompleted").contains("Rollout step 2/3 completed (analysis)"));
+    assertTrue(
+        rollouts
+            .eventMessages("ok", "RolloutStepCompleted")
+            .contains("Rollout step 2/3 completed (analysis)"));
     assertNull(
-        done.getStatus().getCanary() == null ? null : done.getStatus().getCanary().getCurrentStepAnalysisRunStatus(),
+        done.getStatus().getCanary() == null
+            ? null
+            : done.getStatus().getCanary().getCurrentStepAnalysisRunStatus(),
         "the step's run reference is cleared once the step completed");
   }
 
@@ -160,26 +183,37 @@ class RolloutAnalysisE2E {
     String runName = "bad-" + hash + "-2-1";
     AnalysisRun run = fixtures.run(runName);
     assertEquals("Failed", AnalysisFixtures.phase(run));
-    String expected = "Rollout aborted update to revision 2: Step-based analysis phase failed: " + run.getStatus().getMessage();
+    String expected =
+        "Rollout aborted update to revision 2: Step-based analysis phase failed: "
+            + run.getStatus().getMessage();
     RolloutCondition progressing = condition(aborted.getStatus(), "Progressing");
     assertEquals("RolloutAborted", progressing.getReason());
     assertEquals(expected, progressing.getMessage());
     assertEquals("RolloutAborted: " + expected, aborted.getStatus().getMessage());
     assertEquals(stable, aborted.getStatus().getStableRS(), "stable unchanged");
-    assertEquals("Failed", aborted.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getStatus());
-    assertEquals(runName, aborted.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getName());
+    assertEquals(
+        "Failed", aborted.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getStatus());
+    assertEquals(
+        runName, aborted.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getName());
     rollouts.await(
         "bad",
         "canary scaled down and stable back at full size",
         TIMEOUT,
-        r -> rollouts.specReplicas("bad", hash) == 0
-            && rollouts.specReplicas("bad", stable) == 2
-            && rollouts.availableReplicas("bad", stable) == 2);
-    assertTrue(events("bad", "RolloutAborted").stream().anyMatch(e -> "Warning".equals(e.getType())), "Warning RolloutAborted");
+        r ->
+            rollouts.specReplicas("bad", hash) == 0
+                && rollouts.specReplicas("bad", stable) == 2
+                && rollouts.availableReplicas("bad", stable) == 2);
+    assertTrue(
+        events("bad", "RolloutAborted").stream().anyMatch(e -> "Warning".equals(e.getType())),
+        "Warning RolloutAborted");
     List<Event> failedEvents = events("bad", "AnalysisRunFailed");
     assertFalse(failedEvents.isEmpty(), "AnalysisRunFailed event");
     assertEquals("Warning", failedEvents.get(0).getType());
-    assertTrue(failedEvents.get(0).getMessage().startsWith("Step Analysis Run '" + runName + "' Status New: 'Failed' Previous: '"));
+    assertTrue(
+        failedEvents
+            .get(0)
+            .getMessage()
+            .startsWith("Step Analysis Run '" + runName + "' Status New: 'Failed' Previous: '"));
 
     rollouts.retry("bad");
     String retryRun = runName + ".1";
@@ -189,10 +223,12 @@ class RolloutAnalysisE2E {
             "bad",
             "aborted again by the new run",
             TIMEOUT,
-            r -> Boolean.TRUE.equals(r.getStatus().getAbort())
-                && r.getStatus().getCanary() != null
-                && r.getStatus().getCanary().getCurrentStepAnalysisRunStatus() != null
-                && retryRun.equals(r.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getName()));
+            r ->
+                Boolean.TRUE.equals(r.getStatus().getAbort())
+                    && r.getStatus().getCanary() != null
+                    && r.getStatus().getCanary().getCurrentStepAnalysisRunStatus() != null
+                    && retryRun.equals(
+                        r.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getName()));
     assertEquals(stable, again.getStatus().getStableRS());
   }
 
@@ -205,9 +241,10 @@ class RolloutAnalysisE2E {
             "unsure",
             "at the analysis step",
             TIMEOUT,
-            r -> Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
-                && r.getStatus().getCanary() != null
-                && r.getStatus().getCanary().getCurrentStepAnalysisRunStatus() != null);
+            r ->
+                Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
+                    && r.getStatus().getCanary() != null
+                    && r.getStatus().getCanary().getCurrentStepAnalysisRunStatus() != null);
     String runName = atStep.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getName();
     assertEquals("unsure-" + atStep.getStatus().getCurrentPodHash() + "-2-1", runName);
     fixtures.failImagePull(runName, TIMEOUT);
@@ -216,17 +253,25 @@ class RolloutAnalysisE2E {
             "unsure",
             "paused on the inconclusive run",
             TIMEOUT,
-            r -> "Paused".equals(r.getStatus().getPhase())
-                && r.getStatus().getPauseConditions() != null
-                && r.getStatus().getPauseConditions().stream().anyMatch(c -> "InconclusiveAnalysisRun".equals(c.getReason())));
+            r ->
+                "Paused".equals(r.getStatus().getPhase())
+                    && r.getStatus().getPauseConditions() != null
+                    && r.getStatus().getPauseConditions().stream()
+                        .anyMatch(c -> "InconclusiveAnalysisRun".equals(c.getReason())));
     assertEquals("InconclusiveAnalysisRun", paused.getStatus().getMessage());
     assertEquals(Boolean.TRUE, paused.getStatus().getControllerPause());
-    assertEquals("Inconclusive", paused.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getStatus());
+    assertEquals(
+        "Inconclusive",
+        paused.getStatus().getCanary().getCurrentStepAnalysisRunStatus().getStatus());
     assertEquals("Inconclusive", AnalysisFixtures.phase(fixtures.run(runName)));
     assertFalse(Boolean.TRUE.equals(paused.getStatus().getAbort()), "not aborted");
     rollouts.holdsFor(
-        "unsure", "stays paused at the analysis step", Duration.ofSeconds(3),
-        r -> Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()) && "Paused".equals(r.getStatus().getPhase()));
+        "unsure",
+        "stays paused at the analysis step",
+        Duration.ofSeconds(3),
+        r ->
+            Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
+                && "Paused".equals(r.getStatus().getPhase()));
 
     rollouts.promote("unsure");
     Rollout done = awaitHealthy("unsure", first.getStatus().getStableRS());
@@ -244,7 +289,12 @@ class RolloutAnalysisE2E {
     Awaitility.await("only the newest successful run is kept")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> fixtures.runs("hist").stream().map(r -> r.getMetadata().getName()).collect(Collectors.toList()).equals(List.of(latest)));
+        .until(
+            () ->
+                fixtures.runs("hist").stream()
+                    .map(r -> r.getMetadata().getName())
+                    .collect(Collectors.toList())
+                    .equals(List.of(latest)));
   }
 
   @Test
@@ -258,11 +308,14 @@ class RolloutAnalysisE2E {
     assertEquals("Background", run.getMetadata().getLabels().get("rollout-type"));
     assertFalse(run.getMetadata().getLabels().containsKey("step-index"));
     assertEquals(
-        "Rollout aborted update to revision 2: Background analysis phase failed: " + run.getStatus().getMessage(),
+        "Rollout aborted update to revision 2: Background analysis phase failed: "
+            + run.getStatus().getMessage(),
         condition(aborted.getStatus(), "Progressing").getMessage());
-    assertEquals(runName, aborted.getStatus().getCanary().getCurrentBackgroundAnalysisRunStatus().getName());
+    assertEquals(
+        runName, aborted.getStatus().getCanary().getCurrentBackgroundAnalysisRunStatus().getName());
     assertEquals(first.getStatus().getStableRS(), aborted.getStatus().getStableRS());
-    rollouts.await("bgfail", "canary scaled down", TIMEOUT, r -> rollouts.specReplicas("bgfail", hash) == 0);
+    rollouts.await(
+        "bgfail", "canary scaled down", TIMEOUT, r -> rollouts.specReplicas("bgfail", hash) == 0);
   }
 
   @Test
@@ -274,28 +327,35 @@ class RolloutAnalysisE2E {
             "bgfull",
             "paused at step 1 with a background run",
             TIMEOUT,
-            r -> Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
-                && "Paused".equals(r.getStatus().getPhase())
-                && r.getStatus().getCanary() != null
-                && r.getStatus().getCanary().getCurrentBackgroundAnalysisRunStatus() != null);
-    String runName = paused.getStatus().getCanary().getCurrentBackgroundAnalysisRunStatus().getName();
+            r ->
+                Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
+                    && "Paused".equals(r.getStatus().getPhase())
+                    && r.getStatus().getCanary() != null
+                    && r.getStatus().getCanary().getCurrentBackgroundAnalysisRunStatus() != null);
+    String runName =
+        paused.getStatus().getCanary().getCurrentBackgroundAnalysisRunStatus().getName();
     assertEquals("bgfull-" + paused.getStatus().getCurrentPodHash() + "-2", runName);
-    fixtures.awaitRun(runName, "measuring", TIMEOUT, r -> "Running".equals(AnalysisFixtures.phase(r)));
+    fixtures.awaitRun(
+        runName, "measuring", TIMEOUT, r -> "Running".equals(AnalysisFixtures.phase(r)));
     rollouts.promoteFull("bgfull");
     Rollout done = awaitHealthy("bgfull", first.getStatus().getStableRS());
     assertNotEquals(Boolean.TRUE, done.getStatus().getAbort());
     fixtures.awaitRun(
-            runName,
-            "terminated after the full promotion",
-            TIMEOUT,
-            r -> Boolean.TRUE.equals(r.getSpec().getTerminate())
+        runName,
+        "terminated after the full promotion",
+        TIMEOUT,
+        r ->
+            Boolean.TRUE.equals(r.getSpec().getTerminate())
                 && r.getStatus() != null
                 && r.getStatus().getCompletedAt() != null);
   }
 
   static String scrape() throws Exception {
     var http = java.net.http.HttpClient.newHttpClient();
-    var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics")).build();
+    var req =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics"))
+            .build();
     return http.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
   }
 
@@ -314,11 +374,16 @@ class RolloutAnalysisE2E {
             () -> {
               String text = scrape();
               return text.contains("analysis_run_info{" + id + ",phase=\"Successful\"} 1")
-                  && text.contains("analysis_run_metric_type{" + id + ",metric=\"smoke\",type=\"Job\"} 1")
                   && text.contains(
-                      "analysis_run_metric_phase{" + id + ",metric=\"smoke\",type=\"Job\",dry_run=\"false\",phase=\"Successful\"} 1")
+                      "analysis_run_metric_type{" + id + ",metric=\"smoke\",type=\"Job\"} 1")
                   && text.contains(
-                      "analysis_run_metric_phase{" + id + ",metric=\"smoke\",type=\"Job\",dry_run=\"false\",phase=\"Failed\"} 0");
+                      "analysis_run_metric_phase{"
+                          + id
+                          + ",metric=\"smoke\",type=\"Job\",dry_run=\"false\",phase=\"Successful\"} 1")
+                  && text.contains(
+                      "analysis_run_metric_phase{"
+                          + id
+                          + ",metric=\"smoke\",type=\"Job\",dry_run=\"false\",phase=\"Failed\"} 0");
             });
     cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName(run).delete();
     Awaitility.await("series of the deleted run removed")

@@ -22,7 +22,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
-/** {@code spec.strategy.canary.antiAffinity}: the new ReplicaSet of an update avoids the nodes of the stable pods. */
+/**
+ * {@code spec.strategy.canary.antiAffinity}: the new ReplicaSet of an update avoids the nodes of
+ * the stable pods.
+ */
 @ExtendWith(AntiAffinityE2E.FailureTracker.class)
 class AntiAffinityE2E {
 
@@ -57,9 +60,11 @@ class AntiAffinityE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   @Test
@@ -70,7 +75,13 @@ class AntiAffinityE2E {
     String stableHash = first.getStatus().getStableRS();
     ReplicaSet firstRs = rollouts.replicaSet(name, stableHash);
     List<WeightedPodAffinityTerm> userOnly =
-        firstRs.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution();
+        firstRs
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getAffinity()
+            .getPodAntiAffinity()
+            .getPreferredDuringSchedulingIgnoredDuringExecution();
     assertEquals(1, userOnly.size(), "first revision keeps only the user's term");
     assertEquals(10, userOnly.get(0).getWeight());
 
@@ -80,9 +91,10 @@ class AntiAffinityE2E {
             name,
             name + " paused at step 1",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && "Paused".equals(r.getStatus().getPhase())
-                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
+            r ->
+                r.getStatus() != null
+                    && "Paused".equals(r.getStatus().getPhase())
+                    && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
     String canaryHash = paused.getStatus().getCurrentPodHash();
     assertNotEquals(stableHash, canaryHash);
     assertEquals(stableHash, paused.getStatus().getStableRS());
@@ -107,7 +119,8 @@ class AntiAffinityE2E {
     // The pods of the canary carry the term too (the ReplicaSet controller copies the template).
     assertEquals(1, rollouts.specReplicas(name, canaryHash));
 
-    // The injected term does not make the template look different: promotion completes on the same ReplicaSet.
+    // The injected term does not make the template look different: promotion completes on the same
+    // ReplicaSet.
     rollouts.promote(name);
     Rollout done = awaitHealthy(name);
     assertEquals(canaryHash, done.getStatus().getStableRS());

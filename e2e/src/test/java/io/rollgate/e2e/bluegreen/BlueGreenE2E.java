@@ -33,8 +33,8 @@ import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * A blue-green Rollout with an active and a preview Service, driven the way a user drives it with
- * {@code kubectl argo rollouts}: Service switching, the blue-green pause, promotion, delayed scale-down, abort and
- * retry, and the release of the Services when the Rollout is deleted.
+ * {@code kubectl argo rollouts}: Service switching, the blue-green pause, promotion, delayed
+ * scale-down, abort and retry, and the release of the Services when the Rollout is deleted.
  */
 @ExtendWith(BlueGreenE2E.FailureTracker.class)
 class BlueGreenE2E {
@@ -70,7 +70,9 @@ class BlueGreenE2E {
   // ---------------------------------------------------------------------------------------------------------------
   // Helpers
 
-  /** Creates the active and preview Services, then the Rollout with extra {@code blueGreen} fields. */
+  /**
+   * Creates the active and preview Services, then the Rollout with extra {@code blueGreen} fields.
+   */
   static void create(String name, int replicas, String... extraFields) {
     createServices(name);
     createRollout(name, replicas, extraFields);
@@ -102,15 +104,21 @@ class BlueGreenE2E {
 
   static String selected(String service) {
     Service svc = service(service);
-    return svc == null || svc.getSpec().getSelector() == null ? null : svc.getSpec().getSelector().get(HASH);
+    return svc == null || svc.getSpec().getSelector() == null
+        ? null
+        : svc.getSpec().getSelector().get(HASH);
   }
 
   static String activeSelector(Rollout r) {
-    return r.getStatus() == null || r.getStatus().getBlueGreen() == null ? null : r.getStatus().getBlueGreen().getActiveSelector();
+    return r.getStatus() == null || r.getStatus().getBlueGreen() == null
+        ? null
+        : r.getStatus().getBlueGreen().getActiveSelector();
   }
 
   static String previewSelector(Rollout r) {
-    return r.getStatus() == null || r.getStatus().getBlueGreen() == null ? null : r.getStatus().getBlueGreen().getPreviewSelector();
+    return r.getStatus() == null || r.getStatus().getBlueGreen() == null
+        ? null
+        : r.getStatus().getBlueGreen().getPreviewSelector();
   }
 
   static Rollout awaitHealthy(String name) {
@@ -118,9 +126,11 @@ class BlueGreenE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static Rollout awaitHealthyOn(String name, String hash) {
@@ -128,10 +138,12 @@ class BlueGreenE2E {
         name,
         name + " Healthy on " + hash,
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && hash.equals(r.getStatus().getStableRS())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && hash.equals(r.getStatus().getStableRS())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static Rollout awaitBlueGreenPause(String name) {
@@ -139,10 +151,12 @@ class BlueGreenE2E {
         name,
         name + " paused with BlueGreenPause",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && r.getStatus().getPauseConditions() != null
-            && r.getStatus().getPauseConditions().stream().anyMatch(c -> "BlueGreenPause".equals(c.getReason())));
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && r.getStatus().getPauseConditions() != null
+                && r.getStatus().getPauseConditions().stream()
+                    .anyMatch(c -> "BlueGreenPause".equals(c.getReason())));
   }
 
   static RolloutCondition condition(RolloutStatus s, String type) {
@@ -153,13 +167,19 @@ class BlueGreenE2E {
 
   static String deadline(String rollout, String hash) {
     ReplicaSet rs = rollouts.replicaSet(rollout, hash);
-    return rs == null || rs.getMetadata().getAnnotations() == null ? null : rs.getMetadata().getAnnotations().get("scale-down-deadline");
+    return rs == null || rs.getMetadata().getAnnotations() == null
+        ? null
+        : rs.getMetadata().getAnnotations().get("scale-down-deadline");
   }
 
   /** Waits (polling) for a condition that is not about the Rollout itself. */
   static void awaitTrue(String what, java.util.concurrent.Callable<Boolean> condition) {
     try {
-      Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(condition);
+      Awaitility.await(what)
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions()
+          .until(condition);
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("timed out waiting for " + what, e);
     }
@@ -175,7 +195,10 @@ class BlueGreenE2E {
             name,
             "new pod hash",
             TIMEOUT,
-            r -> r.getStatus() != null && r.getStatus().getCurrentPodHash() != null && !v1.equals(r.getStatus().getCurrentPodHash()));
+            r ->
+                r.getStatus() != null
+                    && r.getStatus().getCurrentPodHash() != null
+                    && !v1.equals(r.getStatus().getCurrentPodHash()));
     return new String[] {v1, moved.getStatus().getCurrentPodHash()};
   }
 
@@ -195,7 +218,10 @@ class BlueGreenE2E {
     assertEquals(v1, previewSelector(r));
     assertEquals("first", service("first-active").getMetadata().getAnnotations().get(MANAGED_BY));
     assertEquals("first", service("first-preview").getMetadata().getAnnotations().get(MANAGED_BY));
-    assertEquals("first", service("first-active").getSpec().getSelector().get("app"), "other selector keys kept");
+    assertEquals(
+        "first",
+        service("first-active").getSpec().getSelector().get("app"),
+        "other selector keys kept");
     assertNull(s.getPauseConditions(), "no pause on the first deploy");
     assertNull(s.getCurrentStepIndex());
     assertEquals(2, s.getAvailableReplicas());
@@ -207,9 +233,13 @@ class BlueGreenE2E {
     assertEquals("NewReplicaSetAvailable", condition(s, "Progressing").getReason());
     awaitTrue(
         "events",
-        () -> rollouts.eventMessages("first", "RolloutCompleted").stream().anyMatch(m -> m.endsWith(": Initial deploy"))
-            && rollouts.eventMessages("first", "SwitchService")
-                .contains("Switched selector for service 'first-active' from '' to '" + v1 + "'"));
+        () ->
+            rollouts.eventMessages("first", "RolloutCompleted").stream()
+                    .anyMatch(m -> m.endsWith(": Initial deploy"))
+                && rollouts
+                    .eventMessages("first", "SwitchService")
+                    .contains(
+                        "Switched selector for service 'first-active' from '' to '" + v1 + "'"));
   }
 
   @Test
@@ -224,14 +254,20 @@ class BlueGreenE2E {
     assertEquals(Boolean.TRUE, s.getControllerPause());
     assertEquals(v1, s.getStableRS());
     assertEquals(v2, selected("manual-preview"), "preview follows the new ReplicaSet");
-    assertEquals(v1, selected("manual-active"), "active stays on the stable ReplicaSet while paused");
+    assertEquals(
+        v1, selected("manual-active"), "active stays on the stable ReplicaSet while paused");
     assertEquals(v2, previewSelector(paused));
     assertEquals(v1, activeSelector(paused));
     assertEquals(2, rollouts.availableReplicas("manual", v2));
     assertEquals(2, rollouts.specReplicas("manual", v1));
-    assertEquals("app=manual," + HASH + "=" + v1, s.getSelector(), "HPA sees the active ReplicaSet");
+    assertEquals(
+        "app=manual," + HASH + "=" + v1, s.getSelector(), "HPA sees the active ReplicaSet");
     assertEquals("RolloutPaused", condition(s, "Progressing").getReason());
-    rollouts.holdsFor("manual", "pause holds", Duration.ofSeconds(2), r -> v1.equals(selected("manual-active")) && "Paused".equals(r.getStatus().getPhase()));
+    rollouts.holdsFor(
+        "manual",
+        "pause holds",
+        Duration.ofSeconds(2),
+        r -> v1.equals(selected("manual-active")) && "Paused".equals(r.getStatus().getPhase()));
 
     rollouts.promote("manual");
     Rollout done = awaitHealthyOn("manual", v2);
@@ -241,14 +277,21 @@ class BlueGreenE2E {
     assertNull(done.getStatus().getControllerPause());
     awaitTrue("v1 gets a scale-down deadline", () -> deadline("manual", v1) != null);
     assertEquals(2, rollouts.specReplicas("manual", v1), "v1 keeps its pods until the deadline");
-    rollouts.await("manual", "v1 scaled to 0 after the delay", TIMEOUT, r -> rollouts.specReplicas("manual", v1) == 0);
+    rollouts.await(
+        "manual",
+        "v1 scaled to 0 after the delay",
+        TIMEOUT,
+        r -> rollouts.specReplicas("manual", v1) == 0);
     assertEquals(2, rollouts.specReplicas("manual", v2));
     assertTrue(
-        rollouts.eventMessages("manual", "RolloutCompleted").stream().anyMatch(m -> m.endsWith("(" + v2 + "): Completed blue-green update")),
+        rollouts.eventMessages("manual", "RolloutCompleted").stream()
+            .anyMatch(m -> m.endsWith("(" + v2 + "): Completed blue-green update")),
         rollouts.eventMessages("manual", "RolloutCompleted").toString());
     assertTrue(
-        rollouts.eventMessages("manual", "SwitchService")
-            .contains("Switched selector for service 'manual-active' from '" + v1 + "' to '" + v2 + "'"));
+        rollouts
+            .eventMessages("manual", "SwitchService")
+            .contains(
+                "Switched selector for service 'manual-active' from '" + v1 + "' to '" + v2 + "'"));
   }
 
   @Test
@@ -260,7 +303,10 @@ class BlueGreenE2E {
     awaitHealthyOn("nodelay", h[1]);
     // The default delay is 30 s; well before that the old ReplicaSet is gone, without a deadline.
     rollouts.await(
-        "nodelay", "v1 scaled to 0 without delay", Duration.ofSeconds(15), r -> rollouts.specReplicas("nodelay", h[0]) == 0);
+        "nodelay",
+        "v1 scaled to 0 without delay",
+        Duration.ofSeconds(15),
+        r -> rollouts.specReplicas("nodelay", h[0]) == 0);
     assertNull(deadline("nodelay", h[0]));
   }
 
@@ -277,7 +323,12 @@ class BlueGreenE2E {
 
   @Test
   void previewReplicaCountRunsOnePodUntilPromotedThenScalesUpBeforeTheSwitch() {
-    create("previewcount", 3, "autoPromotionEnabled: false", "previewReplicaCount: 1", "scaleDownDelaySeconds: 3");
+    create(
+        "previewcount",
+        3,
+        "autoPromotionEnabled: false",
+        "previewReplicaCount: 1",
+        "scaleDownDelaySeconds: 3");
     String[] h = updateToV2("previewcount");
     String v1 = h[0];
     String v2 = h[1];
@@ -295,10 +346,12 @@ class BlueGreenE2E {
         "promoted with v2 at full size",
         TIMEOUT,
         r -> {
-          if (v2.equals(selected("previewcount-active")) && rollouts.availableReplicas("previewcount", v2) < 3) {
+          if (v2.equals(selected("previewcount-active"))
+              && rollouts.availableReplicas("previewcount", v2) < 3) {
             switchedEarly[0] = true;
           }
-          return "Healthy".equals(r.getStatus().getPhase()) && v2.equals(r.getStatus().getStableRS());
+          return "Healthy".equals(r.getStatus().getPhase())
+              && v2.equals(r.getStatus().getStableRS());
         });
     assertFalse(switchedEarly[0], "the active Service was switched before v2 ran 3 available pods");
     assertEquals(3, rollouts.specReplicas("previewcount", v2));
@@ -315,24 +368,43 @@ class BlueGreenE2E {
     rollouts.abort("abort");
     Rollout aborted =
         rollouts.await(
-            "abort", "aborted", TIMEOUT, r -> "Degraded".equals(r.getStatus().getPhase()) && Boolean.TRUE.equals(r.getStatus().getAbort()));
+            "abort",
+            "aborted",
+            TIMEOUT,
+            r ->
+                "Degraded".equals(r.getStatus().getPhase())
+                    && Boolean.TRUE.equals(r.getStatus().getAbort()));
     RolloutStatus s = aborted.getStatus();
     assertNotNull(s.getAbortedAt());
     assertNull(s.getPauseConditions());
     assertEquals(v1, s.getStableRS());
     assertEquals("RolloutAborted", condition(s, "Progressing").getReason());
-    assertTrue(s.getMessage().startsWith("RolloutAborted: Rollout aborted update to revision 2"), s.getMessage());
+    assertTrue(
+        s.getMessage().startsWith("RolloutAborted: Rollout aborted update to revision 2"),
+        s.getMessage());
     assertEquals(v1, selected("abort-active"), "active back on (or kept on) the stable ReplicaSet");
     assertEquals(v2, selected("abort-preview"), "preview keeps the aborted ReplicaSet");
-    rollouts.await("abort", "v2 scaled down after abortScaleDownDelaySeconds", TIMEOUT, r -> rollouts.specReplicas("abort", v2) == 0);
+    rollouts.await(
+        "abort",
+        "v2 scaled down after abortScaleDownDelaySeconds",
+        TIMEOUT,
+        r -> rollouts.specReplicas("abort", v2) == 0);
     assertEquals(2, rollouts.specReplicas("abort", v1));
     assertEquals(v1, selected("abort-active"));
-    rollouts.holdsFor("abort", "v2 stays down while aborted", Duration.ofSeconds(2), r -> rollouts.specReplicas("abort", v2) == 0);
+    rollouts.holdsFor(
+        "abort",
+        "v2 stays down while aborted",
+        Duration.ofSeconds(2),
+        r -> rollouts.specReplicas("abort", v2) == 0);
 
     rollouts.retry("abort");
     Rollout again = awaitBlueGreenPause("abort");
     assertNull(again.getStatus().getAbortedAt());
-    rollouts.await("abort", "v2 back at full size", TIMEOUT, r -> rollouts.availableReplicas("abort", v2) == 2);
+    rollouts.await(
+        "abort",
+        "v2 back at full size",
+        TIMEOUT,
+        r -> rollouts.availableReplicas("abort", v2) == 2);
     assertEquals(v1, selected("abort-active"));
     assertNull(deadline("abort", v2), "retry removes the abort deadline");
     rollouts.promote("abort");
@@ -348,11 +420,14 @@ class BlueGreenE2E {
     rollouts.promoteFull("full");
     Rollout done = awaitHealthyOn("full", h[1]);
     assertNull(done.getStatus().getPromoteFull());
-    assertEquals(2, rollouts.specReplicas("full", h[1]), "previewReplicaCount ignored on promote --full");
+    assertEquals(
+        2, rollouts.specReplicas("full", h[1]), "previewReplicaCount ignored on promote --full");
     assertEquals(h[1], selected("full-active"));
     awaitTrue(
         "RolloutCompleted event",
-        () -> rollouts.eventMessages("full", "RolloutCompleted").stream().anyMatch(m -> m.endsWith("): Full promotion requested")));
+        () ->
+            rollouts.eventMessages("full", "RolloutCompleted").stream()
+                .anyMatch(m -> m.endsWith("): Full promotion requested")));
   }
 
   @Test
@@ -360,13 +435,17 @@ class BlueGreenE2E {
     createRollout("missing", 1);
     Rollout bad =
         rollouts.await(
-            "missing", "InvalidSpec condition", TIMEOUT, r -> r.getStatus() != null && condition(r.getStatus(), "InvalidSpec") != null);
+            "missing",
+            "InvalidSpec condition",
+            TIMEOUT,
+            r -> r.getStatus() != null && condition(r.getStatus(), "InvalidSpec") != null);
     assertEquals(
         "The Rollout \"missing\" is invalid: spec.strategy.blueGreen.activeService: Invalid value: \"missing-active\": "
             + "service \"missing-active\" not found",
         condition(bad.getStatus(), "InvalidSpec").getMessage());
     assertEquals("Degraded", bad.getStatus().getPhase());
-    assertTrue(rollouts.replicaSets("missing").isEmpty(), "no ReplicaSet while a Service is missing");
+    assertTrue(
+        rollouts.replicaSets("missing").isEmpty(), "no ReplicaSet while a Service is missing");
     createServices("missing");
     Rollout ok = awaitHealthy("missing");
     assertNull(condition(ok.getStatus(), "InvalidSpec"));
@@ -376,17 +455,27 @@ class BlueGreenE2E {
   @Test
   void serviceManagedByAnotherRolloutIsRejected() {
     createServices("taken");
-    cluster.client().services().inNamespace(ns).withName("taken-active").edit(
-        svc -> {
-          svc.getMetadata().setAnnotations(new HashMap<>(Map.of(MANAGED_BY, "someone-else")));
-          return svc;
-        });
+    cluster
+        .client()
+        .services()
+        .inNamespace(ns)
+        .withName("taken-active")
+        .edit(
+            svc -> {
+              svc.getMetadata().setAnnotations(new HashMap<>(Map.of(MANAGED_BY, "someone-else")));
+              return svc;
+            });
     createRollout("taken", 1);
     Rollout bad =
         rollouts.await(
-            "taken", "InvalidSpec condition", TIMEOUT, r -> r.getStatus() != null && condition(r.getStatus(), "InvalidSpec") != null);
+            "taken",
+            "InvalidSpec condition",
+            TIMEOUT,
+            r -> r.getStatus() != null && condition(r.getStatus(), "InvalidSpec") != null);
     assertTrue(
-        condition(bad.getStatus(), "InvalidSpec").getMessage().endsWith("Service \"taken-active\" is managed by another Rollout"),
+        condition(bad.getStatus(), "InvalidSpec")
+            .getMessage()
+            .endsWith("Service \"taken-active\" is managed by another Rollout"),
         condition(bad.getStatus(), "InvalidSpec").getMessage());
     assertNull(selected("taken-active"));
   }
@@ -404,9 +493,13 @@ class BlueGreenE2E {
           () -> {
             Service s = service(svc);
             return !s.getSpec().getSelector().containsKey(HASH)
-                && (s.getMetadata().getAnnotations() == null || !s.getMetadata().getAnnotations().containsKey(MANAGED_BY));
+                && (s.getMetadata().getAnnotations() == null
+                    || !s.getMetadata().getAnnotations().containsKey(MANAGED_BY));
           });
-      assertEquals("release", service(svc).getSpec().getSelector().get("app"), "the rest of the selector is kept");
+      assertEquals(
+          "release",
+          service(svc).getSpec().getSelector().get("app"),
+          "the rest of the selector is kept");
     }
     assertNotEquals(null, service("release-active"));
   }

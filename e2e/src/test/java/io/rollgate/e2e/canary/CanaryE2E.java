@@ -20,11 +20,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-/** A canary Rollout without traffic routing, driven the way a user drives it with {@code kubectl argo rollouts}. */
+/**
+ * A canary Rollout without traffic routing, driven the way a user drives it with {@code kubectl
+ * argo rollouts}.
+ */
 @ExtendWith(CanaryE2E.FailureTracker.class)
 class CanaryE2E {
 
@@ -54,7 +57,8 @@ class CanaryE2E {
     }
   }
 
-  static Map<String, String> vars(String name, int replicas, int weight, String surge, String unavailable) {
+  static Map<String, String> vars(
+      String name, int replicas, int weight, String surge, String unavailable) {
     Map<String, String> v = new HashMap<>();
     v.put("NAME", name);
     v.put("REPLICAS", String.valueOf(replicas));
@@ -70,9 +74,11 @@ class CanaryE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static Rollout awaitPausedAt(String name, int stepIndex) {
@@ -80,9 +86,10 @@ class CanaryE2E {
         name,
         name + " paused at step " + stepIndex,
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && Integer.valueOf(stepIndex).equals(r.getStatus().getCurrentStepIndex()));
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(stepIndex).equals(r.getStatus().getCurrentStepIndex()));
   }
 
   static RolloutCondition condition(RolloutStatus s, String type) {
@@ -91,7 +98,8 @@ class CanaryE2E {
         : s.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
   }
 
-  static Rollout createHealthy(String name, int replicas, int weight, String surge, String unavailable) {
+  static Rollout createHealthy(
+      String name, int replicas, int weight, String surge, String unavailable) {
     rollouts.create("canary/rollout.yaml", vars(name, replicas, weight, surge, unavailable));
     return awaitHealthy(name);
   }
@@ -107,9 +115,11 @@ class CanaryE2E {
     assertEquals(3, rs.getStatus().getAvailableReplicas());
     assertEquals(s.getCurrentPodHash(), s.getStableRS());
     assertEquals("first-" + s.getCurrentPodHash(), rs.getMetadata().getName());
-    assertEquals(s.getCurrentPodHash(), rs.getMetadata().getLabels().get("rollouts-pod-template-hash"));
+    assertEquals(
+        s.getCurrentPodHash(), rs.getMetadata().getLabels().get("rollouts-pod-template-hash"));
     assertEquals("1", rs.getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
-    assertEquals("3", rs.getMetadata().getAnnotations().get("rollout.argoproj.io/desired-replicas"));
+    assertEquals(
+        "3", rs.getMetadata().getAnnotations().get("rollout.argoproj.io/desired-replicas"));
     assertEquals(4, s.getCurrentStepIndex(), "steps skipped on the first deploy");
     assertEquals(3, s.getReplicas());
     assertEquals(3, s.getAvailableReplicas());
@@ -135,7 +145,8 @@ class CanaryE2E {
 
   @Test
   void imageChangePausesAtFirstPauseWithArgoSplit_tieUsesSurgePod() {
-    // R=3, w=50: 1.5 pods is a tie; with maxSurge 1 the exact split 2 of 4 pods wins over 2 of 3 and 1 of 3.
+    // R=3, w=50: 1.5 pods is a tie; with maxSurge 1 the exact split 2 of 4 pods wins over 2 of 3
+    // and 1 of 3.
     assertSplitAtFirstPause("split-c", 3, 50, "\"25%\"", "\"25%\"", 2, 2);
   }
 
@@ -150,7 +161,13 @@ class CanaryE2E {
   }
 
   void assertSplitAtFirstPause(
-      String name, int replicas, int weight, String surge, String unavailable, int canary, int stable) {
+      String name,
+      int replicas,
+      int weight,
+      String surge,
+      String unavailable,
+      int canary,
+      int stable) {
     Rollout healthy = createHealthy(name, replicas, weight, surge, unavailable);
     String stableHash = healthy.getStatus().getStableRS();
     rollouts.setImage(name, "registry.example/app:v2");
@@ -162,9 +179,10 @@ class CanaryE2E {
         name,
         name + " split " + canary + "/" + stable,
         TIMEOUT,
-        r -> rollouts.specReplicas(name, r.getStatus().getCurrentPodHash()) == canary
-            && rollouts.specReplicas(name, stableHash) == stable
-            && rollouts.availableReplicas(name, r.getStatus().getCurrentPodHash()) == canary);
+        r ->
+            rollouts.specReplicas(name, r.getStatus().getCurrentPodHash()) == canary
+                && rollouts.specReplicas(name, stableHash) == stable
+                && rollouts.availableReplicas(name, r.getStatus().getCurrentPodHash()) == canary);
     assertEquals("CanaryPauseStep", s.getPauseConditions().get(0).getReason());
     assertEquals(Boolean.TRUE, s.getControllerPause());
     assertEquals("CanaryPauseStep", s.getMessage());
@@ -181,12 +199,20 @@ class CanaryE2E {
     String v2 = paused.getStatus().getCurrentPodHash();
     rollouts.promote("promote");
     // setWeight 60 then a 10s pause that ends on its own, then all steps done.
-    rollouts.await("promote", "step 3 pause", TIMEOUT, r -> Integer.valueOf(3).equals(r.getStatus().getCurrentStepIndex()));
+    rollouts.await(
+        "promote",
+        "step 3 pause",
+        TIMEOUT,
+        r -> Integer.valueOf(3).equals(r.getStatus().getCurrentStepIndex()));
     assertEquals(3, rollouts.specReplicas("promote", v2), "60% of 5 = 3 canary pods");
     Rollout done = awaitHealthy("promote");
     assertEquals(v2, done.getStatus().getStableRS());
     assertEquals(4, done.getStatus().getCurrentStepIndex());
-    rollouts.await("promote", "old ReplicaSet scaled to 0", TIMEOUT, r -> rollouts.specReplicas("promote", v1) == 0);
+    rollouts.await(
+        "promote",
+        "old ReplicaSet scaled to 0",
+        TIMEOUT,
+        r -> rollouts.specReplicas("promote", v1) == 0);
     assertEquals(5, rollouts.specReplicas("promote", v2));
     assertEquals("2", done.getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
   }
@@ -205,10 +231,11 @@ class CanaryE2E {
             "abort",
             "aborted and rolled back",
             TIMEOUT,
-            r -> "Degraded".equals(r.getStatus().getPhase())
-                && rollouts.specReplicas("abort", v2) == 0
-                && rollouts.specReplicas("abort", v1) == 5
-                && rollouts.availableReplicas("abort", v1) == 5);
+            r ->
+                "Degraded".equals(r.getStatus().getPhase())
+                    && rollouts.specReplicas("abort", v2) == 0
+                    && rollouts.specReplicas("abort", v1) == 5
+                    && rollouts.availableReplicas("abort", v1) == 5);
     RolloutStatus s = aborted.getStatus();
     assertEquals(Boolean.TRUE, s.getAbort());
     assertNotNull(s.getAbortedAt());
@@ -217,12 +244,15 @@ class CanaryE2E {
     assertEquals(v1, s.getStableRS());
     assertEquals("RolloutAborted", condition(s, "Progressing").getReason());
     assertEquals("False", condition(s, "Progressing").getStatus());
-    assertTrue(s.getMessage().startsWith("RolloutAborted: Rollout aborted update to revision 2"), s.getMessage());
+    assertTrue(
+        s.getMessage().startsWith("RolloutAborted: Rollout aborted update to revision 2"),
+        s.getMessage());
 
     rollouts.retry("abort");
     Rollout again = awaitPausedAt("abort", 1);
     assertNull(again.getStatus().getAbortedAt());
-    rollouts.await("abort", "canary back at 40%", TIMEOUT, r -> rollouts.specReplicas("abort", v2) == 2);
+    rollouts.await(
+        "abort", "canary back at 40%", TIMEOUT, r -> rollouts.specReplicas("abort", v2) == 2);
   }
 
   @Test
@@ -248,17 +278,21 @@ class CanaryE2E {
         "manual",
         "manually paused",
         TIMEOUT,
-        r -> "Paused".equals(r.getStatus().getPhase())
-            && "manually paused".equals(r.getStatus().getMessage())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            "Paused".equals(r.getStatus().getPhase())
+                && "manually paused".equals(r.getStatus().getMessage())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
     rollouts.setImage("manual", "registry.example/app:v2");
     Rollout paused =
         rollouts.await(
             "manual",
             "new revision observed while paused",
             TIMEOUT,
-            r -> String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
-                && !v1.equals(r.getStatus().getCurrentPodHash()));
+            r ->
+                String.valueOf(r.getMetadata().getGeneration())
+                        .equals(r.getStatus().getObservedGeneration())
+                    && !v1.equals(r.getStatus().getCurrentPodHash()));
     String v2 = paused.getStatus().getCurrentPodHash();
     rollouts.holdsFor(
         "manual",
@@ -270,7 +304,8 @@ class CanaryE2E {
 
     rollouts.promote("manual");
     awaitPausedAt("manual", 1);
-    rollouts.await("manual", "canary at 25%", TIMEOUT, r -> rollouts.specReplicas("manual", v2) == 1);
+    rollouts.await(
+        "manual", "canary at 25%", TIMEOUT, r -> rollouts.specReplicas("manual", v2) == 1);
     assertEquals(Boolean.FALSE, rollouts.get("manual").getSpec().getPaused());
   }
 
@@ -287,7 +322,8 @@ class CanaryE2E {
     RolloutCondition c = condition(bad.getStatus(), "InvalidSpec");
     assertEquals("True", c.getStatus());
     assertTrue(
-        c.getMessage().contains("steps[0].setWeight") && c.getMessage().contains("SetWeight needs to be between 0 and 100"),
+        c.getMessage().contains("steps[0].setWeight")
+            && c.getMessage().contains("SetWeight needs to be between 0 and 100"),
         c.getMessage());
     assertEquals("Degraded", bad.getStatus().getPhase());
     assertTrue(rollouts.replicaSets("invalid").isEmpty(), "no ReplicaSet for an invalid Rollout");

@@ -20,14 +20,15 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
- * The generated Rollout CRD installed in a real API server: full Argo Rollouts objects are accepted and come back
- * unchanged (nothing pruned, nothing defaulted), status goes through the status subresource, and the scale subresource
- * reads {@code spec.replicas}, {@code status.HPAReplicas} and {@code status.selector}. No controller runs here.
+ * The generated Rollout CRD installed in a real API server: full Argo Rollouts objects are accepted
+ * and come back unchanged (nothing pruned, nothing defaulted), status goes through the status
+ * subresource, and the scale subresource reads {@code spec.replicas}, {@code status.HPAReplicas}
+ * and {@code status.selector}. No controller runs here.
  */
 class CrdRoundTripE2E {
 
@@ -49,29 +50,51 @@ class CrdRoundTripE2E {
   }
 
   static ObjectNode fixture(String file) throws IOException {
-    Path p = Path.of(System.getProperty("rollgate.fixtures.dir", "../common/src/test/resources/fixtures"), file);
+    Path p =
+        Path.of(
+            System.getProperty("rollgate.fixtures.dir", "../common/src/test/resources/fixtures"),
+            file);
     return (ObjectNode) JSON.readTree(Files.readString(p));
   }
 
-  /** The JSON tree of a model object, re-read from text so int and long nodes of equal value compare equal. */
+  /**
+   * The JSON tree of a model object, re-read from text so int and long nodes of equal value compare
+   * equal.
+   */
   static JsonNode tree(Object value) throws IOException {
     return JSON.readTree(JSON.writeValueAsString(value));
   }
 
-  /** Creates a Rollout named name from the spec of the full canary fixture, for no controller to touch. */
+  /**
+   * Creates a Rollout named name from the spec of the full canary fixture, for no controller to
+   * touch.
+   */
   static void createFromCanaryFixture(String name) throws IOException {
     ObjectNode doc = fixture("rollout-canary-full.json");
     ObjectNode create = JSON.createObjectNode();
     create.put("apiVersion", "argoproj.io/v1alpha1");
     create.put("kind", "Rollout");
-    create.putObject("metadata").put("name", name).putObject("labels")
+    create
+        .putObject("metadata")
+        .put("name", name)
+        .putObject("labels")
         .put("argo-rollouts.argoproj.io/controller-instance-id", "nobody");
     create.set("spec", doc.get("spec"));
-    cluster.client().resources(Rollout.class).inNamespace(ns).resource(JSON.treeToValue(create, Rollout.class)).create();
+    cluster
+        .client()
+        .resources(Rollout.class)
+        .inNamespace(ns)
+        .resource(JSON.treeToValue(create, Rollout.class))
+        .create();
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"rollout-canary-full.json", "rollout-bluegreen-full.json", "rollout-canary-alternatives.json"})
+  @ValueSource(
+      strings = {
+        "rollout-canary-full.json",
+        "rollout-bluegreen-full.json",
+        "rollout-canary-alternatives.json"
+      })
   void fullRolloutRoundTripsThroughTheApiServer(String file) throws IOException {
     ObjectNode doc = fixture(file);
     JsonNode spec = doc.get("spec");
@@ -92,9 +115,13 @@ class CrdRoundTripE2E {
       ObjectNode patch = JSON.createObjectNode();
       patch.set("status", status);
       Rollout patched =
-          rollouts.withName(name).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+          rollouts
+              .withName(name)
+              .subresource("status")
+              .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
       assertEquals(status, tree(patched.getStatus()), "status as stored by the API server");
-      assertEquals(spec, tree(rollouts.withName(name).get().getSpec()), "spec untouched by a status write");
+      assertEquals(
+          spec, tree(rollouts.withName(name).get().getSpec()), "spec untouched by a status write");
     }
   }
 
@@ -104,7 +131,10 @@ class CrdRoundTripE2E {
     ObjectNode create = JSON.createObjectNode();
     create.put("apiVersion", "argoproj.io/v1alpha1");
     create.put("kind", "Rollout");
-    create.putObject("metadata").put("name", "scaled").putObject("labels")
+    create
+        .putObject("metadata")
+        .put("name", "scaled")
+        .putObject("labels")
         .put("argo-rollouts.argoproj.io/controller-instance-id", "nobody");
     create.set("spec", doc.get("spec"));
     var rollouts = cluster.client().resources(Rollout.class).inNamespace(ns);
@@ -112,7 +142,9 @@ class CrdRoundTripE2E {
     rollouts
         .withName("scaled")
         .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"HPAReplicas\":4,\"selector\":\"app=web\"}}");
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"HPAReplicas\":4,\"selector\":\"app=web\"}}");
 
     Scale scale =
         cluster.client().resources(Rollout.class).inNamespace(ns).withName("scaled").scale();
@@ -137,7 +169,10 @@ class CrdRoundTripE2E {
                     .patch(
                         PatchContext.of(PatchType.JSON_MERGE),
                         JSON.writeValueAsString(
-                            Map.of("spec", Map.of("selector", Map.of("matchLabels", Map.of("app", "other")))))));
+                            Map.of(
+                                "spec",
+                                Map.of(
+                                    "selector", Map.of("matchLabels", Map.of("app", "other")))))));
     assertEquals(422, e.getCode());
     assertTrue(e.getMessage().contains(".spec.selector is immutable"), e.getMessage());
   }
@@ -149,17 +184,24 @@ class CrdRoundTripE2E {
     rollouts
         .withName("times")
         .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"abortedAt\":\"2026-12-02T10:00:00Z\"}}");
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"abortedAt\":\"2026-12-02T10:00:00Z\"}}");
     for (String field : List.of("abortedAt", "restartedAt")) {
       KubernetesClientException e =
           assertThrows(
               KubernetesClientException.class,
-              () -> rollouts
-                  .withName("times")
-                  .subresource("status")
-                  .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"" + field + "\":\"yesterday\"}}"));
+              () ->
+                  rollouts
+                      .withName("times")
+                      .subresource("status")
+                      .patch(
+                          PatchContext.of(PatchType.JSON_MERGE),
+                          "{\"status\":{\"" + field + "\":\"yesterday\"}}"));
       assertEquals(422, e.getCode());
-      assertTrue(e.getMessage().contains("status." + field) && e.getMessage().contains("date-time"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("status." + field) && e.getMessage().contains("date-time"),
+          e.getMessage());
     }
   }
 }

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * {@code spec.strategy.canary.canaryMetadata} / {@code stableMetadata}: pods carry the label of their role, and a
- * promoted canary's pods are relabelled in place, without a restart.
+ * {@code spec.strategy.canary.canaryMetadata} / {@code stableMetadata}: pods carry the label of
+ * their role, and a promoted canary's pods are relabelled in place, without a restart.
  */
 @ExtendWith(EphemeralMetadataE2E.FailureTracker.class)
 class EphemeralMetadataE2E {
@@ -68,9 +68,11 @@ class EphemeralMetadataE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   /** The live (not terminating) pods of the Rollout. */
@@ -108,7 +110,10 @@ class EphemeralMetadataE2E {
     String stableHash = first.getStatus().getStableRS();
     awaitPods(
         "3 stable pods labelled role=stable",
-        ps -> ps.size() == 3 && ps.stream().allMatch(p -> "stable".equals(p.getMetadata().getLabels().get("role"))));
+        ps ->
+            ps.size() == 3
+                && ps.stream()
+                    .allMatch(p -> "stable".equals(p.getMetadata().getLabels().get("role"))));
     ReplicaSet stableRs = rollouts.replicaSet(name, stableHash);
     assertEquals("stable", stableRs.getSpec().getTemplate().getMetadata().getLabels().get("role"));
     assertEquals(
@@ -121,22 +126,33 @@ class EphemeralMetadataE2E {
             name,
             name + " paused at step 1",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && "Paused".equals(r.getStatus().getPhase())
-                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
+            r ->
+                r.getStatus() != null
+                    && "Paused".equals(r.getStatus().getPhase())
+                    && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
     String canaryHash = paused.getStatus().getCurrentPodHash();
     assertNotEquals(stableHash, canaryHash);
     awaitPods(
         "canary pods role=canary, stable pods role=stable",
-        ps -> ps.stream().anyMatch(p -> canaryHash.equals(hash(p)))
-            && ps.stream().allMatch(
-                p -> (canaryHash.equals(hash(p)) ? "canary" : "stable").equals(p.getMetadata().getLabels().get("role"))));
-    List<Pod> canaryPods = pods(name).stream().filter(p -> canaryHash.equals(hash(p))).collect(Collectors.toList());
+        ps ->
+            ps.stream().anyMatch(p -> canaryHash.equals(hash(p)))
+                && ps.stream()
+                    .allMatch(
+                        p ->
+                            (canaryHash.equals(hash(p)) ? "canary" : "stable")
+                                .equals(p.getMetadata().getLabels().get("role"))));
+    List<Pod> canaryPods =
+        pods(name).stream().filter(p -> canaryHash.equals(hash(p))).collect(Collectors.toList());
     assertTrue(
-        canaryPods.stream().allMatch(p -> "canary".equals(p.getMetadata().getAnnotations().get("example.com/track"))),
+        canaryPods.stream()
+            .allMatch(
+                p -> "canary".equals(p.getMetadata().getAnnotations().get("example.com/track"))),
         "canary annotation on canary pods");
-    assertTrue(canaryPods.stream().allMatch(p -> "web".equals(p.getMetadata().getLabels().get("tier"))), "user labels kept");
-    Set<String> canaryUids = canaryPods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+    assertTrue(
+        canaryPods.stream().allMatch(p -> "web".equals(p.getMetadata().getLabels().get("tier"))),
+        "user labels kept");
+    Set<String> canaryUids =
+        canaryPods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
     assertFalse(canaryUids.isEmpty());
     // The ephemeral label does not change the pod-template hash.
     assertEquals(canaryHash, rollouts.status(name).getCurrentPodHash());
@@ -146,19 +162,32 @@ class EphemeralMetadataE2E {
     assertEquals(canaryHash, done.getStatus().getStableRS());
     awaitPods(
         "all pods of the promoted ReplicaSet role=stable, canary metadata removed",
-        ps -> ps.size() == 3
-            && ps.stream().allMatch(
-                p -> canaryHash.equals(hash(p))
-                    && "stable".equals(p.getMetadata().getLabels().get("role"))
-                    && (p.getMetadata().getAnnotations() == null
-                        || !p.getMetadata().getAnnotations().containsKey("example.com/track"))));
-    Set<String> uidsNow = pods(name).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-    assertTrue(uidsNow.containsAll(canaryUids), "canary pods relabelled in place, not replaced: " + canaryUids + " vs " + uidsNow);
+        ps ->
+            ps.size() == 3
+                && ps.stream()
+                    .allMatch(
+                        p ->
+                            canaryHash.equals(hash(p))
+                                && "stable".equals(p.getMetadata().getLabels().get("role"))
+                                && (p.getMetadata().getAnnotations() == null
+                                    || !p.getMetadata()
+                                        .getAnnotations()
+                                        .containsKey("example.com/track"))));
+    Set<String> uidsNow =
+        pods(name).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+    assertTrue(
+        uidsNow.containsAll(canaryUids),
+        "canary pods relabelled in place, not replaced: " + canaryUids + " vs " + uidsNow);
     ReplicaSet promoted = rollouts.replicaSet(name, canaryHash);
     assertEquals("stable", promoted.getSpec().getTemplate().getMetadata().getLabels().get("role"));
     assertFalse(
         promoted.getSpec().getTemplate().getMetadata().getAnnotations() != null
-            && promoted.getSpec().getTemplate().getMetadata().getAnnotations().containsKey("example.com/track"),
+            && promoted
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .containsKey("example.com/track"),
         "canary annotation removed from the template");
     assertEquals(2, rollouts.replicaSets(name).size(), "no extra ReplicaSet");
   }
@@ -174,21 +203,33 @@ class EphemeralMetadataE2E {
     rollouts.create("ephemeral/bluegreen.yaml", Map.of("NAME", name));
     Rollout first = awaitHealthy(name);
     String activeHash = first.getStatus().getStableRS();
-    awaitPods(name, "2 active pods role=active", ps -> ps.size() == 2 && ps.stream().allMatch(p -> "active".equals(role(p))));
+    awaitPods(
+        name,
+        "2 active pods role=active",
+        ps -> ps.size() == 2 && ps.stream().allMatch(p -> "active".equals(role(p))));
 
     rollouts.setImage(name, "registry.example/app:v2");
     Rollout paused =
         rollouts.await(
-            name, name + " paused for promotion", TIMEOUT, r -> r.getStatus() != null && "Paused".equals(r.getStatus().getPhase()));
+            name,
+            name + " paused for promotion",
+            TIMEOUT,
+            r -> r.getStatus() != null && "Paused".equals(r.getStatus().getPhase()));
     String previewHash = paused.getStatus().getCurrentPodHash();
     assertNotEquals(activeHash, previewHash);
     awaitPods(
         name,
         "preview pods role=preview, active pods role=active",
-        ps -> ps.stream().filter(p -> previewHash.equals(hash(p))).count() == 2
-            && ps.stream().allMatch(p -> (previewHash.equals(hash(p)) ? "preview" : "active").equals(role(p))));
+        ps ->
+            ps.stream().filter(p -> previewHash.equals(hash(p))).count() == 2
+                && ps.stream()
+                    .allMatch(
+                        p -> (previewHash.equals(hash(p)) ? "preview" : "active").equals(role(p))));
     Set<String> previewUids =
-        pods(name).stream().filter(p -> previewHash.equals(hash(p))).map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        pods(name).stream()
+            .filter(p -> previewHash.equals(hash(p)))
+            .map(p -> p.getMetadata().getUid())
+            .collect(Collectors.toSet());
 
     rollouts.promote(name);
     Rollout done = awaitHealthy(name);
@@ -196,15 +237,22 @@ class EphemeralMetadataE2E {
     awaitPods(
         name,
         "promoted pods role=active",
-        ps -> ps.stream().filter(p -> previewHash.equals(hash(p))).count() == 2
-            && ps.stream().filter(p -> previewHash.equals(hash(p))).allMatch(p -> "active".equals(role(p))));
+        ps ->
+            ps.stream().filter(p -> previewHash.equals(hash(p))).count() == 2
+                && ps.stream()
+                    .filter(p -> previewHash.equals(hash(p)))
+                    .allMatch(p -> "active".equals(role(p))));
     Set<String> uidsNow =
-        pods(name).stream().filter(p -> previewHash.equals(hash(p))).map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        pods(name).stream()
+            .filter(p -> previewHash.equals(hash(p)))
+            .map(p -> p.getMetadata().getUid())
+            .collect(Collectors.toSet());
     assertEquals(previewUids, uidsNow, "preview pods relabelled in place, not replaced");
   }
 
   private static String read(String resource) {
-    try (InputStream in = EphemeralMetadataE2E.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in =
+        EphemeralMetadataE2E.class.getClassLoader().getResourceAsStream(resource)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

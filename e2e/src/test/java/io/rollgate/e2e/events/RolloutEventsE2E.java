@@ -21,9 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sequence of Events a Rollout gets, as a watcher of Events sees them arrive (notification tools and the
- * {@code kubectl argo rollouts} plugin read them that way): the same reasons in the same order as Argo Rollouts records
- * them, each one there by the time the status shows the state it announces.
+ * The sequence of Events a Rollout gets, as a watcher of Events sees them arrive (notification
+ * tools and the {@code kubectl argo rollouts} plugin read them that way): the same reasons in the
+ * same order as Argo Rollouts records them, each one there by the time the status shows the state
+ * it announces.
  */
 class RolloutEventsE2E {
 
@@ -52,30 +53,40 @@ class RolloutEventsE2E {
     }
   }
 
-  /** Every watch event (ADDED or MODIFIED) on an Event of the named Rollout, in arrival order, as reasons. */
+  /**
+   * Every watch event (ADDED or MODIFIED) on an Event of the named Rollout, in arrival order, as
+   * reasons.
+   */
   static final class EventWatch implements AutoCloseable {
     private final List<Event> seen = new CopyOnWriteArrayList<>();
     private final Watch watch;
 
     EventWatch() {
       watch =
-          cluster.client().v1().events().inNamespace(ns).watch(new Watcher<Event>() {
-            @Override
-            public void eventReceived(Action action, Event event) {
-              if (action == Action.ADDED || action == Action.MODIFIED) {
-                seen.add(event);
-              }
-            }
+          cluster
+              .client()
+              .v1()
+              .events()
+              .inNamespace(ns)
+              .watch(
+                  new Watcher<Event>() {
+                    @Override
+                    public void eventReceived(Action action, Event event) {
+                      if (action == Action.ADDED || action == Action.MODIFIED) {
+                        seen.add(event);
+                      }
+                    }
 
-            @Override
-            public void onClose(WatcherException cause) {}
-          });
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                  });
     }
 
     List<String> reasons(Rollout rollout) {
       List<String> out = new ArrayList<>();
       for (Event e : seen) {
-        if (e.getInvolvedObject() != null && rollout.getMetadata().getUid().equals(e.getInvolvedObject().getUid())) {
+        if (e.getInvolvedObject() != null
+            && rollout.getMetadata().getUid().equals(e.getInvolvedObject().getUid())) {
           out.add(e.getReason());
         }
       }
@@ -93,9 +104,11 @@ class RolloutEventsE2E {
         name,
         name + " " + phase,
         TIMEOUT,
-        r -> r.getStatus() != null
-            && phase.equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && phase.equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   @Test
@@ -165,10 +178,13 @@ class RolloutEventsE2E {
           "bluegreen",
           "revision 2 active",
           TIMEOUT,
-          r -> r.getStatus() != null
-              && r.getStatus().getBlueGreen() != null
-              && r.getStatus().getCurrentPodHash() != null
-              && r.getStatus().getCurrentPodHash().equals(r.getStatus().getBlueGreen().getActiveSelector()));
+          r ->
+              r.getStatus() != null
+                  && r.getStatus().getBlueGreen() != null
+                  && r.getStatus().getCurrentPodHash() != null
+                  && r.getStatus()
+                      .getCurrentPodHash()
+                      .equals(r.getStatus().getBlueGreen().getActiveSelector()));
       Rollout healthy = awaitPhase("bluegreen", "Healthy");
 
       // Read as soon as the phase is Healthy: the completion event must already be there.

@@ -23,10 +23,14 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
-/** Experiment helpers for the e2e tests: create from YAML, read, wait, their ReplicaSets, runs and events. */
+/**
+ * Experiment helpers for the e2e tests: create from YAML, read, wait, their ReplicaSets, runs and
+ * events.
+ */
 final class Experiments {
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final KubernetesClient client;
   private final String namespace;
@@ -36,11 +40,16 @@ final class Experiments {
     this.namespace = namespace;
   }
 
-  /** Creates the AnalysisTemplates {@code pass} (a Job that completes) and {@code fail} (a Job that gives up). */
+  /**
+   * Creates the AnalysisTemplates {@code pass} (a Job that completes) and {@code fail} (a Job that
+   * gives up).
+   */
   void createTemplates() {
     for (String t : List.of("pass", "fail")) {
       AnalysisTemplate template =
-          client.getKubernetesSerialization().unmarshal(read("experiment/template-" + t + ".yaml"), AnalysisTemplate.class);
+          client
+              .getKubernetesSerialization()
+              .unmarshal(read("experiment/template-" + t + ".yaml"), AnalysisTemplate.class);
       client.resources(AnalysisTemplate.class).inNamespace(namespace).resource(template).create();
     }
   }
@@ -61,10 +70,18 @@ final class Experiments {
   /** Experiments whose controller owner is the named Rollout, oldest first. */
   List<Experiment> ownedBy(String rollout) {
     return client.resources(Experiment.class).inNamespace(namespace).list().getItems().stream()
-        .filter(e -> e.getMetadata().getOwnerReferences() != null
-            && e.getMetadata().getOwnerReferences().stream()
-                .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && "Rollout".equals(o.getKind()) && rollout.equals(o.getName())))
-        .sorted(Comparator.comparing((Experiment e) -> e.getMetadata().getCreationTimestamp()).thenComparing(e -> e.getMetadata().getName()))
+        .filter(
+            e ->
+                e.getMetadata().getOwnerReferences() != null
+                    && e.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(
+                            o ->
+                                Boolean.TRUE.equals(o.getController())
+                                    && "Rollout".equals(o.getKind())
+                                    && rollout.equals(o.getName())))
+        .sorted(
+            Comparator.comparing((Experiment e) -> e.getMetadata().getCreationTimestamp())
+                .thenComparing(e -> e.getMetadata().getName()))
         .collect(Collectors.toList());
   }
 
@@ -75,12 +92,14 @@ final class Experiments {
           .atMost(timeout)
           .pollInterval(Duration.ofMillis(250))
           .ignoreExceptions()
-          .until(() -> {
-            last[0] = get(name);
-            return last[0] != null && condition.test(last[0]);
-          });
+          .until(
+              () -> {
+                last[0] = get(name);
+                return last[0] != null && condition.test(last[0]);
+              });
     } catch (org.awaitility.core.ConditionTimeoutException e) {
-      throw new AssertionError(what + "; last seen: " + (last[0] == null ? "none" : last[0].getStatus()), e);
+      throw new AssertionError(
+          what + "; last seen: " + (last[0] == null ? "none" : last[0].getStatus()), e);
     }
     return last[0];
   }
@@ -89,16 +108,19 @@ final class Experiments {
     return client.apps().replicaSets().inNamespace(namespace).withName(name).get();
   }
 
-  AnalysisRun awaitRun(String name, String what, Duration timeout, Predicate<AnalysisRun> condition) {
+  AnalysisRun awaitRun(
+      String name, String what, Duration timeout, Predicate<AnalysisRun> condition) {
     AnalysisRun[] last = new AnalysisRun[1];
     Awaitility.await(what + " (run " + name + ")")
         .atMost(timeout)
         .pollInterval(Duration.ofMillis(250))
         .ignoreExceptions()
-        .until(() -> {
-          last[0] = client.resources(AnalysisRun.class).inNamespace(namespace).withName(name).get();
-          return last[0] != null && condition.test(last[0]);
-        });
+        .until(
+            () -> {
+              last[0] =
+                  client.resources(AnalysisRun.class).inNamespace(namespace).withName(name).get();
+              return last[0] != null && condition.test(last[0]);
+            });
     return last[0];
   }
 
@@ -122,7 +144,9 @@ final class Experiments {
     try {
       HttpResponse<String> r =
           HTTP.send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .timeout(Duration.ofSeconds(10))
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         throw new IllegalStateException("GET " + path + " answered " + r.statusCode());

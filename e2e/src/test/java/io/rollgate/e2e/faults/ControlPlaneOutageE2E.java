@@ -37,16 +37,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The control plane goes away under a running controller: kube-apiserver, or separately etcd, is killed with SIGKILL
- * while a canary Rollout waits in a timed pause, a step analysis is measuring and a blue-green Rollout waits for its
- * promotion, and is started again 20 s later. The controller must not die or crash-loop; once the API server answers
- * again it re-lists and carries every Rollout to Healthy, with one ReplicaSet per pod template and one AnalysisRun for
- * the step. Meanwhile the admission webhook keeps answering the reviews it can decide without the API server (a valid
- * Rollout allowed, an invalid one denied with the field named) and stays ready, as its serving certificate is loaded.
- * Components that exit by design while the API server is away (kube-controller-manager and kube-scheduler
- * lose their leader lease) are started again, as a kubelet restarts static pods.
+ * The control plane goes away under a running controller: kube-apiserver, or separately etcd, is
+ * killed with SIGKILL while a canary Rollout waits in a timed pause, a step analysis is measuring
+ * and a blue-green Rollout waits for its promotion, and is started again 20 s later. The controller
+ * must not die or crash-loop; once the API server answers again it re-lists and carries every
+ * Rollout to Healthy, with one ReplicaSet per pod template and one AnalysisRun for the step.
+ * Meanwhile the admission webhook keeps answering the reviews it can decide without the API server
+ * (a valid Rollout allowed, an invalid one denied with the field named) and stays ready, as its
+ * serving certificate is loaded. Components that exit by design while the API server is away
+ * (kube-controller-manager and kube-scheduler lose their leader lease) are started again, as a
+ * kubelet restarts static pods.
  *
- * <p>Only on the local control plane, whose processes the test can kill; skipped on another cluster.
+ * <p>Only on the local control plane, whose processes the test can kill; skipped on another
+ * cluster.
  */
 @ExtendWith(ControlPlaneOutageE2E.FailureTracker.class)
 class ControlPlaneOutageE2E {
@@ -70,23 +73,42 @@ class ControlPlaneOutageE2E {
     components = ControlPlaneComponent.all(cluster);
     ns = cluster.createNamespace("outage");
     rollouts = new Rollouts(cluster.client(), ns);
-    checks = TestHttpServer.http().route("/check", r -> TestHttpServer.Response.json(200, "{\"ok\":true}"));
+    checks =
+        TestHttpServer.http()
+            .route("/check", r -> TestHttpServer.Response.json(200, "{\"ok\":true}"));
     controller = ControllerProcess.start(cluster, "outage", "--namespace", ns);
     int port = WebhookProcess.freePort();
-    webhook = WebhookProcess.start(cluster, "outage", "--port", String.valueOf(port), "--bind-address", "127.0.0.1",
-        "--namespace", ns, "--tls-san", "127.0.0.1");
+    webhook =
+        WebhookProcess.start(
+            cluster,
+            "outage",
+            "--port",
+            String.valueOf(port),
+            "--bind-address",
+            "127.0.0.1",
+            "--namespace",
+            ns,
+            "--tls-san",
+            "127.0.0.1");
     Awaitility.await("the webhook's certificate Secret")
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(500))
         .ignoreExceptions()
-        .until(() -> {
-          Secret s = cluster.client().secrets().inNamespace(ns).withName("rollgate-webhook-certs").get();
-          if (s == null || s.getData() == null || s.getData().get("ca.crt") == null) {
-            return false;
-          }
-          endpoint = new WebhookEndpoint(port, s.getData().get("ca.crt"));
-          return endpoint.readyz() == 200;
-        });
+        .until(
+            () -> {
+              Secret s =
+                  cluster
+                      .client()
+                      .secrets()
+                      .inNamespace(ns)
+                      .withName("rollgate-webhook-certs")
+                      .get();
+              if (s == null || s.getData() == null || s.getData().get("ca.crt") == null) {
+                return false;
+              }
+              endpoint = new WebhookEndpoint(port, s.getData().get("ca.crt"));
+              return endpoint.readyz() == 200;
+            });
   }
 
   @AfterAll
@@ -115,7 +137,9 @@ class ControlPlaneOutageE2E {
   void everyRolloutFinishesAfterTheOutage(String component) {
     ControlPlaneComponent victim =
         components.stream().filter(c -> c.name().equals(component)).findFirst().orElse(null);
-    assumeTrue(victim != null, "the cluster is not the local control plane: its " + component + " cannot be killed");
+    assumeTrue(
+        victim != null,
+        "the cluster is not the local control plane: its " + component + " cannot be killed");
     String p = component.equals("etcd") ? "e" : "a";
     String canary = p + "-canary";
     String analysis = p + "-analysis";
@@ -131,12 +155,19 @@ class ControlPlaneOutageE2E {
       rollouts.setImage(name, "registry.example/app:v2");
     }
     rollouts.await(
-        canary, "canary in its timed pause", TIMEOUT,
-        r -> Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
-            && "Paused".equals(r.getStatus().getPhase()));
+        canary,
+        "canary in its timed pause",
+        TIMEOUT,
+        r ->
+            Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
+                && "Paused".equals(r.getStatus().getPhase()));
     rollouts.await(
-        blueGreen, "blue-green waiting for promotion", TIMEOUT,
-        r -> r.getStatus().getPauseConditions() != null && !r.getStatus().getPauseConditions().isEmpty());
+        blueGreen,
+        "blue-green waiting for promotion",
+        TIMEOUT,
+        r ->
+            r.getStatus().getPauseConditions() != null
+                && !r.getStatus().getPauseConditions().isEmpty());
     Awaitility.await("step analysis measuring")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(250))
@@ -151,15 +182,24 @@ class ControlPlaneOutageE2E {
 
     victim.kill();
     Instant killed = Instant.now();
-    // The webhook decides what needs no API server: ready, a valid Rollout allowed, an invalid one denied by field.
+    // The webhook decides what needs no API server: ready, a valid Rollout allowed, an invalid one
+    // denied by field.
     assertEquals(200, endpoint.readyz(), "webhook /readyz without " + component);
-    JsonNode allowed = endpoint.reviewCreate(ns, "Rollout", "rollouts", rolloutJson("valid", "valid"));
-    assertTrue(allowed.path("allowed").asBoolean(), "valid Rollout without " + component + ": " + allowed);
-    JsonNode denied = endpoint.reviewCreate(ns, "Rollout", "rollouts", rolloutJson("invalid", "other"));
-    assertFalse(denied.path("allowed").asBoolean(true), "invalid Rollout without " + component + ": " + denied);
-    assertTrue(denied.path("status").path("message").asText().contains("spec.template.metadata.labels"), denied.toString());
+    JsonNode allowed =
+        endpoint.reviewCreate(ns, "Rollout", "rollouts", rolloutJson("valid", "valid"));
+    assertTrue(
+        allowed.path("allowed").asBoolean(), "valid Rollout without " + component + ": " + allowed);
+    JsonNode denied =
+        endpoint.reviewCreate(ns, "Rollout", "rollouts", rolloutJson("invalid", "other"));
+    assertFalse(
+        denied.path("allowed").asBoolean(true),
+        "invalid Rollout without " + component + ": " + denied);
+    assertTrue(
+        denied.path("status").path("message").asText().contains("spec.template.metadata.labels"),
+        denied.toString());
     assertTrue(webhook.isAlive(), "the webhook process ended");
-    // The controller stays up the whole time (no exit, no crash loop), while it cannot write anything.
+    // The controller stays up the whole time (no exit, no crash loop), while it cannot write
+    // anything.
     Awaitility.await("the controller alive for " + DOWN.toSeconds() + " s without " + component)
         .during(DOWN)
         .atMost(DOWN.plusSeconds(5))
@@ -191,8 +231,13 @@ class ControlPlaneOutageE2E {
     assertEquals(a.getStatus().getCurrentPodHash(), a.getStatus().getStableRS());
     for (String name : List.of(canary, analysis, blueGreen)) {
       List<ReplicaSet> sets = rollouts.replicaSets(name);
-      assertEquals(2, sets.size(), name + ": one ReplicaSet per pod template: " + rollouts.describeReplicaSets(name));
-      assertTrue(replicaSetsBefore.containsAll(names(sets)), name + ": no ReplicaSet created by the outage");
+      assertEquals(
+          2,
+          sets.size(),
+          name + ": one ReplicaSet per pod template: " + rollouts.describeReplicaSets(name));
+      assertTrue(
+          replicaSetsBefore.containsAll(names(sets)),
+          name + ": no ReplicaSet created by the outage");
     }
     List<AnalysisRun> runs = runs(analysis);
     assertEquals(1, runs.size(), "one AnalysisRun for the step");
@@ -202,8 +247,14 @@ class ControlPlaneOutageE2E {
         "SIGKILL, started again after " + downSeconds + " s",
         "controller never exits; webhook ready, valid Rollout allowed, invalid denied by field; all 3 Rollouts Healthy on the new version; 1 ReplicaSet per template, none created by"
             + " the outage; 1 Successful AnalysisRun",
-        "passed; all Healthy " + Duration.between(back, Instant.now()).toSeconds() + " s after the API answered"
-            + (restarted.isEmpty() ? "" : " (restarted by the test as a kubelet would: " + String.join(", ", restarted) + ")"));
+        "passed; all Healthy "
+            + Duration.between(back, Instant.now()).toSeconds()
+            + " s after the API answered"
+            + (restarted.isEmpty()
+                ? ""
+                : " (restarted by the test as a kubelet would: "
+                    + String.join(", ", restarted)
+                    + ")"));
   }
 
   // -----------------------------------------------------------------------------------------------------------------
@@ -213,16 +264,28 @@ class ControlPlaneOutageE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
-  /** A canary Rollout whose template carries {@code app: <label>}; valid only when the label is the name. */
+  /**
+   * A canary Rollout whose template carries {@code app: <label>}; valid only when the label is the
+   * name.
+   */
   static String rolloutJson(String name, String label) {
-    return "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"" + name
-        + "\",\"namespace\":\"" + ns + "\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"" + name + "\"}},"
-        + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"" + label + "\"}},\"spec\":{\"containers\":"
+    return "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\""
+        + name
+        + "\",\"namespace\":\""
+        + ns
+        + "\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\""
+        + name
+        + "\"}},"
+        + "\"template\":{\"metadata\":{\"labels\":{\"app\":\""
+        + label
+        + "\"}},\"spec\":{\"containers\":"
         + "[{\"name\":\"web\",\"image\":\"nginx\"}]}},\"strategy\":{\"canary\":{\"steps\":[{\"setWeight\":20}]}}}}";
   }
 
@@ -236,8 +299,11 @@ class ControlPlaneOutageE2E {
 
   static List<AnalysisRun> runs(String rollout) {
     return cluster.client().resources(AnalysisRun.class).inNamespace(ns).list().getItems().stream()
-        .filter(r -> r.getMetadata().getOwnerReferences() != null
-            && r.getMetadata().getOwnerReferences().stream().anyMatch(o -> rollout.equals(o.getName())))
+        .filter(
+            r ->
+                r.getMetadata().getOwnerReferences() != null
+                    && r.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> rollout.equals(o.getName())))
         .toList();
   }
 
@@ -248,13 +314,15 @@ class ControlPlaneOutageE2E {
   static void createAll(String resource, String name) {
     String yaml = read(resource).replace("${NAME}", name).replace("${URL}", checks.url("/check"));
     var client = cluster.client();
-    for (HasMetadata item : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+    for (HasMetadata item :
+        client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
       client.resource(item).inNamespace(ns).create();
     }
   }
 
   private static String read(String resource) {
-    try (InputStream in = ControlPlaneOutageE2E.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in =
+        ControlPlaneOutageE2E.class.getClassLoader().getResourceAsStream(resource)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new IllegalStateException(e);

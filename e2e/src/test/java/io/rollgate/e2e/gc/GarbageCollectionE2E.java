@@ -22,8 +22,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Deleting a Rollout removes its ReplicaSets and their pods through ownerReferences and the garbage collector of
- * kube-controller-manager: nothing labelled with the app is left behind.
+ * Deleting a Rollout removes its ReplicaSets and their pods through ownerReferences and the garbage
+ * collector of kube-controller-manager: nothing labelled with the app is left behind.
  */
 @ExtendWith(GarbageCollectionE2E.FailureTracker.class)
 class GarbageCollectionE2E {
@@ -59,16 +59,21 @@ class GarbageCollectionE2E {
     String name = "doomed";
     KubernetesClient client = cluster.client();
     rollouts.create("gc/rollout.yaml", Map.of("NAME", name));
-    rollouts.await(name, "Healthy", TIMEOUT, r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()));
+    rollouts.await(
+        name,
+        "Healthy",
+        TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()));
     rollouts.setImage(name, "registry.example/app:v2");
     Rollout paused =
         rollouts.await(
             name,
             "paused mid-update with two ReplicaSets holding pods",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && "Paused".equals(r.getStatus().getPhase())
-                && rollouts.availableReplicas(name, r.getStatus().getCurrentPodHash()) > 0);
+            r ->
+                r.getStatus() != null
+                    && "Paused".equals(r.getStatus().getPhase())
+                    && rollouts.availableReplicas(name, r.getStatus().getCurrentPodHash()) > 0);
     List<ReplicaSet> rss = rollouts.replicaSets(name);
     assertEquals(2, rss.size());
     for (ReplicaSet rs : rss) {
@@ -85,10 +90,20 @@ class GarbageCollectionE2E {
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(500))
         .until(
-            () -> rollouts.get(name) == null
-                && client.apps().replicaSets().inNamespace(ns).withLabel("app", name).list().getItems().isEmpty()
-                && pods(client, name).isEmpty());
-    assertTrue(client.apps().replicaSets().inNamespace(ns).list().getItems().isEmpty(), "no orphaned ReplicaSets");
+            () ->
+                rollouts.get(name) == null
+                    && client
+                        .apps()
+                        .replicaSets()
+                        .inNamespace(ns)
+                        .withLabel("app", name)
+                        .list()
+                        .getItems()
+                        .isEmpty()
+                    && pods(client, name).isEmpty());
+    assertTrue(
+        client.apps().replicaSets().inNamespace(ns).list().getItems().isEmpty(),
+        "no orphaned ReplicaSets");
   }
 
   private List<?> pods(KubernetesClient client, String name) {

@@ -22,12 +22,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The Gloo Platform traffic-router plugin of the Argo Rollouts ecosystem (argoproj-labs, unmodified go-plugin binary
- * from {@link GoPlugins#shared}), registered as {@code solo-io/glooplatform} and run through the plugin bridge
- * (docs/plugins.md, "Go plugins of Argo Rollouts"): its {@code routeTableSelector} (labels, namespace) picks
- * RouteTables and its {@code routeSelector} (labels) picks routes, whose stable and canary {@code forwardTo}
- * destinations it weights through a canary with a manual promotion, and back to the stable Service on abort. Routes and
- * RouteTables the selectors leave out keep their destinations.
+ * The Gloo Platform traffic-router plugin of the Argo Rollouts ecosystem (argoproj-labs, unmodified
+ * go-plugin binary from {@link GoPlugins#shared}), registered as {@code solo-io/glooplatform} and
+ * run through the plugin bridge (docs/plugins.md, "Go plugins of Argo Rollouts"): its {@code
+ * routeTableSelector} (labels, namespace) picks RouteTables and its {@code routeSelector} (labels)
+ * picks routes, whose stable and canary {@code forwardTo} destinations it weights through a canary
+ * with a manual promotion, and back to the stable Service on abort. Routes and RouteTables the
+ * selectors leave out keep their destinations.
  */
 @ExtendWith(GoGlooPlatformE2E.FailureTracker.class)
 class GoGlooPlatformE2E {
@@ -43,8 +44,12 @@ class GoGlooPlatformE2E {
   @BeforeAll
   static void setUp() {
     RouterCrds.ensure(TestCluster.get().client());
-    fx = GoPluginNamespace.start(
-        "gogloo", Map.of("trafficRouterPlugins", GoPluginNamespace.registration(PLUGIN, GoPlugins.shared(BINARY))));
+    fx =
+        GoPluginNamespace.start(
+            "gogloo",
+            Map.of(
+                "trafficRouterPlugins",
+                GoPluginNamespace.registration(PLUGIN, GoPlugins.shared(BINARY))));
   }
 
   @AfterAll
@@ -53,14 +58,18 @@ class GoGlooPlatformE2E {
   }
 
   static JsonNode routeTable(String name) {
-    GenericKubernetesResource r = fx.client.genericKubernetesResources("networking.gloo.solo.io/v2", "RouteTable")
-        .inNamespace(fx.ns).withName(name).get();
+    GenericKubernetesResource r =
+        fx.client
+            .genericKubernetesResources("networking.gloo.solo.io/v2", "RouteTable")
+            .inNamespace(fx.ns)
+            .withName(name)
+            .get();
     return JSON.valueToTree(r);
   }
 
   /**
-   * The destinations of one route as {@code service=weight} in order; a destination without a weight (proto3 leaves
-   * out a zero) counts 0.
+   * The destinations of one route as {@code service=weight} in order; a destination without a
+   * weight (proto3 leaves out a zero) counts 0.
    */
   static List<String> destinations(String table, String route) {
     List<String> out = new ArrayList<>();
@@ -74,17 +83,27 @@ class GoGlooPlatformE2E {
     return out;
   }
 
-  /** Waits until the selected routes send {@code canary} percent to the canary Service, and checks the others. */
+  /**
+   * Waits until the selected routes send {@code canary} percent to the canary Service, and checks
+   * the others.
+   */
   static void awaitWeights(String name, int canary) {
     List<String> expected = List.of(name + "-stable=" + (100 - canary), name + "-canary=" + canary);
     Awaitility.await(name + " RouteTables at " + canary + "/" + (100 - canary))
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> expected.equals(destinations(name + "-rt", "main"))
-            && expected.equals(destinations(name + "-rt-derived", "main")));
+        .until(
+            () ->
+                expected.equals(destinations(name + "-rt", "main"))
+                    && expected.equals(destinations(name + "-rt-derived", "main")));
     List<String> untouched = List.of(name + "-stable=100");
-    assertEquals(untouched, destinations(name + "-rt", "other"), "a route the routeSelector leaves out changed");
-    assertEquals(untouched, destinations(name + "-unrelated", "main"),
+    assertEquals(
+        untouched,
+        destinations(name + "-rt", "other"),
+        "a route the routeSelector leaves out changed");
+    assertEquals(
+        untouched,
+        destinations(name + "-unrelated", "main"),
         "a RouteTable the routeTableSelector leaves out changed");
   }
 
@@ -93,15 +112,28 @@ class GoGlooPlatformE2E {
     String name = "gloo";
     fx.apply("traffic/services.yaml", name);
     fx.apply("gloo/routetables.yaml", name);
-    String canary = "{\"stableService\":\"" + name + "-stable\",\"canaryService\":\"" + name + "-canary\","
-        + "\"trafficRouting\":{\"plugins\":{\"" + PLUGIN + "\":{"
-        + "\"routeTableSelector\":{\"labels\":{\"app\":\"" + name + "\"},\"namespace\":\"" + fx.ns + "\"},"
-        + "\"routeSelector\":{\"labels\":{\"route\":\"main\"}}}}},"
-        + "\"steps\":[{\"setWeight\":10},{\"pause\":{}},{\"setWeight\":50},{\"pause\":{}}]}";
-    fx.rollouts.create("traffic/rollout.yaml", Map.of("NAME", name, "REPLICAS", "2", "CANARY", canary));
+    String canary =
+        "{\"stableService\":\""
+            + name
+            + "-stable\",\"canaryService\":\""
+            + name
+            + "-canary\","
+            + "\"trafficRouting\":{\"plugins\":{\""
+            + PLUGIN
+            + "\":{"
+            + "\"routeTableSelector\":{\"labels\":{\"app\":\""
+            + name
+            + "\"},\"namespace\":\""
+            + fx.ns
+            + "\"},"
+            + "\"routeSelector\":{\"labels\":{\"route\":\"main\"}}}}},"
+            + "\"steps\":[{\"setWeight\":10},{\"pause\":{}},{\"setWeight\":50},{\"pause\":{}}]}";
+    fx.rollouts.create(
+        "traffic/rollout.yaml", Map.of("NAME", name, "REPLICAS", "2", "CANARY", canary));
     Rollout first = fx.awaitHealthy(name, null);
 
-    // Revision 2: 10% to the canary, a manual promotion, 50%, a full promotion; everything back on the stable Service.
+    // Revision 2: 10% to the canary, a manual promotion, 50%, a full promotion; everything back on
+    // the stable Service.
     fx.rollouts.setImage(name, "registry.example/app:v2");
     fx.awaitPausedAt(name, 1);
     awaitWeights(name, 10);
@@ -117,7 +149,10 @@ class GoGlooPlatformE2E {
     fx.awaitPausedAt(name, 1);
     awaitWeights(name, 10);
     fx.rollouts.abort(name);
-    fx.rollouts.await(name, name + " Degraded after abort", TIMEOUT,
+    fx.rollouts.await(
+        name,
+        name + " Degraded after abort",
+        TIMEOUT,
         r -> r.getStatus() != null && "Degraded".equals(r.getStatus().getPhase()));
     awaitWeights(name, 0);
     assertEquals(second.getStatus().getStableRS(), fx.rollouts.get(name).getStatus().getStableRS());

@@ -23,11 +23,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * AnalysisRuns whose metric is measured by an unmodified Argo Rollouts Go metric-provider plugin: upstream's
- * {@code test/cmd/metrics-plugin-sample} (a Prometheus query, go-plugin over net/rpc), registered in
- * {@code metricProviderPlugins} under the name it reads its config from, {@code argoproj/sample-prometheus}, and run
- * through the plugin bridge against a real Prometheus (docs/plugins.md, "Metric-provider plugins"). The plugin judges
- * the metric's conditions itself; the controller stores its measurement.
+ * AnalysisRuns whose metric is measured by an unmodified Argo Rollouts Go metric-provider plugin:
+ * upstream's {@code test/cmd/metrics-plugin-sample} (a Prometheus query, go-plugin over net/rpc),
+ * registered in {@code metricProviderPlugins} under the name it reads its config from, {@code
+ * argoproj/sample-prometheus}, and run through the plugin bridge against a real Prometheus
+ * (docs/plugins.md, "Metric-provider plugins"). The plugin judges the metric's conditions itself;
+ * the controller stores its measurement.
  */
 @ExtendWith(GoMetricPluginE2E.FailureTracker.class)
 class GoMetricPluginE2E {
@@ -47,8 +48,13 @@ class GoMetricPluginE2E {
   static void setUp() {
     exporter = new TestExporter();
     prometheus = PrometheusServer.start("gometric", List.of(exporter.target()));
-    fx = GoPluginNamespace.start("gometric", Map.of("metricProviderPlugins",
-        GoPluginNamespace.registration(PLUGIN, GoPlugins.argoTestPlugin("metrics-plugin-sample"))));
+    fx =
+        GoPluginNamespace.start(
+            "gometric",
+            Map.of(
+                "metricProviderPlugins",
+                GoPluginNamespace.registration(
+                    PLUGIN, GoPlugins.argoTestPlugin("metrics-plugin-sample"))));
     cluster = fx.cluster;
     ns = fx.ns;
     controller = fx.controller;
@@ -66,11 +72,22 @@ class GoMetricPluginE2E {
   }
 
   static AnalysisRun create(String name, String query, String conditions) {
-    String yaml = "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: " + name + "\nspec:\n"
-        + "  metrics:\n  - name: sample\n" + conditions.indent(4)
-        + "    provider:\n      plugin:\n        " + PLUGIN + ":\n          address: " + prometheus.address() + "\n"
-        + "          query: '" + query + "'\n";
-    AnalysisRun run = cluster.client().getKubernetesSerialization().unmarshal(yaml, AnalysisRun.class);
+    String yaml =
+        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: "
+            + name
+            + "\nspec:\n"
+            + "  metrics:\n  - name: sample\n"
+            + conditions.indent(4)
+            + "    provider:\n      plugin:\n        "
+            + PLUGIN
+            + ":\n          address: "
+            + prometheus.address()
+            + "\n"
+            + "          query: '"
+            + query
+            + "'\n";
+    AnalysisRun run =
+        cluster.client().getKubernetesSerialization().unmarshal(yaml, AnalysisRun.class);
     return cluster.client().resources(AnalysisRun.class).inNamespace(ns).resource(run).create();
   }
 
@@ -79,11 +96,22 @@ class GoMetricPluginE2E {
     Awaitility.await(name + " completed")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> {
-          last[0] = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName(name).get();
-          String phase = last[0] == null || last[0].getStatus() == null ? null : last[0].getStatus().getPhase();
-          return phase != null && List.of("Successful", "Failed", "Error", "Inconclusive").contains(phase);
-        });
+        .until(
+            () -> {
+              last[0] =
+                  cluster
+                      .client()
+                      .resources(AnalysisRun.class)
+                      .inNamespace(ns)
+                      .withName(name)
+                      .get();
+              String phase =
+                  last[0] == null || last[0].getStatus() == null
+                      ? null
+                      : last[0].getStatus().getPhase();
+              return phase != null
+                  && List.of("Successful", "Failed", "Error", "Inconclusive").contains(phase);
+            });
     return last[0];
   }
 
@@ -107,7 +135,10 @@ class GoMetricPluginE2E {
 
   @Test
   void measurementThatMeetsTheFailureConditionFails() {
-    create("sample-fail", "vector(3)", "successCondition: result[0] < 2\nfailureCondition: result[0] >= 2");
+    create(
+        "sample-fail",
+        "vector(3)",
+        "successCondition: result[0] < 2\nfailureCondition: result[0] >= 2");
     AnalysisRun run = awaitCompleted("sample-fail");
     Measurement m = measurement(run);
     assertEquals("Failed", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));

@@ -19,9 +19,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A namespace of its own for a Go plugin test: an {@code argo-rollouts-config} in it that registers the plugins as a
- * user would, and a controller that watches only that namespace, reads that registry and runs go-plugin binaries
- * through the plugin bridge (docs/plugins.md, "Go plugins of Argo Rollouts").
+ * A namespace of its own for a Go plugin test: an {@code argo-rollouts-config} in it that registers
+ * the plugins as a user would, and a controller that watches only that namespace, reads that
+ * registry and runs go-plugin binaries through the plugin bridge (docs/plugins.md, "Go plugins of
+ * Argo Rollouts").
  */
 final class GoPluginNamespace {
 
@@ -34,7 +35,8 @@ final class GoPluginNamespace {
   final ControllerProcess controller;
   final String name;
 
-  private GoPluginNamespace(TestCluster cluster, String ns, String name, ControllerProcess controller) {
+  private GoPluginNamespace(
+      TestCluster cluster, String ns, String name, ControllerProcess controller) {
     this.cluster = cluster;
     this.client = cluster.client();
     this.ns = ns;
@@ -47,26 +49,41 @@ final class GoPluginNamespace {
    * Creates the namespace and registry, then starts the controller.
    *
    * @param name the namespace prefix, also the controller's log and plugin-folder name
-   * @param registry the {@code argo-rollouts-config} data ({@code stepPlugins}, {@code trafficRouterPlugins}, ...)
+   * @param registry the {@code argo-rollouts-config} data ({@code stepPlugins}, {@code
+   *     trafficRouterPlugins}, ...)
    * @param extraArgs more controller flags
    * @return the running fixture
    */
   static GoPluginNamespace start(String name, Map<String, String> registry, String... extraArgs) {
     TestCluster cluster = TestCluster.get();
     String ns = cluster.createNamespace(name);
-    cluster.client().configMaps().inNamespace(ns).resource(
+    cluster
+        .client()
+        .configMaps()
+        .inNamespace(ns)
+        .resource(
             new ConfigMapBuilder()
-                .withNewMetadata().withName("argo-rollouts-config").withNamespace(ns).endMetadata()
+                .withNewMetadata()
+                .withName("argo-rollouts-config")
+                .withNamespace(ns)
+                .endMetadata()
                 .withData(registry)
                 .build())
         .serverSideApply();
-    List<String> args = new ArrayList<>(List.of(
-        "--namespace", ns,
-        "--plugin-config-namespace", ns,
-        "--plugin-dir", pluginDir(name).toString(),
-        "--plugin-bridge", GoPlugins.bridge().toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--namespace",
+                ns,
+                "--plugin-config-namespace",
+                ns,
+                "--plugin-dir",
+                pluginDir(name).toString(),
+                "--plugin-bridge",
+                GoPlugins.bridge().toString()));
     args.addAll(List.of(extraArgs));
-    ControllerProcess controller = ControllerProcess.start(cluster, name, args.toArray(String[]::new));
+    ControllerProcess controller =
+        ControllerProcess.start(cluster, name, args.toArray(String[]::new));
     return new GoPluginNamespace(cluster, ns, name, controller);
   }
 
@@ -78,7 +95,13 @@ final class GoPluginNamespace {
    * @return the YAML list item
    */
   static String registration(String plugin, Path binary) {
-    return "- name: " + plugin + "\n  location: file://" + binary + "\n  sha256: " + GoPlugins.sha256(binary) + "\n";
+    return "- name: "
+        + plugin
+        + "\n  location: file://"
+        + binary
+        + "\n  sha256: "
+        + GoPlugins.sha256(binary)
+        + "\n";
   }
 
   /**
@@ -120,7 +143,8 @@ final class GoPluginNamespace {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
-    for (HasMetadata item : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+    for (HasMetadata item :
+        client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
       client.resource(item).inNamespace(ns).create();
     }
   }
@@ -133,10 +157,14 @@ final class GoPluginNamespace {
    * @return the Rollout
    */
   Rollout awaitPausedAt(String rollout, int step) {
-    return rollouts.await(rollout, rollout + " paused at step " + step, TIMEOUT,
-        r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex()));
+    return rollouts.await(
+        rollout,
+        rollout + " paused at step " + step,
+        TIMEOUT,
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex()));
   }
 
   /**
@@ -147,11 +175,15 @@ final class GoPluginNamespace {
    * @return the Rollout
    */
   Rollout awaitHealthy(String rollout, String notHash) {
-    return rollouts.await(rollout, rollout + " Healthy", TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && r.getStatus().getStableRS() != null
-            && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
-            && !r.getStatus().getStableRS().equals(notHash));
+    return rollouts.await(
+        rollout,
+        rollout + " Healthy",
+        TIMEOUT,
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && r.getStatus().getStableRS() != null
+                && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
+                && !r.getStatus().getStableRS().equals(notHash));
   }
 }

@@ -26,13 +26,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Canary {@code plugin} steps run by an unmodified Argo Rollouts Go step plugin: upstream's own e2e step plugin
- * ({@code test/cmd/step-plugin-e2e} of the argo-rollouts module, go-plugin over net/rpc), registered in
- * {@code argo-rollouts-config} as a user would ({@code file://} location and its {@code sha256}). The controller finds
- * out by itself that the binary speaks go-plugin and runs it through {@code rollgate-plugin-bridge}
- * (docs/plugins.md, "Go plugins of Argo Rollouts"). The plugin answers with the phase of its config's {@code return}
- * (and {@code abort.return}, {@code terminate.return}), requeues after {@code requeue}, and keeps
- * {@code {"Data": <uuid>, "Count": <runs>}} as its status.
+ * Canary {@code plugin} steps run by an unmodified Argo Rollouts Go step plugin: upstream's own e2e
+ * step plugin ({@code test/cmd/step-plugin-e2e} of the argo-rollouts module, go-plugin over
+ * net/rpc), registered in {@code argo-rollouts-config} as a user would ({@code file://} location
+ * and its {@code sha256}). The controller finds out by itself that the binary speaks go-plugin and
+ * runs it through {@code rollgate-plugin-bridge} (docs/plugins.md, "Go plugins of Argo Rollouts").
+ * The plugin answers with the phase of its config's {@code return} (and {@code abort.return},
+ * {@code terminate.return}), requeues after {@code requeue}, and keeps {@code {"Data": <uuid>,
+ * "Count": <runs>}} as its status.
  */
 @ExtendWith(GoStepPluginE2E.FailureTracker.class)
 class GoStepPluginE2E {
@@ -51,7 +52,9 @@ class GoStepPluginE2E {
   @BeforeAll
   static void setUp() {
     binary = GoPlugins.argoTestPlugin("step-plugin-e2e");
-    fx = GoPluginNamespace.start("gostep", Map.of("stepPlugins", GoPluginNamespace.registration(PLUGIN, binary)));
+    fx =
+        GoPluginNamespace.start(
+            "gostep", Map.of("stepPlugins", GoPluginNamespace.registration(PLUGIN, binary)));
     cluster = fx.cluster;
     ns = fx.ns;
     rollouts = fx.rollouts;
@@ -69,7 +72,9 @@ class GoStepPluginE2E {
 
   /** Creates a Rollout with these steps, waits for its first revision, then updates it. */
   static Rollout createAndUpdate(String name, String... steps) {
-    rollouts.create("stepplugins/rollout.yaml", Map.of("NAME", name, "STEPS", "[" + String.join(", ", steps) + "]"));
+    rollouts.create(
+        "stepplugins/rollout.yaml",
+        Map.of("NAME", name, "STEPS", "[" + String.join(", ", steps) + "]"));
     Rollout first = awaitHealthy(name, null);
     rollouts.setImage(name, "registry.example/app:v2");
     return first;
@@ -80,15 +85,17 @@ class GoStepPluginE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && r.getStatus().getStableRS() != null
-            && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
-            && !r.getStatus().getStableRS().equals(notHash));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && r.getStatus().getStableRS() != null
+                && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
+                && !r.getStatus().getStableRS().equals(notHash));
   }
 
   static List<StepPluginStatus> statuses(Rollout r) {
-    return r.getStatus() == null || r.getStatus().getCanary() == null
+    return r.getStatus() == null
+            || r.getStatus().getCanary() == null
             || r.getStatus().getCanary().getStepPluginStatuses() == null
         ? List.of()
         : r.getStatus().getCanary().getStepPluginStatuses();
@@ -109,8 +116,12 @@ class GoStepPluginE2E {
 
   @Test
   void successfulStepsCompleteTheRollout_withThePluginsStatusKept() {
-    Rollout first = createAndUpdate("successful", step("{return: Successful}"), "{setWeight: 50}",
-        step("{return: Successful}"));
+    Rollout first =
+        createAndUpdate(
+            "successful",
+            step("{return: Successful}"),
+            "{setWeight: 50}",
+            step("{return: Successful}"));
     Rollout done = awaitHealthy("successful", first.getStatus().getStableRS());
 
     List<StepPluginStatus> all = statuses(done);
@@ -118,23 +129,35 @@ class GoStepPluginE2E {
     assertStatus(all.get(0), 0, "Run", "Successful");
     assertStatus(all.get(1), 2, "Run", "Successful");
     assertEquals(1, all.get(0).getExecutions());
-    assertEquals(1, all.get(0).getStatus().path("Count").asInt(), all.get(0).getStatus().toString());
+    assertEquals(
+        1, all.get(0).getStatus().path("Count").asInt(), all.get(0).getStatus().toString());
     assertFalse(all.get(0).getStatus().path("Data").asText().isEmpty());
     assertTrue(all.get(0).getStartedAt() != null && all.get(0).getFinishedAt() != null);
     // The plugin runs as a child of the bridge, itself a child of the controller.
-    List<String> children = ProcessHandle.of(controller.pid()).stream()
-        .flatMap(ProcessHandle::descendants)
-        .map(p -> p.info().commandLine().orElse(""))
-        .toList();
-    assertTrue(children.stream().anyMatch(c -> c.contains("rollgate-plugin-bridge --kind step")), children.toString());
+    List<String> children =
+        ProcessHandle.of(controller.pid()).stream()
+            .flatMap(ProcessHandle::descendants)
+            .map(p -> p.info().commandLine().orElse(""))
+            .toList();
+    assertTrue(
+        children.stream().anyMatch(c -> c.contains("rollgate-plugin-bridge --kind step")),
+        children.toString());
   }
 
   @Test
   void failedStepAbortsTheRollout_andTheExecutedStepsAreAbortedInReverseOrder() {
-    Rollout first = createAndUpdate("failed", step("{return: Successful}"), step("{return: Failed}"), "{setWeight: 50}");
-    Rollout aborted = rollouts.await("failed", "failed aborted", TIMEOUT,
-        r -> r.getStatus() != null && Boolean.TRUE.equals(r.getStatus().getAbort())
-            && status(r, 0, "Abort").isPresent());
+    Rollout first =
+        createAndUpdate(
+            "failed", step("{return: Successful}"), step("{return: Failed}"), "{setWeight: 50}");
+    Rollout aborted =
+        rollouts.await(
+            "failed",
+            "failed aborted",
+            TIMEOUT,
+            r ->
+                r.getStatus() != null
+                    && Boolean.TRUE.equals(r.getStatus().getAbort())
+                    && status(r, 0, "Abort").isPresent());
 
     assertEquals(first.getStatus().getStableRS(), aborted.getStatus().getStableRS());
     List<StepPluginStatus> all = statuses(aborted);
@@ -143,22 +166,37 @@ class GoStepPluginE2E {
     assertStatus(all.get(1), 1, "Run", "Failed");
     assertStatus(all.get(2), 0, "Abort", "Successful");
     // Argo's message numbers the steps from 1: the plugin step at index 1 is "Step Plugin 2".
-    assertTrue(aborted.getStatus().getMessage().contains("Step Plugin 2 (" + PLUGIN + ") failed"),
+    assertTrue(
+        aborted.getStatus().getMessage().contains("Step Plugin 2 (" + PLUGIN + ") failed"),
         aborted.getStatus().getMessage());
-    rollouts.await("failed", "failed Degraded", TIMEOUT, r -> "Degraded".equals(r.getStatus().getPhase()));
+    rollouts.await(
+        "failed", "failed Degraded", TIMEOUT, r -> "Degraded".equals(r.getStatus().getPhase()));
   }
 
   @Test
   void runningStepIsCalledAgainAfterItsRequeue_withItsStatus_andTerminatedOnFullPromotion() {
-    Rollout first = createAndUpdate("running", step("{return: Running, requeue: 12s, terminate: {return: Successful}}"),
-        "{setWeight: 50}");
-    Rollout twice = rollouts.await("running", "running executed twice", TIMEOUT,
-        r -> status(r, 0, "Run").map(s -> s.getExecutions() != null && s.getExecutions() >= 2).orElse(false));
+    Rollout first =
+        createAndUpdate(
+            "running",
+            step("{return: Running, requeue: 12s, terminate: {return: Successful}}"),
+            "{setWeight: 50}");
+    Rollout twice =
+        rollouts.await(
+            "running",
+            "running executed twice",
+            TIMEOUT,
+            r ->
+                status(r, 0, "Run")
+                    .map(s -> s.getExecutions() != null && s.getExecutions() >= 2)
+                    .orElse(false));
     StepPluginStatus run = status(twice, 0, "Run").orElseThrow();
     assertStatus(run, 0, "Run", "Running");
     assertEquals("12s", run.getBackoff());
     // The status the plugin returned is given back to it: its run counter follows the executions.
-    assertEquals(run.getExecutions().intValue(), run.getStatus().path("Count").asInt(), run.getStatus().toString());
+    assertEquals(
+        run.getExecutions().intValue(),
+        run.getStatus().path("Count").asInt(),
+        run.getStatus().toString());
     assertEquals(0, twice.getStatus().getCurrentStepIndex());
 
     rollouts.promoteFull("running");
@@ -169,13 +207,24 @@ class GoStepPluginE2E {
 
   @Test
   void abortWhileRunningCallsAbortOnTheRunningStepThenTheEarlierOne() {
-    Rollout first = createAndUpdate("aborting", step("{return: Successful}"),
-        step("{return: Running, requeue: 30s}"), "{setWeight: 50}");
-    rollouts.await("aborting", "aborting step 1 Running", TIMEOUT,
+    Rollout first =
+        createAndUpdate(
+            "aborting",
+            step("{return: Successful}"),
+            step("{return: Running, requeue: 30s}"),
+            "{setWeight: 50}");
+    rollouts.await(
+        "aborting",
+        "aborting step 1 Running",
+        TIMEOUT,
         r -> status(r, 1, "Run").map(s -> "Running".equals(s.getPhase())).orElse(false));
     rollouts.abort("aborting");
-    Rollout aborted = rollouts.await("aborting", "aborting aborted twice", TIMEOUT,
-        r -> status(r, 0, "Abort").isPresent() && status(r, 1, "Abort").isPresent());
+    Rollout aborted =
+        rollouts.await(
+            "aborting",
+            "aborting aborted twice",
+            TIMEOUT,
+            r -> status(r, 0, "Abort").isPresent() && status(r, 1, "Abort").isPresent());
     List<StepPluginStatus> all = statuses(aborted);
     assertEquals(4, all.size(), all.toString());
     assertStatus(all.get(1), 1, "Run", "Running");

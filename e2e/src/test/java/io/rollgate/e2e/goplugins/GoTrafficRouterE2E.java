@@ -24,11 +24,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The Gateway API traffic-router plugin of the Argo Rollouts ecosystem (argoproj-labs, v0.15.0, built against
- * argo-rollouts v1.6: an old go-plugin binary, unmodified, see {@link GoPlugins#shared}) registered under its own
- * name {@code argoproj-labs/gatewayAPI}: the registration takes precedence over Rollgate's built-in router of that
- * name, the controller detects go-plugin and runs it through the bridge, and the plugin moves the HTTPRoute's
- * backendRef weights through a canary (docs/plugins.md, "Go plugins of Argo Rollouts", "Precedence").
+ * The Gateway API traffic-router plugin of the Argo Rollouts ecosystem (argoproj-labs, v0.15.0,
+ * built against argo-rollouts v1.6: an old go-plugin binary, unmodified, see {@link
+ * GoPlugins#shared}) registered under its own name {@code argoproj-labs/gatewayAPI}: the
+ * registration takes precedence over Rollgate's built-in router of that name, the controller
+ * detects go-plugin and runs it through the bridge, and the plugin moves the HTTPRoute's backendRef
+ * weights through a canary (docs/plugins.md, "Go plugins of Argo Rollouts", "Precedence").
  */
 @ExtendWith(GoTrafficRouterE2E.FailureTracker.class)
 class GoTrafficRouterE2E {
@@ -44,8 +45,12 @@ class GoTrafficRouterE2E {
   @BeforeAll
   static void setUp() {
     RouterCrds.ensure(TestCluster.get().client());
-    fx = GoPluginNamespace.start(
-        "gorouter", Map.of("trafficRouterPlugins", GoPluginNamespace.registration(PLUGIN, GoPlugins.shared(BINARY))));
+    fx =
+        GoPluginNamespace.start(
+            "gorouter",
+            Map.of(
+                "trafficRouterPlugins",
+                GoPluginNamespace.registration(PLUGIN, GoPlugins.shared(BINARY))));
   }
 
   @AfterAll
@@ -55,7 +60,11 @@ class GoTrafficRouterE2E {
 
   static JsonNode route(String name) {
     GenericKubernetesResource r =
-        fx.client.genericKubernetesResources("gateway.networking.k8s.io/v1", "HTTPRoute").inNamespace(fx.ns).withName(name).get();
+        fx.client
+            .genericKubernetesResources("gateway.networking.k8s.io/v1", "HTTPRoute")
+            .inNamespace(fx.ns)
+            .withName(name)
+            .get();
     return r == null ? null : JSON.valueToTree(r);
   }
 
@@ -68,19 +77,23 @@ class GoTrafficRouterE2E {
     return -1;
   }
 
-  /** Waits until the route sends {@code canary} percent to the canary Service and the rest to the stable one. */
+  /**
+   * Waits until the route sends {@code canary} percent to the canary Service and the rest to the
+   * stable one.
+   */
   static void awaitWeights(String name, int canary) {
     List<String> seen = new ArrayList<>();
     Awaitility.await(name + "-route at " + canary + "/" + (100 - canary))
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> {
-          JsonNode r = route(name + "-route");
-          int c = weight(r, name + "-canary");
-          int s = weight(r, name + "-stable");
-          seen.add(c + "/" + s);
-          return c == canary && s == 100 - canary;
-        });
+        .until(
+            () -> {
+              JsonNode r = route(name + "-route");
+              int c = weight(r, name + "-canary");
+              int s = weight(r, name + "-stable");
+              seen.add(c + "/" + s);
+              return c == canary && s == 100 - canary;
+            });
   }
 
   @Test
@@ -88,10 +101,21 @@ class GoTrafficRouterE2E {
     String name = "gw";
     fx.apply("traffic/services.yaml", name);
     fx.apply("traffic/httproute.yaml", name);
-    String canary = "{\"stableService\":\"" + name + "-stable\",\"canaryService\":\"" + name + "-canary\","
-        + "\"trafficRouting\":{\"plugins\":{\"" + PLUGIN + "\":{\"httpRoute\":\"" + name + "-route\",\"namespace\":\""
-        + fx.ns + "\"}}},\"steps\":[{\"setWeight\":30},{\"pause\":{}},{\"setWeight\":70},{\"pause\":{}}]}";
-    fx.rollouts.create("traffic/rollout.yaml", Map.of("NAME", name, "REPLICAS", "2", "CANARY", canary));
+    String canary =
+        "{\"stableService\":\""
+            + name
+            + "-stable\",\"canaryService\":\""
+            + name
+            + "-canary\","
+            + "\"trafficRouting\":{\"plugins\":{\""
+            + PLUGIN
+            + "\":{\"httpRoute\":\""
+            + name
+            + "-route\",\"namespace\":\""
+            + fx.ns
+            + "\"}}},\"steps\":[{\"setWeight\":30},{\"pause\":{}},{\"setWeight\":70},{\"pause\":{}}]}";
+    fx.rollouts.create(
+        "traffic/rollout.yaml", Map.of("NAME", name, "REPLICAS", "2", "CANARY", canary));
     Rollout first = fx.awaitHealthy(name, null);
 
     fx.rollouts.setImage(name, "registry.example/app:v2");
@@ -106,18 +130,34 @@ class GoTrafficRouterE2E {
 
     // The registered plugin ran (through the bridge), not the built-in router of the same name.
     ControllerLog log = ControllerLog.of(fx.controller);
-    assertEquals(1, log.linesContaining(0, "plugin " + PLUGIN + " (trafficrouter) speaks go-plugin").size(),
+    assertEquals(
+        1,
+        log.linesContaining(0, "plugin " + PLUGIN + " (trafficrouter) speaks go-plugin").size(),
         "one go-plugin detection in the log");
-    assertTrue(!log.linesContaining(0, "plugin=" + PLUGIN + " kind=trafficrouter call=trafficrouter/setWeight").isEmpty(),
+    assertTrue(
+        !log.linesContaining(
+                0, "plugin=" + PLUGIN + " kind=trafficrouter call=trafficrouter/setWeight")
+            .isEmpty(),
         "no setWeight call to the plugin in the log");
-    List<String> children = ProcessHandle.of(fx.controller.pid()).stream()
-        .flatMap(ProcessHandle::descendants)
-        .map(p -> p.info().commandLine().orElse(""))
-        .toList();
+    List<String> children =
+        ProcessHandle.of(fx.controller.pid()).stream()
+            .flatMap(ProcessHandle::descendants)
+            .map(p -> p.info().commandLine().orElse(""))
+            .toList();
     // The plugin itself runs from its verified copy in the plugin folder, as a child of the bridge.
-    assertTrue(children.stream().anyMatch(c -> c.startsWith(GoPluginNamespace.pluginDir("gorouter")
-        + "/trafficrouter/argoproj-labs/gatewayAPI")), children.toString());
-    assertEquals(1, children.stream().filter(c -> c.contains("rollgate-plugin-bridge --kind trafficrouter")).count(),
+    assertTrue(
+        children.stream()
+            .anyMatch(
+                c ->
+                    c.startsWith(
+                        GoPluginNamespace.pluginDir("gorouter")
+                            + "/trafficrouter/argoproj-labs/gatewayAPI")),
+        children.toString());
+    assertEquals(
+        1,
+        children.stream()
+            .filter(c -> c.contains("rollgate-plugin-bridge --kind trafficrouter"))
+            .count(),
         children.toString());
   }
 

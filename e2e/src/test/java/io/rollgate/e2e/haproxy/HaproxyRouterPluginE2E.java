@@ -35,11 +35,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The reference HAProxy traffic-router plugin driven by the controller the way a user sets it up: the plugin's
- * launcher registered in {@code argo-rollouts-config} ({@code file://} location), a canary Rollout whose {@code
- * trafficRouting.plugins["rollgate-e2e/haproxy"]} names a real HAProxy's runtime API, backend and servers. HAProxy's
- * two servers are local HTTP servers answering {@code stable} and {@code canary} (they stand in for the stable and
- * canary Services); at each {@code setWeight} step real HTTP requests through HAProxy show the split, and an abort
+ * The reference HAProxy traffic-router plugin driven by the controller the way a user sets it up:
+ * the plugin's launcher registered in {@code argo-rollouts-config} ({@code file://} location), a
+ * canary Rollout whose {@code trafficRouting.plugins["rollgate-e2e/haproxy"]} names a real
+ * HAProxy's runtime API, backend and servers. HAProxy's two servers are local HTTP servers
+ * answering {@code stable} and {@code canary} (they stand in for the stable and canary Services);
+ * at each {@code setWeight} step real HTTP requests through HAProxy show the split, and an abort
  * sends everything back to stable.
  */
 @ExtendWith(HaproxyRouterPluginE2E.FailureTracker.class)
@@ -61,11 +62,19 @@ class HaproxyRouterPluginE2E {
 
   @BeforeAll
   static void setUp() throws IOException {
-    Path launcher = Path.of(System.getProperty(
-        "rollgate.haproxy.launcher", "../plugins/haproxy-router/target/haproxy-router")).toAbsolutePath().normalize();
-    assertTrue(Files.isExecutable(launcher), "the plugin's launcher is built at " + launcher + " (mvn package)");
-    stableServer = TestHttpServer.http().route("/", req -> TestHttpServer.Response.text(200, "stable"));
-    canaryServer = TestHttpServer.http().route("/", req -> TestHttpServer.Response.text(200, "canary"));
+    Path launcher =
+        Path.of(
+                System.getProperty(
+                    "rollgate.haproxy.launcher", "../plugins/haproxy-router/target/haproxy-router"))
+            .toAbsolutePath()
+            .normalize();
+    assertTrue(
+        Files.isExecutable(launcher),
+        "the plugin's launcher is built at " + launcher + " (mvn package)");
+    stableServer =
+        TestHttpServer.http().route("/", req -> TestHttpServer.Response.text(200, "stable"));
+    canaryServer =
+        TestHttpServer.http().route("/", req -> TestHttpServer.Response.text(200, "canary"));
     Map<String, int[]> servers = new LinkedHashMap<>();
     servers.put("stable", new int[] {stableServer.port(), 100});
     servers.put("canary", new int[] {canaryServer.port(), 0});
@@ -75,14 +84,30 @@ class HaproxyRouterPluginE2E {
     client = cluster.client();
     ns = cluster.createNamespace("haproxy");
     rollouts = new Rollouts(client, ns);
-    client.configMaps().inNamespace(ns).resource(new ConfigMapBuilder()
-            .withNewMetadata().withName("argo-rollouts-config").endMetadata()
-            .addToData("trafficRouterPlugins", "- name: " + PLUGIN + "\n  location: file://" + launcher + "\n")
-            .build())
+    client
+        .configMaps()
+        .inNamespace(ns)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("argo-rollouts-config")
+                .endMetadata()
+                .addToData(
+                    "trafficRouterPlugins",
+                    "- name: " + PLUGIN + "\n  location: file://" + launcher + "\n")
+                .build())
         .create();
     pluginDir = Files.createTempDirectory("rollgate-e2e-plugins-");
-    controller = ControllerProcess.start(cluster, "haproxy", "--namespace", ns,
-        "--plugin-config-namespace", ns, "--plugin-dir", pluginDir.toString());
+    controller =
+        ControllerProcess.start(
+            cluster,
+            "haproxy",
+            "--namespace",
+            ns,
+            "--plugin-config-namespace",
+            ns,
+            "--plugin-dir",
+            pluginDir.toString());
   }
 
   @AfterAll
@@ -114,13 +139,15 @@ class HaproxyRouterPluginE2E {
 
   static void applyServices(String name) {
     String yaml = read("traffic/services.yaml").replace("${NAME}", name);
-    for (HasMetadata item : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+    for (HasMetadata item :
+        client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
       client.resource(item).inNamespace(ns).create();
     }
   }
 
   static String read(String resource) {
-    try (InputStream in = HaproxyRouterPluginE2E.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in =
+        HaproxyRouterPluginE2E.class.getClassLoader().getResourceAsStream(resource)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -129,7 +156,11 @@ class HaproxyRouterPluginE2E {
 
   /** The plugin entry of {@code trafficRouting.plugins}, pointing at the test's HAProxy. */
   static String pluginConfig(String backend) {
-    return "{\"runtimeApi\":\"" + haproxy.socketPath() + "\",\"backend\":\"" + backend + "\","
+    return "{\"runtimeApi\":\""
+        + haproxy.socketPath()
+        + "\",\"backend\":\""
+        + backend
+        + "\","
         + "\"stableServer\":\"stable\",\"canaryServer\":\"canary\"}";
   }
 
@@ -138,36 +169,62 @@ class HaproxyRouterPluginE2E {
     Map<String, String> v = new HashMap<>();
     v.put("NAME", name);
     v.put("REPLICAS", String.valueOf(replicas));
-    v.put("CANARY", "{\"stableService\":\"" + name + "-stable\",\"canaryService\":\"" + name + "-canary\","
-        + "\"trafficRouting\":{\"plugins\":{\"" + PLUGIN + "\":" + pluginConfig + "}},\"steps\":" + steps + "}");
+    v.put(
+        "CANARY",
+        "{\"stableService\":\""
+            + name
+            + "-stable\",\"canaryService\":\""
+            + name
+            + "-canary\","
+            + "\"trafficRouting\":{\"plugins\":{\""
+            + PLUGIN
+            + "\":"
+            + pluginConfig
+            + "}},\"steps\":"
+            + steps
+            + "}");
     return rollouts.create("traffic/rollout.yaml", v);
   }
 
   static Rollout awaitHealthy(String name) {
-    return rollouts.await(name, name + " Healthy", TIMEOUT, r -> r.getStatus() != null
-        && "Healthy".equals(r.getStatus().getPhase())
-        && r.getStatus().getCurrentPodHash() != null
-        && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
-        && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+    return rollouts.await(
+        name,
+        name + " Healthy",
+        TIMEOUT,
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && r.getStatus().getCurrentPodHash() != null
+                && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static TrafficWeights weights(Rollout r) {
-    return r.getStatus() == null || r.getStatus().getCanary() == null ? null : r.getStatus().getCanary().getWeights();
+    return r.getStatus() == null || r.getStatus().getCanary() == null
+        ? null
+        : r.getStatus().getCanary().getWeights();
   }
 
   static boolean verifiedAt(Rollout r, int canaryWeight) {
     TrafficWeights w = weights(r);
-    return w != null && w.getCanary() != null && w.getCanary().getWeight() != null
+    return w != null
+        && w.getCanary() != null
+        && w.getCanary().getWeight() != null
         && w.getCanary().getWeight() == canaryWeight
         && Boolean.TRUE.equals(w.getVerified());
   }
 
   static Rollout awaitPausedAtWeight(String name, int step, int canaryWeight) {
-    return rollouts.await(name, name + " paused at step " + step + " with canary weight " + canaryWeight + " verified",
-        TIMEOUT, r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex())
-            && verifiedAt(r, canaryWeight));
+    return rollouts.await(
+        name,
+        name + " paused at step " + step + " with canary weight " + canaryWeight + " verified",
+        TIMEOUT,
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex())
+                && verifiedAt(r, canaryWeight));
   }
 
   static void assertHaproxyWeights(int stable, int canary) {
@@ -176,9 +233,13 @@ class HaproxyRouterPluginE2E {
   }
 
   static void assertSplit(int canaryPercent) throws Exception {
-    TrafficSplit.assertSplit(haproxy.frontendUrl(), canaryPercent == 0
-        ? Map.of("stable", 100)
-        : canaryPercent == 100 ? Map.of("canary", 100) : Map.of("stable", 100 - canaryPercent, "canary", canaryPercent));
+    TrafficSplit.assertSplit(
+        haproxy.frontendUrl(),
+        canaryPercent == 0
+            ? Map.of("stable", 100)
+            : canaryPercent == 100
+                ? Map.of("canary", 100)
+                : Map.of("stable", 100 - canaryPercent, "canary", canaryPercent));
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -187,7 +248,10 @@ class HaproxyRouterPluginE2E {
   @Test
   void shiftsRealTrafficAtEachStep_andAbortReturnsItToStable() throws Exception {
     String name = "web";
-    createRollout(name, 5, pluginConfig(HaproxyProcess.BACKEND),
+    createRollout(
+        name,
+        5,
+        pluginConfig(HaproxyProcess.BACKEND),
         "[{\"setWeight\":20},{\"pause\":{}},{\"setWeight\":50},{\"pause\":{}},{\"setWeight\":80},{\"pause\":{}}]");
     awaitHealthy(name);
     assertSplit(0);
@@ -208,14 +272,22 @@ class HaproxyRouterPluginE2E {
     assertSplit(80);
 
     rollouts.abort(name);
-    Rollout aborted = rollouts.await(name, name + " aborted with canary weight 0 verified", TIMEOUT,
-        r -> r.getStatus() != null && Boolean.TRUE.equals(r.getStatus().getAbort()) && verifiedAt(r, 0));
+    Rollout aborted =
+        rollouts.await(
+            name,
+            name + " aborted with canary weight 0 verified",
+            TIMEOUT,
+            r ->
+                r.getStatus() != null
+                    && Boolean.TRUE.equals(r.getStatus().getAbort())
+                    && verifiedAt(r, 0));
     assertEquals("Degraded", aborted.getStatus().getPhase());
     assertHaproxyWeights(100, 0);
     assertSplit(0);
 
     List<String> updates = rollouts.eventMessages(name, "TrafficWeightUpdated");
-    assertTrue(updates.stream().anyMatch(m -> m.contains("from 80 to 0")), "weight events: " + updates);
+    assertTrue(
+        updates.stream().anyMatch(m -> m.contains("from 80 to 0")), "weight events: " + updates);
   }
 
   @Test
@@ -224,15 +296,31 @@ class HaproxyRouterPluginE2E {
     // A backend HAProxy does not have: no server of the shared backend is touched by this Rollout.
     createRollout(name, 2, pluginConfig("web-v2"), "[{\"setWeight\":20},{\"pause\":{}}]");
     String field = "trafficRouting.plugins[\"" + PLUGIN + "\"].backend";
-    Rollout r = rollouts.await(name, "an event naming " + field, TIMEOUT,
-        x -> rollouts.events(name).stream().map(Event::getMessage).anyMatch(m -> m != null && m.contains(field)));
-    List<String> messages = rollouts.events(name).stream()
-        .filter(e -> e.getMessage() != null && e.getMessage().contains(field))
-        .map(e -> e.getType() + " " + e.getReason() + ": " + e.getMessage())
-        .collect(Collectors.toList());
-    assertTrue(messages.stream().anyMatch(m -> m.startsWith("Warning ")
-            && m.contains("via plugin: plugin " + PLUGIN + ": HAProxy at " + haproxy.socketPath()
-                + " has no backend \"web-v2\"")),
+    Rollout r =
+        rollouts.await(
+            name,
+            "an event naming " + field,
+            TIMEOUT,
+            x ->
+                rollouts.events(name).stream()
+                    .map(Event::getMessage)
+                    .anyMatch(m -> m != null && m.contains(field)));
+    List<String> messages =
+        rollouts.events(name).stream()
+            .filter(e -> e.getMessage() != null && e.getMessage().contains(field))
+            .map(e -> e.getType() + " " + e.getReason() + ": " + e.getMessage())
+            .collect(Collectors.toList());
+    assertTrue(
+        messages.stream()
+            .anyMatch(
+                m ->
+                    m.startsWith("Warning ")
+                        && m.contains(
+                            "via plugin: plugin "
+                                + PLUGIN
+                                + ": HAProxy at "
+                                + haproxy.socketPath()
+                                + " has no backend \"web-v2\"")),
         "events of " + r.getMetadata().getName() + ": " + messages);
     client.resources(Rollout.class).inNamespace(ns).withName(name).delete();
   }

@@ -30,8 +30,17 @@ final class ChartManifests {
   record Rule(String kind, String name, PolicyRule rule) {
     @Override
     public String toString() {
-      return kind + "/" + name + ": apiGroups=" + rule.getApiGroups() + " resources=" + rule.getResources()
-          + " resourceNames=" + rule.getResourceNames() + " verbs=" + rule.getVerbs();
+      return kind
+          + "/"
+          + name
+          + ": apiGroups="
+          + rule.getApiGroups()
+          + " resources="
+          + rule.getResources()
+          + " resourceNames="
+          + rule.getResourceNames()
+          + " verbs="
+          + rule.getVerbs();
     }
   }
 
@@ -42,10 +51,15 @@ final class ChartManifests {
       if (!("Role".equals(o.getKind()) || "ClusterRole".equals(o.getKind()))) {
         continue;
       }
-      Object raw = o instanceof GenericKubernetesResource g ? g.getAdditionalProperties().get("rules") : null;
+      Object raw =
+          o instanceof GenericKubernetesResource g
+              ? g.getAdditionalProperties().get("rules")
+              : null;
       List<PolicyRule> rules =
           raw != null
-              ? Serialization.unmarshal(Serialization.asJson(raw), new com.fasterxml.jackson.core.type.TypeReference<List<PolicyRule>>() {})
+              ? Serialization.unmarshal(
+                  Serialization.asJson(raw),
+                  new com.fasterxml.jackson.core.type.TypeReference<List<PolicyRule>>() {})
               : o instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRole cr
                   ? cr.getRules()
                   : ((io.fabric8.kubernetes.api.model.rbac.Role) o).getRules();
@@ -56,13 +70,21 @@ final class ChartManifests {
     return out;
   }
 
-  /** The rules that use a wildcard anywhere ({@code *} in apiGroups, resources, resourceNames, verbs). */
+  /**
+   * The rules that use a wildcard anywhere ({@code *} in apiGroups, resources, resourceNames,
+   * verbs).
+   */
   static List<Rule> wildcards(List<Rule> rules) {
     List<Rule> out = new ArrayList<>();
     for (Rule r : rules) {
       PolicyRule p = r.rule();
-      for (List<String> l : List.of(nonNull(p.getApiGroups()), nonNull(p.getResources()), nonNull(p.getVerbs()),
-          nonNull(p.getResourceNames()), nonNull(p.getNonResourceURLs()))) {
+      for (List<String> l :
+          List.of(
+              nonNull(p.getApiGroups()),
+              nonNull(p.getResources()),
+              nonNull(p.getVerbs()),
+              nonNull(p.getResourceNames()),
+              nonNull(p.getNonResourceURLs()))) {
         if (l.stream().anyMatch(s -> s.contains("*"))) {
           out.add(r);
           break;

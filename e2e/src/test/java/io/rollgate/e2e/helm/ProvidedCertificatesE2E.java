@@ -29,10 +29,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Certificates the webhook does not make itself (chart modes {@code provided} and {@code certManager}): made with
- * {@code certs-scripts/gen-webhook-certs}, read from a directory laid out like a mounted {@code kubernetes.io/tls}
- * Secret or from the Secret itself, served as they are, and reloaded without a restart when the files change.
- * A client that trusts only the script's {@code ca.crt} and checks the 127.0.0.1 SAN tells which certificate is served.
+ * Certificates the webhook does not make itself (chart modes {@code provided} and {@code
+ * certManager}): made with {@code certs-scripts/gen-webhook-certs}, read from a directory laid out
+ * like a mounted {@code kubernetes.io/tls} Secret or from the Secret itself, served as they are,
+ * and reloaded without a restart when the files change. A client that trusts only the script's
+ * {@code ca.crt} and checks the 127.0.0.1 SAN tells which certificate is served.
  */
 class ProvidedCertificatesE2E {
 
@@ -61,43 +62,77 @@ class ProvidedCertificatesE2E {
   /** Runs the openssl script into a fresh directory and returns it. */
   static Path generate(String name) throws Exception {
     Path out = work.resolve(name + "-" + System.nanoTime());
-    Path script = Path.of(System.getProperty("rollgate.cluster.dir", "cluster")).toAbsolutePath()
-        .getParent().getParent().resolve("certs-scripts").resolve("gen-webhook-certs");
-    Process p = new ProcessBuilder(script.toString(), "--namespace", ns, "--service", "rollgate-webhook",
-        "--secret-name", "rollgate-webhook-certs", "--san", "127.0.0.1", "--days", "30", "--out", out.toString())
-        .redirectErrorStream(true).start();
+    Path script =
+        Path.of(System.getProperty("rollgate.cluster.dir", "cluster"))
+            .toAbsolutePath()
+            .getParent()
+            .getParent()
+            .resolve("certs-scripts")
+            .resolve("gen-webhook-certs");
+    Process p =
+        new ProcessBuilder(
+                script.toString(),
+                "--namespace",
+                ns,
+                "--service",
+                "rollgate-webhook",
+                "--secret-name",
+                "rollgate-webhook-certs",
+                "--san",
+                "127.0.0.1",
+                "--days",
+                "30",
+                "--out",
+                out.toString())
+            .redirectErrorStream(true)
+            .start();
     String log = new String(p.getInputStream().readAllBytes());
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gen-webhook-certs failed:\n" + log);
+    assertTrue(
+        p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "gen-webhook-certs failed:\n" + log);
     for (String f : List.of("ca.crt", "ca.key", "tls.crt", "tls.key", "secret.yaml", "caBundle")) {
       assertTrue(Files.isRegularFile(out.resolve(f)), f + " missing in " + out);
     }
     return out;
   }
 
-  /** Swaps the three files in as the kubelet does for a Secret volume (write aside, then rename). */
+  /**
+   * Swaps the three files in as the kubelet does for a Secret volume (write aside, then rename).
+   */
   static void install(Path certs, Path dir) throws IOException {
     Files.createDirectories(dir);
     for (String f : List.of("ca.crt", "tls.crt", "tls.key")) {
       Path tmp = dir.resolve("." + f + ".tmp");
       Files.copy(certs.resolve(f), tmp, StandardCopyOption.REPLACE_EXISTING);
-      Files.move(tmp, dir.resolve(f), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          tmp, dir.resolve(f), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
   }
 
-  /** GET /readyz trusting only the given CA (hostname 127.0.0.1 checked against the IP SAN): the status, or -1. */
+  /**
+   * GET /readyz trusting only the given CA (hostname 127.0.0.1 checked against the IP SAN): the
+   * status, or -1.
+   */
   static int readyzTrusting(Path caCrt, int port) {
     try {
       KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
       ks.load(null, null);
-      ks.setCertificateEntry("ca", CertificateFactory.getInstance("X.509")
-          .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(caCrt))));
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      ks.setCertificateEntry(
+          "ca",
+          CertificateFactory.getInstance("X.509")
+              .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(caCrt))));
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(ks);
       SSLContext ssl = SSLContext.getInstance("TLS");
       ssl.init(null, tmf.getTrustManagers(), null);
-      HttpClient http = HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(3)).build();
-      return http.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/readyz"))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+      HttpClient http =
+          HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(3)).build();
+      return http.send(
+              HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/readyz"))
+                  .timeout(Duration.ofSeconds(5))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString())
+          .statusCode();
     } catch (Exception e) {
       return -1;
     }
@@ -109,28 +144,56 @@ class ProvidedCertificatesE2E {
     Path dir = work.resolve("mounted-" + System.nanoTime());
     install(first, dir);
     int port = WebhookProcess.freePort();
-    try (WebhookProcess webhook = WebhookProcess.start(cluster, "files", "--port", String.valueOf(port),
-        "--bind-address", "127.0.0.1", "--namespace", ns, "--service-name", "rollgate-webhook",
-        "--cert-source", "files", "--cert-dir", dir.toString(), "--cert-check-interval", "1")) {
-      Awaitility.await("served with the first CA").atMost(TIMEOUT).pollInterval(Duration.ofMillis(300))
+    try (WebhookProcess webhook =
+        WebhookProcess.start(
+            cluster,
+            "files",
+            "--port",
+            String.valueOf(port),
+            "--bind-address",
+            "127.0.0.1",
+            "--namespace",
+            ns,
+            "--service-name",
+            "rollgate-webhook",
+            "--cert-source",
+            "files",
+            "--cert-dir",
+            dir.toString(),
+            "--cert-check-interval",
+            "1")) {
+      Awaitility.await("served with the first CA")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(300))
           .until(() -> readyzTrusting(first.resolve("ca.crt"), port) == 200);
 
       // Renewal: new files (a new CA, even) are picked up by the running process.
       Path second = generate("second");
       install(second, dir);
-      Awaitility.await("served with the renewed certificate").atMost(TIMEOUT).pollInterval(Duration.ofMillis(300))
+      Awaitility.await("served with the renewed certificate")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(300))
           .until(() -> readyzTrusting(second.resolve("ca.crt"), port) == 200);
-      assertEquals(-1, readyzTrusting(first.resolve("ca.crt"), port), "old certificate still served");
+      assertEquals(
+          -1, readyzTrusting(first.resolve("ca.crt"), port), "old certificate still served");
 
       // A broken update is refused with its reason; the last good certificate stays in service.
       Files.writeString(dir.resolve("tls.crt"), "not a certificate\n");
-      Awaitility.await("refusal logged").atMost(TIMEOUT).pollInterval(Duration.ofMillis(300))
+      Awaitility.await("refusal logged")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(300))
           .until(() -> Files.readString(webhook.log()).contains("unreadable certificate or key"));
       assertEquals(200, readyzTrusting(second.resolve("ca.crt"), port));
       assertTrue(webhook.isAlive());
       // Nothing was written to the cluster: the provided mode never creates a certificate Secret.
-      assertEquals(List.of(), client.secrets().inNamespace(ns)
-          .withLabel("app.kubernetes.io/managed-by", "rollgate-webhook").list().getItems());
+      assertEquals(
+          List.of(),
+          client
+              .secrets()
+              .inNamespace(ns)
+              .withLabel("app.kubernetes.io/managed-by", "rollgate-webhook")
+              .list()
+              .getItems());
     }
   }
 
@@ -141,16 +204,50 @@ class ProvidedCertificatesE2E {
       client.resource(o).inNamespace(ns).create();
     }
     int port = WebhookProcess.freePort();
-    try (WebhookProcess webhook = WebhookProcess.start(cluster, "secret", "--port", String.valueOf(port),
-        "--bind-address", "127.0.0.1", "--namespace", ns, "--service-name", "rollgate-webhook",
-        "--cert-source", "secret", "--secret-name", "rollgate-webhook-certs", "--cert-check-interval", "1")) {
-      Awaitility.await("served with the Secret's certificate").atMost(TIMEOUT).pollInterval(Duration.ofMillis(300))
+    try (WebhookProcess webhook =
+        WebhookProcess.start(
+            cluster,
+            "secret",
+            "--port",
+            String.valueOf(port),
+            "--bind-address",
+            "127.0.0.1",
+            "--namespace",
+            ns,
+            "--service-name",
+            "rollgate-webhook",
+            "--cert-source",
+            "secret",
+            "--secret-name",
+            "rollgate-webhook-certs",
+            "--cert-check-interval",
+            "1")) {
+      Awaitility.await("served with the Secret's certificate")
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(300))
           .until(() -> readyzTrusting(certs.resolve("ca.crt"), port) == 200);
       // Read, never rewritten.
-      String rv = client.secrets().inNamespace(ns).withName("rollgate-webhook-certs").get().getMetadata()
-          .getResourceVersion();
-      Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> rv.equals(
-          client.secrets().inNamespace(ns).withName("rollgate-webhook-certs").get().getMetadata().getResourceVersion()));
+      String rv =
+          client
+              .secrets()
+              .inNamespace(ns)
+              .withName("rollgate-webhook-certs")
+              .get()
+              .getMetadata()
+              .getResourceVersion();
+      Awaitility.await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(5))
+          .until(
+              () ->
+                  rv.equals(
+                      client
+                          .secrets()
+                          .inNamespace(ns)
+                          .withName("rollgate-webhook-certs")
+                          .get()
+                          .getMetadata()
+                          .getResourceVersion()));
       assertTrue(webhook.isAlive());
     }
   }

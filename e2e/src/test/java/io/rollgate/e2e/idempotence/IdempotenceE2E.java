@@ -26,14 +26,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * A Rollout that is Healthy and untouched is only read: informer resyncs, leftover timers and a controller restart
- * write nothing to the Rollout, its ReplicaSets or its Events.
+ * A Rollout that is Healthy and untouched is only read: informer resyncs, leftover timers and a
+ * controller restart write nothing to the Rollout, its ReplicaSets or its Events.
  */
 @ExtendWith(IdempotenceE2E.FailureTracker.class)
 class IdempotenceE2E {
 
   static final Duration TIMEOUT = Duration.ofSeconds(60);
-  /** Informer resync period given to the controller, so that the quiet windows below span several resyncs. */
+
+  /**
+   * Informer resync period given to the controller, so that the quiet windows below span several
+   * resyncs.
+   */
   static final int RESYNC_SECONDS = 2;
 
   static TestCluster cluster;
@@ -50,7 +54,14 @@ class IdempotenceE2E {
     rollouts = new Rollouts(cluster.client(), ns);
     controller =
         ControllerProcess.start(
-            cluster, "idempotence", "--namespace", ns, "--rollout-resync", String.valueOf(RESYNC_SECONDS), "--loglevel", "debug");
+            cluster,
+            "idempotence",
+            "--namespace",
+            ns,
+            "--rollout-resync",
+            String.valueOf(RESYNC_SECONDS),
+            "--loglevel",
+            "debug");
     log = ControllerLog.of(controller);
   }
 
@@ -86,10 +97,17 @@ class IdempotenceE2E {
     assertUnchangedFor(before, Duration.ofSeconds(15));
     for (String name : before.keySet()) {
       List<String> resyncs =
-          log.reconcileLines(mark, ns, name).stream().filter(l -> l.contains("trigger=resync")).toList();
+          log.reconcileLines(mark, ns, name).stream()
+              .filter(l -> l.contains("trigger=resync"))
+              .toList();
       assertTrue(
           resyncs.size() >= 2,
-          "the controller looked at " + name + " on its resyncs (" + log.file() + "), lines: " + resyncs.size());
+          "the controller looked at "
+              + name
+              + " on its resyncs ("
+              + log.file()
+              + "), lines: "
+              + resyncs.size());
     }
   }
 
@@ -125,13 +143,17 @@ class IdempotenceE2E {
         name,
         "v1 drained",
         TIMEOUT,
-        r -> !v1.equals(v2)
-            && rollouts.specReplicas(name, v1) == 0
-            && rollouts.replicaSet(name, v1).getStatus() != null
-            && nz(rollouts.replicaSet(name, v1).getStatus().getReplicas()) == 0);
+        r ->
+            !v1.equals(v2)
+                && rollouts.specReplicas(name, v1) == 0
+                && rollouts.replicaSet(name, v1).getStatus() != null
+                && nz(rollouts.replicaSet(name, v1).getStatus().getReplicas()) == 0);
   }
 
-  /** Creates the Rollout and starts an update that stops at the first (indefinite) pause with its canary running. */
+  /**
+   * Creates the Rollout and starts an update that stops at the first (indefinite) pause with its
+   * canary running.
+   */
   static void pausedInAnUpdate(String name) {
     rollouts.create("idempotence/rollout.yaml", Map.of("NAME", name));
     awaitHealthy(name);
@@ -139,7 +161,10 @@ class IdempotenceE2E {
     Rollout paused = awaitPausedAtStep1(name);
     String canary = paused.getStatus().getCurrentPodHash();
     rollouts.await(
-        name, "canary available", TIMEOUT, r -> rollouts.availableReplicas(name, canary) == rollouts.specReplicas(name, canary));
+        name,
+        "canary available",
+        TIMEOUT,
+        r -> rollouts.availableReplicas(name, canary) == rollouts.specReplicas(name, canary));
   }
 
   static Rollout awaitPausedAtStep1(String name) {
@@ -147,10 +172,15 @@ class IdempotenceE2E {
         name,
         name + " paused at step 1",
         TIMEOUT,
-        r -> "Paused".equals(r.getStatus().getPhase()) && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
+        r ->
+            "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
   }
 
-  /** Waits until nothing has changed for 2 s (the API server and the ReplicaSet controller finish their own writes). */
+  /**
+   * Waits until nothing has changed for 2 s (the API server and the ReplicaSet controller finish
+   * their own writes).
+   */
   static Map<String, Snapshot> settled(String... names) {
     AtomicReference<Map<String, Snapshot>> last = new AtomicReference<>(snapshots(names));
     long[] since = {System.nanoTime()};
@@ -195,8 +225,14 @@ class IdempotenceE2E {
         if (!before.get(name).equals(changed.get().get(name))) {
           msg.append("\n ").append(name).append(" before ").append(before.get(name));
           msg.append("\n ").append(name).append(" after  ").append(changed.get().get(name));
-          msg.append("\n ").append(name).append(" status ")
-              .append(cluster.client().getKubernetesSerialization().asJson(rollouts.get(name).getStatus()));
+          msg.append("\n ")
+              .append(name)
+              .append(" status ")
+              .append(
+                  cluster
+                      .client()
+                      .getKubernetesSerialization()
+                      .asJson(rollouts.get(name).getStatus()));
         }
       }
       throw new AssertionError(msg.toString());
@@ -220,10 +256,12 @@ class IdempotenceE2E {
     Map<String, Integer> events = new TreeMap<>();
     for (Event e : rollouts.events(name)) {
       if ("RolloutAddedToInformer".equals(e.getReason())) {
-        // Recorded by every controller that starts, for every Rollout, as Argo Rollouts does: not a write of state.
+        // Recorded by every controller that starts, for every Rollout, as Argo Rollouts does: not a
+        // write of state.
         continue;
       }
-      events.put(e.getMetadata().getName() + " " + e.getReason(), e.getCount() == null ? 1 : e.getCount());
+      events.put(
+          e.getMetadata().getName() + " " + e.getReason(), e.getCount() == null ? 1 : e.getCount());
     }
     return new Snapshot(r.getMetadata().getResourceVersion(), rss, events);
   }
@@ -233,9 +271,11 @@ class IdempotenceE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static int nz(Integer i) {

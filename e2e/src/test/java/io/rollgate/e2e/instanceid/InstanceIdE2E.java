@@ -22,8 +22,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Controller sharding with {@code --instance-id}: a controller with an id reconciles only Rollouts labelled
- * {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, one without an id only Rollouts without that label.
+ * Controller sharding with {@code --instance-id}: a controller with an id reconciles only Rollouts
+ * labelled {@code argo-rollouts.argoproj.io/controller-instance-id=<id>}, one without an id only
+ * Rollouts without that label.
  */
 @ExtendWith(InstanceIdE2E.FailureTracker.class)
 class InstanceIdE2E {
@@ -39,8 +40,10 @@ class InstanceIdE2E {
   static ControllerProcess noInstance;
   static ControllerLog logA;
   static ControllerLog logNone;
+
   /** Log lines written before this class started (the log files are appended to). */
   static int fromA;
+
   static int fromNone;
   static boolean failed;
 
@@ -54,7 +57,8 @@ class InstanceIdE2E {
     // A started controller writes its log afresh: its lines start at line 0.
     fromA = 0;
     fromNone = 0;
-    instanceA = ControllerProcess.start(cluster, "instanceid-a", "--namespace", ns, "--instance-id", "a");
+    instanceA =
+        ControllerProcess.start(cluster, "instanceid-a", "--namespace", ns, "--instance-id", "a");
     noInstance = ControllerProcess.start(cluster, "instanceid-none", "--namespace", ns);
     logA.awaitLine(fromA, ControllerLog.SYNCED, TIMEOUT);
     logNone.awaitLine(fromNone, ControllerLog.SYNCED, TIMEOUT);
@@ -92,7 +96,8 @@ class InstanceIdE2E {
     rollouts.create("instanceid/rollout.yaml", Map.of("NAME", "for-a", "LABELS", LABELLED_A));
     rollouts.create("instanceid/rollout.yaml", Map.of("NAME", "for-none", "LABELS", UNLABELLED));
     rollouts.create(
-        "instanceid/rollout.yaml", Map.of("NAME", "for-b", "LABELS", "{argo-rollouts.argoproj.io/controller-instance-id: b}"));
+        "instanceid/rollout.yaml",
+        Map.of("NAME", "for-b", "LABELS", "{argo-rollouts.argoproj.io/controller-instance-id: b}"));
     awaitHealthy("for-a");
     awaitHealthy("for-none");
     rollouts.holdsFor(
@@ -105,10 +110,20 @@ class InstanceIdE2E {
 
     List<String> aOnA = logA.reconcileLines(fromA, ns, "for-a");
     List<String> noneOnNone = logNone.reconcileLines(fromNone, ns, "for-none");
-    assertFalse(aOnA.isEmpty(), "the instance-a controller reconciled the labelled Rollout (" + logA.file() + ")");
-    assertFalse(noneOnNone.isEmpty(), "the controller without id reconciled the unlabelled Rollout (" + logNone.file() + ")");
-    assertEquals(List.of(), logA.reconcileLines(fromA, ns, "for-none"), "instance a left the unlabelled Rollout alone");
-    assertEquals(List.of(), logNone.reconcileLines(fromNone, ns, "for-a"), "no-id controller left the labelled Rollout alone");
+    assertFalse(
+        aOnA.isEmpty(),
+        "the instance-a controller reconciled the labelled Rollout (" + logA.file() + ")");
+    assertFalse(
+        noneOnNone.isEmpty(),
+        "the controller without id reconciled the unlabelled Rollout (" + logNone.file() + ")");
+    assertEquals(
+        List.of(),
+        logA.reconcileLines(fromA, ns, "for-none"),
+        "instance a left the unlabelled Rollout alone");
+    assertEquals(
+        List.of(),
+        logNone.reconcileLines(fromNone, ns, "for-a"),
+        "no-id controller left the labelled Rollout alone");
     assertEquals(List.of(), logA.reconcileLines(fromA, ns, "for-b"));
     assertEquals(List.of(), logNone.reconcileLines(fromNone, ns, "for-b"));
   }
@@ -117,17 +132,19 @@ class InstanceIdE2E {
   void leavesAnUnlabelledRolloutWithoutStatus_whenOnlyAnInstanceControllerRuns() {
     noInstance.close();
     assertFalse(noInstance.isAlive(), "controller without id stopped");
-    Rollout created = rollouts.create("instanceid/rollout.yaml", Map.of("NAME", "unowned", "LABELS", UNLABELLED));
+    Rollout created =
+        rollouts.create("instanceid/rollout.yaml", Map.of("NAME", "unowned", "LABELS", UNLABELLED));
     String rv = created.getMetadata().getResourceVersion();
 
     rollouts.holdsFor(
         "unowned",
         "no status, no write and no ReplicaSet for an unlabelled Rollout",
         Duration.ofSeconds(10),
-        r -> r != null
-            && r.getStatus() == null
-            && rv.equals(r.getMetadata().getResourceVersion())
-            && rollouts.replicaSets("unowned").isEmpty());
+        r ->
+            r != null
+                && r.getStatus() == null
+                && rv.equals(r.getMetadata().getResourceVersion())
+                && rollouts.replicaSets("unowned").isEmpty());
     assertTrue(rollouts.events("unowned").isEmpty(), "no events");
     assertEquals(List.of(), logA.reconcileLines(fromA, ns, "unowned"), "instance a ignored it");
 
@@ -143,9 +160,11 @@ class InstanceIdE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   /** Keeps the namespace of a failed class for inspection. */

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * {@code spec.minReadySeconds} is copied to the Rollout's ReplicaSets, so a pod counts as available only after being
- * ready that long, and the Rollout's steps and health wait for availability, not readiness.
+ * {@code spec.minReadySeconds} is copied to the Rollout's ReplicaSets, so a pod counts as available
+ * only after being ready that long, and the Rollout's steps and health wait for availability, not
+ * readiness.
  */
 @ExtendWith(MinReadySecondsE2E.FailureTracker.class)
 class MinReadySecondsE2E {
@@ -80,17 +81,22 @@ class MinReadySecondsE2E {
                 statusLag.set(true);
               }
               for (ReplicaSet rs : rollouts.replicaSets("lag")) {
-                if (rs.getStatus() != null && nz(rs.getStatus().getReadyReplicas()) > nz(rs.getStatus().getAvailableReplicas())) {
+                if (rs.getStatus() != null
+                    && nz(rs.getStatus().getReadyReplicas())
+                        > nz(rs.getStatus().getAvailableReplicas())) {
                   rsLag.set(true);
                 }
               }
               return "Healthy".equals(s.getPhase())
-                  && String.valueOf(r.getMetadata().getGeneration()).equals(s.getObservedGeneration());
+                  && String.valueOf(r.getMetadata().getGeneration())
+                      .equals(s.getObservedGeneration());
             });
     ReplicaSet v1 = rollouts.replicaSet("lag", healthy.getStatus().getStableRS());
     assertEquals(MIN_READY, v1.getSpec().getMinReadySeconds(), "copied to the ReplicaSet");
     assertTrue(rsLag.get(), "the ReplicaSet had ready pods that were not yet available");
-    assertTrue(statusLag.get(), "status.readyReplicas ran ahead of status.availableReplicas; seen: " + messages);
+    assertTrue(
+        statusLag.get(),
+        "status.readyReplicas ran ahead of status.availableReplicas; seen: " + messages);
     assertTrue(
         messages.contains("Progressing: updated replicas are still becoming available"),
         "phase while the pods are ready but not yet available; seen: " + messages);
@@ -107,27 +113,44 @@ class MinReadySecondsE2E {
             "lag paused at step 1",
             r -> {
               RolloutStatus s = r.getStatus();
-              if (s == null || s.getCurrentPodHash() == null || s.getCurrentPodHash().equals(stable)) {
+              if (s == null
+                  || s.getCurrentPodHash() == null
+                  || s.getCurrentPodHash().equals(stable)) {
                 return false;
               }
-              // Read the ReplicaSet after the Rollout: its availability only grows, so a lower count here was lower
+              // Read the ReplicaSet after the Rollout: its availability only grows, so a lower
+              // count here was lower
               // when the Rollout was read too.
               ReplicaSet canary = rollouts.replicaSet("lag", s.getCurrentPodHash());
               int index = s.getCurrentStepIndex() == null ? 0 : s.getCurrentStepIndex();
-              int ready = canary == null || canary.getStatus() == null ? 0 : nz(canary.getStatus().getReadyReplicas());
-              int available = canary == null || canary.getStatus() == null ? 0 : nz(canary.getStatus().getAvailableReplicas());
+              int ready =
+                  canary == null || canary.getStatus() == null
+                      ? 0
+                      : nz(canary.getStatus().getReadyReplicas());
+              int available =
+                  canary == null || canary.getStatus() == null
+                      ? 0
+                      : nz(canary.getStatus().getAvailableReplicas());
               if (index == 0 && ready >= 1 && available == 0) {
                 canaryLagAtStep0.set(true);
               }
               if (index >= 1 && available < 1) {
-                violations.add("step index " + index + " with canary ready=" + ready + " available=" + available);
+                violations.add(
+                    "step index "
+                        + index
+                        + " with canary ready="
+                        + ready
+                        + " available="
+                        + available);
               }
               return "Paused".equals(s.getPhase()) && index == 1;
             });
     ReplicaSet canary = rollouts.replicaSet("lag", paused.getStatus().getCurrentPodHash());
     assertEquals(MIN_READY, canary.getSpec().getMinReadySeconds(), "copied to the new ReplicaSet");
     assertEquals(List.of(), violations, "setWeight completed before the canary pod was available");
-    assertTrue(canaryLagAtStep0.get(), "the canary pod was ready but not available while the Rollout stayed at step 0");
+    assertTrue(
+        canaryLagAtStep0.get(),
+        "the canary pod was ready but not available while the Rollout stayed at step 0");
     assertEquals(1, nz(canary.getStatus().getAvailableReplicas()));
 
     rollouts.promoteFull("lag");
@@ -135,7 +158,13 @@ class MinReadySecondsE2E {
         "lag",
         "lag Healthy on v2",
         TIMEOUT,
-        r -> "Healthy".equals(r.getStatus().getPhase()) && canary.getMetadata().getLabels().get("rollouts-pod-template-hash").equals(r.getStatus().getStableRS()));
+        r ->
+            "Healthy".equals(r.getStatus().getPhase())
+                && canary
+                    .getMetadata()
+                    .getLabels()
+                    .get("rollouts-pod-template-hash")
+                    .equals(r.getStatus().getStableRS()));
   }
 
   @Test
@@ -150,15 +179,27 @@ class MinReadySecondsE2E {
         "retune",
         "ReplicaSet minReadySeconds 1",
         TIMEOUT,
-        r -> Integer.valueOf(1).equals(rollouts.replicaSet("retune", healthy.getStatus().getStableRS()).getSpec().getMinReadySeconds()));
+        r ->
+            Integer.valueOf(1)
+                .equals(
+                    rollouts
+                        .replicaSet("retune", healthy.getStatus().getStableRS())
+                        .getSpec()
+                        .getMinReadySeconds()));
     Rollout after = awaitHealthy("retune");
-    assertEquals(healthy.getStatus().getStableRS(), after.getStatus().getStableRS(), "same template, same ReplicaSet");
+    assertEquals(
+        healthy.getStatus().getStableRS(),
+        after.getStatus().getStableRS(),
+        "same template, same ReplicaSet");
     List<ReplicaSet> rss = rollouts.replicaSets("retune");
     assertEquals(1, rss.size(), rollouts.describeReplicaSets("retune"));
     assertEquals(before.getMetadata().getUid(), rss.get(0).getMetadata().getUid());
   }
 
-  /** Polls fast (availability lags readiness by only {@value #MIN_READY} s), until the predicate holds. */
+  /**
+   * Polls fast (availability lags readiness by only {@value #MIN_READY} s), until the predicate
+   * holds.
+   */
   static Rollout watch(String name, String what, Predicate<Rollout> until) {
     Rollout[] last = new Rollout[1];
     try {
@@ -172,7 +213,8 @@ class MinReadySecondsE2E {
               });
     } catch (ConditionTimeoutException e) {
       throw new AssertionError(
-          "timed out waiting for " + what + "; replicaSets: " + rollouts.describeReplicaSets(name), e);
+          "timed out waiting for " + what + "; replicaSets: " + rollouts.describeReplicaSets(name),
+          e);
     }
     return last[0];
   }
@@ -182,9 +224,11 @@ class MinReadySecondsE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static int nz(Integer i) {

@@ -37,10 +37,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Argo Rollouts notifications (docs/notifications.md) as a migrating team has them: upstream's own notification catalog
- * (the ConfigMap its install manifests ship, read from the argo-rollouts module), a webhook service and Slack pointed at
- * a local HTTP receiver, e-mail to a real SMTP server, and subscriptions by annotation on the Rollouts. Each test asserts
- * the messages received: their rendered text, their order, and that each arrives once.
+ * Argo Rollouts notifications (docs/notifications.md) as a migrating team has them: upstream's own
+ * notification catalog (the ConfigMap its install manifests ship, read from the argo-rollouts
+ * module), a webhook service and Slack pointed at a local HTTP receiver, e-mail to a real SMTP
+ * server, and subscriptions by annotation on the Rollouts. Each test asserts the messages received:
+ * their rendered text, their order, and that each arrives once.
  */
 class NotificationsE2E {
 
@@ -61,12 +62,18 @@ class NotificationsE2E {
     receiver =
         TestHttpServer.http()
             .route("/hook", r -> TestHttpServer.Response.text(200, "ok"))
-            .route("/slack/chat.postMessage", r -> TestHttpServer.Response.json(200, "{\"ok\":true,\"channel\":\"C1\",\"ts\":\"1.0\"}"));
+            .route(
+                "/slack/chat.postMessage",
+                r ->
+                    TestHttpServer.Response.json(
+                        200, "{\"ok\":true,\"channel\":\"C1\",\"ts\":\"1.0\"}"));
     smtp = SmtpServer.start();
     Map<String, String> data = new LinkedHashMap<>(catalog());
     data.put("service.webhook.hook", "url: " + receiver.url("/hook") + "\n");
     data.put("service.slack", "token: $slack-token\napiURL: " + receiver.url("/slack/") + "\n");
-    data.put("service.email", "host: 127.0.0.1\nport: " + smtp.port() + "\nfrom: rollouts@example.test\n");
+    data.put(
+        "service.email",
+        "host: 127.0.0.1\nport: " + smtp.port() + "\nfrom: rollouts@example.test\n");
     applyConfig(ns, data, Map.of("slack-token", "xoxb-e2e"));
     cluster.client().resource(load("notifications/template-fail.yaml")).inNamespace(ns).create();
     controller = startController(ns, "notify");
@@ -89,14 +96,19 @@ class NotificationsE2E {
   }
 
   static ControllerProcess startController(String namespace, String name) {
-    return ControllerProcess.start(cluster, name, "--namespace", namespace, "--plugin-bridge", GoPlugins.bridge().toString());
+    return ControllerProcess.start(
+        cluster, name, "--namespace", namespace, "--plugin-bridge", GoPlugins.bridge().toString());
   }
 
-  /** Upstream's notification catalog: the data of the ConfigMap in its {@code manifests/notifications-install.yaml}. */
+  /**
+   * Upstream's notification catalog: the data of the ConfigMap in its {@code
+   * manifests/notifications-install.yaml}.
+   */
   static Map<String, String> catalog() throws IOException {
     String dir = System.getenv("ROLLGATE_ARGO_ROLLOUTS_MODULE");
     Path module = dir == null || dir.isBlank() ? moduleDir() : Path.of(dir);
-    try (InputStream in = Files.newInputStream(module.resolve("manifests/notifications-install.yaml"))) {
+    try (InputStream in =
+        Files.newInputStream(module.resolve("manifests/notifications-install.yaml"))) {
       ConfigMap cm = cluster.client().getKubernetesSerialization().unmarshal(in, ConfigMap.class);
       return cm.getData();
     }
@@ -104,7 +116,9 @@ class NotificationsE2E {
 
   private static Path moduleDir() throws IOException {
     Process p =
-        new ProcessBuilder(Path.of("..", "bridge", "build").toAbsolutePath().normalize().toString(), "--module-dir")
+        new ProcessBuilder(
+                Path.of("..", "bridge", "build").toAbsolutePath().normalize().toString(),
+                "--module-dir")
             .redirectError(ProcessBuilder.Redirect.INHERIT)
             .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -145,14 +159,21 @@ class NotificationsE2E {
     }
   }
 
-  static Rollout createRollout(Rollouts in, String name, Map<String, String> subscriptions, String stepsJson) {
+  static Rollout createRollout(
+      Rollouts in, String name, Map<String, String> subscriptions, String stepsJson) {
     StringBuilder json = new StringBuilder("{");
     subscriptions.forEach(
-        (k, v) -> json.append(json.length() > 1 ? "," : "")
-            .append("\"notifications.argoproj.io/subscribe.").append(k).append("\":\"").append(v).append('"'));
+        (k, v) ->
+            json.append(json.length() > 1 ? "," : "")
+                .append("\"notifications.argoproj.io/subscribe.")
+                .append(k)
+                .append("\":\"")
+                .append(v)
+                .append('"'));
     json.append('}');
     return in.create(
-        "notifications/canary.yaml", Map.of("NAME", name, "SUBSCRIPTIONS", json.toString(), "STEPS", stepsJson));
+        "notifications/canary.yaml",
+        Map.of("NAME", name, "SUBSCRIPTIONS", json.toString(), "STEPS", stepsJson));
   }
 
   static Rollout awaitPhase(Rollouts in, String name, String phase) {
@@ -160,16 +181,19 @@ class NotificationsE2E {
         name,
         name + " " + phase,
         TIMEOUT,
-        r -> r.getStatus() != null
-            && phase.equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && phase.equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   /** The bodies the webhook service delivered that mention a Rollout, in arrival order. */
   static List<String> hookMessages(String rollout) {
     List<String> out = new ArrayList<>();
     for (TestHttpServer.Request r : receiver.requests("/hook")) {
-      if (r.body().contains("Rollout " + rollout + " ") || r.body().contains("Rollout " + rollout + "'")) {
+      if (r.body().contains("Rollout " + rollout + " ")
+          || r.body().contains("Rollout " + rollout + "'")) {
         out.add(r.body());
       }
     }
@@ -217,13 +241,16 @@ class NotificationsE2E {
     HttpResponse<String> r =
         HttpClient.newHttpClient()
             .send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + c.metricsPort() + "/metrics")).build(),
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + c.metricsPort() + "/metrics"))
+                    .build(),
                 HttpResponse.BodyHandlers.ofString());
     return r.body();
   }
 
   @Test
-  void canaryPausePromoteAndCompleteNotifyEachSubscriberOnceInOrderWithUpstreamsCatalogText() throws Exception {
+  void canaryPausePromoteAndCompleteNotifyEachSubscriberOnceInOrderWithUpstreamsCatalogText()
+      throws Exception {
     Map<String, String> subs = new LinkedHashMap<>();
     subs.put("on-rollout-completed.hook", "");
     subs.put("on-rollout-step-completed.hook", "");
@@ -243,7 +270,8 @@ class NotificationsE2E {
             "Rollout shop step number 1/2 has been completed.",
             "Rollout shop step number 2/2 has been completed.",
             "Rollout shop has been completed.");
-    assertEquals(expectedHook, awaitCount("webhook messages for shop", 4, () -> hookMessages("shop")));
+    assertEquals(
+        expectedHook, awaitCount("webhook messages for shop", 4, () -> hookMessages("shop")));
     staysAt("webhook messages for shop", 4, () -> hookMessages("shop"));
 
     List<Map<String, String>> slack = slackMessages("shop");
@@ -254,8 +282,10 @@ class NotificationsE2E {
     assertEquals("xoxb-e2e", paused.get("token"), "the token comes from the Secret's slack-token");
     String attachments = paused.get("attachments");
     assertTrue(
-        attachments.contains("\"title\":\"shop\"") && attachments.contains("\"value\":\"Canary\"")
-            && attachments.contains("\"title\":\"app\"") && attachments.contains("\"value\":\"registry.example/app:v2\"")
+        attachments.contains("\"title\":\"shop\"")
+            && attachments.contains("\"value\":\"Canary\"")
+            && attachments.contains("\"title\":\"app\"")
+            && attachments.contains("\"value\":\"registry.example/app:v2\"")
             && attachments.contains("\"color\":\"#18be52\""),
         attachments);
 
@@ -268,9 +298,12 @@ class NotificationsE2E {
     assertEquals("Rollout shop has been paused.", mail.body().strip());
 
     String metrics = scrape(controller);
-    String labels = "namespace=\"" + ns + "\",name=\"shop\",type=\"Normal\",reason=\"RolloutPaused\"";
+    String labels =
+        "namespace=\"" + ns + "\",name=\"shop\",type=\"Normal\",reason=\"RolloutPaused\"";
     assertTrue(metrics.contains("notification_send_success{" + labels + "} 2"), metrics);
-    assertTrue(metrics.contains("notification_send_count{namespace=\"" + ns + "\",name=\"shop\"}"), metrics);
+    assertTrue(
+        metrics.contains("notification_send_count{namespace=\"" + ns + "\",name=\"shop\"}"),
+        metrics);
   }
 
   @Test
@@ -290,9 +323,12 @@ class NotificationsE2E {
     assertEquals(
         List.of("Rollout checkout's analysis run failed."),
         awaitCount("webhook messages for checkout", 1, () -> hookMessages("checkout")));
-    List<Map<String, String>> slack = awaitCount("slack messages for checkout", 1, () -> slackMessages("checkout"));
+    List<Map<String, String>> slack =
+        awaitCount("slack messages for checkout", 1, () -> slackMessages("checkout"));
     assertEquals("Rollout checkout has been aborted.", slack.get(0).get("text"));
-    assertTrue(slack.get(0).get("attachments").contains("\"color\":\"#E01E5A\""), slack.get(0).get("attachments"));
+    assertTrue(
+        slack.get(0).get("attachments").contains("\"color\":\"#E01E5A\""),
+        slack.get(0).get("attachments"));
     staysAt("webhook messages for checkout", 1, () -> hookMessages("checkout"));
     assertEquals(1, slackMessages("checkout").size());
   }
@@ -303,16 +339,23 @@ class NotificationsE2E {
     subs.put("on-rollout-step-completed.hook", "");
     subs.put("on-rollout-paused.hook", "");
     createRollout(
-        rollouts, "restart", subs, "[{\"setWeight\": 25}, {\"pause\": {}}, {\"setWeight\": 75}, {\"pause\": {}}]");
+        rollouts,
+        "restart",
+        subs,
+        "[{\"setWeight\": 25}, {\"pause\": {}}, {\"setWeight\": 75}, {\"pause\": {}}]");
     awaitPhase(rollouts, "restart", "Healthy");
     rollouts.setImage("restart", "registry.example/app:v2");
     awaitPhase(rollouts, "restart", "Paused");
     List<String> first =
-        List.of("Rollout restart step number 1/4 has been completed.", "Rollout restart has been paused.");
-    assertEquals(first, awaitCount("webhook messages for restart", 2, () -> hookMessages("restart")));
+        List.of(
+            "Rollout restart step number 1/4 has been completed.",
+            "Rollout restart has been paused.");
+    assertEquals(
+        first, awaitCount("webhook messages for restart", 2, () -> hookMessages("restart")));
 
     controller.restart();
-    // The new process reads the paused Rollout again; it must not announce that pause a second time.
+    // The new process reads the paused Rollout again; it must not announce that pause a second
+    // time.
     staysAt("webhook messages for restart after the restart", 2, () -> hookMessages("restart"));
     rollouts.promote("restart");
     List<String> all = new ArrayList<>(first);
@@ -333,7 +376,9 @@ class NotificationsE2E {
       data.put("service.webhook.hook", "url: " + receiver.url("/hook") + "\n");
       data.put("service.slack", "token: $no-such-key\napiURL: " + receiver.url("/slack/") + "\n");
       data.put("template.broken", "message: 'Rollout {{.rollout.metadata.name has been paused.'\n");
-      data.put("template.good", "message: 'Rollout {{.rollout.metadata.name}} is complete ({{.serviceType}}).'\n");
+      data.put(
+          "template.good",
+          "message: 'Rollout {{.rollout.metadata.name}} is complete ({{.serviceType}}).'\n");
       data.put("trigger.on-rollout-paused", "- send: [broken]\n");
       data.put("trigger.on-rollout-completed", "- send: [good]\n");
       applyConfig(other, data, Map.of());
@@ -360,20 +405,33 @@ class NotificationsE2E {
               () -> {
                 String log = Files.readString(started.log());
                 return log.contains("key template.broken:")
-                    && log.contains("refers to $no-such-key, but Secret " + other + "/argo-rollouts-notification-secret has no key no-such-key")
-                    && log.contains("notification failed ns=" + other + " name=broken trigger=on-rollout-paused destination=hook")
-                    && log.contains("template.broken in " + other + "/argo-rollouts-notification-configmap is invalid")
+                    && log.contains(
+                        "refers to $no-such-key, but Secret "
+                            + other
+                            + "/argo-rollouts-notification-secret has no key no-such-key")
+                    && log.contains(
+                        "notification failed ns="
+                            + other
+                            + " name=broken trigger=on-rollout-paused destination=hook")
+                    && log.contains(
+                        "template.broken in "
+                            + other
+                            + "/argo-rollouts-notification-configmap is invalid")
                     && log.contains("destination=pager:oncall")
                     && log.contains("service pager is not defined");
               });
       String metrics = scrape(c);
       assertTrue(
           metrics.contains(
-              "notification_send_error{namespace=\"" + other + "\",name=\"broken\",type=\"Normal\",reason=\"RolloutPaused\"} 1"),
+              "notification_send_error{namespace=\""
+                  + other
+                  + "\",name=\"broken\",type=\"Normal\",reason=\"RolloutPaused\"} 1"),
           metrics);
       assertTrue(
           metrics.contains(
-              "notification_send_success{namespace=\"" + other + "\",name=\"broken\",type=\"Normal\",reason=\"RolloutCompleted\"} 2"),
+              "notification_send_success{namespace=\""
+                  + other
+                  + "\",name=\"broken\",type=\"Normal\",reason=\"RolloutCompleted\"} 2"),
           metrics);
       assertTrue(c.isAlive(), "the controller keeps running");
     } finally {
@@ -394,31 +452,54 @@ class NotificationsE2E {
       Map<String, String> homeConfig = new LinkedHashMap<>();
       homeConfig.put("service.webhook.hook", "url: " + receiver.url("/hook") + "\n");
       homeConfig.put("trigger.on-rollout-completed", "- send: [home]\n");
-      homeConfig.put("template.home", "message: 'home: Rollout {{.rollout.metadata.name}} done.'\n");
+      homeConfig.put(
+          "template.home", "message: 'home: Rollout {{.rollout.metadata.name}} done.'\n");
       applyConfig(home, homeConfig, Map.of());
       Map<String, String> teamConfig = new LinkedHashMap<>();
       teamConfig.put("service.webhook.teamhook", "url: " + receiver.url("/hook") + "\n");
       teamConfig.put("trigger.on-rollout-completed", "- send: [team]\n");
-      teamConfig.put("template.team", "message: 'team: Rollout {{.rollout.metadata.name}} done.'\n");
+      teamConfig.put(
+          "template.team", "message: 'team: Rollout {{.rollout.metadata.name}} done.'\n");
       applyConfig(team, teamConfig, Map.of());
       Map<String, String> subs = new LinkedHashMap<>();
       subs.put("on-rollout-completed.hook", "");
       subs.put("on-rollout-completed.teamhook", "");
 
-      c = ControllerProcess.start(cluster, "notify-home", "--namespace", team, "--plugin-config-namespace", home,
-          "--plugin-bridge", GoPlugins.bridge().toString());
+      c =
+          ControllerProcess.start(
+              cluster,
+              "notify-home",
+              "--namespace",
+              team,
+              "--plugin-config-namespace",
+              home,
+              "--plugin-bridge",
+              GoPlugins.bridge().toString());
       createRollout(in, "solo", subs, "[{\"setWeight\": 50}]");
       awaitPhase(in, "solo", "Healthy");
-      assertEquals(List.of("home: Rollout solo done."), awaitCount("messages for solo", 1, () -> hookMessages("solo")));
+      assertEquals(
+          List.of("home: Rollout solo done."),
+          awaitCount("messages for solo", 1, () -> hookMessages("solo")));
       c.close();
 
-      c = ControllerProcess.start(cluster, "notify-self-service", "--namespace", team, "--plugin-config-namespace", home,
-          "--self-service-notification-enabled", "--plugin-bridge", GoPlugins.bridge().toString());
+      c =
+          ControllerProcess.start(
+              cluster,
+              "notify-self-service",
+              "--namespace",
+              team,
+              "--plugin-config-namespace",
+              home,
+              "--self-service-notification-enabled",
+              "--plugin-bridge",
+              GoPlugins.bridge().toString());
       createRollout(in, "both", subs, "[{\"setWeight\": 50}]");
       awaitPhase(in, "both", "Healthy");
       List<String> both = awaitCount("messages for both", 2, () -> hookMessages("both"));
       assertEquals(
-          List.of("home: Rollout both done.", "team: Rollout both done."), both.stream().sorted().toList(), both.toString());
+          List.of("home: Rollout both done.", "team: Rollout both done."),
+          both.stream().sorted().toList(),
+          both.toString());
       staysAt("messages for solo", 1, () -> hookMessages("solo"));
     } finally {
       if (c != null) {

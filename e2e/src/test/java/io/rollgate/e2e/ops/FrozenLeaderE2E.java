@@ -28,27 +28,44 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A leader frozen past its Lease (SIGSTOP standing in for a long GC pause or a stalled VM) sends no write when it
- * resumes, although reconciles were in flight when it froze: what reached the API server is read from the API server's
- * own audit log, where each controller process names itself in its user agent (docs/reliability.md).
+ * A leader frozen past its Lease (SIGSTOP standing in for a long GC pause or a stalled VM) sends no
+ * write when it resumes, although reconciles were in flight when it froze: what reached the API
+ * server is read from the API server's own audit log, where each controller process names itself in
+ * its user agent (docs/reliability.md).
  */
 class FrozenLeaderE2E {
 
   static final Duration TIMEOUT = Duration.ofSeconds(90);
   static final String BECAME_LEADER = "leader election: became leader";
   static final int ROUNDS = 5;
-  static final Set<String> WRITES = Set.of("create", "update", "patch", "delete", "deletecollection");
+  static final Set<String> WRITES =
+      Set.of("create", "update", "patch", "delete", "deletecollection");
   static final ObjectMapper JSON = new ObjectMapper();
   static final Map<String, String> METHODS =
-      Map.of("create", "POST", "update", "PUT", "patch", "PATCH", "delete", "DELETE", "deletecollection", "DELETE");
+      Map.of(
+          "create",
+          "POST",
+          "update",
+          "PUT",
+          "patch",
+          "PATCH",
+          "delete",
+          "DELETE",
+          "deletecollection",
+          "DELETE");
 
   static TestCluster cluster;
   static String ns;
   static Rollouts rollouts;
   static Path auditLog;
   static final List<ControllerProcess> processes = new ArrayList<>();
-  /** Per process: the log line where its current run starts (a restarted process appends to the same log). */
+
+  /**
+   * Per process: the log line where its current run starts (a restarted process appends to the same
+   * log).
+   */
   static final Map<ControllerProcess, Integer> runStart = new java.util.HashMap<>();
+
   static String[] flags;
 
   @BeforeAll
@@ -56,14 +73,23 @@ class FrozenLeaderE2E {
     cluster = TestCluster.get();
     auditLog = auditLog();
     Assumptions.assumeTrue(
-        auditLog != null, "the API server's audit log is only known on the local control plane (e2e/cluster/up)");
+        auditLog != null,
+        "the API server's audit log is only known on the local control plane (e2e/cluster/up)");
     ns = cluster.createNamespace("ops-frozen");
     rollouts = new Rollouts(cluster.client(), ns);
     flags =
         new String[] {
-          "--namespace", ns, "--leader-elect", "--leader-election-namespace", ns,
-          "--leader-election-lease-duration", "12s", "--leader-election-renew-deadline", "8s",
-          "--leader-election-retry-period", "2s"
+          "--namespace",
+          ns,
+          "--leader-elect",
+          "--leader-election-namespace",
+          ns,
+          "--leader-election-lease-duration",
+          "12s",
+          "--leader-election-renew-deadline",
+          "8s",
+          "--leader-election-retry-period",
+          "2s"
         };
     processes.add(ControllerProcess.start(cluster, "ops-frozen-1", flags));
     processes.add(ControllerProcess.start(cluster, "ops-frozen-2", flags));
@@ -80,24 +106,34 @@ class FrozenLeaderE2E {
     }
   }
 
-  /** The local control plane's audit log: {@code ROLLGATE_AUDIT_LOG}, else beside the kubeconfig e2e/cluster/up wrote. */
+  /**
+   * The local control plane's audit log: {@code ROLLGATE_AUDIT_LOG}, else beside the kubeconfig
+   * e2e/cluster/up wrote.
+   */
   static Path auditLog() {
     String env = System.getenv("ROLLGATE_AUDIT_LOG");
     Path p =
         env != null && !env.isEmpty()
             ? Path.of(env)
-            : cluster.kubeconfig().toAbsolutePath().getParent().resolve("kwok/clusters/rollgate/logs/audit.log");
+            : cluster
+                .kubeconfig()
+                .toAbsolutePath()
+                .getParent()
+                .resolve("kwok/clusters/rollgate/logs/audit.log");
     return Files.isRegularFile(p) ? p : null;
   }
 
   static boolean leads(ControllerProcess p) {
     return p.isAlive()
-        && !ControllerLog.of(p).linesContaining(runStart.getOrDefault(p, 0), BECAME_LEADER).isEmpty();
+        && !ControllerLog.of(p)
+            .linesContaining(runStart.getOrDefault(p, 0), BECAME_LEADER)
+            .isEmpty();
   }
 
   static void signal(ControllerProcess p, String signal) {
     try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
       kill.waitFor(10, TimeUnit.SECONDS);
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -107,7 +143,10 @@ class FrozenLeaderE2E {
     }
   }
 
-  /** Writes (not to Leases) that the API server received from this process at or after {@code since}. */
+  /**
+   * Writes (not to Leases) that the API server received from this process at or after {@code
+   * since}.
+   */
   static List<String> writesBy(ControllerProcess p, Instant since) throws IOException {
     String agent = "(pid " + p.pid() + ")";
     List<String> found = new ArrayList<>();
@@ -126,19 +165,31 @@ class FrozenLeaderE2E {
       if (!at.isBefore(since)) {
         String path = e.path("requestURI").asText();
         int q = path.indexOf('?');
-        found.add(at + " " + METHODS.getOrDefault(e.path("verb").asText(), "?") + " " + (q < 0 ? path : path.substring(0, q)));
+        found.add(
+            at
+                + " "
+                + METHODS.getOrDefault(e.path("verb").asText(), "?")
+                + " "
+                + (q < 0 ? path : path.substring(0, q)));
       }
     }
     return found;
   }
 
-  /** The writes a process named as in flight when it noticed its pause, from its current run's log. */
+  /**
+   * The writes a process named as in flight when it noticed its pause, from its current run's log.
+   */
   static List<String> inFlightAtPause(ControllerProcess p) {
     List<String> lines =
-        ControllerLog.of(p).linesContaining(runStart.getOrDefault(p, 0), io.rollgate.controller.leader.PauseDetector.PAUSED);
+        ControllerLog.of(p)
+            .linesContaining(
+                runStart.getOrDefault(p, 0), io.rollgate.controller.leader.PauseDetector.PAUSED);
     List<String> out = new ArrayList<>();
     for (String line : lines) {
-      String list = line.substring(line.indexOf("may reach the API server late: ") + "may reach the API server late: ".length());
+      String list =
+          line.substring(
+              line.indexOf("may reach the API server late: ")
+                  + "may reach the API server late: ".length());
       if (!list.equals("none")) {
         out.addAll(List.of(list.split(", ")));
       }
@@ -158,9 +209,12 @@ class FrozenLeaderE2E {
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(100))
           .until(() -> processes.stream().anyMatch(FrozenLeaderE2E::leads));
-      ControllerProcess leader = processes.stream().filter(FrozenLeaderE2E::leads).findFirst().orElseThrow();
-      ControllerProcess standby = processes.stream().filter(p -> p != leader).findFirst().orElseThrow();
-      ControllerLog.of(standby).awaitLine(runStart.getOrDefault(standby, 0), ControllerLog.SYNCED, TIMEOUT);
+      ControllerProcess leader =
+          processes.stream().filter(FrozenLeaderE2E::leads).findFirst().orElseThrow();
+      ControllerProcess standby =
+          processes.stream().filter(p -> p != leader).findFirst().orElseThrow();
+      ControllerLog.of(standby)
+          .awaitLine(runStart.getOrDefault(standby, 0), ControllerLog.SYNCED, TIMEOUT);
       int standbyFrom = ControllerLog.of(standby).size();
 
       // Keep the leader busy: every new image walks three weight steps with 1 s pauses.
@@ -180,9 +234,12 @@ class FrozenLeaderE2E {
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(100))
           .until(() -> !leader.isAlive());
-      // A request already in the socket when the process froze goes out when it resumes, whatever the process
-      // checks: it was sent while the Lease was held and only arrives late, as over a slow network. The deposed
-      // process names such writes when it notices its pause (PauseDetector); every late write must be one of them,
+      // A request already in the socket when the process froze goes out when it resumes, whatever
+      // the process
+      // checks: it was sent while the Lease was held and only arrives late, as over a slow network.
+      // The deposed
+      // process names such writes when it notices its pause (PauseDetector); every late write must
+      // be one of them,
       // and none may be one it started after it resumed.
       List<String> late = writesBy(leader, resumed);
       List<String> inFlight = inFlightAtPause(leader);
@@ -198,12 +255,19 @@ class FrozenLeaderE2E {
       System.out.printf(
           "frozen leader round %d: takeover %d ms, writes started after resume %d, in flight at the freeze %d (%d"
               + " arrived late)%n",
-          round, takeoverMillis.get(takeoverMillis.size() - 1), unexplained.size(), inFlight.size(),
+          round,
+          takeoverMillis.get(takeoverMillis.size() - 1),
+          unexplained.size(),
+          inFlight.size(),
           late.size() - unexplained.size());
       assertEquals(
-          List.of(), unexplained,
-          "round " + round + ": writes the deposed leader started after it resumed (in flight at the freeze: "
-              + inFlight + ")");
+          List.of(),
+          unexplained,
+          "round "
+              + round
+              + ": writes the deposed leader started after it resumed (in flight at the freeze: "
+              + inFlight
+              + ")");
       // The deposed process comes back as the new standby.
       runStart.put(leader, ControllerLog.of(leader).size());
       leader.restart();
@@ -211,18 +275,28 @@ class FrozenLeaderE2E {
           "busy",
           "round " + round + " rollout finished by the new leader",
           TIMEOUT,
-          r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase())
-              && r.getStatus().getCurrentPodHash() != null
-              && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS()));
+          r ->
+              r.getStatus() != null
+                  && "Healthy".equals(r.getStatus().getPhase())
+                  && r.getStatus().getCurrentPodHash() != null
+                  && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS()));
     }
-    assertTrue(takeoverMillis.stream().allMatch(ms -> ms < 30_000), "takeover times " + takeoverMillis);
+    assertTrue(
+        takeoverMillis.stream().allMatch(ms -> ms < 30_000), "takeover times " + takeoverMillis);
     FaultReport.record(
         "controller leader frozen past its Lease with reconciles in flight",
         "SIGSTOP until the standby leads, then SIGCONT; " + ROUNDS + " rounds",
         "no write started by the resumed process (API server audit log; requests in the socket at the freeze excepted,"
             + " as the process names them); the new leader finishes the Rollout",
-        "passed; 0 writes started after a lost Lease (" + inFlightLate + " in flight at a freeze arrived late);"
-            + " takeover ms " + takeoverMillis);
-    System.out.println("frozen leader: " + ROUNDS + " rounds, 0 writes after a lost Lease, takeover ms " + takeoverMillis);
+        "passed; 0 writes started after a lost Lease ("
+            + inFlightLate
+            + " in flight at a freeze arrived late);"
+            + " takeover ms "
+            + takeoverMillis);
+    System.out.println(
+        "frozen leader: "
+            + ROUNDS
+            + " rounds, 0 writes after a lost Lease, takeover ms "
+            + takeoverMillis);
   }
 }

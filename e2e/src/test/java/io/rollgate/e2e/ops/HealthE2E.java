@@ -16,12 +16,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
-/** {@code /healthz} and {@code /readyz}: readiness follows the informers' sync, liveness the event loop. */
+/**
+ * {@code /healthz} and {@code /readyz}: readiness follows the informers' sync, liveness the event
+ * loop.
+ */
 class HealthE2E {
 
   @Test
   void readyzIs503UntilTheInformersSync_whileHealthzIs200() throws Exception {
-    // An "API server" that accepts connections and never answers: the informers' first list hangs, so the caches
+    // An "API server" that accepts connections and never answers: the informers' first list hangs,
+    // so the caches
     // stay unsynced for as long as this test looks.
     List<Socket> held = new CopyOnWriteArrayList<>();
     try (ServerSocket silent = new ServerSocket(0)) {
@@ -46,7 +50,8 @@ class HealthE2E {
               + silent.getLocalPort()
               + "\ncontexts:\n- name: silent\n  context:\n    cluster: silent\n    user: u\n    namespace: default\n"
               + "current-context: silent\nusers:\n- name: u\n  user:\n    token: t\n");
-      try (ControllerProcess unsynced = ControllerProcess.start(kubeconfig, "ops-health-unsynced", "--namespace", "x")) {
+      try (ControllerProcess unsynced =
+          ControllerProcess.start(kubeconfig, "ops-health-unsynced", "--namespace", "x")) {
         Awaitility.await("/healthz answers 200")
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(200))
@@ -64,12 +69,15 @@ class HealthE2E {
 
     TestCluster cluster = TestCluster.get();
     String ns = cluster.createNamespace("ops-health");
-    try (ControllerProcess synced = ControllerProcess.start(cluster, "ops-health", "--namespace", ns)) {
+    try (ControllerProcess synced =
+        ControllerProcess.start(cluster, "ops-health", "--namespace", ns)) {
       Awaitility.await("/readyz answers 200 once synced")
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(200))
           .until(() -> OpsHttp.get(synced.healthzPort(), "/readyz").status() == 200);
-      assertTrue(OpsHttp.get(synced.healthzPort(), "/readyz").body().contains("role=leader"), "no election: leads");
+      assertTrue(
+          OpsHttp.get(synced.healthzPort(), "/readyz").body().contains("role=leader"),
+          "no election: leads");
       OpsHttp.Response live = OpsHttp.get(synced.healthzPort(), "/healthz");
       assertEquals(200, live.status(), live.body());
       assertEquals(404, OpsHttp.get(synced.healthzPort(), "/nope").status());

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two controllers with leader election (Argo's defaults: lease 15 s, renew deadline 10 s, retry 2 s): only the leader
- * reconciles; when it is SIGKILLed mid-rollout, the standby takes the Lease and finishes the rollout.
+ * Two controllers with leader election (Argo's defaults: lease 15 s, renew deadline 10 s, retry 2
+ * s): only the leader reconciles; when it is SIGKILLed mid-rollout, the standby takes the Lease and
+ * finishes the rollout.
  */
 class LeaderElectionE2E {
 
@@ -82,25 +83,47 @@ class LeaderElectionE2E {
 
     rollouts.create(
         "canary/rollout.yaml",
-        Map.of("NAME", "web", "REPLICAS", "3", "WEIGHT", "34", "SURGE", "1", "UNAVAILABLE", "0", "PAUSE", "5s"));
-    rollouts.await("web", "web Healthy", TIMEOUT, r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()));
+        Map.of(
+            "NAME",
+            "web",
+            "REPLICAS",
+            "3",
+            "WEIGHT",
+            "34",
+            "SURGE",
+            "1",
+            "UNAVAILABLE",
+            "0",
+            "PAUSE",
+            "5s"));
+    rollouts.await(
+        "web",
+        "web Healthy",
+        TIMEOUT,
+        r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()));
     rollouts.setImage("web", "registry.example/app:v2");
     rollouts.await(
         "web",
         "web paused at step 1",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
-    assertFalse(ControllerLog.of(leader).reconcileLines(0, ns, "web").isEmpty(), "the leader reconciled web");
-    assertTrue(ControllerLog.of(standby).reconcileLines(0, ns, "web").isEmpty(), "the standby never reconciled web");
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
+    assertFalse(
+        ControllerLog.of(leader).reconcileLines(0, ns, "web").isEmpty(),
+        "the leader reconciled web");
+    assertTrue(
+        ControllerLog.of(standby).reconcileLines(0, ns, "web").isEmpty(),
+        "the standby never reconciled web");
 
     int standbyFrom = ControllerLog.of(standby).size();
     long killedAt = System.nanoTime();
     leader.kill();
     ControllerLog.of(standby).awaitLine(standbyFrom, BECAME_LEADER, Duration.ofSeconds(60));
     double failoverSeconds = (System.nanoTime() - killedAt) / 1e9;
-    System.out.printf("leader failover after SIGKILL: %.1f s (lease 15 s, retry 2 s)%n", failoverSeconds);
+    System.out.printf(
+        "leader failover after SIGKILL: %.1f s (lease 15 s, retry 2 s)%n", failoverSeconds);
 
     rollouts.promote("web");
     Rollout done =
@@ -108,13 +131,22 @@ class LeaderElectionE2E {
             "web",
             "web Healthy on v2 under the new leader",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && "Healthy".equals(r.getStatus().getPhase())
-                && r.getStatus().getCurrentPodHash() != null
-                && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
-                && r.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().endsWith(":v2"));
+            r ->
+                r.getStatus() != null
+                    && "Healthy".equals(r.getStatus().getPhase())
+                    && r.getStatus().getCurrentPodHash() != null
+                    && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
+                    && r.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage()
+                        .endsWith(":v2"));
     assertNotNull(done);
-    assertFalse(ControllerLog.of(standby).reconcileLines(standbyFrom, ns, "web").isEmpty(), "the new leader reconciled");
+    assertFalse(
+        ControllerLog.of(standby).reconcileLines(standbyFrom, ns, "web").isEmpty(),
+        "the new leader reconciled");
     assertTrue(standby.isAlive());
     FaultReport.record(
         "controller leader killed",
@@ -122,14 +154,20 @@ class LeaderElectionE2E {
         "the standby takes the Lease and finishes the paused Rollout after a promote",
         String.format("passed; failover %.1f s (lease 15 s, retry 2 s)", failoverSeconds));
 
-    // SIGTERM: the new leader drains, then releases the Lease (releaseOnCancel) instead of letting it expire.
+    // SIGTERM: the new leader drains, then releases the Lease (releaseOnCancel) instead of letting
+    // it expire.
     standby.close();
     assertFalse(standby.isAlive());
     Lease released = cluster.client().leases().inNamespace(ns).withName(LOCK).get();
     String holder = released.getSpec().getHolderIdentity();
     assertTrue(
-        holder == null || holder.isEmpty() || Integer.valueOf(1).equals(released.getSpec().getLeaseDurationSeconds()),
+        holder == null
+            || holder.isEmpty()
+            || Integer.valueOf(1).equals(released.getSpec().getLeaseDurationSeconds()),
         "Lease released on graceful stop: " + released.getSpec());
-    assertFalse(ControllerLog.of(standby).linesContaining(standbyFrom, "leader election: released").isEmpty());
+    assertFalse(
+        ControllerLog.of(standby)
+            .linesContaining(standbyFrom, "leader election: released")
+            .isEmpty());
   }
 }

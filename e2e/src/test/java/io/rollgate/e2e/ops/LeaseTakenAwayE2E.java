@@ -22,9 +22,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A leader whose Lease is taken over by another holder (as a second controller with a clock skew, or an operator
- * editing the Lease, would) stops writing and exits; nobody reconciles while the other holder's Lease is valid; once
- * it expires, the standby takes over and carries on with the rollout.
+ * A leader whose Lease is taken over by another holder (as a second controller with a clock skew,
+ * or an operator editing the Lease, would) stops writing and exits; nobody reconciles while the
+ * other holder's Lease is valid; once it expires, the standby takes over and carries on with the
+ * rollout.
  */
 class LeaseTakenAwayE2E {
 
@@ -32,6 +33,7 @@ class LeaseTakenAwayE2E {
   static final String LOCK = "argo-rollouts-controller-lock";
   static final String BECAME_LEADER = "leader election: became leader";
   static final String LOST = "lost leadership";
+
   /** Lease duration the foreign holder writes, in seconds. */
   static final int FOREIGN_LEASE_SECONDS = 20;
 
@@ -80,29 +82,55 @@ class LeaseTakenAwayE2E {
 
     rollouts.create(
         "canary/rollout.yaml",
-        Map.of("NAME", "web", "REPLICAS", "3", "WEIGHT", "34", "SURGE", "1", "UNAVAILABLE", "0", "PAUSE", "5s"));
+        Map.of(
+            "NAME",
+            "web",
+            "REPLICAS",
+            "3",
+            "WEIGHT",
+            "34",
+            "SURGE",
+            "1",
+            "UNAVAILABLE",
+            "0",
+            "PAUSE",
+            "5s"));
     Rollout healthy =
-        rollouts.await("web", "web Healthy", TIMEOUT, r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()));
+        rollouts.await(
+            "web",
+            "web Healthy",
+            TIMEOUT,
+            r -> r.getStatus() != null && "Healthy".equals(r.getStatus().getPhase()));
     String stableHash = healthy.getStatus().getStableRS();
 
-    // Another holder writes itself into the Lease with a fresh renewTime, as a competing elector would.
+    // Another holder writes itself into the Lease with a fresh renewTime, as a competing elector
+    // would.
     int leaderFrom = ControllerLog.of(leader).size();
     int standbyFrom = ControllerLog.of(standby).size();
     Instant takenAt = Instant.now();
-    // The leader renews every 2 s, so the edit can meet a newer resourceVersion (409): retry as a competing elector
+    // The leader renews every 2 s, so the edit can meet a newer resourceVersion (409): retry as a
+    // competing elector
     // would.
     Awaitility.await("another holder written into the Lease")
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(50))
         .ignoreExceptionsMatching(
-            e -> e instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 409)
+            e ->
+                e instanceof io.fabric8.kubernetes.client.KubernetesClientException k
+                    && k.getCode() == 409)
         .until(
             () -> {
-              cluster.client().leases().inNamespace(ns).withName(LOCK).edit(lease -> takeOver(lease, takenAt));
+              cluster
+                  .client()
+                  .leases()
+                  .inNamespace(ns)
+                  .withName(LOCK)
+                  .edit(lease -> takeOver(lease, takenAt));
               return true;
             });
 
-    // The renew loop sees the foreign holder within a retry period (2 s); the renew deadline (10 s) bounds it.
+    // The renew loop sees the foreign holder within a retry period (2 s); the renew deadline (10 s)
+    // bounds it.
     ControllerLog.of(leader).awaitLine(leaderFrom, LOST, Duration.ofSeconds(12));
     Awaitility.await("the leader that lost its Lease exits")
         .atMost(Duration.ofSeconds(30))
@@ -112,37 +140,45 @@ class LeaseTakenAwayE2E {
         Duration.between(takenAt, Instant.now()).toSeconds() < FOREIGN_LEASE_SECONDS,
         "the old leader stopped before the foreign Lease expired");
 
-    // While the foreign Lease is valid nobody may act on a new revision: no ReplicaSet, no status change.
+    // While the foreign Lease is valid nobody may act on a new revision: no ReplicaSet, no status
+    // change.
     rollouts.setImage("web", "registry.example/app:v2");
-    Duration left = Duration.between(Instant.now(), takenAt.plusSeconds(FOREIGN_LEASE_SECONDS)).minusSeconds(2);
+    Duration left =
+        Duration.between(Instant.now(), takenAt.plusSeconds(FOREIGN_LEASE_SECONDS)).minusSeconds(2);
     if (!left.isNegative() && !left.isZero()) {
       int rsBefore = rollouts.replicaSets("web").size();
       rollouts.holdsFor(
           "web",
           "no controller reconciles while another holder has the Lease",
           left,
-          r -> r != null
-              && Objects.equals(stableHash, r.getStatus().getCurrentPodHash())
-              && rollouts.replicaSets("web").size() == rsBefore);
+          r ->
+              r != null
+                  && Objects.equals(stableHash, r.getStatus().getCurrentPodHash())
+                  && rollouts.replicaSets("web").size() == rsBefore);
       assertTrue(
           ControllerLog.of(standby).linesContaining(standbyFrom, BECAME_LEADER).isEmpty(),
           "the standby respects the other holder's unexpired Lease");
     }
 
-    // The other holder never renews: after its lease duration the standby takes over and the rollout goes on.
+    // The other holder never renews: after its lease duration the standby takes over and the
+    // rollout goes on.
     ControllerLog.of(standby).awaitLine(standbyFrom, BECAME_LEADER, Duration.ofSeconds(60));
     Rollout paused =
         rollouts.await(
             "web",
             "web paused at step 1 under the new leader",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && "Paused".equals(r.getStatus().getPhase())
-                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
+            r ->
+                r.getStatus() != null
+                    && "Paused".equals(r.getStatus().getPhase())
+                    && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
     assertNotEquals(stableHash, paused.getStatus().getCurrentPodHash());
     Lease lease = cluster.client().leases().inNamespace(ns).withName(LOCK).get();
-    List<String> standbyLeads = ControllerLog.of(standby).linesContaining(standbyFrom, BECAME_LEADER);
-    assertTrue(standbyLeads.get(0).contains(lease.getSpec().getHolderIdentity()), standbyLeads + " vs " + lease.getSpec());
+    List<String> standbyLeads =
+        ControllerLog.of(standby).linesContaining(standbyFrom, BECAME_LEADER);
+    assertTrue(
+        standbyLeads.get(0).contains(lease.getSpec().getHolderIdentity()),
+        standbyLeads + " vs " + lease.getSpec());
     assertTrue(standby.isAlive(), "the new leader keeps running");
   }
 

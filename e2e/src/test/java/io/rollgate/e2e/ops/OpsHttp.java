@@ -10,7 +10,8 @@ import java.time.Duration;
 /** Plain HTTP GETs against a controller's metrics and health ports. */
 final class OpsHttp {
 
-  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   /** A response: status code (or -1 when nothing answered) and body. */
   record Response(int status, String body) {}
@@ -21,7 +22,9 @@ final class OpsHttp {
     try {
       HttpResponse<String> r =
           CLIENT.send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .timeout(Duration.ofSeconds(10))
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       return new Response(r.statusCode(), r.body());
     } catch (IOException e) {
@@ -32,7 +35,10 @@ final class OpsHttp {
     }
   }
 
-  /** The value of the one sample whose line starts with {@code prefix} (metric name and labels), or null. */
+  /**
+   * The value of the one sample whose line starts with {@code prefix} (metric name and labels), or
+   * null.
+   */
   static Double sample(String exposition, String prefix) {
     for (String line : exposition.split("\n")) {
       if (line.startsWith(prefix + " ")) {

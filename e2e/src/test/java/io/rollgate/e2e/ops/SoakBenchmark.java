@@ -3,8 +3,8 @@ package io.rollgate.e2e.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rollgate.api.Rollout;
-import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerFootprint;
+import io.rollgate.e2e.support.ControllerLog;
 import io.rollgate.e2e.support.ControllerProcess;
 import io.rollgate.e2e.support.TestCluster;
 import java.time.Duration;
@@ -21,15 +21,17 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Soak benchmark, not a test (its name keeps it out of the e2e suite): N Rollouts on the cluster, each updated once,
- * then steady churn. It prints the initial sync time, the time until every Rollout is Healthy, API requests per
- * Rollout update, and heap (after a full GC) and RSS of the controller over the churn.
+ * Soak benchmark, not a test (its name keeps it out of the e2e suite): N Rollouts on the cluster,
+ * each updated once, then steady churn. It prints the initial sync time, the time until every
+ * Rollout is Healthy, API requests per Rollout update, and heap (after a full GC) and RSS of the
+ * controller over the churn.
  *
- * <p>Run: {@code bin/test -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakBenchmark
- * -Dsoak.rollouts=1000 -Dsoak.churnMinutes=10}. Other properties: {@code soak.qps} (controller {@code --qps}, default
- * 200), {@code soak.burst} (400), {@code soak.churnPercent} (Rollouts updated per 10 s churn tick, default 2) or
- * {@code soak.churnPerTick} (a number of Rollouts per tick instead), and {@code rollgate.controller.xmx} (the
- * controller's heap limit, default 512m).
+ * <p>Run: {@code bin/test -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dit.test=SoakBenchmark -Dsoak.rollouts=1000 -Dsoak.churnMinutes=10}. Other properties: {@code
+ * soak.qps} (controller {@code --qps}, default 200), {@code soak.burst} (400), {@code
+ * soak.churnPercent} (Rollouts updated per 10 s churn tick, default 2) or {@code soak.churnPerTick}
+ * (a number of Rollouts per tick instead), and {@code rollgate.controller.xmx} (the controller's
+ * heap limit, default 512m).
  */
 class SoakBenchmark {
 
@@ -52,8 +54,17 @@ class SoakBenchmark {
     List<Future<?>> created = new ArrayList<>();
     for (int i = 0; i < N; i++) {
       String name = "r" + i;
-      created.add(pool.submit(() -> client.resources(Rollout.class).inNamespace(ns)
-          .resource(client.getKubernetesSerialization().unmarshal(rollout(name, "v1"), Rollout.class)).create()));
+      created.add(
+          pool.submit(
+              () ->
+                  client
+                      .resources(Rollout.class)
+                      .inNamespace(ns)
+                      .resource(
+                          client
+                              .getKubernetesSerialization()
+                              .unmarshal(rollout(name, "v1"), Rollout.class))
+                      .create()));
     }
     for (Future<?> f : created) {
       f.get();
@@ -87,7 +98,8 @@ class SoakBenchmark {
       double updated = secondsSince(u0);
       Map<String, Double> spent = delta(before, requests(controller));
       double perUpdate = spent.get("total") / N;
-      spent.forEach((labels, count) -> System.out.printf("soak:   requests %s: %.0f%n", labels, count));
+      spent.forEach(
+          (labels, count) -> System.out.printf("soak:   requests %s: %.0f%n", labels, count));
       ControllerFootprint afterUpdate = ControllerFootprint.sample(controller);
       System.out.printf(
           "soak: N=%d updated once: all Healthy on v2 after %.1f s, %.1f API requests per Rollout update; heap %.1f"
@@ -109,8 +121,8 @@ class SoakBenchmark {
         if (System.nanoTime() - lastPrint >= Duration.ofMinutes(1).toNanos()) {
           ControllerFootprint s = ControllerFootprint.sample(controller);
           System.out.printf(
-              "soak: churn t=%.0f s: heap after GC %.1f MiB, RSS %.1f MiB%n", secondsSince(u0) - updated, s.heapMib(),
-              s.rssMib());
+              "soak: churn t=%.0f s: heap after GC %.1f MiB, RSS %.1f MiB%n",
+              secondsSince(u0) - updated, s.heapMib(), s.rssMib());
           lastPrint = System.nanoTime();
         }
       }
@@ -126,14 +138,15 @@ class SoakBenchmark {
   }
 
   /**
-   * Fails at once, with the figures, when the cluster's schedulable nodes cannot take every Rollout's pod and a surge
-   * pod each (otherwise Rollouts wait for a node until their progress deadline and the benchmark measures the
-   * scheduler).
+   * Fails at once, with the figures, when the cluster's schedulable nodes cannot take every
+   * Rollout's pod and a surge pod each (otherwise Rollouts wait for a node until their progress
+   * deadline and the benchmark measures the scheduler).
    */
   static void requirePodRoom(io.fabric8.kubernetes.client.KubernetesClient client) {
     long room = 0;
     for (var node : client.nodes().list().getItems()) {
-      if (Boolean.TRUE.equals(node.getSpec().getUnschedulable()) || node.getStatus().getAllocatable() == null) {
+      if (Boolean.TRUE.equals(node.getSpec().getUnschedulable())
+          || node.getStatus().getAllocatable() == null) {
         continue;
       }
       var pods = node.getStatus().getAllocatable().get("pods");
@@ -142,7 +155,14 @@ class SoakBenchmark {
     long used = client.pods().inAnyNamespace().list().getItems().size();
     if (room - used < 2L * N) {
       throw new IllegalStateException(
-          "soak: the nodes take " + room + " pods, " + used + " exist; " + N + " Rollouts need room for " + 2 * N
+          "soak: the nodes take "
+              + room
+              + " pods, "
+              + used
+              + " exist; "
+              + N
+              + " Rollouts need room for "
+              + 2 * N
               + " (one pod and one surge pod each): add nodes or raise their pods capacity");
     }
   }
@@ -153,7 +173,9 @@ class SoakBenchmark {
     for (String line : OpsHttp.get(controller.metricsPort(), "/metrics").body().split("\n")) {
       if (line.startsWith("controller_clientset_k8s_request_total{")) {
         int space = line.lastIndexOf(' ');
-        byLabels.put(line.substring(line.indexOf('{'), space), Double.parseDouble(line.substring(space + 1)));
+        byLabels.put(
+            line.substring(line.indexOf('{'), space),
+            Double.parseDouble(line.substring(space + 1)));
       }
     }
     return byLabels;
@@ -174,46 +196,78 @@ class SoakBenchmark {
     return d;
   }
 
-  static void awaitAll(io.fabric8.kubernetes.client.KubernetesClient client, String ns, String what, Predicate<Rollout> p) {
+  static void awaitAll(
+      io.fabric8.kubernetes.client.KubernetesClient client,
+      String ns,
+      String what,
+      Predicate<Rollout> p) {
     long started = System.nanoTime();
     long[] lastProgress = {started};
     Awaitility.await(what)
         .atMost(LONG)
         .pollInterval(Duration.ofSeconds(Math.max(2, N / 1000)))
-        .until(() -> {
-          List<Rollout> all = client.resources(Rollout.class).inNamespace(ns).list().getItems();
-          long done = all.stream().filter(p).count();
-          long now = System.nanoTime();
-          if (now - lastProgress[0] >= Duration.ofMinutes(1).toNanos()) {
-            System.out.printf("soak:   %s: %d of %d after %.0f s%n", what, done, N, secondsSince(started));
-            lastProgress[0] = now;
-          }
-          return done == N;
-        });
-    assertEquals(N, client.resources(Rollout.class).inNamespace(ns).list().getItems().stream().filter(p).count());
+        .until(
+            () -> {
+              List<Rollout> all = client.resources(Rollout.class).inNamespace(ns).list().getItems();
+              long done = all.stream().filter(p).count();
+              long now = System.nanoTime();
+              if (now - lastProgress[0] >= Duration.ofMinutes(1).toNanos()) {
+                System.out.printf(
+                    "soak:   %s: %d of %d after %.0f s%n", what, done, N, secondsSince(started));
+                lastProgress[0] = now;
+              }
+              return done == N;
+            });
+    assertEquals(
+        N,
+        client.resources(Rollout.class).inNamespace(ns).list().getItems().stream()
+            .filter(p)
+            .count());
   }
 
   static boolean healthyOn(Rollout r, String tag) {
     return r.getStatus() != null
-        && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
+        && String.valueOf(r.getMetadata().getGeneration())
+            .equals(r.getStatus().getObservedGeneration())
         && "Healthy".equals(r.getStatus().getPhase())
         && r.getStatus().getCurrentPodHash() != null
         && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
-        && r.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().endsWith(":" + tag);
+        && r.getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getImage()
+            .endsWith(":" + tag);
   }
 
-  static void setImage(io.fabric8.kubernetes.client.KubernetesClient client, String ns, String name, String tag) {
-    client.resources(Rollout.class).inNamespace(ns).withName(name).patch(
-        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
-        "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\"registry.example/app:"
-            + tag + "\"}]");
+  static void setImage(
+      io.fabric8.kubernetes.client.KubernetesClient client, String ns, String name, String tag) {
+    client
+        .resources(Rollout.class)
+        .inNamespace(ns)
+        .withName(name)
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
+            "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\"registry.example/app:"
+                + tag
+                + "\"}]");
   }
 
   static String rollout(String name, String tag) {
-    return "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: " + name + "\nspec:\n  replicas: 1\n"
-        + "  revisionHistoryLimit: 2\n  selector:\n    matchLabels:\n      app: " + name + "\n  template:\n"
-        + "    metadata:\n      labels:\n        app: " + name + "\n    spec:\n      containers:\n      - name: app\n"
-        + "        image: registry.example/app:" + tag + "\n  strategy:\n    canary:\n      maxSurge: 1\n"
+    return "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: "
+        + name
+        + "\nspec:\n  replicas: 1\n"
+        + "  revisionHistoryLimit: 2\n  selector:\n    matchLabels:\n      app: "
+        + name
+        + "\n  template:\n"
+        + "    metadata:\n      labels:\n        app: "
+        + name
+        + "\n    spec:\n      containers:\n      - name: app\n"
+        + "        image: registry.example/app:"
+        + tag
+        + "\n  strategy:\n    canary:\n      maxSurge: 1\n"
         + "      maxUnavailable: 0\n";
   }
 

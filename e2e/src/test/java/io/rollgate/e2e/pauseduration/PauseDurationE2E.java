@@ -26,8 +26,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * A timed pause step ({@code pause: {duration: ...}}) holds the canary for its duration and then lets the Rollout
- * finish on its own, with no promote; the Events a user (and the notification triggers) see along the way.
+ * A timed pause step ({@code pause: {duration: ...}}) holds the canary for its duration and then
+ * lets the Rollout finish on its own, with no promote; the Events a user (and the notification
+ * triggers) see along the way.
  */
 @ExtendWith(PauseDurationE2E.FailureTracker.class)
 class PauseDurationE2E {
@@ -85,9 +86,10 @@ class PauseDurationE2E {
             name,
             name + " paused at step 1",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && "Paused".equals(r.getStatus().getPhase())
-                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
+            r ->
+                r.getStatus() != null
+                    && "Paused".equals(r.getStatus().getPhase())
+                    && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
     RolloutStatus ps = paused.getStatus();
     String v2 = ps.getCurrentPodHash();
     assertEquals("CanaryPauseStep", ps.getMessage());
@@ -101,7 +103,9 @@ class PauseDurationE2E {
     RolloutStatus s = done.getStatus();
     assertEquals(v2, s.getStableRS());
     assertEquals(2, s.getCurrentStepIndex());
-    assertTrue(s.getPauseConditions() == null || s.getPauseConditions().isEmpty(), "pause condition removed");
+    assertTrue(
+        s.getPauseConditions() == null || s.getPauseConditions().isEmpty(),
+        "pause condition removed");
     assertFalse(Boolean.TRUE.equals(s.getControllerPause()), "controllerPause cleared");
     assertEquals(2, rollouts.specReplicas(name, v2));
     assertEquals(0, rollouts.specReplicas(name, v1));
@@ -109,22 +113,38 @@ class PauseDurationE2E {
     String rs1 = name + "-" + v1;
     String rs2 = name + "-" + v2;
     awaitEvent(name, "RolloutStepCompleted", "Rollout step 1/2 completed (setWeight: 50)");
-    Event pauseDone = awaitEvent(name, "RolloutStepCompleted", "Rollout step 2/2 completed (" + pauseStepText + ")");
+    Event pauseDone =
+        awaitEvent(
+            name, "RolloutStepCompleted", "Rollout step 2/2 completed (" + pauseStepText + ")");
     awaitEvent(name, "RolloutPaused", "Rollout is paused (CanaryPauseStep)");
     awaitEvent(name, "RolloutResumed", "Rollout is resumed");
-    awaitEvent(name, "RolloutCompleted", "Rollout completed update to revision 1 (" + v1 + "): Initial deploy");
-    awaitEvent(name, "RolloutCompleted", "Rollout completed update to revision 2 (" + v2 + "): Completed all 2 canary steps");
+    awaitEvent(
+        name,
+        "RolloutCompleted",
+        "Rollout completed update to revision 1 (" + v1 + "): Initial deploy");
+    awaitEvent(
+        name,
+        "RolloutCompleted",
+        "Rollout completed update to revision 2 (" + v2 + "): Completed all 2 canary steps");
     awaitEvent(name, "NewReplicaSetCreated", "Created ReplicaSet " + rs1 + " (revision 1)");
     awaitEvent(name, "NewReplicaSetCreated", "Created ReplicaSet " + rs2 + " (revision 2)");
-    awaitEvent(name, "ScalingReplicaSet", "Scaled up ReplicaSet " + rs1 + " (revision 1) from 0 to 2");
-    awaitEvent(name, "ScalingReplicaSet", "Scaled up ReplicaSet " + rs2 + " (revision 2) from 0 to 1");
-    awaitEvent(name, "ScalingReplicaSet", "Scaled up ReplicaSet " + rs2 + " (revision 2) from 1 to 2");
-    awaitEvent(name, "ScalingReplicaSet", "Scaled down ReplicaSet " + rs1 + " (revision 1) from 1 to 0");
+    awaitEvent(
+        name, "ScalingReplicaSet", "Scaled up ReplicaSet " + rs1 + " (revision 1) from 0 to 2");
+    awaitEvent(
+        name, "ScalingReplicaSet", "Scaled up ReplicaSet " + rs2 + " (revision 2) from 0 to 1");
+    awaitEvent(
+        name, "ScalingReplicaSet", "Scaled up ReplicaSet " + rs2 + " (revision 2) from 1 to 2");
+    awaitEvent(
+        name, "ScalingReplicaSet", "Scaled down ReplicaSet " + rs1 + " (revision 1) from 1 to 0");
 
     List<String> steps =
-        rollouts.eventMessages(name, "RolloutStepCompleted").stream().sorted().collect(Collectors.toList());
+        rollouts.eventMessages(name, "RolloutStepCompleted").stream()
+            .sorted()
+            .collect(Collectors.toList());
     assertEquals(
-        List.of("Rollout step 1/2 completed (setWeight: 50)", "Rollout step 2/2 completed (" + pauseStepText + ")"),
+        List.of(
+            "Rollout step 1/2 completed (setWeight: 50)",
+            "Rollout step 2/2 completed (" + pauseStepText + ")"),
         steps,
         "each step completed exactly once");
     for (Event e : rollouts.events(name)) {
@@ -137,7 +157,12 @@ class PauseDurationE2E {
     Instant resumedAt = Instant.parse(pauseDone.getFirstTimestamp());
     assertFalse(
         resumedAt.isBefore(pausedAt.plus(PAUSE)),
-        "pause step completed at " + resumedAt + ", paused at " + pausedAt + " for " + durationYaml);
+        "pause step completed at "
+            + resumedAt
+            + ", paused at "
+            + pausedAt
+            + " for "
+            + durationYaml);
   }
 
   static Rollout awaitHealthy(String name) {
@@ -145,12 +170,17 @@ class PauseDurationE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
-  /** Waits (events are written after the status) for an Event on the Rollout with this reason and message. */
+  /**
+   * Waits (events are written after the status) for an Event on the Rollout with this reason and
+   * message.
+   */
   static Event awaitEvent(String name, String reason, String message) {
     Event[] found = new Event[1];
     try {
@@ -168,8 +198,14 @@ class PauseDurationE2E {
               });
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       throw new AssertionError(
-          "no " + reason + " event '" + message + "'; events: "
-              + rollouts.events(name).stream().map(x -> x.getReason() + ": " + x.getMessage()).collect(Collectors.toList()),
+          "no "
+              + reason
+              + " event '"
+              + message
+              + "'; events: "
+              + rollouts.events(name).stream()
+                  .map(x -> x.getReason() + ": " + x.getMessage())
+                  .collect(Collectors.toList()),
           e);
     }
     return found[0];

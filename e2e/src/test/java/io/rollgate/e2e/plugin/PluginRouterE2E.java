@@ -46,12 +46,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Traffic-router plugins run by the controller's plugin host, registered in {@code argo-rollouts-config} as a user
- * registers them: an executable ({@code file://} and {@code http://} with {@code sha256}) launching a Java plugin
- * served by the SDK's {@code PluginServer}, and an {@code endpoint}. The plugin stands in for a data plane: it records
- * the weights it is told to carry, and the tests check them at each step along with the Rollout's status, events,
- * {@code /metrics} and the audit log; then the registry is edited without a restart, the checksum is wrong, the
- * plugin process is killed, and the plugin hangs past {@code --plugin-call-timeout}.
+ * Traffic-router plugins run by the controller's plugin host, registered in {@code
+ * argo-rollouts-config} as a user registers them: an executable ({@code file://} and {@code
+ * http://} with {@code sha256}) launching a Java plugin served by the SDK's {@code PluginServer},
+ * and an {@code endpoint}. The plugin stands in for a data plane: it records the weights it is told
+ * to carry, and the tests check them at each step along with the Rollout's status, events, {@code
+ * /metrics} and the audit log; then the registry is edited without a restart, the checksum is
+ * wrong, the plugin process is killed, and the plugin hangs past {@code --plugin-call-timeout}.
  */
 @ExtendWith(PluginRouterE2E.FailureTracker.class)
 class PluginRouterE2E {
@@ -105,13 +106,20 @@ class PluginRouterE2E {
     }
   }
 
-  /** The executable a user would install: a launcher script that runs {@link RecordingRouterPlugin}. */
+  /**
+   * The executable a user would install: a launcher script that runs {@link RecordingRouterPlugin}.
+   */
   static Path launcher(Path path) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String text =
         "#!/bin/sh\n"
-            + "exec '" + java + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx96m -cp '"
-            + System.getProperty("java.class.path") + "' " + RecordingRouterPlugin.class.getName() + " \"$@\"\n";
+            + "exec '"
+            + java
+            + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx96m -cp '"
+            + System.getProperty("java.class.path")
+            + "' "
+            + RecordingRouterPlugin.class.getName()
+            + " \"$@\"\n";
     Files.writeString(path, text);
     Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
     return path;
@@ -120,10 +128,20 @@ class PluginRouterE2E {
   // -------------------------------------------------------------------------------------------------------------
   // Fixtures
 
-  /** The registry entry of a plugin launched from {@link #script}, recording to {@code calls(name)}. */
+  /**
+   * The registry entry of a plugin launched from {@link #script}, recording to {@code calls(name)}.
+   */
   static String fileEntry(String name, String extra) {
-    return "- name: " + name + "\n  location: file://" + script + "\n  args: ['" + calls(name) + "', '" + hangFile(name)
-        + "']\n" + extra;
+    return "- name: "
+        + name
+        + "\n  location: file://"
+        + script
+        + "\n  args: ['"
+        + calls(name)
+        + "', '"
+        + hangFile(name)
+        + "']\n"
+        + extra;
   }
 
   static Path calls(String plugin) {
@@ -146,9 +164,17 @@ class PluginRouterE2E {
 
   static void writeRegistry() {
     String data = String.join("", registry.values());
-    client.configMaps().inNamespace(ns).resource(
-        new ConfigMapBuilder().withNewMetadata().withName("argo-rollouts-config").withNamespace(ns).endMetadata()
-            .addToData("trafficRouterPlugins", data).build())
+    client
+        .configMaps()
+        .inNamespace(ns)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("argo-rollouts-config")
+                .withNamespace(ns)
+                .endMetadata()
+                .addToData("trafficRouterPlugins", data)
+                .build())
         .createOr(c -> c.update());
   }
 
@@ -160,17 +186,30 @@ class PluginRouterE2E {
     }
   }
 
-  /** Creates the Services and a 2-replica canary Rollout routed by {@code plugin}, and waits until it is Healthy. */
+  /**
+   * Creates the Services and a 2-replica canary Rollout routed by {@code plugin}, and waits until
+   * it is Healthy.
+   */
   static void createRollout(String name, String plugin) {
     String yaml = read("traffic/services.yaml").replace("${NAME}", name);
-    for (HasMetadata item : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+    for (HasMetadata item :
+        client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
       client.resource(item).inNamespace(ns).create();
     }
     String canary =
-        "{\"stableService\":\"" + name + "-stable\",\"canaryService\":\"" + name + "-canary\","
-            + "\"trafficRouting\":{\"plugins\":{\"" + plugin + "\":{\"backend\":\"" + name + "\"}}},"
+        "{\"stableService\":\""
+            + name
+            + "-stable\",\"canaryService\":\""
+            + name
+            + "-canary\","
+            + "\"trafficRouting\":{\"plugins\":{\""
+            + plugin
+            + "\":{\"backend\":\""
+            + name
+            + "\"}}},"
             + "\"steps\":[{\"setWeight\":20},{\"pause\":{}},{\"setWeight\":50},{\"pause\":{}}]}";
-    rollouts.create("traffic/rollout.yaml", Map.of("NAME", name, "REPLICAS", "2", "CANARY", canary));
+    rollouts.create(
+        "traffic/rollout.yaml", Map.of("NAME", name, "REPLICAS", "2", "CANARY", canary));
   }
 
   static Rollout awaitHealthy(String name) {
@@ -178,11 +217,13 @@ class PluginRouterE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && r.getStatus().getCurrentPodHash() != null
-            && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && r.getStatus().getCurrentPodHash() != null
+                && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static Rollout awaitPausedAt(String name, int step, int weight) {
@@ -190,15 +231,21 @@ class PluginRouterE2E {
         name,
         name + " paused at step " + step + " with canary weight " + weight,
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex())
-            && canaryWeight(r) == weight);
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex())
+                && canaryWeight(r) == weight);
   }
 
   static int canaryWeight(Rollout r) {
-    TrafficWeights w = r.getStatus() == null || r.getStatus().getCanary() == null ? null : r.getStatus().getCanary().getWeights();
-    return w == null || w.getCanary() == null || w.getCanary().getWeight() == null ? -1 : w.getCanary().getWeight();
+    TrafficWeights w =
+        r.getStatus() == null || r.getStatus().getCanary() == null
+            ? null
+            : r.getStatus().getCanary().getWeights();
+    return w == null || w.getCanary() == null || w.getCanary().getWeight() == null
+        ? -1
+        : w.getCanary().getWeight();
   }
 
   static List<String> callsOf(String plugin) {
@@ -211,24 +258,34 @@ class PluginRouterE2E {
   }
 
   static List<Long> pids(String plugin) {
-    return callsOf(plugin).stream().filter(l -> l.startsWith("started ")).map(l -> Long.parseLong(l.substring(8))).toList();
+    return callsOf(plugin).stream()
+        .filter(l -> l.startsWith("started "))
+        .map(l -> Long.parseLong(l.substring(8)))
+        .toList();
   }
 
   /** The weights the plugin was told to set for a Rollout, in order. */
   static List<Integer> weightsSet(List<String> calls, String rollout) {
     String prefix = "setWeight " + rollout + " ";
-    return calls.stream().filter(l -> l.startsWith(prefix)).map(l -> Integer.parseInt(l.substring(prefix.length()))).toList();
+    return calls.stream()
+        .filter(l -> l.startsWith(prefix))
+        .map(l -> Integer.parseInt(l.substring(prefix.length())))
+        .toList();
   }
 
   static <T> T await(String what, Supplier<T> read, java.util.function.Predicate<T> ok) {
     Object[] last = new Object[1];
     try {
-      Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
-          .until(() -> {
-            T v = read.get();
-            last[0] = v;
-            return ok.test(v);
-          });
+      Awaitility.await(what)
+          .atMost(TIMEOUT)
+          .pollInterval(Duration.ofMillis(250))
+          .ignoreExceptions()
+          .until(
+              () -> {
+                T v = read.get();
+                last[0] = v;
+                return ok.test(v);
+              });
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("timed out waiting for " + what + "; last seen: " + last[0], e);
     }
@@ -243,7 +300,10 @@ class PluginRouterE2E {
             reason + " event on " + rollout + " containing " + List.of(contains),
             () -> rollouts.eventMessages(rollout, reason),
             ms -> ms.stream().anyMatch(m -> List.of(contains).stream().allMatch(m::contains)));
-    return messages.stream().filter(m -> List.of(contains).stream().allMatch(m::contains)).findFirst().orElseThrow();
+    return messages.stream()
+        .filter(m -> List.of(contains).stream().allMatch(m::contains))
+        .findFirst()
+        .orElseThrow();
   }
 
   static void setImage(String name, String image) {
@@ -253,7 +313,10 @@ class PluginRouterE2E {
   static String metrics() throws IOException, InterruptedException {
     HttpResponse<String> r =
         HttpClient.newHttpClient()
-            .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics")).build(),
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + controller.metricsPort() + "/metrics"))
+                    .build(),
                 HttpResponse.BodyHandlers.ofString());
     return r.body();
   }
@@ -292,8 +355,11 @@ class PluginRouterE2E {
 
     rollouts.promote("web");
     awaitHealthy("web");
-    List<Integer> weights = await("the plugin told to send everything to the new stable",
-        () -> weightsSet(callsOf(plugin), "web"), w -> !w.isEmpty() && w.get(w.size() - 1) == 0);
+    List<Integer> weights =
+        await(
+            "the plugin told to send everything to the new stable",
+            () -> weightsSet(callsOf(plugin), "web"),
+            w -> !w.isEmpty() && w.get(w.size() - 1) == 0);
     int at20 = weights.indexOf(20);
     int at50 = weights.indexOf(50);
     assertTrue(at20 >= 0 && at50 > at20, "weights in order: " + weights);
@@ -301,17 +367,34 @@ class PluginRouterE2E {
 
     String exposition = metrics();
     assertTrue(
-        exposition.lines().anyMatch(l -> l.startsWith("rollgate_plugin_calls_total{") && l.contains("plugin=\"e2e/recorder\"")
-            && l.contains("call=\"trafficrouter/setWeight\"") && l.contains("outcome=\"success\"")
-            && l.contains("kind=\"trafficrouter\"")),
+        exposition
+            .lines()
+            .anyMatch(
+                l ->
+                    l.startsWith("rollgate_plugin_calls_total{")
+                        && l.contains("plugin=\"e2e/recorder\"")
+                        && l.contains("call=\"trafficrouter/setWeight\"")
+                        && l.contains("outcome=\"success\"")
+                        && l.contains("kind=\"trafficrouter\"")),
         "rollgate_plugin_calls_total for setWeight in:\n" + exposition);
     assertTrue(
-        exposition.lines().anyMatch(l -> l.startsWith("rollgate_plugin_call_duration_seconds_count{")
-            && l.contains("plugin=\"e2e/recorder\"")),
+        exposition
+            .lines()
+            .anyMatch(
+                l ->
+                    l.startsWith("rollgate_plugin_call_duration_seconds_count{")
+                        && l.contains("plugin=\"e2e/recorder\"")),
         "rollgate_plugin_call_duration_seconds in:\n" + exposition);
     assertTrue(
-        ControllerLog.of(controller).lines().stream().anyMatch(l -> l.contains("plugin call plugin=e2e/recorder kind=trafficrouter"
-            + " call=trafficrouter/setWeight rollout=" + ns + "/web") && l.contains("outcome=success")),
+        ControllerLog.of(controller).lines().stream()
+            .anyMatch(
+                l ->
+                    l.contains(
+                            "plugin call plugin=e2e/recorder kind=trafficrouter"
+                                + " call=trafficrouter/setWeight rollout="
+                                + ns
+                                + "/web")
+                        && l.contains("outcome=success")),
         "audit line in the controller log");
   }
 
@@ -326,17 +409,26 @@ class PluginRouterE2E {
     long firstPid = pids(plugin).get(0);
 
     unregister(plugin);
-    await("the unregistered plugin's process to be stopped", () -> ProcessHandle.of(firstPid).map(ProcessHandle::isAlive)
-        .orElse(false), alive -> !alive);
+    await(
+        "the unregistered plugin's process to be stopped",
+        () -> ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false),
+        alive -> !alive);
     rollouts.promote("reload");
-    String msg = awaitEvent("reload", "TrafficRoutingError", "plugin e2e/reload is not available: not registered in "
-        + ns + "/argo-rollouts-config (trafficRouterPlugins)");
+    String msg =
+        awaitEvent(
+            "reload",
+            "TrafficRoutingError",
+            "plugin e2e/reload is not available: not registered in "
+                + ns
+                + "/argo-rollouts-config (trafficRouterPlugins)");
     assertTrue(msg.startsWith("e2e/reload: failed to ") && msg.contains(" via plugin: "), msg);
-    assertEquals(20, canaryWeight(rollouts.get("reload")), "the weight stays where the router last put it");
+    assertEquals(
+        20, canaryWeight(rollouts.get("reload")), "the weight stays where the router last put it");
 
     register(plugin, fileEntry(plugin, ""));
     awaitPausedAt("reload", 3, 50);
-    assertTrue(pids(plugin).size() >= 2, "a new process for the new registration: " + callsOf(plugin));
+    assertTrue(
+        pids(plugin).size() >= 2, "a new process for the new registration: " + callsOf(plugin));
     rollouts.promote("reload");
     awaitHealthy("reload");
   }
@@ -351,8 +443,13 @@ class PluginRouterE2E {
     createRollout("tampered", bad);
     createRollout("bystander", good);
 
-    String warning = awaitEvent("tampered", "PluginUnavailable", "plugin e2e/tampered", "sha256 mismatch",
-        "expected " + zeros);
+    String warning =
+        awaitEvent(
+            "tampered",
+            "PluginUnavailable",
+            "plugin e2e/tampered",
+            "sha256 mismatch",
+            "expected " + zeros);
     assertTrue(warning.contains("got " + sha256(Files.readAllBytes(script))), warning);
     awaitEvent("tampered", "TrafficRoutingError", "e2e/tampered", "sha256 mismatch");
     assertEquals(List.of(), pids(bad), "a plugin that fails its checksum never runs");
@@ -371,10 +468,20 @@ class PluginRouterE2E {
     String plugin = "e2e/downloaded";
     byte[] bytes = Files.readAllBytes(script);
     try (TestHttpServer server = TestHttpServer.http()) {
-      server.route("/plugins/recording-router",
+      server.route(
+          "/plugins/recording-router",
           req -> TestHttpServer.Response.text(200, new String(bytes, StandardCharsets.UTF_8)));
-      register(plugin, "- name: " + plugin + "\n  location: " + server.url("/plugins/recording-router")
-          + "\n  sha256: \"" + sha256(bytes) + "\"\n  args: ['" + calls(plugin) + "']\n");
+      register(
+          plugin,
+          "- name: "
+              + plugin
+              + "\n  location: "
+              + server.url("/plugins/recording-router")
+              + "\n  sha256: \""
+              + sha256(bytes)
+              + "\"\n  args: ['"
+              + calls(plugin)
+              + "']\n");
       createRollout("fetched", plugin);
       awaitHealthy("fetched");
       setImage("fetched", "registry.example/app:v2");
@@ -393,9 +500,13 @@ class PluginRouterE2E {
     Vertx vertx = Vertx.vertx();
     try {
       PluginServer server =
-          PluginServer.start(vertx, PluginDispatcher.of(new RecordingRouterPlugin(calls(plugin), null)),
+          PluginServer.start(
+                  vertx,
+                  PluginDispatcher.of(new RecordingRouterPlugin(calls(plugin), null)),
                   PluginServer.Options.endpoint("127.0.0.1", 0))
-              .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
       register(plugin, "- name: " + plugin + "\n  endpoint: " + server.baseUrl() + "\n");
       createRollout("remote", plugin);
       awaitHealthy("remote");
@@ -419,7 +530,9 @@ class PluginRouterE2E {
     awaitPausedAt("crashy", 1, 20);
     long pid = pids(plugin).get(0);
     ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-    await("plugin process " + pid + " gone", () -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+    await(
+        "plugin process " + pid + " gone",
+        () -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
         alive -> !alive);
 
     rollouts.promote("crashy");
@@ -428,7 +541,9 @@ class PluginRouterE2E {
     awaitHealthy("crashy");
     List<Long> all = pids(plugin);
     assertTrue(all.size() >= 2, "started again after the kill: " + callsOf(plugin));
-    assertTrue(ProcessHandle.of(all.get(1)).map(ProcessHandle::isAlive).orElse(false), "the new process runs");
+    assertTrue(
+        ProcessHandle.of(all.get(1)).map(ProcessHandle::isAlive).orElse(false),
+        "the new process runs");
   }
 
   @Test
@@ -446,8 +561,11 @@ class PluginRouterE2E {
 
     Files.writeString(hangFile(plugin), "");
     rollouts.promote("slow");
-    awaitEvent("slow", "TrafficRoutingError", "plugin e2e/hanging: trafficrouter/", "timed out after "
-        + CALL_TIMEOUT_SECONDS + "s");
+    awaitEvent(
+        "slow",
+        "TrafficRoutingError",
+        "plugin e2e/hanging: trafficrouter/",
+        "timed out after " + CALL_TIMEOUT_SECONDS + "s");
 
     setImage("steady", "registry.example/app:v2");
     awaitPausedAt("steady", 1, 20);
@@ -466,18 +584,24 @@ class PluginRouterE2E {
     setImage("orphan", "registry.example/app:v2");
     awaitPausedAt("orphan", 1, 20);
     long pid = pids(plugin).get(0);
-    assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "plugin process runs");
+    assertTrue(
+        ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "plugin process runs");
 
     controller.kill();
-    await("plugin process " + pid + " to exit after the controller was killed with SIGKILL",
-        () -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), alive -> !alive);
+    await(
+        "plugin process " + pid + " to exit after the controller was killed with SIGKILL",
+        () -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+        alive -> !alive);
 
     controller.restart();
     rollouts.promote("orphan");
     awaitPausedAt("orphan", 3, 50);
     List<Long> all = pids(plugin);
-    assertTrue(all.size() >= 2, "the restarted controller started its own plugin process: " + callsOf(plugin));
-    assertTrue(ProcessHandle.of(all.get(all.size() - 1)).map(ProcessHandle::isAlive).orElse(false),
+    assertTrue(
+        all.size() >= 2,
+        "the restarted controller started its own plugin process: " + callsOf(plugin));
+    assertTrue(
+        ProcessHandle.of(all.get(all.size() - 1)).map(ProcessHandle::isAlive).orElse(false),
         "the new process runs");
   }
 

@@ -17,10 +17,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * A traffic-router plugin standing in for a data plane: it "carries" the weights it is given by appending every call
- * to a file (first argument), which the tests read as a user would read their router's state. While the file named
- * by the second argument exists, calls never answer (a hung router). Served over protocol v1 by the SDK's
- * {@link PluginServer}, as an executable (its {@code main}) or as an endpoint.
+ * A traffic-router plugin standing in for a data plane: it "carries" the weights it is given by
+ * appending every call to a file (first argument), which the tests read as a user would read their
+ * router's state. While the file named by the second argument exists, calls never answer (a hung
+ * router). Served over protocol v1 by the SDK's {@link PluginServer}, as an executable (its {@code
+ * main}) or as an endpoint.
  */
 public final class RecordingRouterPlugin implements TrafficRouterPlugin {
 
@@ -44,7 +45,8 @@ public final class RecordingRouterPlugin implements TrafficRouterPlugin {
    * @param args the call log file, then optionally the hang file
    */
   public static void main(String[] args) {
-    RecordingRouterPlugin p = new RecordingRouterPlugin(Path.of(args[0]), args.length > 1 ? Path.of(args[1]) : null);
+    RecordingRouterPlugin p =
+        new RecordingRouterPlugin(Path.of(args[0]), args.length > 1 ? Path.of(args[1]) : null);
     p.append("started " + ProcessHandle.current().pid());
     PluginServer.serve(p);
   }
@@ -60,7 +62,12 @@ public final class RecordingRouterPlugin implements TrafficRouterPlugin {
 
   private synchronized void append(String line) {
     try {
-      Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          log,
+          line + "\n",
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -72,8 +79,10 @@ public final class RecordingRouterPlugin implements TrafficRouterPlugin {
   }
 
   @Override
-  public Future<Void> updateHash(Rollout r, String canaryHash, String stableHash, List<WeightDestination> a) {
-    return record("updateHash " + r.getMetadata().getName() + " " + canaryHash + " " + stableHash, null);
+  public Future<Void> updateHash(
+      Rollout r, String canaryHash, String stableHash, List<WeightDestination> a) {
+    return record(
+        "updateHash " + r.getMetadata().getName() + " " + canaryHash + " " + stableHash, null);
   }
 
   @Override

@@ -27,9 +27,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * {@code progressDeadlineSeconds} and {@code progressDeadlineAbort}: an update whose canary pods can never be scheduled
- * (a nodeSelector no node matches) times out, is reported as Degraded, and with progressDeadlineAbort is rolled back;
- * fixing the template lets the Rollout progress again.
+ * {@code progressDeadlineSeconds} and {@code progressDeadlineAbort}: an update whose canary pods
+ * can never be scheduled (a nodeSelector no node matches) times out, is reported as Degraded, and
+ * with progressDeadlineAbort is rolled back; fixing the template lets the Rollout progress again.
  */
 @ExtendWith(ProgressDeadlineE2E.FailureTracker.class)
 class ProgressDeadlineE2E {
@@ -38,7 +38,8 @@ class ProgressDeadlineE2E {
   static final String UNSCHEDULABLE_V2 =
       "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\"registry.example/app:v2\"},"
           + "{\"op\":\"add\",\"path\":\"/spec/template/spec/nodeSelector\",\"value\":{\"rollgate.example/pool\":\"nowhere\"}}]";
-  static final String REMOVE_NODE_SELECTOR = "[{\"op\":\"remove\",\"path\":\"/spec/template/spec/nodeSelector\"}]";
+  static final String REMOVE_NODE_SELECTOR =
+      "[{\"op\":\"remove\",\"path\":\"/spec/template/spec/nodeSelector\"}]";
 
   static TestCluster cluster;
   static String ns;
@@ -74,9 +75,11 @@ class ProgressDeadlineE2E {
             "stuck",
             "Progressing=False/ProgressDeadlineExceeded",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && condition(r.getStatus(), "Progressing") != null
-                && "ProgressDeadlineExceeded".equals(condition(r.getStatus(), "Progressing").getReason()));
+            r ->
+                r.getStatus() != null
+                    && condition(r.getStatus(), "Progressing") != null
+                    && "ProgressDeadlineExceeded"
+                        .equals(condition(r.getStatus(), "Progressing").getReason()));
     RolloutStatus s = timedOut.getStatus();
     String stuckHash = s.getCurrentPodHash();
     assertNotEquals(v1, stuckHash);
@@ -95,18 +98,24 @@ class ProgressDeadlineE2E {
         "stuck",
         "not aborted and canary kept",
         Duration.ofSeconds(3),
-        r -> !Boolean.TRUE.equals(r.getStatus().getAbort())
-            && "Degraded".equals(r.getStatus().getPhase())
-            && rollouts.specReplicas("stuck", stuckHash) == 1
-            && rollouts.specReplicas("stuck", v1) == 2);
-    assertEquals(0, rollouts.availableReplicas("stuck", stuckHash), "canary pods cannot be scheduled");
+        r ->
+            !Boolean.TRUE.equals(r.getStatus().getAbort())
+                && "Degraded".equals(r.getStatus().getPhase())
+                && rollouts.specReplicas("stuck", stuckHash) == 1
+                && rollouts.specReplicas("stuck", v1) == 2);
+    assertEquals(
+        0, rollouts.availableReplicas("stuck", stuckHash), "canary pods cannot be scheduled");
 
     rollouts.jsonPatch("stuck", REMOVE_NODE_SELECTOR);
     Rollout progressing2 = awaitPausedWithCanary("stuck", stuckHash, 1);
     String fixed = progressing2.getStatus().getCurrentPodHash();
     assertEquals("Unknown", condition(progressing2.getStatus(), "Progressing").getStatus());
     assertEquals("RolloutPaused", condition(progressing2.getStatus(), "Progressing").getReason());
-    rollouts.await("stuck", "stuck canary scaled to 0", TIMEOUT, r -> rollouts.specReplicas("stuck", stuckHash) == 0);
+    rollouts.await(
+        "stuck",
+        "stuck canary scaled to 0",
+        TIMEOUT,
+        r -> rollouts.specReplicas("stuck", stuckHash) == 0);
 
     rollouts.promote("stuck");
     Rollout done = awaitHealthy("stuck");
@@ -124,12 +133,13 @@ class ProgressDeadlineE2E {
             "autoabort",
             "aborted by the progress deadline and rolled back",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && Boolean.TRUE.equals(r.getStatus().getAbort())
-                && !v1.equals(r.getStatus().getCurrentPodHash())
-                && rollouts.specReplicas("autoabort", r.getStatus().getCurrentPodHash()) == 0
-                && rollouts.specReplicas("autoabort", v1) == 2
-                && rollouts.availableReplicas("autoabort", v1) == 2);
+            r ->
+                r.getStatus() != null
+                    && Boolean.TRUE.equals(r.getStatus().getAbort())
+                    && !v1.equals(r.getStatus().getCurrentPodHash())
+                    && rollouts.specReplicas("autoabort", r.getStatus().getCurrentPodHash()) == 0
+                    && rollouts.specReplicas("autoabort", v1) == 2
+                    && rollouts.availableReplicas("autoabort", v1) == 2);
     RolloutStatus s = aborted.getStatus();
     String stuckHash = s.getCurrentPodHash();
     String timedOut = "ReplicaSet \"autoabort-" + stuckHash + "\" has timed out progressing.";
@@ -142,15 +152,19 @@ class ProgressDeadlineE2E {
     assertEquals("False", progressing.getStatus());
     assertEquals("RolloutAborted", progressing.getReason());
     assertEquals("Rollout aborted update to revision 2: " + timedOut, progressing.getMessage());
-    assertEquals("RolloutAborted: Rollout aborted update to revision 2: " + timedOut, s.getMessage());
+    assertEquals(
+        "RolloutAborted: Rollout aborted update to revision 2: " + timedOut, s.getMessage());
 
     Event warning = awaitWarning("autoabort", "RolloutAborted");
-    assertTrue(warning.getMessage().startsWith("Rollout aborted update to revision 2"), warning.getMessage());
+    assertTrue(
+        warning.getMessage().startsWith("Rollout aborted update to revision 2"),
+        warning.getMessage());
     assertTrue(warning.getMessage().contains(timedOut), warning.getMessage());
 
     rollouts.jsonPatch("autoabort", REMOVE_NODE_SELECTOR);
     Rollout again = awaitPausedWithCanary("autoabort", stuckHash, 1);
-    assertFalse(Boolean.TRUE.equals(again.getStatus().getAbort()), "a new template clears the abort");
+    assertFalse(
+        Boolean.TRUE.equals(again.getStatus().getAbort()), "a new template clears the abort");
     assertNull(again.getStatus().getAbortedAt());
     rollouts.promote("autoabort");
     Rollout done = awaitHealthy("autoabort");
@@ -164,27 +178,32 @@ class ProgressDeadlineE2E {
     Rollout paused = awaitPausedWithCanary("patient", v1, 1);
     String v2 = paused.getStatus().getCurrentPodHash();
 
-    // An indefinite pause step is not evaluated against progressDeadlineSeconds (5 s), even with progressDeadlineAbort.
+    // An indefinite pause step is not evaluated against progressDeadlineSeconds (5 s), even with
+    // progressDeadlineAbort.
     rollouts.holdsFor(
         "patient",
         "still paused, neither timed out nor aborted",
         Duration.ofSeconds(8),
-        r -> "Paused".equals(r.getStatus().getPhase())
-            && !Boolean.TRUE.equals(r.getStatus().getAbort())
-            && "RolloutPaused".equals(condition(r.getStatus(), "Progressing").getReason())
-            && rollouts.specReplicas("patient", v2) == 1);
+        r ->
+            "Paused".equals(r.getStatus().getPhase())
+                && !Boolean.TRUE.equals(r.getStatus().getAbort())
+                && "RolloutPaused".equals(condition(r.getStatus(), "Progressing").getReason())
+                && rollouts.specReplicas("patient", v2) == 1);
 
     rollouts.promote("patient");
     Rollout done = awaitHealthy("patient");
     assertEquals(v2, done.getStatus().getStableRS());
-    assertTrue(rollouts.events("patient").stream().noneMatch(e -> "Warning".equals(e.getType())), "no warning");
+    assertTrue(
+        rollouts.events("patient").stream().noneMatch(e -> "Warning".equals(e.getType())),
+        "no warning");
   }
 
   // -----------------------------------------------------------------------------------------------------------------
 
   /** Creates the Rollout and returns its stable hash once Healthy. */
   static String createHealthy(String name, boolean abort) {
-    rollouts.create("progressdeadline/rollout.yaml", Map.of("NAME", name, "ABORT", String.valueOf(abort)));
+    rollouts.create(
+        "progressdeadline/rollout.yaml", Map.of("NAME", name, "ABORT", String.valueOf(abort)));
     return awaitHealthy(name).getStatus().getStableRS();
   }
 
@@ -193,12 +212,17 @@ class ProgressDeadlineE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
-  /** Waits for the fixed template (a new hash, neither stable nor the stuck one) to pause at step 1 with its canary. */
+  /**
+   * Waits for the fixed template (a new hash, neither stable nor the stuck one) to pause at step 1
+   * with its canary.
+   */
   static Rollout awaitPausedWithCanary(String name, String stuckHash, int canary) {
     return rollouts.await(
         name,
@@ -232,7 +256,9 @@ class ProgressDeadlineE2E {
               });
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       List<String> seen =
-          rollouts.events(name).stream().map(x -> x.getType() + " " + x.getReason() + ": " + x.getMessage()).collect(Collectors.toList());
+          rollouts.events(name).stream()
+              .map(x -> x.getType() + " " + x.getReason() + ": " + x.getMessage())
+              .collect(Collectors.toList());
       throw new AssertionError("no Warning " + reason + " event; events: " + seen, e);
     }
     return found[0];

@@ -35,15 +35,19 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The controller is killed with SIGKILL in the middle of an update and started again: everything it needs is in the
- * cluster, so the new process carries on from the stored status without duplicating ReplicaSets or losing a pause or a
- * user's promote.
+ * The controller is killed with SIGKILL in the middle of an update and started again: everything it
+ * needs is in the cluster, so the new process carries on from the stored status without duplicating
+ * ReplicaSets or losing a pause or a user's promote.
  */
 @ExtendWith(ControllerRestartE2E.FailureTracker.class)
 class ControllerRestartE2E {
 
   static final Duration TIMEOUT = Duration.ofSeconds(60);
-  /** How long a restarted controller is watched to make sure it does not move a paused Rollout on its own. */
+
+  /**
+   * How long a restarted controller is watched to make sure it does not move a paused Rollout on
+   * its own.
+   */
   static final Duration STILL_PAUSED = Duration.ofSeconds(3);
 
   static TestCluster cluster;
@@ -101,18 +105,24 @@ class ControllerRestartE2E {
             "paused",
             "still paused at step 1 with the same pause after the restart",
             STILL_PAUSED,
-            r -> "Paused".equals(r.getStatus().getPhase())
-                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
-                && r.getStatus().getPauseConditions() != null
-                && r.getStatus().getPauseConditions().size() == 1
-                && pause.getStartTime().equals(r.getStatus().getPauseConditions().get(0).getStartTime())
-                && Boolean.TRUE.equals(r.getStatus().getControllerPause())
-                && rollouts.specReplicas("paused", v2) == 1
-                && rollouts.specReplicas("paused", v1) == 3);
+            r ->
+                "Paused".equals(r.getStatus().getPhase())
+                    && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
+                    && r.getStatus().getPauseConditions() != null
+                    && r.getStatus().getPauseConditions().size() == 1
+                    && pause
+                        .getStartTime()
+                        .equals(r.getStatus().getPauseConditions().get(0).getStartTime())
+                    && Boolean.TRUE.equals(r.getStatus().getControllerPause())
+                    && rollouts.specReplicas("paused", v2) == 1
+                    && rollouts.specReplicas("paused", v1) == 3);
     assertEquals("CanaryPauseStep", after.getStatus().getPauseConditions().get(0).getReason());
     assertEquals(v1, after.getStatus().getStableRS());
     assertEquals(v2, after.getStatus().getCurrentPodHash());
-    assertEquals(rsNamesBefore, names(rollouts.replicaSets("paused")), "no ReplicaSet created or deleted by the restart");
+    assertEquals(
+        rsNamesBefore,
+        names(rollouts.replicaSets("paused")),
+        "no ReplicaSet created or deleted by the restart");
     assertCountersMatchReplicaSets("paused", after);
 
     rollouts.promote("paused");
@@ -122,7 +132,8 @@ class ControllerRestartE2E {
     assertEquals(v2, done.getStatus().getStableRS());
     assertEquals(4, done.getStatus().getCurrentStepIndex());
     assertOneReplicaSetPerTemplate("paused", 2);
-    rollouts.await("paused", "v1 scaled to 0", TIMEOUT, r -> rollouts.specReplicas("paused", v1) == 0);
+    rollouts.await(
+        "paused", "v1 scaled to 0", TIMEOUT, r -> rollouts.specReplicas("paused", v1) == 0);
     assertFullSizeCounters(awaitHealthy("paused"), 4);
   }
 
@@ -136,7 +147,8 @@ class ControllerRestartE2E {
     restartAndAwaitSynced();
 
     Rollout paused = awaitPausedWithSplit("instant", 1, 1, 3);
-    assertNotEquals(v1, paused.getStatus().getCurrentPodHash(), "ReplicaSets when killed: " + atKill);
+    assertNotEquals(
+        v1, paused.getStatus().getCurrentPodHash(), "ReplicaSets when killed: " + atKill);
     assertEquals(v1, paused.getStatus().getStableRS());
     assertOneReplicaSetPerTemplate("instant", 2);
     assertNull(paused.getStatus().getCollisionCount(), "no hash collision");
@@ -153,15 +165,20 @@ class ControllerRestartE2E {
     createHealthy("midway", 10, 30);
     String v1 = rollouts.status("midway").getStableRS();
     rollouts.setImage("midway", "registry.example/app:v2");
-    // With maxSurge 1 and maxUnavailable 0 the 3 canary pods come one at a time, each after a stable pod went away:
+    // With maxSurge 1 and maxUnavailable 0 the 3 canary pods come one at a time, each after a
+    // stable pod went away:
     // the kill lands after the first canary pod and before the third.
     Awaitility.await("canary scaled to its first pod")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(20))
         .ignoreExceptions()
         .until(
-            () -> rollouts.replicaSets("midway").stream()
-                .anyMatch(rs -> !v1.equals(rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH)) && rs.getSpec().getReplicas() >= 1));
+            () ->
+                rollouts.replicaSets("midway").stream()
+                    .anyMatch(
+                        rs ->
+                            !v1.equals(rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH))
+                                && rs.getSpec().getReplicas() >= 1));
     controller.kill();
     ReplicaSet canaryAtKill =
         rollouts.replicaSets("midway").stream()
@@ -174,15 +191,24 @@ class ControllerRestartE2E {
     restartAndAwaitSynced();
 
     Rollout paused = awaitPausedWithSplit("midway", 1, 3, 7);
-    assertEquals(canaryAtKill.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH), paused.getStatus().getCurrentPodHash());
-    assertEquals(canaryAtKill.getMetadata().getUid(), rollouts.replicaSet("midway", paused.getStatus().getCurrentPodHash()).getMetadata().getUid(), "the same canary ReplicaSet object");
+    assertEquals(
+        canaryAtKill.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH),
+        paused.getStatus().getCurrentPodHash());
+    assertEquals(
+        canaryAtKill.getMetadata().getUid(),
+        rollouts
+            .replicaSet("midway", paused.getStatus().getCurrentPodHash())
+            .getMetadata()
+            .getUid(),
+        "the same canary ReplicaSet object");
     assertOneReplicaSetPerTemplate("midway", 2);
     assertNull(paused.getStatus().getCollisionCount(), "no hash collision");
     assertCountersMatchReplicaSets("midway", paused);
 
     rollouts.promoteFull("midway");
     awaitHealthy("midway");
-    rollouts.await("midway", "v1 scaled to 0", TIMEOUT, r -> rollouts.specReplicas("midway", v1) == 0);
+    rollouts.await(
+        "midway", "v1 scaled to 0", TIMEOUT, r -> rollouts.specReplicas("midway", v1) == 0);
     assertOneReplicaSetPerTemplate("midway", 2);
     assertFullSizeCounters(awaitHealthy("midway"), 10);
   }
@@ -200,11 +226,15 @@ class ControllerRestartE2E {
     assertEquals(Boolean.TRUE, whileDown.getControllerPause());
     restartAndAwaitSynced();
 
-    // The removed pause condition with controllerPause still true reads as "resumed by the user": the pause step
-    // completes, setWeight 60 is applied and the Rollout stops at the next pause (not again at step 1).
+    // The removed pause condition with controllerPause still true reads as "resumed by the user":
+    // the pause step
+    // completes, setWeight 60 is applied and the Rollout stops at the next pause (not again at step
+    // 1).
     Rollout next = awaitPausedWithSplit("offline-promote", 3, 3, 2);
     assertStepEvents(
-        "offline-promote", "Rollout step 2/4 completed (pause)", "Rollout step 3/4 completed (setWeight: 60)");
+        "offline-promote",
+        "Rollout step 2/4 completed (pause)",
+        "Rollout step 3/4 completed (setWeight: 60)");
     assertOneReplicaSetPerTemplate("offline-promote", 2);
     assertCountersMatchReplicaSets("offline-promote", next);
 
@@ -229,10 +259,11 @@ class ControllerRestartE2E {
             "offline-abort",
             "aborted and rolled back after the restart",
             TIMEOUT,
-            r -> "Degraded".equals(r.getStatus().getPhase())
-                && rollouts.specReplicas("offline-abort", v2) == 0
-                && rollouts.specReplicas("offline-abort", v1) == 4
-                && rollouts.availableReplicas("offline-abort", v1) == 4);
+            r ->
+                "Degraded".equals(r.getStatus().getPhase())
+                    && rollouts.specReplicas("offline-abort", v2) == 0
+                    && rollouts.specReplicas("offline-abort", v1) == 4
+                    && rollouts.availableReplicas("offline-abort", v1) == 4);
     assertEquals(Boolean.TRUE, aborted.getStatus().getAbort());
     assertEquals(0, aborted.getStatus().getCurrentStepIndex());
     assertNull(aborted.getStatus().getPauseConditions());
@@ -249,7 +280,9 @@ class ControllerRestartE2E {
             "timed",
             "timed pause started",
             TIMEOUT,
-            r -> "Paused".equals(r.getStatus().getPhase()) && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
+            r ->
+                "Paused".equals(r.getStatus().getPhase())
+                    && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex()));
     String startTime = paused.getStatus().getPauseConditions().get(0).getStartTime();
 
     controller.kill();
@@ -257,17 +290,22 @@ class ControllerRestartE2E {
 
     RolloutStatus afterRestart = rollouts.status("timed");
     if (afterRestart.getPauseConditions() != null && !afterRestart.getPauseConditions().isEmpty()) {
-      assertEquals(startTime, afterRestart.getPauseConditions().get(0).getStartTime(), "the pause did not start over");
+      assertEquals(
+          startTime,
+          afterRestart.getPauseConditions().get(0).getStartTime(),
+          "the pause did not start over");
     }
     // No promote: the restarted controller still ends the 8 s pause.
     Rollout done = awaitHealthy("timed");
     assertEquals(done.getStatus().getCurrentPodHash(), done.getStatus().getStableRS());
     assertEquals(2, done.getStatus().getCurrentStepIndex());
-    // The event of the first pause may be lost with the killed process (events are written after the status); what
+    // The event of the first pause may be lost with the killed process (events are written after
+    // the status); what
     // matters is that the restarted controller did not pause a second time.
     assertTrue(
         rollouts.eventMessages("timed", "RolloutPaused").size() <= 1,
-        "paused once, not again by the restarted controller: " + rollouts.eventMessages("timed", "RolloutPaused"));
+        "paused once, not again by the restarted controller: "
+            + rollouts.eventMessages("timed", "RolloutPaused"));
     assertStepEvents("timed", "Rollout step 2/2 completed (pause: 8s)");
     assertOneReplicaSetPerTemplate("timed", 2);
   }
@@ -281,8 +319,8 @@ class ControllerRestartE2E {
   }
 
   /**
-   * The steps completed after the restart are each reported once, and no step twice. (An event of the killed process
-   * may be missing: events are written after the status they describe.)
+   * The steps completed after the restart are each reported once, and no step twice. (An event of
+   * the killed process may be missing: events are written after the status they describe.)
    */
   static void assertStepEvents(String name, String... afterRestart) {
     List<String> messages = new ArrayList<>();
@@ -296,7 +334,10 @@ class ControllerRestartE2E {
     for (String m : afterRestart) {
       assertEquals(1, messages.stream().filter(m::equals).count(), m + " in " + messages);
     }
-    assertEquals(messages.size(), messages.stream().distinct().count(), "no step completed twice: " + messages);
+    assertEquals(
+        messages.size(),
+        messages.stream().distinct().count(),
+        "no step completed twice: " + messages);
   }
 
   static Map<String, String> vars(String name, int replicas, int weight) {
@@ -317,16 +358,28 @@ class ControllerRestartE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
-  /** Waits for a pause at a step with the canary and stable ReplicaSets at the given sizes, all pods available. */
+  /**
+   * Waits for a pause at a step with the canary and stable ReplicaSets at the given sizes, all pods
+   * available.
+   */
   static Rollout awaitPausedWithSplit(String name, int stepIndex, int canary, int stable) {
     return rollouts.await(
         name,
-        name + " paused at step " + stepIndex + " with " + canary + " canary / " + stable + " stable",
+        name
+            + " paused at step "
+            + stepIndex
+            + " with "
+            + canary
+            + " canary / "
+            + stable
+            + " stable",
         TIMEOUT,
         r -> {
           RolloutStatus s = r.getStatus();
@@ -342,18 +395,36 @@ class ControllerRestartE2E {
   }
 
   /**
-   * Every ReplicaSet of the Rollout's pods (by the {@code app} label, owned or not) has its own template (image), hash
-   * and revision: a restart must never create a second ReplicaSet for a template that already has one.
+   * Every ReplicaSet of the Rollout's pods (by the {@code app} label, owned or not) has its own
+   * template (image), hash and revision: a restart must never create a second ReplicaSet for a
+   * template that already has one.
    */
   static void assertOneReplicaSetPerTemplate(String name, int expected) {
     List<ReplicaSet> all =
-        cluster.client().apps().replicaSets().inNamespace(ns).withLabel("app", name).list().getItems();
+        cluster
+            .client()
+            .apps()
+            .replicaSets()
+            .inNamespace(ns)
+            .withLabel("app", name)
+            .list()
+            .getItems();
     String described = rollouts.describeReplicaSets(name);
     assertEquals(expected, all.size(), "ReplicaSets: " + described);
-    assertEquals(expected, rollouts.replicaSets(name).size(), "all owned by the Rollout: " + described);
-    assertEquals(expected, distinct(all, rs -> rs.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()), "one per image: " + described);
-    assertEquals(expected, distinct(all, rs -> rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH)), "one per hash: " + described);
-    assertEquals(expected, distinct(all, rs -> rs.getMetadata().getAnnotations().get("rollout.argoproj.io/revision")), "one per revision: " + described);
+    assertEquals(
+        expected, rollouts.replicaSets(name).size(), "all owned by the Rollout: " + described);
+    assertEquals(
+        expected,
+        distinct(all, rs -> rs.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()),
+        "one per image: " + described);
+    assertEquals(
+        expected,
+        distinct(all, rs -> rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH)),
+        "one per hash: " + described);
+    assertEquals(
+        expected,
+        distinct(all, rs -> rs.getMetadata().getAnnotations().get("rollout.argoproj.io/revision")),
+        "one per revision: " + described);
     Rollout r = rollouts.get(name);
     ReplicaSet newRS = rollouts.replicaSet(name, r.getStatus().getCurrentPodHash());
     assertEquals(
@@ -366,7 +437,9 @@ class ControllerRestartE2E {
     return rss.stream().map(key).filter(Objects::nonNull).distinct().count();
   }
 
-  /** The Rollout's replica counters are the sums over its ReplicaSets (docs/compatibility.md §3.1). */
+  /**
+   * The Rollout's replica counters are the sums over its ReplicaSets (docs/compatibility.md §3.1).
+   */
   static void assertCountersMatchReplicaSets(String name, Rollout r) {
     rollouts.await(
         name,
@@ -378,8 +451,10 @@ class ControllerRestartE2E {
           ReplicaSet newRS = rollouts.replicaSet(name, s.getCurrentPodHash());
           return Objects.equals(s.getReplicas(), sum(rss, rs -> rs.getStatus().getReplicas()))
               && Objects.equals(s.getHPAReplicas(), s.getReplicas())
-              && Objects.equals(s.getReadyReplicas(), sum(rss, rs -> rs.getStatus().getReadyReplicas()))
-              && Objects.equals(s.getAvailableReplicas(), sum(rss, rs -> rs.getStatus().getAvailableReplicas()))
+              && Objects.equals(
+                  s.getReadyReplicas(), sum(rss, rs -> rs.getStatus().getReadyReplicas()))
+              && Objects.equals(
+                  s.getAvailableReplicas(), sum(rss, rs -> rs.getStatus().getAvailableReplicas()))
               && newRS != null
               && Objects.equals(s.getUpdatedReplicas(), nz(newRS.getStatus().getReplicas()));
         });
@@ -395,7 +470,11 @@ class ControllerRestartE2E {
   }
 
   static int sum(List<ReplicaSet> rss, Function<ReplicaSet, Integer> f) {
-    return rss.stream().filter(rs -> rs.getStatus() != null).map(f).mapToInt(ControllerRestartE2E::nz).sum();
+    return rss.stream()
+        .filter(rs -> rs.getStatus() != null)
+        .map(f)
+        .mapToInt(ControllerRestartE2E::nz)
+        .sum();
   }
 
   static int nz(Integer i) {

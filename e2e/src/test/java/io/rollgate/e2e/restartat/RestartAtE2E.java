@@ -29,7 +29,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
-/** {@code kubectl argo rollouts restart}: every pod is replaced, one at a time, without losing availability. */
+/**
+ * {@code kubectl argo rollouts restart}: every pod is replaced, one at a time, without losing
+ * availability.
+ */
 @ExtendWith(RestartAtE2E.FailureTracker.class)
 class RestartAtE2E {
 
@@ -62,7 +65,8 @@ class RestartAtE2E {
   static boolean healthy(Rollout r) {
     return r.getStatus() != null
         && "Healthy".equals(r.getStatus().getPhase())
-        && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration());
+        && String.valueOf(r.getMetadata().getGeneration())
+            .equals(r.getStatus().getObservedGeneration());
   }
 
   static List<Pod> pods(String name) {
@@ -73,7 +77,8 @@ class RestartAtE2E {
     return p.getMetadata().getDeletionTimestamp() == null
         && p.getStatus() != null
         && p.getStatus().getConditions() != null
-        && p.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        && p.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   @Test
@@ -81,25 +86,37 @@ class RestartAtE2E {
     String name = "rs3";
     rollouts.create("restartat/rollout.yaml", Map.of("NAME", name));
     rollouts.await(name, name + " Healthy", TIMEOUT, RestartAtE2E::healthy);
-    Awaitility.await("3 ready pods").atMost(TIMEOUT).until(() -> pods(name).stream().filter(RestartAtE2E::ready).count() == 3);
-    Set<String> before = pods(name).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+    Awaitility.await("3 ready pods")
+        .atMost(TIMEOUT)
+        .until(() -> pods(name).stream().filter(RestartAtE2E::ready).count() == 3);
+    Set<String> before =
+        pods(name).stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
     assertEquals(3, before.size());
 
     // Every status version is seen through a watch: the restart can finish between two polls.
     AtomicBoolean sawRestarting = new AtomicBoolean();
     Watch watch =
-        cluster.client().resources(Rollout.class).inNamespace(ns).withName(name).watch(new Watcher<Rollout>() {
-          @Override
-          public void eventReceived(Action action, Rollout r) {
-            if (r.getStatus() != null && "rollout is restarting".equals(r.getStatus().getMessage())) {
-              sawRestarting.set(true);
-            }
-          }
+        cluster
+            .client()
+            .resources(Rollout.class)
+            .inNamespace(ns)
+            .withName(name)
+            .watch(
+                new Watcher<Rollout>() {
+                  @Override
+                  public void eventReceived(Action action, Rollout r) {
+                    if (r.getStatus() != null
+                        && "rollout is restarting".equals(r.getStatus().getMessage())) {
+                      sawRestarting.set(true);
+                    }
+                  }
 
-          @Override
-          public void onClose(WatcherException cause) {}
-        });
-    String restartAt = DateTimeFormatter.ISO_INSTANT.format(Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS));
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                });
+    String restartAt =
+        DateTimeFormatter.ISO_INSTANT.format(
+            Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS));
     rollouts.mergePatch(name, "{\"spec\":{\"restartAt\":\"" + restartAt + "\"}}");
 
     List<String> violations = new ArrayList<>();
@@ -116,7 +133,10 @@ class RestartAtE2E {
               }
               Rollout r = rollouts.get(name);
               Set<String> live =
-                  pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+                  pods.stream()
+                      .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                      .map(p -> p.getMetadata().getUid())
+                      .collect(Collectors.toSet());
               return live.size() == 3
                   && live.stream().noneMatch(before::contains)
                   && ready == 3
@@ -125,7 +145,8 @@ class RestartAtE2E {
             });
     assertTrue(violations.isEmpty(), "availability dropped below R-1: " + violations);
     watch.close();
-    assertTrue(sawRestarting.get(), "phase message 'rollout is restarting' observed while restarting");
+    assertTrue(
+        sawRestarting.get(), "phase message 'rollout is restarting' observed while restarting");
     assertEquals(1, rollouts.replicaSets(name).size(), "restart creates no ReplicaSet");
   }
 

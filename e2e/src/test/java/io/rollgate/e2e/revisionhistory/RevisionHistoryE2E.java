@@ -27,9 +27,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * {@code revisionHistoryLimit}, the {@code rollout.argoproj.io/revision} and {@code revision-history} annotations, and
- * rollbacks: to an old template whose ReplicaSet is still kept (reused, steps walked again) and to the current stable
- * template in the middle of an update (steps skipped).
+ * {@code revisionHistoryLimit}, the {@code rollout.argoproj.io/revision} and {@code
+ * revision-history} annotations, and rollbacks: to an old template whose ReplicaSet is still kept
+ * (reused, steps walked again) and to the current stable template in the middle of an update (steps
+ * skipped).
  */
 @ExtendWith(RevisionHistoryE2E.FailureTracker.class)
 class RevisionHistoryE2E {
@@ -84,17 +85,21 @@ class RevisionHistoryE2E {
       uids.put(v, rollouts.replicaSet("history", hash).getMetadata().getUid());
 
       List<ReplicaSet> rss = awaitStableAndOneDrainedOldReplicaSet("history", hash);
-      ReplicaSet old = rss.stream().filter(rs -> !hash.equals(hashOf(rs))).findFirst().orElseThrow();
+      ReplicaSet old =
+          rss.stream().filter(rs -> !hash.equals(hashOf(rs))).findFirst().orElseThrow();
       assertEquals(previous, hashOf(old), "the one kept is the previous revision");
       assertEquals(v - 1, revision(old));
       ReplicaSet stable = rollouts.replicaSet("history", hash);
       assertEquals(v, revision(stable), "revision of v" + v);
       stableRevisions.add(revision(stable));
-      assertEquals(String.valueOf(v), rollouts.get("history").getMetadata().getAnnotations().get(REVISION));
+      assertEquals(
+          String.valueOf(v), rollouts.get("history").getMetadata().getAnnotations().get(REVISION));
     }
-    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), stableRevisions, "revisions increase with every update");
+    assertEquals(
+        List.of(1L, 2L, 3L, 4L, 5L), stableRevisions, "revisions increase with every update");
 
-    // Roll back to v4: its ReplicaSet (revision 4, 0 replicas) is still there and is reused as the new one.
+    // Roll back to v4: its ReplicaSet (revision 4, 0 replicas) is still there and is reused as the
+    // new one.
     rollouts.setImage("history", "registry.example/app:v4");
     Rollout paused =
         rollouts.await(
@@ -109,19 +114,27 @@ class RevisionHistoryE2E {
                   && rollouts.availableReplicas("history", hashes.get(4)) == 1
                   && rollouts.specReplicas("history", hashes.get(5)) == 1;
             });
-    assertEquals(hashes.get(5), paused.getStatus().getStableRS(), "v4 is not the stable one: the steps apply");
+    assertEquals(
+        hashes.get(5),
+        paused.getStatus().getStableRS(),
+        "v4 is not the stable one: the steps apply");
     List<ReplicaSet> rss = rollouts.replicaSets("history");
     assertEquals(
         Set.of(uids.get(4), uids.get(5)),
         rss.stream().map(rs -> rs.getMetadata().getUid()).collect(Collectors.toSet()),
         "no new ReplicaSet: " + rollouts.describeReplicaSets("history"));
     ReplicaSet reused = rollouts.replicaSet("history", hashes.get(4));
-    assertEquals("6", reused.getMetadata().getAnnotations().get(REVISION), "raised to the newest revision");
-    assertEquals("4", reused.getMetadata().getAnnotations().get(REVISION_HISTORY), "old revision remembered");
+    assertEquals(
+        "6", reused.getMetadata().getAnnotations().get(REVISION), "raised to the newest revision");
+    assertEquals(
+        "4",
+        reused.getMetadata().getAnnotations().get(REVISION_HISTORY),
+        "old revision remembered");
     assertEquals("6", paused.getMetadata().getAnnotations().get(REVISION));
     awaitEventMessage("history", "RolloutUpdated", "Rollout updated to revision 6");
     assertTrue(
-        rollouts.eventMessages("history", "NewReplicaSetCreated").stream().noneMatch(m -> m.contains("(revision 6)")),
+        rollouts.eventMessages("history", "NewReplicaSetCreated").stream()
+            .noneMatch(m -> m.contains("(revision 6)")),
         "no ReplicaSet created for revision 6");
 
     rollouts.promote("history");
@@ -129,7 +142,8 @@ class RevisionHistoryE2E {
     assertEquals(2, done.getStatus().getCurrentStepIndex());
     List<ReplicaSet> after = awaitStableAndOneDrainedOldReplicaSet("history", hashes.get(4));
     assertEquals(
-        Set.of(hashes.get(4), hashes.get(5)), after.stream().map(RevisionHistoryE2E::hashOf).collect(Collectors.toSet()));
+        Set.of(hashes.get(4), hashes.get(5)),
+        after.stream().map(RevisionHistoryE2E::hashOf).collect(Collectors.toSet()));
   }
 
   @Test
@@ -148,12 +162,14 @@ class RevisionHistoryE2E {
             "back",
             "back on v1, Healthy, v2 scaled to 0",
             Duration.ofSeconds(30),
-            r -> r.getStatus() != null
-                && "Healthy".equals(r.getStatus().getPhase())
-                && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
-                && v1.equals(r.getStatus().getCurrentPodHash())
-                && rollouts.specReplicas("back", v2) == 0
-                && rollouts.specReplicas("back", v1) == 2);
+            r ->
+                r.getStatus() != null
+                    && "Healthy".equals(r.getStatus().getPhase())
+                    && String.valueOf(r.getMetadata().getGeneration())
+                        .equals(r.getStatus().getObservedGeneration())
+                    && v1.equals(r.getStatus().getCurrentPodHash())
+                    && rollouts.specReplicas("back", v2) == 0
+                    && rollouts.specReplicas("back", v1) == 2);
     RolloutStatus s = done.getStatus();
     assertEquals(v1, s.getStableRS());
     assertEquals(2, s.getCurrentStepIndex(), "steps skipped");
@@ -163,9 +179,15 @@ class RevisionHistoryE2E {
         List.of("Rollout step 1/2 completed (setWeight: 50)"),
         rollouts.eventMessages("back", "RolloutStepCompleted"),
         "only the v2 attempt walked a step");
-    assertEquals(2, rollouts.replicaSets("back").size(), "no new ReplicaSet: " + rollouts.describeReplicaSets("back"));
+    assertEquals(
+        2,
+        rollouts.replicaSets("back").size(),
+        "no new ReplicaSet: " + rollouts.describeReplicaSets("back"));
     ReplicaSet stable = rollouts.replicaSet("back", v1);
-    assertEquals("3", stable.getMetadata().getAnnotations().get(REVISION), "stable ReplicaSet is the newest revision again");
+    assertEquals(
+        "3",
+        stable.getMetadata().getAnnotations().get(REVISION),
+        "stable ReplicaSet is the newest revision again");
     assertEquals("1", stable.getMetadata().getAnnotations().get(REVISION_HISTORY));
     assertEquals("3", done.getMetadata().getAnnotations().get(REVISION));
   }
@@ -177,9 +199,11 @@ class RevisionHistoryE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static Rollout awaitHealthyOn(String name, String hash) {
@@ -187,11 +211,13 @@ class RevisionHistoryE2E {
         name,
         name + " Healthy on " + hash,
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration())
-            && hash.equals(r.getStatus().getStableRS())
-            && hash.equals(r.getStatus().getCurrentPodHash()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration())
+                && hash.equals(r.getStatus().getStableRS())
+                && hash.equals(r.getStatus().getCurrentPodHash()));
   }
 
   static Rollout awaitPausedOnNewTemplate(String name, String stableHash) {
@@ -199,14 +225,18 @@ class RevisionHistoryE2E {
         name,
         name + " paused at step 1 on a new template",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
-            && stableHash.equals(r.getStatus().getStableRS())
-            && !stableHash.equals(r.getStatus().getCurrentPodHash()));
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
+                && stableHash.equals(r.getStatus().getStableRS())
+                && !stableHash.equals(r.getStatus().getCurrentPodHash()));
   }
 
-  /** Waits until only the stable ReplicaSet (at full size) and one old ReplicaSet with 0 replicas remain. */
+  /**
+   * Waits until only the stable ReplicaSet (at full size) and one old ReplicaSet with 0 replicas
+   * remain.
+   */
   static List<ReplicaSet> awaitStableAndOneDrainedOldReplicaSet(String name, String stableHash) {
     AtomicReference<List<ReplicaSet>> last = new AtomicReference<>();
     rollouts.await(
@@ -219,13 +249,18 @@ class RevisionHistoryE2E {
           return rss.size() == 2
               && rss.stream()
                   .allMatch(
-                      rs -> stableHash.equals(hashOf(rs))
-                          ? rs.getSpec().getReplicas() == 2
-                          : rs.getSpec().getReplicas() == 0 && nz(rs.getStatus().getReplicas()) == 0);
+                      rs ->
+                          stableHash.equals(hashOf(rs))
+                              ? rs.getSpec().getReplicas() == 2
+                              : rs.getSpec().getReplicas() == 0
+                                  && nz(rs.getStatus().getReplicas()) == 0);
         });
     // It must stay that way: no further deletion or re-creation.
     rollouts.holdsFor(
-        name, "still stable plus one old ReplicaSet", Duration.ofSeconds(1), r -> rollouts.replicaSets(name).size() == 2);
+        name,
+        "still stable plus one old ReplicaSet",
+        Duration.ofSeconds(1),
+        r -> rollouts.replicaSets(name).size() == 2);
     return last.get();
   }
 
@@ -237,8 +272,14 @@ class RevisionHistoryE2E {
           .until(() -> rollouts.eventMessages(name, reason).contains(message));
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       throw new AssertionError(
-          "no " + reason + " event '" + message + "'; events: "
-              + rollouts.events(name).stream().map(x -> x.getReason() + ": " + x.getMessage()).collect(Collectors.toList()),
+          "no "
+              + reason
+              + " event '"
+              + message
+              + "'; events: "
+              + rollouts.events(name).stream()
+                  .map(x -> x.getReason() + ": " + x.getMessage())
+                  .collect(Collectors.toList()),
           e);
     }
   }

@@ -20,10 +20,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A local CI server speaking the job API of the {@code ci-job} step plugin ({@code POST /jobs}, {@code GET
- * /jobs/<id>}, {@code POST /jobs/<id>/cancel}), whose jobs do what the test says per job name: succeed or fail (at
- * once or after some polls), run until released, answer 500, or not answer polls at all. Every start and cancel is
- * logged in order.
+ * A local CI server speaking the job API of the {@code ci-job} step plugin ({@code POST /jobs},
+ * {@code GET /jobs/<id>}, {@code POST /jobs/<id>/cancel}), whose jobs do what the test says per job
+ * name: succeed or fail (at once or after some polls), run until released, answer 500, or not
+ * answer polls at all. Every start and cancel is logged in order.
  */
 final class FakeCiServer implements AutoCloseable {
 
@@ -33,14 +33,19 @@ final class FakeCiServer implements AutoCloseable {
   static final class Script {
     /** The state a job ends in: {@code succeeded} or {@code failed}. */
     volatile String finalState = "succeeded";
+
     /** Polls before the job ends (0: it has ended when the start is answered). */
     volatile int polls;
+
     /** The message of an ended job. */
     volatile String message = "";
+
     /** While true, jobs keep running whatever the polls. */
     volatile boolean hold;
+
     /** While true, polls of running jobs get no answer (the connection is left open). */
     volatile boolean hangPolls;
+
     /** While non-zero, every request about these jobs is answered with this HTTP status. */
     volatile int failWith;
   }
@@ -78,11 +83,13 @@ final class FakeCiServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "fake-ci");
-      t.setDaemon(true);
-      return t;
-    });
+    executor =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "fake-ci");
+              t.setDaemon(true);
+              return t;
+            });
     server.setExecutor(executor);
     server.createContext("/", this::dispatch);
     server.start();
@@ -98,7 +105,10 @@ final class FakeCiServer implements AutoCloseable {
     return scripts.computeIfAbsent(jobName, k -> new Script());
   }
 
-  /** Every start ({@code start <job> <rollout> <step index> <id>}) and cancel ({@code cancel <job> <id>}), in order. */
+  /**
+   * Every start ({@code start <job> <rollout> <step index> <id>}) and cancel ({@code cancel <job>
+   * <id>}), in order.
+   */
   List<String> log() {
     return List.copyOf(log);
   }
@@ -145,8 +155,13 @@ final class FakeCiServer implements AutoCloseable {
           return;
         }
         String id = "job-" + ids.incrementAndGet();
-        Job job = new Job(id, name, req.path("rollout").asText(), req.path("stepIndex").asInt(-1),
-            ex.getRequestHeaders().getFirst("Authorization"));
+        Job job =
+            new Job(
+                id,
+                name,
+                req.path("rollout").asText(),
+                req.path("stepIndex").asInt(-1),
+                ex.getRequestHeaders().getFirst("Authorization"));
         jobs.put(id, job);
         log.add("start " + name + " " + job.rollout + " " + job.stepIndex + " " + id);
         answer(ex, 201, view(job, s));
@@ -190,7 +205,8 @@ final class FakeCiServer implements AutoCloseable {
 
   private ObjectNode view(Job job, Script s) {
     String state = state(job, s);
-    ObjectNode n = JSON.createObjectNode().put("id", job.id).put("job", job.name).put("state", state);
+    ObjectNode n =
+        JSON.createObjectNode().put("id", job.id).put("job", job.name).put("state", state);
     if (!"running".equals(state)) {
       n.put("message", job.cancelled ? "cancelled by request" : s.message);
     }

@@ -27,10 +27,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Canary {@code plugin} steps with the reference plugin {@code ci-job-step} run by the controller as a real process
- * (registered in {@code argo-rollouts-config} with a {@code file://} location) against a local CI server
- * (docs/compatibility.md §10, docs/plugins.md): what the user sees in {@code status.canary.stepPluginStatuses}, the
- * Rollout's phase, message and events, and what the CI server was asked to do.
+ * Canary {@code plugin} steps with the reference plugin {@code ci-job-step} run by the controller
+ * as a real process (registered in {@code argo-rollouts-config} with a {@code file://} location)
+ * against a local CI server (docs/compatibility.md §10, docs/plugins.md): what the user sees in
+ * {@code status.canary.stepPluginStatuses}, the Rollout's phase, message and events, and what the
+ * CI server was asked to do.
  */
 @ExtendWith(StepPluginE2E.FailureTracker.class)
 class StepPluginE2E {
@@ -55,9 +56,13 @@ class StepPluginE2E {
     ns = cluster.createNamespace("stepplugins");
     rollouts = new Rollouts(cluster.client(), ns);
     ci = new FakeCiServer();
-    Path script = Path.of(System.getProperty("rollgate.cijob.launcher", "../plugins/ci-job-step/target/ci-job-step"));
+    Path script =
+        Path.of(
+            System.getProperty(
+                "rollgate.cijob.launcher", "../plugins/ci-job-step/target/ci-job-step"));
     if (!Files.isExecutable(script)) {
-      throw new IllegalStateException("plugin launcher not found at " + script + " (run mvn package first)");
+      throw new IllegalStateException(
+          "plugin launcher not found at " + script + " (run mvn package first)");
     }
     launcher = "file://" + script.toAbsolutePath().normalize();
     writeRegistry(false);
@@ -94,24 +99,57 @@ class StepPluginE2E {
   /** Registers both plugin names with the same executable; the second one can be disabled. */
   static void writeRegistry(boolean toggleDisabled) {
     String yaml =
-        "- name: " + CI_JOB + "\n  location: " + launcher + "\n"
-            + "- name: " + CI_JOB_TOGGLE + "\n  location: " + launcher + "\n  disabled: " + toggleDisabled + "\n"
-            + "- name: " + CI_JOB_AUTH + "\n  location: " + launcher + "\n"
-            + "  args: [\"--kubeconfig\", \"" + cluster.kubeconfig().toAbsolutePath() + "\"]\n";
-    cluster.client().configMaps().inNamespace(ns).resource(
+        "- name: "
+            + CI_JOB
+            + "\n  location: "
+            + launcher
+            + "\n"
+            + "- name: "
+            + CI_JOB_TOGGLE
+            + "\n  location: "
+            + launcher
+            + "\n  disabled: "
+            + toggleDisabled
+            + "\n"
+            + "- name: "
+            + CI_JOB_AUTH
+            + "\n  location: "
+            + launcher
+            + "\n"
+            + "  args: [\"--kubeconfig\", \""
+            + cluster.kubeconfig().toAbsolutePath()
+            + "\"]\n";
+    cluster
+        .client()
+        .configMaps()
+        .inNamespace(ns)
+        .resource(
             new ConfigMapBuilder()
-                .withNewMetadata().withName("argo-rollouts-config").withNamespace(ns).endMetadata()
+                .withNewMetadata()
+                .withName("argo-rollouts-config")
+                .withNamespace(ns)
+                .endMetadata()
                 .withData(Map.of("stepPlugins", yaml))
                 .build())
         .serverSideApply();
   }
 
   static String pluginStep(String plugin, String job) {
-    return "{plugin: {name: " + plugin + ", config: {url: \"" + ci.url() + "\", job: " + job
-        + ", pollIntervalSeconds: 11, timeoutSeconds: 60, parameters: {suite: " + job + "}}}}";
+    return "{plugin: {name: "
+        + plugin
+        + ", config: {url: \""
+        + ci.url()
+        + "\", job: "
+        + job
+        + ", pollIntervalSeconds: 11, timeoutSeconds: 60, parameters: {suite: "
+        + job
+        + "}}}}";
   }
 
-  /** Creates a Rollout with these steps (after a {@code setWeight: 50}), waits for its first revision, then updates it. */
+  /**
+   * Creates a Rollout with these steps (after a {@code setWeight: 50}), waits for its first
+   * revision, then updates it.
+   */
   static Rollout createAndUpdate(String name, String... steps) {
     String list = "[{setWeight: 50}, " + String.join(", ", steps) + "]";
     rollouts.create("stepplugins/rollout.yaml", Map.of("NAME", name, "STEPS", list));
@@ -125,15 +163,17 @@ class StepPluginE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && r.getStatus().getStableRS() != null
-            && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
-            && !r.getStatus().getStableRS().equals(notHash));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && r.getStatus().getStableRS() != null
+                && r.getStatus().getStableRS().equals(r.getStatus().getCurrentPodHash())
+                && !r.getStatus().getStableRS().equals(notHash));
   }
 
   static List<StepPluginStatus> statuses(Rollout r) {
-    return r.getStatus() == null || r.getStatus().getCanary() == null
+    return r.getStatus() == null
+            || r.getStatus().getCanary() == null
             || r.getStatus().getCanary().getStepPluginStatuses() == null
         ? List.of()
         : r.getStatus().getCanary().getStepPluginStatuses();
@@ -153,7 +193,10 @@ class StepPluginE2E {
         r -> status(r, index, "Run").map(s -> phase.equals(s.getPhase())).orElse(false));
   }
 
-  /** Events are recorded after the status write that caused them: wait for one with this reason and message. */
+  /**
+   * Events are recorded after the status write that caused them: wait for one with this reason and
+   * message.
+   */
   static void awaitEvent(String name, String reason, String message) {
     Awaitility.await(name + " event " + reason + ": " + message)
         .atMost(Duration.ofSeconds(30))
@@ -174,21 +217,30 @@ class StepPluginE2E {
 
   @Test
   void jobsRunInStepOrderAndTheRolloutCompletes_withTheJobIdInTheStatus() {
-    Rollout first = createAndUpdate("ordered", pluginStep(CI_JOB, "ordered-build"), pluginStep(CI_JOB, "ordered-smoke"));
+    Rollout first =
+        createAndUpdate(
+            "ordered", pluginStep(CI_JOB, "ordered-build"), pluginStep(CI_JOB, "ordered-smoke"));
     Rollout done = awaitHealthy("ordered", first.getStatus().getStableRS());
 
     List<String> log = ci.log(key("ordered"));
     assertEquals(2, log.size(), log.toString());
-    assertTrue(log.get(0).startsWith("start ordered-build " + key("ordered") + " 1 "), log.toString());
-    assertTrue(log.get(1).startsWith("start ordered-smoke " + key("ordered") + " 2 "), log.toString());
+    assertTrue(
+        log.get(0).startsWith("start ordered-build " + key("ordered") + " 1 "), log.toString());
+    assertTrue(
+        log.get(1).startsWith("start ordered-smoke " + key("ordered") + " 2 "), log.toString());
     StepPluginStatus build = status(done, 1, "Run").orElseThrow();
     assertEquals(CI_JOB, build.getName());
     assertEquals("Successful", build.getPhase());
     assertEquals(1, build.getExecutions());
-    assertTrue(build.getMessage().contains("ordered-build") && build.getMessage().contains("succeeded"), build.getMessage());
-    assertEquals(log.get(0).substring(log.get(0).lastIndexOf(' ') + 1), build.getStatus().path("jobId").asText());
+    assertTrue(
+        build.getMessage().contains("ordered-build") && build.getMessage().contains("succeeded"),
+        build.getMessage());
+    assertEquals(
+        log.get(0).substring(log.get(0).lastIndexOf(' ') + 1),
+        build.getStatus().path("jobId").asText());
     assertTrue(build.getStartedAt() != null && build.getFinishedAt() != null);
-    awaitEvent("ordered", "RolloutStepCompleted", "Rollout step 2/3 completed (plugin: example/ci-job)");
+    awaitEvent(
+        "ordered", "RolloutStepCompleted", "Rollout step 2/3 completed (plugin: example/ci-job)");
   }
 
   @Test
@@ -202,19 +254,32 @@ class StepPluginE2E {
             "failing",
             "failing aborted",
             TIMEOUT,
-            r -> r.getStatus() != null && Boolean.TRUE.equals(r.getStatus().getAbort())
-                && "Degraded".equals(r.getStatus().getPhase()));
+            r ->
+                r.getStatus() != null
+                    && Boolean.TRUE.equals(r.getStatus().getAbort())
+                    && "Degraded".equals(r.getStatus().getPhase()));
 
     String jobId = ci.jobs(key("failing")).get(0).id;
     String expected =
-        "Step Plugin 2 (example/ci-job) failed: job " + jobId + " (failing-tests) failed: 3 tests failed";
-    assertEquals("RolloutAborted: Rollout aborted update to revision 2: " + expected, aborted.getStatus().getMessage());
+        "Step Plugin 2 (example/ci-job) failed: job "
+            + jobId
+            + " (failing-tests) failed: 3 tests failed";
+    assertEquals(
+        "RolloutAborted: Rollout aborted update to revision 2: " + expected,
+        aborted.getStatus().getMessage());
     StepPluginStatus run = status(aborted, 1, "Run").orElseThrow();
     assertEquals("Failed", run.getPhase());
-    awaitEvent("failing", "StepPluginTransition", "Step plugin example/ci-job (step 2) transitioned to Failed");
+    awaitEvent(
+        "failing",
+        "StepPluginTransition",
+        "Step plugin example/ci-job (step 2) transitioned to Failed");
     awaitEvent("failing", "RolloutAborted", "Rollout aborted update to revision 2: " + expected);
     // The failed step itself is not aborted again.
-    rollouts.holdsFor("failing", "no Abort of the failed step", Duration.ofSeconds(5), r -> status(r, 1, "Abort").isEmpty());
+    rollouts.holdsFor(
+        "failing",
+        "no Abort of the failed step",
+        Duration.ofSeconds(5),
+        r -> status(r, 1, "Abort").isEmpty());
     assertEquals(1, ci.log(key("failing")).size(), ci.log(key("failing")).toString());
   }
 
@@ -227,16 +292,23 @@ class StepPluginE2E {
         pluginStep(CI_JOB, "undo-c"),
         "{pause: {}}");
     rollouts.await(
-        "undo", "undo paused at the last step", TIMEOUT,
-        r -> r.getStatus() != null && Integer.valueOf(4).equals(r.getStatus().getCurrentStepIndex())
-            && "Paused".equals(r.getStatus().getPhase()));
+        "undo",
+        "undo paused at the last step",
+        TIMEOUT,
+        r ->
+            r.getStatus() != null
+                && Integer.valueOf(4).equals(r.getStatus().getCurrentStepIndex())
+                && "Paused".equals(r.getStatus().getPhase()));
     rollouts.abort("undo");
     Rollout aborted =
         rollouts.await(
-            "undo", "three Abort entries", TIMEOUT,
+            "undo",
+            "three Abort entries",
+            TIMEOUT,
             r -> statuses(r).stream().filter(s -> "Abort".equals(s.getOperation())).count() == 3);
 
-    List<String> cancels = ci.log(key("undo")).stream().filter(l -> l.startsWith("cancel ")).toList();
+    List<String> cancels =
+        ci.log(key("undo")).stream().filter(l -> l.startsWith("cancel ")).toList();
     assertEquals(3, cancels.size(), ci.log(key("undo")).toString());
     assertTrue(cancels.get(0).startsWith("cancel undo-c "), cancels.toString());
     assertTrue(cancels.get(1).startsWith("cancel undo-b "), cancels.toString());
@@ -246,7 +318,8 @@ class StepPluginE2E {
       assertEquals("Successful", abort.getPhase());
       assertTrue(abort.getMessage().contains("had already ended"), abort.getMessage());
     }
-    // Events are written after the status and carry whole seconds: their set is asserted, the order is the CI log's.
+    // Events are written after the status and carry whole seconds: their set is asserted, the order
+    // is the CI log's.
     List<String> abortEvents =
         List.of(
             "Step plugin example/ci-job (step 4) aborted (Successful)",
@@ -255,20 +328,34 @@ class StepPluginE2E {
     Awaitility.await("the three abort events")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> rollouts.eventMessages("undo", "StepPluginTransition").containsAll(abortEvents));
-    rollouts.holdsFor("undo", "abort is never called again", Duration.ofSeconds(5),
+        .until(
+            () -> rollouts.eventMessages("undo", "StepPluginTransition").containsAll(abortEvents));
+    rollouts.holdsFor(
+        "undo",
+        "abort is never called again",
+        Duration.ofSeconds(5),
         r -> statuses(r).stream().filter(s -> "Abort".equals(s.getOperation())).count() == 3);
     assertEquals(3, ci.log(key("undo")).stream().filter(l -> l.startsWith("cancel ")).count());
 
-    // Retry: the leftovers of the aborted attempt are cleared and the jobs run again from the first plugin step.
+    // Retry: the leftovers of the aborted attempt are cleared and the jobs run again from the first
+    // plugin step.
     rollouts.retry("undo");
     rollouts.await(
-        "undo", "undo back at the pause after retry", TIMEOUT,
-        r -> r.getStatus() != null && Integer.valueOf(4).equals(r.getStatus().getCurrentStepIndex())
-            && !Boolean.TRUE.equals(r.getStatus().getAbort())
-            && statuses(r).size() == 3
-            && statuses(r).stream().allMatch(s -> "Run".equals(s.getOperation()) && "Successful".equals(s.getPhase())));
-    assertEquals(6, ci.log(key("undo")).stream().filter(l -> l.startsWith("start ")).count(), ci.log(key("undo")).toString());
+        "undo",
+        "undo back at the pause after retry",
+        TIMEOUT,
+        r ->
+            r.getStatus() != null
+                && Integer.valueOf(4).equals(r.getStatus().getCurrentStepIndex())
+                && !Boolean.TRUE.equals(r.getStatus().getAbort())
+                && statuses(r).size() == 3
+                && statuses(r).stream()
+                    .allMatch(
+                        s -> "Run".equals(s.getOperation()) && "Successful".equals(s.getPhase())));
+    assertEquals(
+        6,
+        ci.log(key("undo")).stream().filter(l -> l.startsWith("start ")).count(),
+        ci.log(key("undo")).toString());
   }
 
   @Test
@@ -280,17 +367,33 @@ class StepPluginE2E {
     Rollout done = awaitHealthy("full", first.getStatus().getStableRS());
 
     StepPluginStatus terminate =
-        rollouts.await("full", "Terminate recorded", TIMEOUT, r -> status(r, 1, "Terminate").isPresent())
-            .getStatus().getCanary().getStepPluginStatuses().stream()
-            .filter(s -> "Terminate".equals(s.getOperation())).findFirst().orElseThrow();
+        rollouts
+            .await(
+                "full", "Terminate recorded", TIMEOUT, r -> status(r, 1, "Terminate").isPresent())
+            .getStatus()
+            .getCanary()
+            .getStepPluginStatuses()
+            .stream()
+            .filter(s -> "Terminate".equals(s.getOperation()))
+            .findFirst()
+            .orElseThrow();
     assertEquals("Successful", terminate.getPhase());
     assertTrue(terminate.getMessage().endsWith("cancelled"), terminate.getMessage());
-    assertEquals("Running", status(done, 1, "Run").orElseThrow().getPhase(), "the Run entry stays as it was");
-    rollouts.holdsFor("full", "terminate is called once", Duration.ofSeconds(20),
+    assertEquals(
+        "Running",
+        status(done, 1, "Run").orElseThrow().getPhase(),
+        "the Run entry stays as it was");
+    rollouts.holdsFor(
+        "full",
+        "terminate is called once",
+        Duration.ofSeconds(20),
         r -> ci.log(key("full")).stream().filter(l -> l.startsWith("cancel ")).count() == 1);
     assertEquals(1, ci.jobs(key("full")).size());
     assertTrue(ci.jobs(key("full")).get(0).cancelled, "the CI job was cancelled");
-    awaitEvent("full", "StepPluginTransition", "Step plugin example/ci-job (step 2) terminated (Successful)");
+    awaitEvent(
+        "full",
+        "StepPluginTransition",
+        "Step plugin example/ci-job (step 2) terminated (Successful)");
   }
 
   @Test
@@ -303,12 +406,14 @@ class StepPluginE2E {
 
     List<ProcessHandle> plugins = pluginProcesses();
     controller.kill();
-    plugins.forEach(ProcessHandle::destroyForcibly); // a killed pod takes its plugin processes with it
+    plugins.forEach(
+        ProcessHandle::destroyForcibly); // a killed pod takes its plugin processes with it
     s.hold = false;
     controller = start();
 
     Rollout done = awaitHealthy("resume", first.getStatus().getStableRS());
-    assertEquals(List.of("start restart-suite " + key("resume") + " 1 " + jobId),
+    assertEquals(
+        List.of("start restart-suite " + key("resume") + " 1 " + jobId),
         ci.log(key("resume")).stream().filter(l -> l.startsWith("start ")).toList(),
         "no second job after the restart");
     StepPluginStatus run = status(done, 1, "Run").orElseThrow();
@@ -346,8 +451,13 @@ class StepPluginE2E {
     Awaitility.await("a timed-out plugin call reported")
         .atMost(TIMEOUT)
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> rollouts.eventMessages("hang", "ReconciliationError").stream()
-            .anyMatch(m -> m.startsWith("Reconciliation failed with error: ") && m.contains(CI_JOB)));
+        .until(
+            () ->
+                rollouts.eventMessages("hang", "ReconciliationError").stream()
+                    .anyMatch(
+                        m ->
+                            m.startsWith("Reconciliation failed with error: ")
+                                && m.contains(CI_JOB)));
     Rollout during = rollouts.get("hang");
     StepPluginStatus run = status(during, 1, "Run").orElseThrow();
     assertEquals("Running", run.getPhase(), "a timed-out call leaves the step's status as it was");
@@ -391,7 +501,10 @@ class StepPluginE2E {
     assertTrue(run.getMessage().startsWith("CI server answered 500"), run.getMessage());
     assertEquals("30s", run.getBackoff());
     assertTrue(run.getStatus().path("jobId").isTextual(), "the job id is kept through errors");
-    awaitEvent("flaky", "StepPluginTransition", "Step plugin example/ci-job (step 2) transitioned to Error");
+    awaitEvent(
+        "flaky",
+        "StepPluginTransition",
+        "Step plugin example/ci-job (step 2) transitioned to Error");
     s.failWith = 0;
     s.hold = false;
     Rollout done = awaitHealthy("flaky", first.getStatus().getStableRS());
@@ -401,14 +514,24 @@ class StepPluginE2E {
 
   @Test
   void bearerTokenIsReadFromTheSecretNamedInTheConfig() {
-    cluster.client().secrets().inNamespace(ns).resource(
+    cluster
+        .client()
+        .secrets()
+        .inNamespace(ns)
+        .resource(
             new io.fabric8.kubernetes.api.model.SecretBuilder()
-                .withNewMetadata().withName("ci-token").endMetadata()
+                .withNewMetadata()
+                .withName("ci-token")
+                .endMetadata()
                 .withStringData(Map.of("token", "s3cret-token\n"))
                 .build())
         .create();
     String step =
-        "{plugin: {name: " + CI_JOB_AUTH + ", config: {url: \"" + ci.url() + "\", job: auth-suite,"
+        "{plugin: {name: "
+            + CI_JOB_AUTH
+            + ", config: {url: \""
+            + ci.url()
+            + "\", job: auth-suite,"
             + " tokenSecret: {name: ci-token}}}}";
     Rollout first = createAndUpdate("auth", step);
     awaitHealthy("auth", first.getStatus().getStableRS());

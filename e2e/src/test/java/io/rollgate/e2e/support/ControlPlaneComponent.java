@@ -13,11 +13,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One process of the local control plane (etcd, kube-apiserver, ...), as {@code e2e/cluster/up} started it through
- * kwokctl's binary runtime: found by its pid file under {@code <control-plane root>/kwok/clusters/<cluster>/pids/}.
- * The fault tests kill it with SIGKILL and start it again later with the same command line, environment and working
- * directory, appending to the same log, and write the new pid to the pid file so that {@code e2e/cluster/down} stops
- * the new process. Only the local control plane has such processes: on another cluster {@link #find} finds none.
+ * One process of the local control plane (etcd, kube-apiserver, ...), as {@code e2e/cluster/up}
+ * started it through kwokctl's binary runtime: found by its pid file under {@code <control-plane
+ * root>/kwok/clusters/<cluster>/pids/}. The fault tests kill it with SIGKILL and start it again
+ * later with the same command line, environment and working directory, appending to the same log,
+ * and write the new pid to the pid file so that {@code e2e/cluster/down} stops the new process.
+ * Only the local control plane has such processes: on another cluster {@link #find} finds none.
  */
 public final class ControlPlaneComponent {
 
@@ -44,7 +45,10 @@ public final class ControlPlaneComponent {
   public static Optional<ControlPlaneComponent> find(TestCluster cluster, String name) {
     Path kubeconfig = cluster.kubeconfig().toAbsolutePath();
     String file = kubeconfig.getFileName().toString();
-    String clusterName = file.equals("kubeconfig") ? "rollgate" : file.startsWith("kubeconfig-") ? file.substring(11) : null;
+    String clusterName =
+        file.equals("kubeconfig")
+            ? "rollgate"
+            : file.startsWith("kubeconfig-") ? file.substring(11) : null;
     if (clusterName == null) {
       return Optional.empty();
     }
@@ -53,13 +57,15 @@ public final class ControlPlaneComponent {
     if (!Files.isRegularFile(pid)) {
       return Optional.empty();
     }
-    ControlPlaneComponent c = new ControlPlaneComponent(name, pid, dir.resolve("logs").resolve(name + ".log"));
+    ControlPlaneComponent c =
+        new ControlPlaneComponent(name, pid, dir.resolve("logs").resolve(name + ".log"));
     c.capture();
     return Optional.of(c);
   }
 
   /**
-   * Every component of the local control plane (the pid files kwokctl wrote), each with how it was started.
+   * Every component of the local control plane (the pid files kwokctl wrote), each with how it was
+   * started.
    *
    * @param cluster the test cluster
    * @return the components, empty when the cluster is not the local control plane
@@ -98,8 +104,9 @@ public final class ControlPlaneComponent {
   }
 
   /**
-   * Starts the component again when it has died (as a kubelet restarts a static pod): kube-controller-manager and
-   * kube-scheduler exit by design when they cannot renew their leader lease during an API server outage.
+   * Starts the component again when it has died (as a kubelet restarts a static pod):
+   * kube-controller-manager and kube-scheduler exit by design when they cannot renew their leader
+   * lease during an API server outage.
    *
    * @return whether it had to be started
    */
@@ -137,7 +144,9 @@ public final class ControlPlaneComponent {
   public void kill() {
     long pid = pid();
     ProcessHandle handle =
-        ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException(name + " (pid " + pid + ") is not running"));
+        ProcessHandle.of(pid)
+            .orElseThrow(
+                () -> new IllegalStateException(name + " (pid " + pid + ") is not running"));
     handle.destroyForcibly();
     try {
       handle.onExit().get(10, TimeUnit.SECONDS);
@@ -165,7 +174,8 @@ public final class ControlPlaneComponent {
       Process p = pb.start();
       Files.writeString(pidFile, String.valueOf(p.pid()));
       if (p.waitFor(1, TimeUnit.SECONDS)) {
-        throw new IllegalStateException(name + " exited at once with " + p.exitValue() + "; see " + logFile);
+        throw new IllegalStateException(
+            name + " exited at once with " + p.exitValue() + "; see " + logFile);
       }
     } catch (IOException e) {
       throw new IllegalStateException("cannot start " + name + ": " + command, e);

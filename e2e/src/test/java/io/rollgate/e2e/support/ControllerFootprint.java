@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * What a running controller process costs, for the benchmarks: CPU seconds used so far, heap in use after a full GC,
- * and resident memory.
+ * What a running controller process costs, for the benchmarks: CPU seconds used so far, heap in use
+ * after a full GC, and resident memory.
  *
  * @param cpuSeconds user + system CPU time of the process since it started, in seconds
  * @param heapMib heap in use after a full GC, in MiB
@@ -19,24 +19,30 @@ import java.util.List;
 public record ControllerFootprint(double cpuSeconds, double heapMib, double rssMib) {
 
   /**
-   * Process CPU seconds (user + system from /proc/PID/stat), live heap after a full GC (the total of {@code jcmd
-   * GC.class_histogram}, which collects first) and RSS of the controller.
+   * Process CPU seconds (user + system from /proc/PID/stat), live heap after a full GC (the total
+   * of {@code jcmd GC.class_histogram}, which collects first) and RSS of the controller.
    */
-  public static ControllerFootprint sample(ControllerProcess controller) throws IOException, InterruptedException {
+  public static ControllerFootprint sample(ControllerProcess controller)
+      throws IOException, InterruptedException {
     String pid = Long.toString(controller.pid());
     String stat = Files.readString(Path.of("/proc", pid, "stat"));
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     // fields[0] is field 3 (state); utime and stime are fields 14 and 15, in clock ticks
     double cpu = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) clockTicks();
-    // The class histogram runs a full GC and sums the live objects: exact, and unlike a heap gauge read afterwards it
-    // does not count what the controller allocates between the GC and the reading (a /metrics scrape of 10,000
+    // The class histogram runs a full GC and sums the live objects: exact, and unlike a heap gauge
+    // read afterwards it
+    // does not count what the controller allocates between the GC and the reading (a /metrics
+    // scrape of 10,000
     // Rollouts alone allocates tens of MiB).
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     Process histogram =
-        new ProcessBuilder(jcmd.toString(), pid, "GC.class_histogram").redirectErrorStream(true).start();
+        new ProcessBuilder(jcmd.toString(), pid, "GC.class_histogram")
+            .redirectErrorStream(true)
+            .start();
     List<String> lines;
     try (BufferedReader out =
-        new BufferedReader(new InputStreamReader(histogram.getInputStream(), StandardCharsets.UTF_8))) {
+        new BufferedReader(
+            new InputStreamReader(histogram.getInputStream(), StandardCharsets.UTF_8))) {
       lines = out.lines().toList();
     }
     histogram.waitFor();
@@ -48,7 +54,8 @@ public record ControllerFootprint(double cpuSeconds, double heapMib, double rssM
       }
     }
     if (Double.isNaN(heap)) {
-      throw new IOException("jcmd " + pid + " GC.class_histogram gave no total: " + String.join("\n", lines));
+      throw new IOException(
+          "jcmd " + pid + " GC.class_histogram gave no total: " + String.join("\n", lines));
     }
     double rssKib = 0;
     for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {

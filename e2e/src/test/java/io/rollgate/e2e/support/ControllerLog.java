@@ -13,8 +13,9 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Reads what a controller process wrote to its log file ({@code target/controller-<name>.log}), which a test uses to
- * see which process reconciled a Rollout and when a (re)started process has synced its caches.
+ * Reads what a controller process wrote to its log file ({@code target/controller-<name>.log}),
+ * which a test uses to see which process reconciled a Rollout and when a (re)started process has
+ * synced its caches.
  */
 public final class ControllerLog {
 
@@ -73,7 +74,8 @@ public final class ControllerLog {
   }
 
   /**
-   * Lines that carry the reconcile context of one Rollout ({@code ns=<ns> name=<name> }), from line {@code from} on.
+   * Lines that carry the reconcile context of one Rollout ({@code ns=<ns> name=<name> }), from line
+   * {@code from} on.
    *
    * @param from the first line to look at
    * @param namespace the Rollout's namespace
@@ -100,7 +102,13 @@ public final class ControllerLog {
     } catch (ConditionTimeoutException e) {
       List<String> all = lines();
       throw new AssertionError(
-          "no line '" + text + "' in " + file + " after line " + from + "; last lines:\n"
+          "no line '"
+              + text
+              + "' in "
+              + file
+              + " after line "
+              + from
+              + "; last lines:\n"
               + String.join("\n", all.subList(Math.max(0, all.size() - 20), all.size())),
           e);
     }

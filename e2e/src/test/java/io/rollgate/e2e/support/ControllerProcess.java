@@ -10,14 +10,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The controller as users run it: {@code java -jar rollgate-controller.jar}, in its own process, so a test can kill it
- * (SIGKILL, no graceful stop) and start it again.
+ * The controller as users run it: {@code java -jar rollgate-controller.jar}, in its own process, so
+ * a test can kill it (SIGKILL, no graceful stop) and start it again.
  *
- * <p>Unless the flags say otherwise, each process gets free {@code --metricsport} and {@code --healthzPort} ports (so
- * several controllers never collide on 8090/8080) and runs with {@code --leader-elect=false}: every test class runs its
- * own controller, and with election on they would all contend for the one {@code argo-rollouts-controller-lock} Lease
- * (a SIGKILLed predecessor holds it for the 15 s lease duration). Tests of leader election pass
- * {@code --leader-elect} and a per-class {@code --leader-election-namespace} explicitly.
+ * <p>Unless the flags say otherwise, each process gets free {@code --metricsport} and {@code
+ * --healthzPort} ports (so several controllers never collide on 8090/8080) and runs with {@code
+ * --leader-elect=false}: every test class runs its own controller, and with election on they would
+ * all contend for the one {@code argo-rollouts-controller-lock} Lease (a SIGKILLed predecessor
+ * holds it for the 15 s lease duration). Tests of leader election pass {@code --leader-elect} and a
+ * per-class {@code --leader-election-namespace} explicitly.
  */
 public final class ControllerProcess implements AutoCloseable {
 
@@ -53,9 +54,10 @@ public final class ControllerProcess implements AutoCloseable {
    * Starts a controller.
    *
    * <p>The controller authenticates with the test cluster's kubeconfig unless the system property
-   * {@code rollgate.controller.kubeconfig} (or the environment variable {@code ROLLGATE_CONTROLLER_KUBECONFIG}) names
-   * another one, for example a ServiceAccount token's kubeconfig, so that the scenarios prove the chart's RBAC
-   * sufficient while the test itself keeps admin credentials.
+   * {@code rollgate.controller.kubeconfig} (or the environment variable {@code
+   * ROLLGATE_CONTROLLER_KUBECONFIG}) names another one, for example a ServiceAccount token's
+   * kubeconfig, so that the scenarios prove the chart's RBAC sufficient while the test itself keeps
+   * admin credentials.
    *
    * @param cluster the cluster
    * @param name a name for the log file ({@code target/controller-<name>.log})
@@ -63,13 +65,15 @@ public final class ControllerProcess implements AutoCloseable {
    * @return the running process
    */
   public static ControllerProcess start(TestCluster cluster, String name, String... extraArgs) {
-    return start(kubeconfigFor("rollgate.controller.kubeconfig", "ROLLGATE_CONTROLLER_KUBECONFIG", cluster), name,
+    return start(
+        kubeconfigFor("rollgate.controller.kubeconfig", "ROLLGATE_CONTROLLER_KUBECONFIG", cluster),
+        name,
         extraArgs);
   }
 
   /**
-   * The kubeconfig a process started for the tests should use: the one named by the system property or environment
-   * variable, else the test cluster's.
+   * The kubeconfig a process started for the tests should use: the one named by the system property
+   * or environment variable, else the test cluster's.
    *
    * @param property the system property
    * @param env the environment variable
@@ -99,8 +103,9 @@ public final class ControllerProcess implements AutoCloseable {
   }
 
   /**
-   * Starts a controller with extra environment variables (for example the AWS SDK's {@code AWS_REGION} and
-   * {@code AWS_ENDPOINT_URL_CLOUDWATCH}), otherwise as {@link #start(TestCluster, String, String...)}.
+   * Starts a controller with extra environment variables (for example the AWS SDK's {@code
+   * AWS_REGION} and {@code AWS_ENDPOINT_URL_CLOUDWATCH}), otherwise as {@link #start(TestCluster,
+   * String, String...)}.
    *
    * @param cluster the cluster
    * @param name a name for the log file ({@code target/controller-<name>.log})
@@ -111,7 +116,10 @@ public final class ControllerProcess implements AutoCloseable {
   public static ControllerProcess start(
       TestCluster cluster, String name, Map<String, String> environment, String... extraArgs) {
     ControllerProcess p =
-        prepare(kubeconfigFor("rollgate.controller.kubeconfig", "ROLLGATE_CONTROLLER_KUBECONFIG", cluster), name,
+        prepare(
+            kubeconfigFor(
+                "rollgate.controller.kubeconfig", "ROLLGATE_CONTROLLER_KUBECONFIG", cluster),
+            name,
             extraArgs);
     p.environment = Map.copyOf(environment);
     p.startProcess(false);
@@ -119,9 +127,12 @@ public final class ControllerProcess implements AutoCloseable {
   }
 
   private static ControllerProcess prepare(Path kubeconfig, String name, String... extraArgs) {
-    String jar = System.getProperty("rollgate.controller.jar", "../controller/target/rollgate-controller.jar");
+    String jar =
+        System.getProperty(
+            "rollgate.controller.jar", "../controller/target/rollgate-controller.jar");
     if (!Files.exists(Path.of(jar))) {
-      throw new IllegalStateException("controller jar not found at " + jar + " (run mvn package first)");
+      throw new IllegalStateException(
+          "controller jar not found at " + jar + " (run mvn package first)");
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -145,12 +156,14 @@ public final class ControllerProcess implements AutoCloseable {
       cmd.add("--leader-elect=false");
     }
     cmd.addAll(extra);
-    return new ControllerProcess(cmd, Path.of("target", "controller-" + name + ".log"), metricsPort, healthzPort);
+    return new ControllerProcess(
+        cmd, Path.of("target", "controller-" + name + ".log"), metricsPort, healthzPort);
   }
 
   /**
-   * Starts the process; its output goes to the log, from an empty file on the first start and after the earlier
-   * lines on a restart (so a test reads one history per controller, never an earlier run's lines).
+   * Starts the process; its output goes to the log, from an empty file on the first start and after
+   * the earlier lines on a restart (so a test reads one history per controller, never an earlier
+   * run's lines).
    */
   private void startProcess(boolean append) {
     try {
@@ -161,7 +174,9 @@ public final class ControllerProcess implements AutoCloseable {
           builder
               .redirectErrorStream(true)
               .redirectOutput(
-                  append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()))
+                  append
+                      ? ProcessBuilder.Redirect.appendTo(log.toFile())
+                      : ProcessBuilder.Redirect.to(log.toFile()))
               .start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot start controller", e);
@@ -197,7 +212,10 @@ public final class ControllerProcess implements AutoCloseable {
     return process == null ? -1 : process.pid();
   }
 
-  /** Kills the process with SIGKILL, as a node failure or OOM kill would, and waits for it to be gone. */
+  /**
+   * Kills the process with SIGKILL, as a node failure or OOM kill would, and waits for it to be
+   * gone.
+   */
   public void kill() {
     Processes.kill(process);
   }

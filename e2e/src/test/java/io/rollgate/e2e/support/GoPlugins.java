@@ -12,12 +12,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Argo Rollouts' Go plugins for the e2e tests, and the plugin bridge that runs them (docs/plugins.md, "Go plugins of
- * Argo Rollouts"). The bridge and upstream's test plugins ({@code test/cmd/*} of the argo-rollouts module) are built
- * and cached by {@code bridge/build}: {@code bin/test} exports their paths as {@code ROLLGATE_PLUGIN_BRIDGE} and
- * {@code ROLLGATE_ARGO_PLUGINS_DIR}; without them (a single test run by Maven) the script is run here and answers
- * from its cache. Third-party plugins come prebuilt from the directory {@link #shared} reads (never copied into the
- * repository).
+ * Argo Rollouts' Go plugins for the e2e tests, and the plugin bridge that runs them
+ * (docs/plugins.md, "Go plugins of Argo Rollouts"). The bridge and upstream's test plugins ({@code
+ * test/cmd/*} of the argo-rollouts module) are built and cached by {@code bridge/build}: {@code
+ * bin/test} exports their paths as {@code ROLLGATE_PLUGIN_BRIDGE} and {@code
+ * ROLLGATE_ARGO_PLUGINS_DIR}; without them (a single test run by Maven) the script is run here and
+ * answers from its cache. Third-party plugins come prebuilt from the directory {@link #shared}
+ * reads (never copied into the repository).
  */
 public final class GoPlugins {
 
@@ -42,8 +43,8 @@ public final class GoPlugins {
   /**
    * One of upstream's test plugins, built from the argo-rollouts module.
    *
-   * @param name {@code step-plugin-e2e}, {@code step-plugin-sample}, {@code metrics-plugin-sample} or
-   *     {@code trafficrouter-plugin-sample}
+   * @param name {@code step-plugin-e2e}, {@code step-plugin-sample}, {@code metrics-plugin-sample}
+   *     or {@code trafficrouter-plugin-sample}
    * @return its path
    */
   public static synchronized Path argoTestPlugin(String name) {
@@ -58,9 +59,9 @@ public final class GoPlugins {
   }
 
   /**
-   * The project's own misbehaving step plugin ({@code bridge/cmd/faulty-step-plugin}: its step config
-   * {@code {do: panic|hang|succeed}} picks what {@code Run} does). {@code bin/test} exports its path as
-   * {@code ROLLGATE_FAULTY_STEP_PLUGIN}.
+   * The project's own misbehaving step plugin ({@code bridge/cmd/faulty-step-plugin}: its step
+   * config {@code {do: panic|hang|succeed}} picks what {@code Run} does). {@code bin/test} exports
+   * its path as {@code ROLLGATE_FAULTY_STEP_PLUGIN}.
    *
    * @return its path
    */
@@ -72,19 +73,22 @@ public final class GoPlugins {
   }
 
   /**
-   * A prebuilt third-party plugin, from the directory named by {@code ROLLGATE_SHARED_PLUGINS} (or the system property
-   * {@code rollgate.shared.plugins}); without either, a {@code shared/plugins} directory two levels above the e2e
-   * module's working directory, outside the repository.
+   * A prebuilt third-party plugin, from the directory named by {@code ROLLGATE_SHARED_PLUGINS} (or
+   * the system property {@code rollgate.shared.plugins}); without either, a {@code shared/plugins}
+   * directory two levels above the e2e module's working directory, outside the repository.
    *
    * @param file the file name
    * @return its path
    */
   public static Path shared(String file) {
-    String dir = System.getProperty("rollgate.shared.plugins", System.getenv().getOrDefault("ROLLGATE_SHARED_PLUGINS", ""));
+    String dir =
+        System.getProperty(
+            "rollgate.shared.plugins", System.getenv().getOrDefault("ROLLGATE_SHARED_PLUGINS", ""));
     Path base = dir.isBlank() ? Path.of("..", "..", "shared", "plugins") : Path.of(dir);
     Path p = base.resolve(file).toAbsolutePath().normalize();
     if (!Files.isExecutable(p)) {
-      throw new IllegalStateException("prebuilt plugin not found at " + p + " (set ROLLGATE_SHARED_PLUGINS)");
+      throw new IllegalStateException(
+          "prebuilt plugin not found at " + p + " (set ROLLGATE_SHARED_PLUGINS)");
     }
     return p;
   }

@@ -20,11 +20,12 @@ import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 
 /**
- * A private, real Graphite for tests: Debian's carbon-cache (fed with the plaintext protocol) and graphite-web (the
- * render API, run by Django's server), both from the system python that {@code e2e/cluster/install-graphite} prints
- * ({@code bin/test} exports it as {@code ROLLGATE_GRAPHITE_PYTHON}), on free loopback ports, with the whisper files,
- * the web app's database and every log under a temporary directory deleted on {@link #close()}. Series keep one point
- * per second for an hour.
+ * A private, real Graphite for tests: Debian's carbon-cache (fed with the plaintext protocol) and
+ * graphite-web (the render API, run by Django's server), both from the system python that {@code
+ * e2e/cluster/install-graphite} prints ({@code bin/test} exports it as {@code
+ * ROLLGATE_GRAPHITE_PYTHON}), on free loopback ports, with the whisper files, the web app's
+ * database and every log under a temporary directory deleted on {@link #close()}. Series keep one
+ * point per second for an hour.
  */
 public final class GraphiteServer implements AutoCloseable {
 
@@ -32,7 +33,8 @@ public final class GraphiteServer implements AutoCloseable {
   private final int linePort;
   private final int webPort;
   private final List<Process> processes;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private GraphiteServer(Path dir, int linePort, int webPort, List<Process> processes) {
     this.dir = dir;
@@ -44,7 +46,8 @@ public final class GraphiteServer implements AutoCloseable {
   /**
    * Starts carbon-cache and graphite-web and waits until both listen (bounded).
    *
-   * @param name a name for the log files ({@code target/graphite-<name>-carbon.log}, {@code -web.log})
+   * @param name a name for the log files ({@code target/graphite-<name>-carbon.log}, {@code
+   *     -web.log})
    * @return the running server
    */
   public static GraphiteServer start(String name) {
@@ -82,7 +85,8 @@ public final class GraphiteServer implements AutoCloseable {
               "MAX_CREATES_PER_MINUTE = inf",
               ""));
       Files.writeString(
-          dir.resolve("conf/storage-schemas.conf"), "[default]\npattern = .*\nretentions = 1s:1h\n");
+          dir.resolve("conf/storage-schemas.conf"),
+          "[default]\npattern = .*\nretentions = 1s:1h\n");
       Files.writeString(
           dir.resolve("rollgate_graphite_settings.py"),
           String.join(
@@ -104,18 +108,25 @@ public final class GraphiteServer implements AutoCloseable {
             "DJANGO_SETTINGS_MODULE", "graphite.settings");
     Process carbon =
         LocalServers.start(
-            List.of(python, "/usr/bin/carbon-cache", "--config=" + dir.resolve("conf/carbon.conf"), "--nodaemon",
+            List.of(
+                python,
+                "/usr/bin/carbon-cache",
+                "--config=" + dir.resolve("conf/carbon.conf"),
+                "--nodaemon",
                 "start"),
             Map.of(),
             "graphite-" + name + "-carbon.log");
     Process migrate =
         LocalServers.start(
-            List.of(python, "-m", "django", "migrate", "--run-syncdb", "-v0"), web, "graphite-" + name + "-web.log");
+            List.of(python, "-m", "django", "migrate", "--run-syncdb", "-v0"),
+            web,
+            "graphite-" + name + "-web.log");
     GraphiteServer server;
     try {
       if (migrate.waitFor() != 0) {
         carbon.destroyForcibly();
-        throw new IllegalStateException("graphite-web's database setup failed, see target/graphite-" + name + "-web.log");
+        throw new IllegalStateException(
+            "graphite-web's database setup failed, see target/graphite-" + name + "-web.log");
       }
       Process webapp =
           LocalServers.start(
@@ -129,8 +140,12 @@ public final class GraphiteServer implements AutoCloseable {
       throw new IllegalStateException(e);
     }
     try {
-      LocalServers.awaitPort(server.processes.get(0), linePort, "carbon-cache (target/graphite-" + name + "-carbon.log)");
-      LocalServers.awaitPort(server.processes.get(1), webPort, "graphite-web (target/graphite-" + name + "-web.log)");
+      LocalServers.awaitPort(
+          server.processes.get(0),
+          linePort,
+          "carbon-cache (target/graphite-" + name + "-carbon.log)");
+      LocalServers.awaitPort(
+          server.processes.get(1), webPort, "graphite-web (target/graphite-" + name + "-web.log)");
     } catch (RuntimeException e) {
       server.close();
       throw e;
@@ -138,7 +153,10 @@ public final class GraphiteServer implements AutoCloseable {
     return server;
   }
 
-  /** The base URL, e.g. {@code http://127.0.0.1:40123}, as a user writes it in {@code provider.graphite.address}. */
+  /**
+   * The base URL, e.g. {@code http://127.0.0.1:40123}, as a user writes it in {@code
+   * provider.graphite.address}.
+   */
   public String address() {
     return "http://127.0.0.1:" + webPort;
   }
@@ -151,8 +169,17 @@ public final class GraphiteServer implements AutoCloseable {
    */
   public void feed(String path, Map<Instant, Double> points) {
     StringBuilder lines = new StringBuilder();
-    points.forEach((t, v) -> lines.append(path).append(' ').append(v).append(' ').append(t.getEpochSecond()).append('\n'));
-    try (Socket s = new Socket("127.0.0.1", linePort); OutputStream out = s.getOutputStream()) {
+    points.forEach(
+        (t, v) ->
+            lines
+                .append(path)
+                .append(' ')
+                .append(v)
+                .append(' ')
+                .append(t.getEpochSecond())
+                .append('\n'));
+    try (Socket s = new Socket("127.0.0.1", linePort);
+        OutputStream out = s.getOutputStream()) {
       out.write(lines.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -160,8 +187,8 @@ public final class GraphiteServer implements AutoCloseable {
   }
 
   /**
-   * Waits (bounded, 60 s) until the render API answers a target's JSON that satisfies a check, for example until fed
-   * points are visible.
+   * Waits (bounded, 60 s) until the render API answers a target's JSON that satisfies a check, for
+   * example until fed points are visible.
    *
    * @param query render parameters, e.g. {@code target=app.web.errors&from=-5min}
    * @param check a check on the JSON text

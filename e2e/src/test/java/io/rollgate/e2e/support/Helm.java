@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code helm} binary built by {@code e2e/cluster/build-helm} (or the one named by {@code ROLLGATE_HELM}), run
- * against the test cluster's kubeconfig.
+ * The {@code helm} binary built by {@code e2e/cluster/build-helm} (or the one named by {@code
+ * ROLLGATE_HELM}), run against the test cluster's kubeconfig.
  */
 public final class Helm {
 
@@ -49,7 +49,8 @@ public final class Helm {
      */
     public Result orFail(String what) {
       if (exitCode != 0) {
-        throw new AssertionError(what + " failed (exit " + exitCode + "):\n" + stderr + "\n" + stdout);
+        throw new AssertionError(
+            what + " failed (exit " + exitCode + "):\n" + stderr + "\n" + stdout);
       }
       return this;
     }
@@ -57,7 +58,9 @@ public final class Helm {
 
   /** The chart directory in this repository. */
   public static Path chartDir() {
-    return Path.of(System.getProperty("rollgate.chart.dir", "../charts/rollgate")).toAbsolutePath().normalize();
+    return Path.of(System.getProperty("rollgate.chart.dir", "../charts/rollgate"))
+        .toAbsolutePath()
+        .normalize();
   }
 
   /**
@@ -73,7 +76,8 @@ public final class Helm {
     try {
       Path out = Files.createTempFile("helm-out", ".txt");
       Path err = Files.createTempFile("helm-err", ".txt");
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+      ProcessBuilder pb =
+          new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
       pb.environment().put("KUBECONFIG", kubeconfig.toString());
       // Keep helm's own caches and repositories out of the user's home.
       Path home = Path.of("target", "helm-home").toAbsolutePath();
@@ -83,7 +87,8 @@ public final class Helm {
       Process p = pb.start();
       if (!p.waitFor(5, TimeUnit.MINUTES)) {
         p.destroyForcibly();
-        throw new AssertionError("helm " + String.join(" ", args) + " did not finish within 5 minutes");
+        throw new AssertionError(
+            "helm " + String.join(" ", args) + " did not finish within 5 minutes");
       }
       Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
       Files.deleteIfExists(out);
@@ -98,8 +103,8 @@ public final class Helm {
   }
 
   /**
-   * The helm binary: {@code $ROLLGATE_HELM}, else the cached build of {@code e2e/cluster/build-helm} (built on first
-   * use; the script prints the path as its last line).
+   * The helm binary: {@code $ROLLGATE_HELM}, else the cached build of {@code
+   * e2e/cluster/build-helm} (built on first use; the script prints the path as its last line).
    *
    * @return the binary's path
    */
@@ -113,9 +118,14 @@ public final class Helm {
       return binary;
     }
     Path script =
-        Path.of(System.getProperty("rollgate.cluster.dir", "cluster")).resolve("build-helm").toAbsolutePath();
+        Path.of(System.getProperty("rollgate.cluster.dir", "cluster"))
+            .resolve("build-helm")
+            .toAbsolutePath();
     try {
-      Process p = new ProcessBuilder(script.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      Process p =
+          new ProcessBuilder(script.toString())
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
         throw new IllegalStateException(script + " failed");
@@ -123,7 +133,8 @@ public final class Helm {
       String[] lines = out.strip().split("\n");
       binary = Path.of(lines[lines.length - 1].strip());
       if (!Files.isExecutable(binary)) {
-        throw new IllegalStateException(script + " printed " + binary + ", which is not executable");
+        throw new IllegalStateException(
+            script + " printed " + binary + ", which is not executable");
       }
       return binary;
     } catch (IOException e) {

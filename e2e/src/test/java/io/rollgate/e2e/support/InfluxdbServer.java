@@ -15,17 +15,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A private, real InfluxDB for tests: {@code influxd} 1.8.3 (built and cached by {@code e2e/cluster/install-influxdb};
- * {@code bin/test} exports it as {@code ROLLGATE_INFLUXD}) with Flux enabled, so it serves the v2 query API
- * ({@code /api/v2/query}), on free loopback ports, with its data under a temporary directory deleted on
- * {@link #close()}. Authentication is off: the server accepts any {@code Authorization: Token ...}.
+ * A private, real InfluxDB for tests: {@code influxd} 1.8.3 (built and cached by {@code
+ * e2e/cluster/install-influxdb}; {@code bin/test} exports it as {@code ROLLGATE_INFLUXD}) with Flux
+ * enabled, so it serves the v2 query API ({@code /api/v2/query}), on free loopback ports, with its
+ * data under a temporary directory deleted on {@link #close()}. Authentication is off: the server
+ * accepts any {@code Authorization: Token ...}.
  */
 public final class InfluxdbServer implements AutoCloseable {
 
   private final Process process;
   private final Path dir;
   private final int port;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private InfluxdbServer(Process process, Path dir, int port) {
     this.process = process;
@@ -69,7 +71,9 @@ public final class InfluxdbServer implements AutoCloseable {
     }
     Process process =
         LocalServers.start(
-            List.of(binary, "-config", dir.resolve("influxdb.conf").toString()), Map.of(), "influxdb-" + name + ".log");
+            List.of(binary, "-config", dir.resolve("influxdb.conf").toString()),
+            Map.of(),
+            "influxdb-" + name + ".log");
     InfluxdbServer server = new InfluxdbServer(process, dir, port);
     try {
       LocalServers.awaitPort(process, port, "influxd (target/influxdb-" + name + ".log)");
@@ -80,7 +84,10 @@ public final class InfluxdbServer implements AutoCloseable {
     return server;
   }
 
-  /** The base URL, e.g. {@code http://127.0.0.1:40123}, as the {@code address} key of the {@code influxdb} Secret. */
+  /**
+   * The base URL, e.g. {@code http://127.0.0.1:40123}, as the {@code address} key of the {@code
+   * influxdb} Secret.
+   */
   public String address() {
     return "http://127.0.0.1:" + port;
   }
@@ -91,7 +98,9 @@ public final class InfluxdbServer implements AutoCloseable {
    * @param db the name
    */
   public void createDatabase(String db) {
-    post("/query", "q=" + URLEncoder.encode("CREATE DATABASE \"" + db + "\"", StandardCharsets.UTF_8),
+    post(
+        "/query",
+        "q=" + URLEncoder.encode("CREATE DATABASE \"" + db + "\"", StandardCharsets.UTF_8),
         "application/x-www-form-urlencoded");
   }
 
@@ -102,7 +111,10 @@ public final class InfluxdbServer implements AutoCloseable {
    * @param lines for example {@code errors,service=web rate=0.5 1767225600}
    */
   public void write(String db, String lines) {
-    post("/write?db=" + URLEncoder.encode(db, StandardCharsets.UTF_8) + "&precision=s", lines, "text/plain");
+    post(
+        "/write?db=" + URLEncoder.encode(db, StandardCharsets.UTF_8) + "&precision=s",
+        lines,
+        "text/plain");
   }
 
   private void post(String path, String body, String contentType) {
@@ -116,7 +128,8 @@ public final class InfluxdbServer implements AutoCloseable {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() / 100 != 2) {
-        throw new IllegalStateException("InfluxDB " + path + " answered " + r.statusCode() + ": " + r.body());
+        throw new IllegalStateException(
+            "InfluxDB " + path + " answered " + r.statusCode() + ": " + r.body());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Raw API server requests, for what the typed client hides: the {@code Warning} headers an admission webhook adds
- * (what {@code kubectl apply} prints as {@code Warning: ...}).
+ * Raw API server requests, for what the typed client hides: the {@code Warning} headers an
+ * admission webhook adds (what {@code kubectl apply} prints as {@code Warning: ...}).
  */
 public final class KubeRequests {
 
@@ -36,7 +36,8 @@ public final class KubeRequests {
   /**
    * POSTs (creates) an object.
    *
-   * @param path the collection path, for example {@code /apis/argoproj.io/v1alpha1/namespaces/ns/rollouts}
+   * @param path the collection path, for example {@code
+   *     /apis/argoproj.io/v1alpha1/namespaces/ns/rollouts}
    * @param json the object as JSON
    * @return the answer
    */
@@ -49,10 +50,13 @@ public final class KubeRequests {
             .post("application/json", json)
             .build();
     try {
-      HttpResponse<String> response = http.sendAsync(request, String.class).get(60, TimeUnit.SECONDS);
+      HttpResponse<String> response =
+          http.sendAsync(request, String.class).get(60, TimeUnit.SECONDS);
       List<String> warnings =
           response.headers("Warning").stream()
-              .map(w -> w.replaceFirst("^299 - \"", "").replaceFirst("\"$", "").replace("\\\"", "\""))
+              .map(
+                  w ->
+                      w.replaceFirst("^299 - \"", "").replaceFirst("\"$", "").replace("\\\"", "\""))
               .toList();
       return new Answer(response.code(), response.body(), warnings);
     } catch (Exception e) {

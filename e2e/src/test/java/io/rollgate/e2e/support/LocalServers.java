@@ -15,9 +15,10 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 
 /**
- * What the tests' real servers (Graphite, InfluxDB, moto) share: finding the installed program (an environment
- * variable that {@code bin/test} exports, else the install script's last output line), starting a process with its
- * output in {@code target/}, waiting for its port, and removing its temporary directory.
+ * What the tests' real servers (Graphite, InfluxDB, moto) share: finding the installed program (an
+ * environment variable that {@code bin/test} exports, else the install script's last output line),
+ * starting a process with its output in {@code target/}, waiting for its port, and removing its
+ * temporary directory.
  */
 final class LocalServers {
 
@@ -27,7 +28,8 @@ final class LocalServers {
    * The path an install script prints as its last line.
    *
    * @param env the variable {@code bin/test} exports it as, read first
-   * @param script the script under {@code e2e/cluster/}, run when the variable is unset (it may install, as root)
+   * @param script the script under {@code e2e/cluster/}, run when the variable is unset (it may
+   *     install, as root)
    * @return the path
    */
   static String installed(String env, String script) {
@@ -65,7 +67,10 @@ final class LocalServers {
       Files.createDirectories(file.getParent());
       ProcessBuilder builder = new ProcessBuilder(command);
       builder.environment().putAll(environment);
-      return builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(file.toFile())).start();
+      return builder
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(file.toFile()))
+          .start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command.get(0), e);
     }
@@ -82,17 +87,18 @@ final class LocalServers {
     Awaitility.await(what + " listening on port " + port)
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> {
-          if (!process.isAlive()) {
-            throw new IllegalStateException(what + " exited with " + process.exitValue());
-          }
-          try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            return true;
-          } catch (IOException e) {
-            return false;
-          }
-        });
+        .until(
+            () -> {
+              if (!process.isAlive()) {
+                throw new IllegalStateException(what + " exited with " + process.exitValue());
+              }
+              try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                return true;
+              } catch (IOException e) {
+                return false;
+              }
+            });
   }
 
   /**

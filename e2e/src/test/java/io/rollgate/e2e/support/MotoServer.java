@@ -19,10 +19,11 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricDatum;
 import software.amazon.awssdk.services.elasticloadbalancingv2.ElasticLoadBalancingV2Client;
 
 /**
- * A local AWS API emulator for tests: moto's server ({@code moto[server]} from PyPI, in the virtual environment that
- * {@code e2e/cluster/install-moto} caches; {@code bin/test} exports its python as {@code ROLLGATE_MOTO_PYTHON}) on a
- * free loopback port. It answers the AWS SDK's real requests (signed, in the service's own protocol), so a test talks
- * to it through the SDK with an endpoint override and any credentials.
+ * A local AWS API emulator for tests: moto's server ({@code moto[server]} from PyPI, in the virtual
+ * environment that {@code e2e/cluster/install-moto} caches; {@code bin/test} exports its python as
+ * {@code ROLLGATE_MOTO_PYTHON}) on a free loopback port. It answers the AWS SDK's real requests
+ * (signed, in the service's own protocol), so a test talks to it through the SDK with an endpoint
+ * override and any credentials.
  */
 public final class MotoServer implements AutoCloseable {
 
@@ -67,24 +68,31 @@ public final class MotoServer implements AutoCloseable {
   }
 
   /**
-   * The environment that points the AWS SDK of a process at this server: region, test credentials, the CloudWatch and
-   * Elastic Load Balancing v2 endpoints, and instance metadata off (no probing of 169.254.169.254).
+   * The environment that points the AWS SDK of a process at this server: region, test credentials,
+   * the CloudWatch and Elastic Load Balancing v2 endpoints, and instance metadata off (no probing
+   * of 169.254.169.254).
    *
    * @return the variables
    */
   public Map<String, String> sdkEnvironment() {
     return Map.of(
-        "AWS_REGION", REGION,
-        "AWS_ACCESS_KEY_ID", "testing",
-        "AWS_SECRET_ACCESS_KEY", "testing",
-        "AWS_ENDPOINT_URL_CLOUDWATCH", endpoint().toString(),
-        "AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2", endpoint().toString(),
-        "AWS_EC2_METADATA_DISABLED", "true");
+        "AWS_REGION",
+        REGION,
+        "AWS_ACCESS_KEY_ID",
+        "testing",
+        "AWS_SECRET_ACCESS_KEY",
+        "testing",
+        "AWS_ENDPOINT_URL_CLOUDWATCH",
+        endpoint().toString(),
+        "AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2",
+        endpoint().toString(),
+        "AWS_EC2_METADATA_DISABLED",
+        "true");
   }
 
   /**
-   * An Elastic Load Balancing v2 client of this server, for seeding load balancers, target groups and listener rules
-   * as the AWS Load Balancer Controller would create them. The caller closes it.
+   * An Elastic Load Balancing v2 client of this server, for seeding load balancers, target groups
+   * and listener rules as the AWS Load Balancer Controller would create them. The caller closes it.
    *
    * @return the client
    */
@@ -93,13 +101,14 @@ public final class MotoServer implements AutoCloseable {
         .httpClient(UrlConnectionHttpClient.create())
         .endpointOverride(endpoint())
         .region(Region.of(REGION))
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
         .build();
   }
 
   /**
-   * The default VPC's subnets the server has in {@link #REGION} (EC2 {@code DescribeSubnets}, as a plain query
-   * request: the tests need only the ids to create a load balancer).
+   * The default VPC's subnets the server has in {@link #REGION} (EC2 {@code DescribeSubnets}, as a
+   * plain query request: the tests need only the ids to create a load balancer).
    *
    * @return the subnet ids, at least two
    */
@@ -107,10 +116,13 @@ public final class MotoServer implements AutoCloseable {
     HttpRequest request =
         HttpRequest.newBuilder(endpoint())
             .header("Content-Type", "application/x-www-form-urlencoded")
-            // The emulator routes a request by the service in the credential scope; it does not check signatures.
+            // The emulator routes a request by the service in the credential scope; it does not
+            // check signatures.
             .header(
                 "Authorization",
-                "AWS4-HMAC-SHA256 Credential=testing/20250101/" + REGION + "/ec2/aws4_request, SignedHeaders=host,"
+                "AWS4-HMAC-SHA256 Credential=testing/20250101/"
+                    + REGION
+                    + "/ec2/aws4_request, SignedHeaders=host,"
                     + " Signature=0")
             .POST(HttpRequest.BodyPublishers.ofString("Action=DescribeSubnets&Version=2016-11-15"))
             .build();
@@ -135,22 +147,29 @@ public final class MotoServer implements AutoCloseable {
   }
 
   /**
-   * The environment of a pod using IRSA (web identity), pointed at this server: no access keys, a role ARN and a
-   * projected token file; the SDK exchanges the token for credentials with STS ({@code AssumeRoleWithWebIdentity}),
-   * which this server answers too.
+   * The environment of a pod using IRSA (web identity), pointed at this server: no access keys, a
+   * role ARN and a projected token file; the SDK exchanges the token for credentials with STS
+   * ({@code AssumeRoleWithWebIdentity}), which this server answers too.
    *
    * @param tokenFile the web identity token file
    * @return the variables
    */
   public Map<String, String> webIdentityEnvironment(java.nio.file.Path tokenFile) {
     return Map.of(
-        "AWS_REGION", REGION,
-        "AWS_ROLE_ARN", "arn:aws:iam::123456789012:role/rollgate-controller",
-        "AWS_ROLE_SESSION_NAME", "rollgate-e2e",
-        "AWS_WEB_IDENTITY_TOKEN_FILE", tokenFile.toString(),
-        "AWS_ENDPOINT_URL_CLOUDWATCH", endpoint().toString(),
-        "AWS_ENDPOINT_URL_STS", endpoint().toString(),
-        "AWS_EC2_METADATA_DISABLED", "true");
+        "AWS_REGION",
+        REGION,
+        "AWS_ROLE_ARN",
+        "arn:aws:iam::123456789012:role/rollgate-controller",
+        "AWS_ROLE_SESSION_NAME",
+        "rollgate-e2e",
+        "AWS_WEB_IDENTITY_TOKEN_FILE",
+        tokenFile.toString(),
+        "AWS_ENDPOINT_URL_CLOUDWATCH",
+        endpoint().toString(),
+        "AWS_ENDPOINT_URL_STS",
+        endpoint().toString(),
+        "AWS_EC2_METADATA_DISABLED",
+        "true");
   }
 
   /**
@@ -162,26 +181,32 @@ public final class MotoServer implements AutoCloseable {
    * @param points timestamp to value
    */
   public void putMetricData(
-      String namespace, String metricName, Map<String, String> dimensions, Map<Instant, Double> points) {
+      String namespace,
+      String metricName,
+      Map<String, String> dimensions,
+      Map<Instant, Double> points) {
     List<Dimension> dims =
         dimensions.entrySet().stream()
             .map(e -> Dimension.builder().name(e.getKey()).value(e.getValue()).build())
             .toList();
     List<MetricDatum> data =
         points.entrySet().stream()
-            .map(p -> MetricDatum.builder()
-                .metricName(metricName)
-                .dimensions(dims)
-                .timestamp(p.getKey())
-                .value(p.getValue())
-                .build())
+            .map(
+                p ->
+                    MetricDatum.builder()
+                        .metricName(metricName)
+                        .dimensions(dims)
+                        .timestamp(p.getKey())
+                        .value(p.getValue())
+                        .build())
             .toList();
     try (CloudWatchClient client =
         CloudWatchClient.builder()
             .httpClient(UrlConnectionHttpClient.create())
             .endpointOverride(endpoint())
             .region(Region.of(REGION))
-            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing")))
             .build()) {
       client.putMetricData(b -> b.namespace(namespace).metricData(data));
     }

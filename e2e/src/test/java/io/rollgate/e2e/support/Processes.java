@@ -11,8 +11,9 @@ public final class Processes {
   private Processes() {}
 
   /**
-   * Stops a process as an orchestrator would: SIGTERM, up to 20 s to exit, then SIGKILL and up to 10 s more. Does
-   * nothing for a null or exited process. An interrupt while waiting kills the process at once and keeps the interrupt.
+   * Stops a process as an orchestrator would: SIGTERM, up to 20 s to exit, then SIGKILL and up to
+   * 10 s more. Does nothing for a null or exited process. An interrupt while waiting kills the
+   * process at once and keeps the interrupt.
    *
    * @param process the process, or null
    */
@@ -33,7 +34,8 @@ public final class Processes {
   }
 
   /**
-   * Kills a process with SIGKILL (a crash, as far as the process can tell) and waits up to 30 s for it to be gone.
+   * Kills a process with SIGKILL (a crash, as far as the process can tell) and waits up to 30 s for
+   * it to be gone.
    *
    * @param process the process, or null
    */

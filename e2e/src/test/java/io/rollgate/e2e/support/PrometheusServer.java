@@ -22,9 +22,10 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 
 /**
- * A private, real Prometheus server for tests: the {@code prometheus} binary (Debian package {@code prometheus}, or the
- * path in {@code ROLLGATE_PROMETHEUS_BIN}) started on a free loopback port with a generated configuration that scrapes
- * the given targets every second, and a temporary TSDB directory deleted again on {@link #close()}.
+ * A private, real Prometheus server for tests: the {@code prometheus} binary (Debian package {@code
+ * prometheus}, or the path in {@code ROLLGATE_PROMETHEUS_BIN}) started on a free loopback port with
+ * a generated configuration that scrapes the given targets every second, and a temporary TSDB
+ * directory deleted again on {@link #close()}.
  */
 public final class PrometheusServer implements AutoCloseable {
 
@@ -34,7 +35,8 @@ public final class PrometheusServer implements AutoCloseable {
   private final Path dir;
   private final int port;
   private final Thread shutdownHook;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private PrometheusServer(Process process, Path dir, int port) {
     this.process = process;
@@ -45,7 +47,8 @@ public final class PrometheusServer implements AutoCloseable {
   }
 
   /**
-   * Starts Prometheus scraping the targets every second, and waits until it is ready (bounded, 60 s).
+   * Starts Prometheus scraping the targets every second, and waits until it is ready (bounded, 60
+   * s).
    *
    * @param name a name for the log file ({@code target/prometheus-<name>.log})
    * @param targets scrape targets {@code host:port} (their {@code /metrics})
@@ -57,7 +60,8 @@ public final class PrometheusServer implements AutoCloseable {
     try {
       Path dir = Files.createTempDirectory("rollgate-prometheus-");
       Path config = dir.resolve("prometheus.yml");
-      String targetList = targets.stream().map(t -> "'" + t + "'").collect(Collectors.joining(", "));
+      String targetList =
+          targets.stream().map(t -> "'" + t + "'").collect(Collectors.joining(", "));
       Files.writeString(
           config,
           String.join(
@@ -89,12 +93,14 @@ public final class PrometheusServer implements AutoCloseable {
         Awaitility.await("Prometheus ready on port " + port + " (log: " + log + ")")
             .atMost(Duration.ofSeconds(60))
             .pollInterval(Duration.ofMillis(200))
-            .until(() -> {
-              if (!process.isAlive()) {
-                throw new IllegalStateException("Prometheus exited with " + process.exitValue() + ", see " + log);
-              }
-              return server.ready();
-            });
+            .until(
+                () -> {
+                  if (!process.isAlive()) {
+                    throw new IllegalStateException(
+                        "Prometheus exited with " + process.exitValue() + ", see " + log);
+                  }
+                  return server.ready();
+                });
       } catch (RuntimeException e) {
         server.close();
         throw e;
@@ -125,7 +131,9 @@ public final class PrometheusServer implements AutoCloseable {
     try {
       HttpResponse<String> r =
           http.send(
-              HttpRequest.newBuilder(URI.create(address() + "/-/ready")).timeout(Duration.ofSeconds(2)).build(),
+              HttpRequest.newBuilder(URI.create(address() + "/-/ready"))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       return r.statusCode() == 200;
     } catch (IOException e) {
@@ -136,7 +144,10 @@ public final class PrometheusServer implements AutoCloseable {
     }
   }
 
-  /** The base URL, e.g. {@code http://127.0.0.1:40123}, as a user writes it in {@code provider.prometheus.address}. */
+  /**
+   * The base URL, e.g. {@code http://127.0.0.1:40123}, as a user writes it in {@code
+   * provider.prometheus.address}.
+   */
   public String address() {
     return "http://127.0.0.1:" + port;
   }
@@ -152,13 +163,17 @@ public final class PrometheusServer implements AutoCloseable {
       HttpResponse<String> r =
           http.send(
               HttpRequest.newBuilder(
-                      URI.create(address() + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)))
+                      URI.create(
+                          address()
+                              + "/api/v1/query?query="
+                              + URLEncoder.encode(promql, StandardCharsets.UTF_8)))
                   .timeout(Duration.ofSeconds(10))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       JsonNode body = JSON.readTree(r.body());
       if (r.statusCode() != 200) {
-        throw new IllegalStateException("query " + promql + " answered " + r.statusCode() + ": " + r.body());
+        throw new IllegalStateException(
+            "query " + promql + " answered " + r.statusCode() + ": " + r.body());
       }
       return body.path("data").path("result");
     } catch (IOException e) {
@@ -170,7 +185,8 @@ public final class PrometheusServer implements AutoCloseable {
   }
 
   /**
-   * Waits (bounded) until an instant query's result satisfies a condition, e.g. until a rate has data.
+   * Waits (bounded) until an instant query's result satisfies a condition, e.g. until a rate has
+   * data.
    *
    * @param promql the PromQL expression
    * @param timeout the bound
@@ -182,10 +198,11 @@ public final class PrometheusServer implements AutoCloseable {
     Awaitility.await("Prometheus query " + promql)
         .atMost(timeout)
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> {
-          last[0] = query(promql);
-          return condition.test(last[0]);
-        });
+        .until(
+            () -> {
+              last[0] = query(promql);
+              return condition.test(last[0]);
+            });
     return last[0];
   }
 

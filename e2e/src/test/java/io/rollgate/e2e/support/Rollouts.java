@@ -22,8 +22,8 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * What a user does to Rollouts, with the exact patches the {@code kubectl argo rollouts} plugin sends, and what a user
- * looks at (status, ReplicaSets).
+ * What a user does to Rollouts, with the exact patches the {@code kubectl argo rollouts} plugin
+ * sends, and what a user looks at (status, ReplicaSets).
  */
 public final class Rollouts {
 
@@ -70,7 +70,13 @@ public final class Rollouts {
 
   /** {@code kubectl argo rollouts set image}: changes the image of the first container. */
   public void setImage(String name, String image) {
-    patch(name, "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\"" + image + "\"}]", PatchType.JSON, null);
+    patch(
+        name,
+        "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\""
+            + image
+            + "\"}]",
+        PatchType.JSON,
+        null);
   }
 
   /** {@code kubectl argo rollouts promote} (no flags), as the plugin builds it. */
@@ -79,7 +85,8 @@ public final class Rollouts {
     RolloutStatus s = r.getStatus() == null ? new RolloutStatus() : r.getStatus();
     boolean hasPauses = s.getPauseConditions() != null && !s.getPauseConditions().isEmpty();
     int steps =
-        r.getSpec().getStrategy().getCanary() == null || r.getSpec().getStrategy().getCanary().getSteps() == null
+        r.getSpec().getStrategy().getCanary() == null
+                || r.getSpec().getStrategy().getCanary().getSteps() == null
             ? 0
             : r.getSpec().getStrategy().getCanary().getSteps().size();
     boolean inconclusiveStep =
@@ -98,7 +105,10 @@ public final class Rollouts {
     } else if (r.getSpec().getStrategy().getCanary() != null) {
       int idx = s.getCurrentStepIndex() == null ? 0 : s.getCurrentStepIndex();
       statusPatch(
-          name, "{\"status\":{\"pauseConditions\":null,\"currentStepIndex\":" + Math.min(idx + 1, steps) + "}}");
+          name,
+          "{\"status\":{\"pauseConditions\":null,\"currentStepIndex\":"
+              + Math.min(idx + 1, steps)
+              + "}}");
     }
     if (Boolean.TRUE.equals(r.getSpec().getPaused())) {
       patch(name, "{\"spec\":{\"paused\":false}}", PatchType.JSON_MERGE, null);
@@ -137,7 +147,10 @@ public final class Rollouts {
     patch(name, patch, PatchType.JSON_MERGE, null);
   }
 
-  /** Applies a JSON patch (RFC 6902) to the main resource, for example to change several template fields at once. */
+  /**
+   * Applies a JSON patch (RFC 6902) to the main resource, for example to change several template
+   * fields at once.
+   */
   public void jsonPatch(String name, String patch) {
     patch(name, patch, PatchType.JSON, null);
   }
@@ -156,22 +169,26 @@ public final class Rollouts {
   }
 
   /**
-   * {@code kubectl scale rollout NAME --replicas=N}: writes {@code spec.replicas} through the Rollout's scale
-   * subresource, as kubectl and the HorizontalPodAutoscaler do.
+   * {@code kubectl scale rollout NAME --replicas=N}: writes {@code spec.replicas} through the
+   * Rollout's scale subresource, as kubectl and the HorizontalPodAutoscaler do.
    *
    * @param name the Rollout
    * @param replicas the new replica count
    */
   public void scale(String name, int replicas) {
-    client.resources(Rollout.class).inNamespace(namespace).withName(name)
+    client
+        .resources(Rollout.class)
+        .inNamespace(namespace)
+        .withName(name)
         .subresource("scale")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":" + replicas + "}}");
   }
 
   /**
-   * {@code kubectl argo rollouts undo NAME [--to-revision N]} (docs/compatibility.md §8.7): replaces
-   * {@code /spec/template} with the template of the ReplicaSet of revision N (0: the second-highest revision), minus
-   * the {@code rollouts-pod-template-hash} label. Does nothing when that template is already the current one.
+   * {@code kubectl argo rollouts undo NAME [--to-revision N]} (docs/compatibility.md §8.7):
+   * replaces {@code /spec/template} with the template of the ReplicaSet of revision N (0: the
+   * second-highest revision), minus the {@code rollouts-pod-template-hash} label. Does nothing when
+   * that template is already the current one.
    *
    * @param name the Rollout
    * @param toRevision the revision to return to, or 0 for the previous one
@@ -194,7 +211,9 @@ public final class Rollouts {
               .filter(rs -> revision(rs) == toRevision)
               .findFirst()
               .orElseThrow(
-                  () -> new IllegalStateException("unable to find specified revision " + toRevision + " in history"));
+                  () ->
+                      new IllegalStateException(
+                          "unable to find specified revision " + toRevision + " in history"));
     }
     var serialization = client.getKubernetesSerialization();
     io.fabric8.kubernetes.api.model.PodTemplateSpec template =
@@ -207,7 +226,11 @@ public final class Rollouts {
     if (serialization.asJson(template).equals(serialization.asJson(r.getSpec().getTemplate()))) {
       return false;
     }
-    jsonPatch(name, "[{\"op\":\"replace\",\"path\":\"/spec/template\",\"value\":" + serialization.asJson(template) + "}]");
+    jsonPatch(
+        name,
+        "[{\"op\":\"replace\",\"path\":\"/spec/template\",\"value\":"
+            + serialization.asJson(template)
+            + "}]");
     return true;
   }
 
@@ -219,7 +242,10 @@ public final class Rollouts {
             rs ->
                 rs.getMetadata().getOwnerReferences() != null
                     && rs.getMetadata().getOwnerReferences().stream()
-                        .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && o.getUid().equals(r.getMetadata().getUid())))
+                        .anyMatch(
+                            o ->
+                                Boolean.TRUE.equals(o.getController())
+                                    && o.getUid().equals(r.getMetadata().getUid())))
         .sorted(Comparator.comparingLong(Rollouts::revision))
         .collect(Collectors.toList());
   }
@@ -227,7 +253,10 @@ public final class Rollouts {
   /** The ReplicaSet of a pod-template hash, or null. */
   public ReplicaSet replicaSet(String name, String hash) {
     return replicaSets(name).stream()
-        .filter(rs -> hash != null && hash.equals(rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH)))
+        .filter(
+            rs ->
+                hash != null
+                    && hash.equals(rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH)))
         .findFirst()
         .orElse(null);
   }
@@ -269,16 +298,22 @@ public final class Rollouts {
               });
     } catch (ConditionTimeoutException e) {
       throw new AssertionError(
-          "timed out waiting for " + what + "; last status: " + client.getKubernetesSerialization().asJson(last[0] == null ? null : last[0].getStatus())
-              + "; replicaSets: " + describeReplicaSets(name),
+          "timed out waiting for "
+              + what
+              + "; last status: "
+              + client
+                  .getKubernetesSerialization()
+                  .asJson(last[0] == null ? null : last[0].getStatus())
+              + "; replicaSets: "
+              + describeReplicaSets(name),
           e);
     }
     return last[0];
   }
 
   /**
-   * Polls for a whole period and fails at the first poll where the Rollout no longer satisfies the predicate: the
-   * bounded way to assert that something does <em>not</em> happen.
+   * Polls for a whole period and fails at the first poll where the Rollout no longer satisfies the
+   * predicate: the bounded way to assert that something does <em>not</em> happen.
    *
    * @param name the Rollout
    * @param what a description for the failure message
@@ -308,15 +343,18 @@ public final class Rollouts {
     }
     if (broken[0] != null) {
       throw new AssertionError(
-          what + " stopped holding; status: " + client.getKubernetesSerialization().asJson(broken[0].getStatus())
-              + "; replicaSets now: " + describeReplicaSets(name));
+          what
+              + " stopped holding; status: "
+              + client.getKubernetesSerialization().asJson(broken[0].getStatus())
+              + "; replicaSets now: "
+              + describeReplicaSets(name));
     }
     return last[0];
   }
 
   /**
-   * The core/v1 Events recorded on the Rollout ({@code involvedObject} = this Rollout, by kind, name and uid), oldest
-   * first.
+   * The core/v1 Events recorded on the Rollout ({@code involvedObject} = this Rollout, by kind,
+   * name and uid), oldest first.
    *
    * @param name the Rollout
    * @return the events (empty when there are none)
@@ -333,7 +371,9 @@ public final class Rollouts {
         out.add(e);
       }
     }
-    out.sort(Comparator.comparing((Event e) -> String.valueOf(e.getFirstTimestamp())).thenComparing(e -> e.getMetadata().getCreationTimestamp()));
+    out.sort(
+        Comparator.comparing((Event e) -> String.valueOf(e.getFirstTimestamp()))
+            .thenComparing(e -> e.getMetadata().getCreationTimestamp()));
     return out;
   }
 
@@ -345,7 +385,10 @@ public final class Rollouts {
    * @return the messages
    */
   public List<String> eventMessages(String name, String reason) {
-    return events(name).stream().filter(e -> reason.equals(e.getReason())).map(Event::getMessage).collect(Collectors.toList());
+    return events(name).stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .map(Event::getMessage)
+        .collect(Collectors.toList());
   }
 
   /** A one-line description of the Rollout's ReplicaSets: {@code hash spec/available}. */

@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Installs the CustomResourceDefinitions of the traffic routers' objects (Gateway API routes, SMI TrafficSplit, Istio
- * VirtualService and DestinationRule, APISIX ApisixRoute, Traefik TraefikService in both API groups, Ambassador
- * Mapping v2 and v3alpha1, App Mesh VirtualService, VirtualRouter and VirtualNode, Gloo Platform RouteTable for its
- * router plugin) when the cluster does not have
- * them yet. A CRD that already exists (for example the real Gateway API CRDs of a kind cluster) is left as it is, so the suite runs unchanged on any cluster.
+ * Installs the CustomResourceDefinitions of the traffic routers' objects (Gateway API routes, SMI
+ * TrafficSplit, Istio VirtualService and DestinationRule, APISIX ApisixRoute, Traefik
+ * TraefikService in both API groups, Ambassador Mapping v2 and v3alpha1, App Mesh VirtualService,
+ * VirtualRouter and VirtualNode, Gloo Platform RouteTable for its router plugin) when the cluster
+ * does not have them yet. A CRD that already exists (for example the real Gateway API CRDs of a
+ * kind cluster) is left as it is, so the suite runs unchanged on any cluster.
  */
 public final class RouterCrds {
 
@@ -51,16 +52,23 @@ public final class RouterCrds {
       } catch (IOException e) {
         throw new IllegalStateException("cannot read " + file, e);
       }
-      var op = client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName());
+      var op =
+          client
+              .apiextensions()
+              .v1()
+              .customResourceDefinitions()
+              .withName(crd.getMetadata().getName());
       if (op.get() == null) {
         client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
       }
       op.waitUntilCondition(
-          c -> c != null
-              && c.getStatus() != null
-              && c.getStatus().getConditions() != null
-              && c.getStatus().getConditions().stream()
-                  .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+          c ->
+              c != null
+                  && c.getStatus() != null
+                  && c.getStatus().getConditions() != null
+                  && c.getStatus().getConditions().stream()
+                      .anyMatch(
+                          x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
           60,
           TimeUnit.SECONDS);
     }

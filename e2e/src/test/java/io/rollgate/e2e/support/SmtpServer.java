@@ -19,9 +19,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A real SMTP server on a free loopback port for the notification tests: aiosmtpd (PyPI, installed and cached by
- * {@code e2e/cluster/install-smtp}, whose python {@code bin/test} exports as {@code ROLLGATE_SMTP_PYTHON}) with its
- * Maildir handler, so every accepted message lands as a file the test reads.
+ * A real SMTP server on a free loopback port for the notification tests: aiosmtpd (PyPI, installed
+ * and cached by {@code e2e/cluster/install-smtp}, whose python {@code bin/test} exports as {@code
+ * ROLLGATE_SMTP_PYTHON}) with its Maildir handler, so every accepted message lands as a file the
+ * test reads.
  */
 public final class SmtpServer implements AutoCloseable {
 
@@ -66,7 +67,14 @@ public final class SmtpServer implements AutoCloseable {
       int port = ControllerProcess.freePort();
       Process p =
           new ProcessBuilder(
-                  python, "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:" + port, "-c", "aiosmtpd.handlers.Mailbox",
+                  python,
+                  "-m",
+                  "aiosmtpd",
+                  "-n",
+                  "-l",
+                  "127.0.0.1:" + port,
+                  "-c",
+                  "aiosmtpd.handlers.Mailbox",
                   maildir.resolve("box").toString())
               .redirectErrorStream(true)
               .redirectOutput(Path.of("target", "smtp-" + port + ".log").toFile())
@@ -80,7 +88,8 @@ public final class SmtpServer implements AutoCloseable {
         } catch (IOException e) {
           if (!p.isAlive() || Instant.now().isAfter(deadline)) {
             server.close();
-            throw new IllegalStateException("the SMTP server did not start (target/smtp-" + port + ".log)", e);
+            throw new IllegalStateException(
+                "the SMTP server did not start (target/smtp-" + port + ".log)", e);
           }
           pause();
         }
@@ -133,7 +142,9 @@ public final class SmtpServer implements AutoCloseable {
     }
   }
 
-  /** Parses a single-part RFC 5322 message (what the notification engine's e-mail service writes). */
+  /**
+   * Parses a single-part RFC 5322 message (what the notification engine's e-mail service writes).
+   */
   static Mail parse(String raw) {
     String text = raw.replace("\r\n", "\n");
     int split = text.indexOf("\n\n");

@@ -23,8 +23,9 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A self-signed serving certificate for {@code 127.0.0.1} and {@code localhost}, made with BouncyCastle, for local
- * HTTPS test servers. No client trusts it, so a client either sets {@code insecure: true} or fails the TLS handshake.
+ * A self-signed serving certificate for {@code 127.0.0.1} and {@code localhost}, made with
+ * BouncyCastle, for local HTTPS test servers. No client trusts it, so a client either sets {@code
+ * insecure: true} or fails the TLS handshake.
  */
 public final class TestCertificates {
 
@@ -55,21 +56,27 @@ public final class TestCertificates {
           false,
           new GeneralNames(
               new GeneralName[] {
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                new GeneralName(GeneralName.dNSName, "localhost")
               }));
       X509Certificate cert =
           new JcaX509CertificateConverter()
-              .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
+              .getCertificate(
+                  builder.build(
+                      new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
       char[] password = "changeit".toCharArray();
       KeyStore ks = KeyStore.getInstance("PKCS12");
       ks.load(null, null);
       ks.setKeyEntry("server", pair.getPrivate(), password, new Certificate[] {cert});
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       kmf.init(ks, password);
       SSLContext ctx = SSLContext.getInstance("TLS");
       ctx.init(kmf.getKeyManagers(), null, new SecureRandom());
       return ctx;
-    } catch (GeneralSecurityException | java.io.IOException | org.bouncycastle.operator.OperatorCreationException e) {
+    } catch (GeneralSecurityException
+        | java.io.IOException
+        | org.bouncycastle.operator.OperatorCreationException e) {
       throw new IllegalStateException("cannot create a self-signed test certificate", e);
     }
   }

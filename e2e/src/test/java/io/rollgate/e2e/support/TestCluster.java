@@ -18,8 +18,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The cluster the e2e suite runs against: the one named by {@code KUBECONFIG} when set, otherwise the local control
- * plane started (or reused) by {@code e2e/cluster/up}. Installs the generated CRDs once.
+ * The cluster the e2e suite runs against: the one named by {@code KUBECONFIG} when set, otherwise
+ * the local control plane started (or reused) by {@code e2e/cluster/up}. Installs the generated
+ * CRDs once.
  */
 public final class TestCluster {
 
@@ -31,7 +32,8 @@ public final class TestCluster {
   private TestCluster(Path kubeconfig) {
     this.kubeconfig = kubeconfig;
     try {
-      Config config = Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+      Config config =
+          Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
       this.client = new KubernetesClientBuilder().withConfig(config).build();
     } catch (IOException e) {
       throw new IllegalStateException("cannot read kubeconfig " + kubeconfig, e);
@@ -64,14 +66,18 @@ public final class TestCluster {
   }
 
   /**
-   * Creates a fresh namespace for a test class (deleted only when the class passed, so failures can be inspected).
+   * Creates a fresh namespace for a test class (deleted only when the class passed, so failures can
+   * be inspected).
    *
    * @param prefix a short name prefix
    * @return the namespace name
    */
   public String createNamespace(String prefix) {
     String name = prefix + "-" + Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
     return name;
   }
 
@@ -85,7 +91,9 @@ public final class TestCluster {
   }
 
   private void installCrds() {
-    Path dir = Path.of(System.getProperty("rollgate.crd.dir", "../common/target/classes/META-INF/fabric8"));
+    Path dir =
+        Path.of(
+            System.getProperty("rollgate.crd.dir", "../common/target/classes/META-INF/fabric8"));
     try (var files = Files.list(dir)) {
       for (Path f : files.filter(p -> p.toString().endsWith("-v1.yml")).toList()) {
         try (InputStream in = Files.newInputStream(f)) {
@@ -93,7 +101,14 @@ public final class TestCluster {
           for (HasMetadata item : items) {
             if (item instanceof CustomResourceDefinition crd) {
               crd.getMetadata().setResourceVersion(null);
-              client.apiextensions().v1().customResourceDefinitions().resource(crd).fieldManager("rollgate-e2e").forceConflicts().serverSideApply();
+              client
+                  .apiextensions()
+                  .v1()
+                  .customResourceDefinitions()
+                  .resource(crd)
+                  .fieldManager("rollgate-e2e")
+                  .forceConflicts()
+                  .serverSideApply();
               client
                   .apiextensions()
                   .v1()
@@ -104,7 +119,10 @@ public final class TestCluster {
                           c.getStatus() != null
                               && c.getStatus().getConditions() != null
                               && c.getStatus().getConditions().stream()
-                                  .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+                                  .anyMatch(
+                                      x ->
+                                          "Established".equals(x.getType())
+                                              && "True".equals(x.getStatus())),
                       60,
                       TimeUnit.SECONDS);
             }
@@ -112,16 +130,22 @@ public final class TestCluster {
         }
       }
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read CRDs from " + dir + " (run mvn package first)", e);
+      throw new IllegalStateException(
+          "cannot read CRDs from " + dir + " (run mvn package first)", e);
     }
   }
 
   private static Path startLocal() {
-    Path up = Path.of(System.getProperty("rollgate.cluster.dir", "cluster")).resolve("up").toAbsolutePath();
+    Path up =
+        Path.of(System.getProperty("rollgate.cluster.dir", "cluster"))
+            .resolve("up")
+            .toAbsolutePath();
     try {
-      Process p = new ProcessBuilder(up.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      Process p =
+          new ProcessBuilder(up.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       String last = null;
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         String line;
         while ((line = r.readLine()) != null) {
           System.out.println("[cluster] " + line);
@@ -130,7 +154,8 @@ public final class TestCluster {
           }
         }
       }
-      if (!p.waitFor(Duration.ofMinutes(40).toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
+      if (!p.waitFor(Duration.ofMinutes(40).toMillis(), TimeUnit.MILLISECONDS)
+          || p.exitValue() != 0) {
         throw new IllegalStateException(up + " failed");
       }
       if (last == null || !last.startsWith("KUBECONFIG=")) {

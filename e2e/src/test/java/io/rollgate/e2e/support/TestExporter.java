@@ -6,9 +6,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * A Prometheus exporter served from the test JVM ({@code GET /metrics}, text exposition format 0.0.4) whose series the
- * test controls: counters that grow at a chosen rate per second (so {@code rate(x[1m])} answers that rate) and gauges
- * with a chosen value. A series is dropped again with {@link #remove}.
+ * A Prometheus exporter served from the test JVM ({@code GET /metrics}, text exposition format
+ * 0.0.4) whose series the test controls: counters that grow at a chosen rate per second (so {@code
+ * rate(x[1m])} answers that rate) and gauges with a chosen value. A series is dropped again with
+ * {@link #remove}.
  */
 public final class TestExporter implements AutoCloseable {
 
@@ -77,14 +78,20 @@ public final class TestExporter implements AutoCloseable {
     return name
         + new TreeMap<>(labels)
             .entrySet().stream()
-                .map(e -> e.getKey() + "=\"" + e.getValue().replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                .map(
+                    e ->
+                        e.getKey()
+                            + "=\""
+                            + e.getValue().replace("\\", "\\\\").replace("\"", "\\\"")
+                            + "\"")
                 .collect(Collectors.joining(",", "{", "}"));
   }
 
   private synchronized String render() {
     long now = System.nanoTime();
     StringBuilder out = new StringBuilder();
-    new TreeMap<>(counters).forEach((k, c) -> out.append(k).append(' ').append(c.valueAt(now)).append('\n'));
+    new TreeMap<>(counters)
+        .forEach((k, c) -> out.append(k).append(' ').append(c.valueAt(now)).append('\n'));
     new TreeMap<>(gauges).forEach((k, v) -> out.append(k).append(' ').append(v).append('\n'));
     return out.toString();
   }

@@ -19,15 +19,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A small HTTP or HTTPS server on a free loopback port whose answers a test programs per path, standing in for the
- * external systems behind a metric provider (a web metric endpoint, an OAuth2 token endpoint, a gateway in front of
- * Prometheus). Every request is recorded. A handler that returns {@code null} never answers, so a client's timeout can be
- * observed without any sleeping thread; such exchanges are closed when the server stops.
+ * A small HTTP or HTTPS server on a free loopback port whose answers a test programs per path,
+ * standing in for the external systems behind a metric provider (a web metric endpoint, an OAuth2
+ * token endpoint, a gateway in front of Prometheus). Every request is recorded. A handler that
+ * returns {@code null} never answers, so a client's timeout can be observed without any sleeping
+ * thread; such exchanges are closed when the server stops.
  */
 public final class TestHttpServer implements AutoCloseable {
 
   /** One received request; header names are case-insensitive. */
-  public record Request(String method, String path, String query, Map<String, List<String>> headers, String body) {
+  public record Request(
+      String method, String path, String query, Map<String, List<String>> headers, String body) {
 
     /**
      * Returns the first value of a header.
@@ -93,7 +95,8 @@ public final class TestHttpServer implements AutoCloseable {
       InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
       if (tls) {
         HttpsServer https = HttpsServer.create(address, 0);
-        https.setHttpsConfigurator(new HttpsConfigurator(TestCertificates.selfSignedServerContext()));
+        https.setHttpsConfigurator(
+            new HttpsConfigurator(TestCertificates.selfSignedServerContext()));
         server = https;
       } else {
         server = HttpServer.create(address, 0);
@@ -101,11 +104,13 @@ public final class TestHttpServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "test-http-" + (tls ? "tls" : "plain"));
-      t.setDaemon(true);
-      return t;
-    });
+    executor =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "test-http-" + (tls ? "tls" : "plain"));
+              t.setDaemon(true);
+              return t;
+            });
     server.setExecutor(executor);
     server.createContext("/", this::dispatch);
     server.start();

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The admission webhook as users run it locally: {@code java -jar rollgate-webhook.jar}, in its own process, so a test
- * can stop it and start it again.
+ * The admission webhook as users run it locally: {@code java -jar rollgate-webhook.jar}, in its own
+ * process, so a test can stop it and start it again.
  */
 public final class WebhookProcess implements AutoCloseable {
 
@@ -25,9 +25,9 @@ public final class WebhookProcess implements AutoCloseable {
   /**
    * Starts a webhook.
    *
-   * <p>It authenticates with the test cluster's kubeconfig unless the system property
-   * {@code rollgate.webhook.kubeconfig} (or the environment variable {@code ROLLGATE_WEBHOOK_KUBECONFIG}) names
-   * another one, for example a ServiceAccount token's kubeconfig.
+   * <p>It authenticates with the test cluster's kubeconfig unless the system property {@code
+   * rollgate.webhook.kubeconfig} (or the environment variable {@code ROLLGATE_WEBHOOK_KUBECONFIG})
+   * names another one, for example a ServiceAccount token's kubeconfig.
    *
    * @param cluster the cluster
    * @param name a name for the log file ({@code target/webhook-<name>.log})
@@ -35,9 +35,11 @@ public final class WebhookProcess implements AutoCloseable {
    * @return the running process
    */
   public static WebhookProcess start(TestCluster cluster, String name, String... args) {
-    String jar = System.getProperty("rollgate.webhook.jar", "../webhook/target/rollgate-webhook.jar");
+    String jar =
+        System.getProperty("rollgate.webhook.jar", "../webhook/target/rollgate-webhook.jar");
     if (!Files.exists(Path.of(jar))) {
-      throw new IllegalStateException("webhook jar not found at " + jar + " (run mvn package first)");
+      throw new IllegalStateException(
+          "webhook jar not found at " + jar + " (run mvn package first)");
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -46,7 +48,8 @@ public final class WebhookProcess implements AutoCloseable {
     cmd.add(jar);
     cmd.add("--kubeconfig");
     cmd.add(
-        ControllerProcess.kubeconfigFor("rollgate.webhook.kubeconfig", "ROLLGATE_WEBHOOK_KUBECONFIG", cluster)
+        ControllerProcess.kubeconfigFor(
+                "rollgate.webhook.kubeconfig", "ROLLGATE_WEBHOOK_KUBECONFIG", cluster)
             .toString());
     cmd.addAll(List.of(args));
     WebhookProcess p = new WebhookProcess(cmd, Path.of("target", "webhook-" + name + ".log"));
@@ -68,7 +71,10 @@ public final class WebhookProcess implements AutoCloseable {
     }
   }
 
-  /** Starts the process; its log starts empty on the first start and keeps the earlier lines on a restart. */
+  /**
+   * Starts the process; its log starts empty on the first start and keeps the earlier lines on a
+   * restart.
+   */
   private void startProcess(boolean append) {
     try {
       Files.createDirectories(log.getParent());
@@ -76,7 +82,9 @@ public final class WebhookProcess implements AutoCloseable {
           new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(
-                  append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()))
+                  append
+                      ? ProcessBuilder.Redirect.appendTo(log.toFile())
+                      : ProcessBuilder.Redirect.to(log.toFile()))
               .start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot start webhook", e);

@@ -16,8 +16,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.TrafficWeights;
 import io.rollgate.e2e.support.ControllerProcess;
-import io.rollgate.e2e.support.RouterCrds;
 import io.rollgate.e2e.support.Rollouts;
+import io.rollgate.e2e.support.RouterCrds;
 import io.rollgate.e2e.support.TestCluster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -40,9 +40,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Canary Rollouts routed through the AWS ALB router (annotations of plain Ingresses, read as the AWS Load Balancer
- * Controller reads them) and the APISIX router (ApisixRoute objects), driven the way a user drives them. After each
- * step the annotation values are compared as text, since tools compare them that way.
+ * Canary Rollouts routed through the AWS ALB router (annotations of plain Ingresses, read as the
+ * AWS Load Balancer Controller reads them) and the APISIX router (ApisixRoute objects), driven the
+ * way a user drives them. After each step the annotation values are compared as text, since tools
+ * compare them that way.
  */
 @ExtendWith(AlbApisixTrafficRoutingE2E.FailureTracker.class)
 class AlbApisixTrafficRoutingE2E {
@@ -86,7 +87,8 @@ class AlbApisixTrafficRoutingE2E {
 
   static void apply(String resource, Map<String, String> vars) {
     String yaml;
-    try (InputStream in = AlbApisixTrafficRoutingE2E.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in =
+        AlbApisixTrafficRoutingE2E.class.getClassLoader().getResourceAsStream(resource)) {
       yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -94,7 +96,8 @@ class AlbApisixTrafficRoutingE2E {
     for (Map.Entry<String, String> e : vars.entrySet()) {
       yaml = yaml.replace("${" + e.getKey() + "}", e.getValue());
     }
-    for (HasMetadata item : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
+    for (HasMetadata item :
+        client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
       client.resource(item).inNamespace(ns).create();
     }
   }
@@ -105,7 +108,10 @@ class AlbApisixTrafficRoutingE2E {
     return v;
   }
 
-  /** An ALB Ingress whose first path goes to the Service {@code <name>-root} with port {@code use-annotation}. */
+  /**
+   * An ALB Ingress whose first path goes to the Service {@code <name>-root} with port {@code
+   * use-annotation}.
+   */
   static void ingress(String name, String ingress) {
     ingress(name, ingress, name + "-root");
   }
@@ -130,11 +136,13 @@ class AlbApisixTrafficRoutingE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && r.getStatus().getCurrentPodHash() != null
-            && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && r.getStatus().getCurrentPodHash() != null
+                && r.getStatus().getCurrentPodHash().equals(r.getStatus().getStableRS())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static Rollout awaitPausedAt(String name, int step) {
@@ -142,9 +150,10 @@ class AlbApisixTrafficRoutingE2E {
         name,
         name + " paused at step " + step,
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Paused".equals(r.getStatus().getPhase())
-            && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex()));
+        r ->
+            r.getStatus() != null
+                && "Paused".equals(r.getStatus().getPhase())
+                && Integer.valueOf(step).equals(r.getStatus().getCurrentStepIndex()));
   }
 
   static <T> T await(String what, Supplier<T> read, Predicate<T> ok) {
@@ -172,7 +181,9 @@ class AlbApisixTrafficRoutingE2E {
   }
 
   static String annotation(Ingress ing, String key) {
-    return ing == null || ing.getMetadata().getAnnotations() == null ? null : ing.getMetadata().getAnnotations().get(key);
+    return ing == null || ing.getMetadata().getAnnotations() == null
+        ? null
+        : ing.getMetadata().getAnnotations().get(key);
   }
 
   static String selected(String service) {
@@ -181,35 +192,57 @@ class AlbApisixTrafficRoutingE2E {
   }
 
   static TrafficWeights weights(Rollout r) {
-    return r.getStatus() == null || r.getStatus().getCanary() == null ? null : r.getStatus().getCanary().getWeights();
+    return r.getStatus() == null || r.getStatus().getCanary() == null
+        ? null
+        : r.getStatus().getCanary().getWeights();
   }
 
-  /** The forward action the AWS controller reads: target groups in order, each {@code "<svc>","80",<weight>}. */
+  /**
+   * The forward action the AWS controller reads: target groups in order, each {@code
+   * "<svc>","80",<weight>}.
+   */
   static String action(String stickiness, String... serviceWeight) {
-    StringBuilder b = new StringBuilder("{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[");
+    StringBuilder b =
+        new StringBuilder("{\"Type\":\"forward\",\"ForwardConfig\":{\"TargetGroups\":[");
     for (int i = 0; i < serviceWeight.length; i += 2) {
       b.append(i > 0 ? "," : "")
-          .append("{\"ServiceName\":\"").append(serviceWeight[i]).append("\",\"ServicePort\":\"80\",\"Weight\":")
-          .append(serviceWeight[i + 1]).append('}');
+          .append("{\"ServiceName\":\"")
+          .append(serviceWeight[i])
+          .append("\",\"ServicePort\":\"80\",\"Weight\":")
+          .append(serviceWeight[i + 1])
+          .append('}');
     }
     b.append(']');
     if (stickiness != null) {
-      b.append(",\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":").append(stickiness).append('}');
+      b.append(",\"TargetGroupStickinessConfig\":{\"Enabled\":true,\"DurationSeconds\":")
+          .append(stickiness)
+          .append('}');
     }
     return b.append("}}").toString();
   }
 
   static Ingress awaitAction(String ingress, String key, String value) {
-    return await(ingress + " " + key + " = " + value, () -> getIngress(ingress), i -> value.equals(annotation(i, key)));
+    return await(
+        ingress + " " + key + " = " + value,
+        () -> getIngress(ingress),
+        i -> value.equals(annotation(i, key)));
   }
 
   static List<String> paths(Ingress ing) {
     List<String> out = new ArrayList<>();
     for (HTTPIngressPath p : ing.getSpec().getRules().get(0).getHttp().getPaths()) {
-      String port = p.getBackend().getService().getPort().getName() != null
-          ? p.getBackend().getService().getPort().getName()
-          : String.valueOf(p.getBackend().getService().getPort().getNumber());
-      out.add(p.getPath() + " " + p.getPathType() + " " + p.getBackend().getService().getName() + ":" + port);
+      String port =
+          p.getBackend().getService().getPort().getName() != null
+              ? p.getBackend().getService().getPort().getName()
+              : String.valueOf(p.getBackend().getService().getPort().getNumber());
+      out.add(
+          p.getPath()
+              + " "
+              + p.getPathType()
+              + " "
+              + p.getBackend().getService().getName()
+              + ":"
+              + port);
     }
     return out;
   }
@@ -224,25 +257,38 @@ class AlbApisixTrafficRoutingE2E {
     apply("traffic/alb-root-service.yaml", vars(name));
     ingress(name, "albm-a");
     ingress(name, "albm-b");
-    String tr = "{\"managedRoutes\":[{\"name\":\"albm-hdr\"}],\"alb\":{\"ingresses\":[\"albm-a\",\"albm-b\"],"
-        + "\"rootService\":\"albm-root\",\"servicePort\":80,\"stickinessConfig\":{\"enabled\":true,\"durationSeconds\":600}}}";
-    String steps = "[{\"setCanaryScale\":{\"replicas\":1}},{\"setWeight\":20},{\"pause\":{}},"
-        + "{\"setHeaderRoute\":{\"name\":\"albm-hdr\",\"match\":["
-        + "{\"headerName\":\"X-Canary\",\"headerValue\":{\"exact\":\"yes\"}},"
-        + "{\"headerName\":\"X-Canary\",\"headerValue\":{\"exact\":\"on\"}}]}},"
-        + "{\"pause\":{}},{\"setWeight\":60},{\"pause\":{}}]";
-    Rollout r = create(name, 4, "{\"stableService\":\"albm-stable\",\"canaryService\":\"albm-canary\",\"trafficRouting\":" + tr
-        + ",\"steps\":" + steps + "}");
+    String tr =
+        "{\"managedRoutes\":[{\"name\":\"albm-hdr\"}],\"alb\":{\"ingresses\":[\"albm-a\",\"albm-b\"],"
+            + "\"rootService\":\"albm-root\",\"servicePort\":80,\"stickinessConfig\":{\"enabled\":true,\"durationSeconds\":600}}}";
+    String steps =
+        "[{\"setCanaryScale\":{\"replicas\":1}},{\"setWeight\":20},{\"pause\":{}},"
+            + "{\"setHeaderRoute\":{\"name\":\"albm-hdr\",\"match\":["
+            + "{\"headerName\":\"X-Canary\",\"headerValue\":{\"exact\":\"yes\"}},"
+            + "{\"headerName\":\"X-Canary\",\"headerValue\":{\"exact\":\"on\"}}]}},"
+            + "{\"pause\":{}},{\"setWeight\":60},{\"pause\":{}}]";
+    Rollout r =
+        create(
+            name,
+            4,
+            "{\"stableService\":\"albm-stable\",\"canaryService\":\"albm-canary\",\"trafficRouting\":"
+                + tr
+                + ",\"steps\":"
+                + steps
+                + "}");
     String v1 = r.getStatus().getStableRS();
     String rootKey = PREFIX + "/actions.albm-root";
     String hdrAction = PREFIX + "/actions.albm-hdr";
     String hdrCondition = PREFIX + "/conditions.albm-hdr";
 
     for (String ing : List.of("albm-a", "albm-b")) {
-      Ingress i = awaitAction(ing, rootKey, action("600", "albm-canary", "0", "albm-stable", "100"));
+      Ingress i =
+          awaitAction(ing, rootKey, action("600", "albm-canary", "0", "albm-stable", "100"));
       assertEquals("{\"albm\":[\"" + rootKey + "\"]}", annotation(i, MANAGED));
-      assertEquals("internet-facing", annotation(i, PREFIX + "/scheme"), "the user's annotations are kept");
-      assertEquals(List.of("/ Prefix albm-root:use-annotation", "/static Prefix other-service:80"), paths(i));
+      assertEquals(
+          "internet-facing", annotation(i, PREFIX + "/scheme"), "the user's annotations are kept");
+      assertEquals(
+          List.of("/ Prefix albm-root:use-annotation", "/static Prefix other-service:80"),
+          paths(i));
     }
     r = rollouts.get(name);
     assertNull(r.getStatus().getAlb(), "no status.alb without target-group verification");
@@ -253,17 +299,22 @@ class AlbApisixTrafficRoutingE2E {
     String v2 = r.getStatus().getCurrentPodHash();
     assertNotEquals(v1, v2);
     for (String ing : List.of("albm-a", "albm-b")) {
-      Ingress i = awaitAction(ing, rootKey, action("600", "albm-canary", "20", "albm-stable", "80"));
+      Ingress i =
+          awaitAction(ing, rootKey, action("600", "albm-canary", "20", "albm-stable", "80"));
       assertNull(annotation(i, hdrAction));
     }
-    assertEquals(1, rollouts.specReplicas(name, v2), "setCanaryScale replicas: 1 holds under setWeight 20");
+    assertEquals(
+        1, rollouts.specReplicas(name, v2), "setCanaryScale replicas: 1 holds under setWeight 20");
     assertEquals(4, rollouts.specReplicas(name, v1));
     TrafficWeights w = weights(rollouts.get(name));
     assertEquals(20, w.getCanary().getWeight());
     assertEquals("albm-canary", w.getCanary().getServiceName());
     assertEquals(80, w.getStable().getWeight());
     assertNull(w.getVerified(), "weights are not verified against AWS");
-    assertTrue(rollouts.eventMessages(name, "PatchingALBIngress").contains("Updating Ingress `albm-a` to desiredWeight '20'"),
+    assertTrue(
+        rollouts
+            .eventMessages(name, "PatchingALBIngress")
+            .contains("Updating Ingress `albm-a` to desiredWeight '20'"),
         rollouts.eventMessages(name, "PatchingALBIngress").toString());
 
     rollouts.promote(name);
@@ -274,9 +325,12 @@ class AlbApisixTrafficRoutingE2E {
           "[{\"field\":\"http-header\",\"httpHeaderConfig\":{\"httpHeaderName\":\"X-Canary\",\"values\":[\"yes\",\"on\"]}}]",
           annotation(i, hdrCondition));
       assertEquals(
-          "{\"albm\":[\"" + rootKey + "\",\"" + hdrAction + "\",\"" + hdrCondition + "\"]}", annotation(i, MANAGED));
+          "{\"albm\":[\"" + rootKey + "\",\"" + hdrAction + "\",\"" + hdrCondition + "\"]}",
+          annotation(i, MANAGED));
       assertEquals(
-          List.of("/* ImplementationSpecific albm-hdr:use-annotation", "/ Prefix albm-root:use-annotation",
+          List.of(
+              "/* ImplementationSpecific albm-hdr:use-annotation",
+              "/ Prefix albm-root:use-annotation",
               "/static Prefix other-service:80"),
           paths(i),
           "the header route's path goes first");
@@ -286,20 +340,29 @@ class AlbApisixTrafficRoutingE2E {
     rollouts.promote(name);
     awaitPausedAt(name, 6);
     for (String ing : List.of("albm-a", "albm-b")) {
-      Ingress i = awaitAction(ing, rootKey, action("600", "albm-canary", "60", "albm-stable", "40"));
-      assertEquals(action("600", "albm-canary", "100"), annotation(i, hdrAction), "the header route stays");
+      Ingress i =
+          awaitAction(ing, rootKey, action("600", "albm-canary", "60", "albm-stable", "40"));
+      assertEquals(
+          action("600", "albm-canary", "100"), annotation(i, hdrAction), "the header route stays");
     }
 
     rollouts.promote(name);
     r = awaitHealthy(name);
     assertEquals(v2, r.getStatus().getStableRS());
     for (String ing : List.of("albm-a", "albm-b")) {
-      Ingress i = await(ing + " header route removed, weight back to stable", () -> getIngress(ing),
-          x -> annotation(x, hdrAction) == null
-              && action("600", "albm-canary", "0", "albm-stable", "100").equals(annotation(x, rootKey)));
+      Ingress i =
+          await(
+              ing + " header route removed, weight back to stable",
+              () -> getIngress(ing),
+              x ->
+                  annotation(x, hdrAction) == null
+                      && action("600", "albm-canary", "0", "albm-stable", "100")
+                          .equals(annotation(x, rootKey)));
       assertNull(annotation(i, hdrCondition));
       assertEquals("{\"albm\":[\"" + rootKey + "\"]}", annotation(i, MANAGED));
-      assertEquals(List.of("/ Prefix albm-root:use-annotation", "/static Prefix other-service:80"), paths(i));
+      assertEquals(
+          List.of("/ Prefix albm-root:use-annotation", "/static Prefix other-service:80"),
+          paths(i));
     }
     await("stable Service on v2", () -> selected("albm-stable"), v2::equals);
   }
@@ -310,9 +373,10 @@ class AlbApisixTrafficRoutingE2E {
     apply("traffic/alb-pingpong-services.yaml", vars(name));
     apply("traffic/alb-root-service.yaml", vars(name));
     ingress(name, "albpp-web");
-    String canary = "{\"pingPong\":{\"pingService\":\"albpp-ping\",\"pongService\":\"albpp-pong\"},"
-        + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albpp-web\",\"rootService\":\"albpp-root\",\"servicePort\":80}},"
-        + "\"steps\":[{\"setWeight\":25},{\"pause\":{}}]}";
+    String canary =
+        "{\"pingPong\":{\"pingService\":\"albpp-ping\",\"pongService\":\"albpp-pong\"},"
+            + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albpp-web\",\"rootService\":\"albpp-root\",\"servicePort\":80}},"
+            + "\"steps\":[{\"setWeight\":25},{\"pause\":{}}]}";
     Rollout r = create(name, 2, canary);
     String v1 = r.getStatus().getStableRS();
     String key = PREFIX + "/actions.albpp-root";
@@ -329,7 +393,12 @@ class AlbApisixTrafficRoutingE2E {
 
     rollouts.promote(name);
     r = awaitHealthy(name);
-    r = rollouts.await(name, "pong stable", TIMEOUT, x -> "pong".equals(x.getStatus().getCanary().getStablePingPong()));
+    r =
+        rollouts.await(
+            name,
+            "pong stable",
+            TIMEOUT,
+            x -> "pong".equals(x.getStatus().getCanary().getStablePingPong()));
     // After the promotion pong is stable and gets everything; ping becomes the next canary.
     awaitAction("albpp-web", key, action(null, "albpp-ping", "0", "albpp-pong", "100"));
 
@@ -347,9 +416,13 @@ class AlbApisixTrafficRoutingE2E {
     apply("traffic/services.yaml", vars(name));
     apply("traffic/alb-root-service.yaml", vars(name));
     ingress(name, "albab-web");
-    Rollout r = create(name, 2, "{\"stableService\":\"albab-stable\",\"canaryService\":\"albab-canary\","
-        + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albab-web\",\"rootService\":\"albab-root\",\"servicePort\":80}},"
-        + "\"steps\":[{\"setWeight\":50},{\"pause\":{}}]}");
+    Rollout r =
+        create(
+            name,
+            2,
+            "{\"stableService\":\"albab-stable\",\"canaryService\":\"albab-canary\","
+                + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albab-web\",\"rootService\":\"albab-root\",\"servicePort\":80}},"
+                + "\"steps\":[{\"setWeight\":50},{\"pause\":{}}]}");
     String v1 = r.getStatus().getStableRS();
     String key = PREFIX + "/actions.albab-root";
     rollouts.setImage(name, "registry.example/app:v2");
@@ -370,13 +443,17 @@ class AlbApisixTrafficRoutingE2E {
     String name = "albdel";
     apply("traffic/services.yaml", vars(name));
     ingress(name, "albdel-web", "albdel-stable");
-    create(name, 2, "{\"stableService\":\"albdel-stable\",\"canaryService\":\"albdel-canary\","
-        + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albdel-web\",\"servicePort\":80}},"
-        + "\"steps\":[{\"setWeight\":30},{\"pause\":{}}]}");
+    create(
+        name,
+        2,
+        "{\"stableService\":\"albdel-stable\",\"canaryService\":\"albdel-canary\","
+            + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albdel-web\",\"servicePort\":80}},"
+            + "\"steps\":[{\"setWeight\":30},{\"pause\":{}}]}");
     String key = PREFIX + "/actions.albdel-stable";
     rollouts.setImage(name, "registry.example/app:v2");
     awaitPausedAt(name, 1);
-    Ingress i = awaitAction("albdel-web", key, action(null, "albdel-canary", "30", "albdel-stable", "70"));
+    Ingress i =
+        awaitAction("albdel-web", key, action(null, "albdel-canary", "30", "albdel-stable", "70"));
     assertEquals("{\"albdel\":[\"" + key + "\"]}", annotation(i, MANAGED));
 
     client.resources(Rollout.class).inNamespace(ns).withName(name).delete();
@@ -392,12 +469,21 @@ class AlbApisixTrafficRoutingE2E {
     ingress(name, "albno-web");
     Map<String, String> v = vars(name);
     v.put("REPLICAS", "1");
-    v.put("CANARY", "{\"stableService\":\"albno-stable\",\"canaryService\":\"albno-canary\","
-        + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albno-web\",\"servicePort\":80}},"
-        + "\"steps\":[{\"setWeight\":50},{\"pause\":{}}]}");
+    v.put(
+        "CANARY",
+        "{\"stableService\":\"albno-stable\",\"canaryService\":\"albno-canary\","
+            + "\"trafficRouting\":{\"alb\":{\"ingress\":\"albno-web\",\"servicePort\":80}},"
+            + "\"steps\":[{\"setWeight\":50},{\"pause\":{}}]}");
     rollouts.create("traffic/rollout.yaml", v);
-    await("TrafficRoutingError", () -> rollouts.eventMessages(name, "TrafficRoutingError"),
-        l -> l.stream().anyMatch(m -> m.contains("ingress `albno-web` does not have service `albno-stable` in rules")));
+    await(
+        "TrafficRoutingError",
+        () -> rollouts.eventMessages(name, "TrafficRoutingError"),
+        l ->
+            l.stream()
+                .anyMatch(
+                    m ->
+                        m.contains(
+                            "ingress `albno-web` does not have service `albno-stable` in rules")));
     assertNull(annotation(getIngress("albno-web"), PREFIX + "/actions.albno-stable"));
   }
 
@@ -405,7 +491,12 @@ class AlbApisixTrafficRoutingE2E {
   // APISIX
 
   static JsonNode apisixRoute(String name) {
-    GenericKubernetesResource r = client.genericKubernetesResources(APISIX, "ApisixRoute").inNamespace(ns).withName(name).get();
+    GenericKubernetesResource r =
+        client
+            .genericKubernetesResources(APISIX, "ApisixRoute")
+            .inNamespace(ns)
+            .withName(name)
+            .get();
     return r == null ? null : JSON.valueToTree(r);
   }
 
@@ -423,9 +514,12 @@ class AlbApisixTrafficRoutingE2E {
   }
 
   static JsonNode awaitApisixWeights(String name, int canary) {
-    return await(name + "-route weights " + canary + "/" + (100 - canary), () -> apisixRoute(name + "-route"),
-        x -> backendWeight(x, name + "-main", name + "-canary") == canary
-            && backendWeight(x, name + "-main", name + "-stable") == 100 - canary);
+    return await(
+        name + "-route weights " + canary + "/" + (100 - canary),
+        () -> apisixRoute(name + "-route"),
+        x ->
+            backendWeight(x, name + "-main", name + "-canary") == canary
+                && backendWeight(x, name + "-main", name + "-stable") == 100 - canary);
   }
 
   @Test
@@ -433,25 +527,34 @@ class AlbApisixTrafficRoutingE2E {
     String name = "apx";
     apply("traffic/services.yaml", vars(name));
     apply("traffic/apisix-route.yaml", vars(name));
-    String steps = "[{\"setWeight\":20},{\"pause\":{}},"
-        + "{\"setHeaderRoute\":{\"name\":\"apx-hdr\",\"match\":[{\"headerName\":\"trace\",\"headerValue\":{\"exact\":\"debug\"}}]}},"
-        + "{\"pause\":{}}]";
-    Rollout r = create(name, 2, "{\"stableService\":\"apx-stable\",\"canaryService\":\"apx-canary\","
-        + "\"trafficRouting\":{\"managedRoutes\":[{\"name\":\"apx-hdr\"}],"
-        + "\"apisix\":{\"route\":{\"name\":\"apx-route\",\"rules\":[\"apx-main\"]}}},\"steps\":" + steps + "}");
+    String steps =
+        "[{\"setWeight\":20},{\"pause\":{}},"
+            + "{\"setHeaderRoute\":{\"name\":\"apx-hdr\",\"match\":[{\"headerName\":\"trace\",\"headerValue\":{\"exact\":\"debug\"}}]}},"
+            + "{\"pause\":{}}]";
+    Rollout r =
+        create(
+            name,
+            2,
+            "{\"stableService\":\"apx-stable\",\"canaryService\":\"apx-canary\","
+                + "\"trafficRouting\":{\"managedRoutes\":[{\"name\":\"apx-hdr\"}],"
+                + "\"apisix\":{\"route\":{\"name\":\"apx-route\",\"rules\":[\"apx-main\"]}}},\"steps\":"
+                + steps
+                + "}");
     awaitApisixWeights(name, 0);
 
     rollouts.setImage(name, "registry.example/app:v2");
     r = awaitPausedAt(name, 1);
     String v2 = r.getStatus().getCurrentPodHash();
     JsonNode route = awaitApisixWeights(name, 20);
-    assertEquals(-1, backendWeight(route, "apx-static", "other-service"), "rules not named are left alone");
+    assertEquals(
+        -1, backendWeight(route, "apx-static", "other-service"), "rules not named are left alone");
     assertEquals(20, weights(r).getCanary().getWeight());
     assertNull(apisixRoute("apx-hdr"));
 
     rollouts.promote(name);
     awaitPausedAt(name, 3);
-    JsonNode hdr = await("header ApisixRoute apx-hdr", () -> apisixRoute("apx-hdr"), Objects::nonNull);
+    JsonNode hdr =
+        await("header ApisixRoute apx-hdr", () -> apisixRoute("apx-hdr"), Objects::nonNull);
     JsonNode owner = hdr.path("metadata").path("ownerReferences").path(0);
     assertEquals("Rollout", owner.path("kind").asText());
     assertEquals(r.getMetadata().getUid(), owner.path("uid").asText());
@@ -472,7 +575,10 @@ class AlbApisixTrafficRoutingE2E {
     assertEquals("trace", expr.path("subject").path("name").asText());
     assertEquals("Equal", expr.path("op").asText());
     assertEquals("debug", expr.path("value").asText());
-    assertEquals("apx.example.com", main.path("match").path("hosts").path(0).asText(), "the rule's own match is kept");
+    assertEquals(
+        "apx.example.com",
+        main.path("match").path("hosts").path(0).asText(),
+        "the rule's own match is kept");
     awaitApisixWeights(name, 20);
 
     rollouts.promote(name);

@@ -43,10 +43,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Two webhook replicas share one certificate Secret with a forced short lifetime (40 s, renewed 25 s before expiry,
- * so a new CA and certificate every ~15 s). Admissions stream through the registered replica the whole time and none
- * may fail; both replicas must end up serving the certificate in the Secret. Also: the bad-input list sent straight
- * to the HTTPS endpoint, and, with the webhook stopped, other kinds are unaffected.
+ * Two webhook replicas share one certificate Secret with a forced short lifetime (40 s, renewed 25
+ * s before expiry, so a new CA and certificate every ~15 s). Admissions stream through the
+ * registered replica the whole time and none may fail; both replicas must end up serving the
+ * certificate in the Secret. Also: the bad-input list sent straight to the HTTPS endpoint, and,
+ * with the webhook stopped, other kinds are unaffected.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebhookCertificatesE2E {
@@ -71,10 +72,14 @@ class WebhookCertificatesE2E {
     client = cluster.client();
     requests = new KubeRequests(client);
     ns = cluster.createNamespace("certs");
-    client.namespaces().withName(ns).edit(n -> {
-      n.getMetadata().getLabels().put(SELECTOR_KEY, ns);
-      return n;
-    });
+    client
+        .namespaces()
+        .withName(ns)
+        .edit(
+            n -> {
+              n.getMetadata().getLabels().put(SELECTOR_KEY, ns);
+              return n;
+            });
     configName = "rollgate-webhook-e2e-" + ns;
     portA = WebhookProcess.freePort();
     portB = WebhookProcess.freePort();
@@ -89,11 +94,16 @@ class WebhookCertificatesE2E {
     List<String> a = new ArrayList<>(common);
     a.addAll(
         List.of(
-            "--port", String.valueOf(portA),
-            "--register-url", "https://127.0.0.1:" + portA,
-            "--validating-webhook-name", configName,
-            "--mutating-webhook-name", configName,
-            "--namespace-selector", SELECTOR_KEY + "=" + ns));
+            "--port",
+            String.valueOf(portA),
+            "--register-url",
+            "https://127.0.0.1:" + portA,
+            "--validating-webhook-name",
+            configName,
+            "--mutating-webhook-name",
+            configName,
+            "--namespace-selector",
+            SELECTOR_KEY + "=" + ns));
     List<String> b = new ArrayList<>(common);
     b.addAll(List.of("--port", String.valueOf(portB)));
     replicaA = WebhookProcess.start(cluster, ns + "-a", a.toArray(String[]::new));
@@ -112,24 +122,44 @@ class WebhookCertificatesE2E {
       }
     }
     if (client != null && configName != null) {
-      client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configName).delete();
-      client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configName).delete();
+      client
+          .admissionRegistration()
+          .v1()
+          .validatingWebhookConfigurations()
+          .withName(configName)
+          .delete();
+      client
+          .admissionRegistration()
+          .v1()
+          .mutatingWebhookConfigurations()
+          .withName(configName)
+          .delete();
     }
     if (ns != null) {
       cluster.deleteNamespace(ns);
     }
   }
 
-  /** Creates a Rollout (dry run: the webhook is called, nothing is stored); labels other than the name are invalid. */
+  /**
+   * Creates a Rollout (dry run: the webhook is called, nothing is stored); labels other than the
+   * name are invalid.
+   */
   static KubeRequests.Answer createRollout(String prefix, String templateLabel) {
     String name = prefix + "-" + SEQ.incrementAndGet();
     String json =
-        "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"" + name + "\"},"
-            + "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"" + name + "\"}},\"template\":{\"metadata\":"
-            + "{\"labels\":{\"app\":\"" + (templateLabel == null ? name : templateLabel) + "\"}},\"spec\":"
+        "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\""
+            + name
+            + "\"},"
+            + "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\""
+            + name
+            + "\"}},\"template\":{\"metadata\":"
+            + "{\"labels\":{\"app\":\""
+            + (templateLabel == null ? name : templateLabel)
+            + "\"}},\"spec\":"
             + "{\"containers\":[{\"name\":\"web\",\"image\":\"nginx\"}]}},\"strategy\":{\"canary\":{\"steps\":"
             + "[{\"setWeight\":20},{\"pause\":{}}]}}}}";
-    return requests.post("/apis/argoproj.io/v1alpha1/namespaces/" + ns + "/rollouts?dryRun=All", json);
+    return requests.post(
+        "/apis/argoproj.io/v1alpha1/namespaces/" + ns + "/rollouts?dryRun=All", json);
   }
 
   static Map<String, String> secretData() {
@@ -156,7 +186,8 @@ class WebhookCertificatesE2E {
 
   @Test
   @Order(1)
-  void rotatesUnderAStreamOfAdmissions_withZeroFailures_andBothReplicasServeTheSecretsCertificate() throws Exception {
+  void rotatesUnderAStreamOfAdmissions_withZeroFailures_andBothReplicasServeTheSecretsCertificate()
+      throws Exception {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger ok = new AtomicInteger();
     List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -190,7 +221,8 @@ class WebhookCertificatesE2E {
                 serials.add(parse(secretData().get("tls.crt")).getSerialNumber().toString(16));
                 return serials.size() >= 4;
               });
-      // Both replicas pick up the last certificate written (one renewed it, the other hot-reloaded it).
+      // Both replicas pick up the last certificate written (one renewed it, the other hot-reloaded
+      // it).
       Awaitility.await("both replicas serve the Secret's certificate")
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(200))
@@ -206,7 +238,9 @@ class WebhookCertificatesE2E {
     }
     assertEquals(List.of(), failures, "failed admissions during rotation");
     assertTrue(ok.get() > 20, "admissions during the rotations: " + ok.get());
-    System.out.printf("certificate rotations: %d, admissions during them: %d, failures: 0%n", serials.size() - 1, ok.get());
+    System.out.printf(
+        "certificate rotations: %d, admissions during them: %d, failures: 0%n",
+        serials.size() - 1, ok.get());
     // Still checking after the rotations.
     assertEquals(422, createRollout("still-checked", "other").code());
   }
@@ -215,7 +249,8 @@ class WebhookCertificatesE2E {
     KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
     trust.load(null, null);
     trust.setCertificateEntry("ca", parse(secretData().get("ca.crt")));
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(trust);
     SSLContext ctx = SSLContext.getInstance("TLS");
     ctx.init(null, tmf.getTrustManagers(), null);
@@ -235,7 +270,8 @@ class WebhookCertificatesE2E {
   @Test
   @Order(2)
   void badInputStraightAtTheHttpsEndpointGetsAClearAnswer() throws Exception {
-    // The CA may rotate between reading it and connecting: retry the whole list until one pass is clean.
+    // The CA may rotate between reading it and connecting: retry the whole list until one pass is
+    // clean.
     Awaitility.await("bad-input list answered")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
@@ -244,14 +280,20 @@ class WebhookCertificatesE2E {
             () -> {
               HttpClient http = verifyingClient();
               int port = portB;
-              HttpResponse<String> malformed = postRaw(http, port, "{\"apiVersion\": \"admission".getBytes());
+              HttpResponse<String> malformed =
+                  postRaw(http, port, "{\"apiVersion\": \"admission".getBytes());
               assertEquals(400, malformed.statusCode(), malformed.body());
               assertTrue(malformed.body().contains("malformed JSON"), malformed.body());
               HttpResponse<String> wrongKind =
-                  postRaw(http, port, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"request\":{}}".getBytes());
+                  postRaw(
+                      http,
+                      port,
+                      "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"request\":{}}".getBytes());
               assertEquals(400, wrongKind.statusCode(), wrongKind.body());
               assertTrue(
-                  wrongKind.body().contains("expected apiVersion admission.k8s.io/v1 kind AdmissionReview"),
+                  wrongKind
+                      .body()
+                      .contains("expected apiVersion admission.k8s.io/v1 kind AdmissionReview"),
                   wrongKind.body());
               HttpResponse<String> empty = postRaw(http, port, new byte[0]);
               assertEquals(400, empty.statusCode(), empty.body());
@@ -260,16 +302,20 @@ class WebhookCertificatesE2E {
                   "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\","
                       + "\"kind\":{\"group\":\"argoproj.io\",\"version\":\"v1alpha1\",\"kind\":\"Rollout\"},"
                       + "\"operation\":\"CREATE\",\"object\":{\"metadata\":{\"annotations\":{\"big\":\""
-                      + "x".repeat(5 * 1024 * 1024) + "\"}}}}}";
-              HttpResponse<String> tooLarge = postRaw(http, port, huge.getBytes(StandardCharsets.UTF_8));
+                      + "x".repeat(5 * 1024 * 1024)
+                      + "\"}}}}}";
+              HttpResponse<String> tooLarge =
+                  postRaw(http, port, huge.getBytes(StandardCharsets.UTF_8));
               assertEquals(413, tooLarge.statusCode(), tooLarge.body());
               String nested = "[".repeat(5000) + "]".repeat(5000);
               HttpResponse<String> deep =
                   postRaw(
                       http,
                       port,
-                      ("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":" + nested
-                          + "}").getBytes());
+                      ("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":"
+                              + nested
+                              + "}")
+                          .getBytes());
               assertEquals(400, deep.statusCode(), deep.body());
               assertTrue(deep.body().contains("too deeply nested"), deep.body());
               // And the endpoint still answers a real review afterwards.
@@ -291,21 +337,59 @@ class WebhookCertificatesE2E {
     assertEquals(500, down.code(), down.body());
     assertTrue(down.body().contains("failed calling webhook"), down.body());
     assertNotNull(
-        client.apps().deployments().inNamespace(ns).resource(
-            new DeploymentBuilder().withNewMetadata().withName("unaffected").endMetadata()
-                .withNewSpec().withNewSelector().addToMatchLabels("app", "unaffected").endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", "unaffected").endMetadata()
-                .withNewSpec().addNewContainer().withName("web").withImage("nginx").endContainer().endSpec()
-                .endTemplate().endSpec().build()).create());
-    assertNotNull(
-        client.configMaps().inNamespace(ns).resource(
-            new ConfigMapBuilder().withNewMetadata().withName("unaffected").endMetadata().addToData("k", "v").build())
+        client
+            .apps()
+            .deployments()
+            .inNamespace(ns)
+            .resource(
+                new DeploymentBuilder()
+                    .withNewMetadata()
+                    .withName("unaffected")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNewSelector()
+                    .addToMatchLabels("app", "unaffected")
+                    .endSelector()
+                    .withNewTemplate()
+                    .withNewMetadata()
+                    .addToLabels("app", "unaffected")
+                    .endMetadata()
+                    .withNewSpec()
+                    .addNewContainer()
+                    .withName("web")
+                    .withImage("nginx")
+                    .endContainer()
+                    .endSpec()
+                    .endTemplate()
+                    .endSpec()
+                    .build())
             .create());
-    // The plugin registry is validated with failurePolicy Ignore: admitted unchecked while the webhook is down.
     assertNotNull(
-        client.configMaps().inNamespace(ns).resource(
-            new ConfigMapBuilder().withNewMetadata().withName("argo-rollouts-config").endMetadata()
-                .addToData("stepPlugins", "- name: acme/step\n  location: file://./step\n").build()).create());
+        client
+            .configMaps()
+            .inNamespace(ns)
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("unaffected")
+                    .endMetadata()
+                    .addToData("k", "v")
+                    .build())
+            .create());
+    // The plugin registry is validated with failurePolicy Ignore: admitted unchecked while the
+    // webhook is down.
+    assertNotNull(
+        client
+            .configMaps()
+            .inNamespace(ns)
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("argo-rollouts-config")
+                    .endMetadata()
+                    .addToData("stepPlugins", "- name: acme/step\n  location: file://./step\n")
+                    .build())
+            .create());
   }
 
   /** Accepts any certificate: used only to read which certificate a replica presents. */

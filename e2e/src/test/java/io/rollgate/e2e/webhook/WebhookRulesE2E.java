@@ -30,12 +30,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The webhook's rule families on the real API server, as {@code kubectl apply} users see them: pod template checks,
- * the plugin registry ConfigMap and plugin references, and cluster-wide RolloutPolicies (deny, warn, audit, namespace
- * selection, status written by the audit).
+ * The webhook's rule families on the real API server, as {@code kubectl apply} users see them: pod
+ * template checks, the plugin registry ConfigMap and plugin references, and cluster-wide
+ * RolloutPolicies (deny, warn, audit, namespace selection, status written by the audit).
  *
- * <p>Everything cluster-wide (webhook configurations, policies) is named after this class's namespace and selects only
- * namespaces labelled for it, and is deleted after the class.
+ * <p>Everything cluster-wide (webhook configurations, policies) is named after this class's
+ * namespace and selects only namespaces labelled for it, and is deleted after the class.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebhookRulesE2E {
@@ -67,21 +67,35 @@ class WebhookRulesE2E {
         WebhookProcess.start(
             cluster,
             ns,
-            "--port", String.valueOf(port),
-            "--bind-address", "127.0.0.1",
-            "--namespace", ns,
-            "--tls-san", "127.0.0.1",
-            "--register-url", "https://127.0.0.1:" + port,
-            "--validating-webhook-name", configName,
-            "--mutating-webhook-name", configName,
-            "--namespace-selector", SELECTOR_KEY + "=" + ns,
-            "--audit-interval", "2",
-            // Small pages, so the audit's paging (limit/continue) is exercised by the few Rollouts of these tests.
-            "--audit-page-size", "2");
+            "--port",
+            String.valueOf(port),
+            "--bind-address",
+            "127.0.0.1",
+            "--namespace",
+            ns,
+            "--tls-san",
+            "127.0.0.1",
+            "--register-url",
+            "https://127.0.0.1:" + port,
+            "--validating-webhook-name",
+            configName,
+            "--mutating-webhook-name",
+            configName,
+            "--namespace-selector",
+            SELECTOR_KEY + "=" + ns,
+            "--audit-interval",
+            "2",
+            // Small pages, so the audit's paging (limit/continue) is exercised by the few Rollouts
+            // of these tests.
+            "--audit-page-size",
+            "2");
     Awaitility.await("webhook registered and serving")
         .atMost(Duration.ofSeconds(240))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> post(ns, rollout(name("probe"), "replicas: 1", CONTAINER, STEPS, "")).code() == 422);
+        .until(
+            () ->
+                post(ns, rollout(name("probe"), "replicas: 1", CONTAINER, STEPS, "")).code()
+                    == 422);
   }
 
   @AfterAll
@@ -90,8 +104,18 @@ class WebhookRulesE2E {
       webhook.close();
     }
     if (client != null && configName != null) {
-      client.admissionRegistration().v1().validatingWebhookConfigurations().withName(configName).delete();
-      client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configName).delete();
+      client
+          .admissionRegistration()
+          .v1()
+          .validatingWebhookConfigurations()
+          .withName(configName)
+          .delete();
+      client
+          .admissionRegistration()
+          .v1()
+          .mutatingWebhookConfigurations()
+          .withName(configName)
+          .delete();
       client.resources(RolloutPolicy.class).withLabel(POLICY_KEY, ns).delete();
     }
     if (ns != null) {
@@ -101,10 +125,14 @@ class WebhookRulesE2E {
   }
 
   static void label(String namespace, Map<String, String> labels) {
-    client.namespaces().withName(namespace).edit(n -> {
-      n.getMetadata().getLabels().putAll(labels);
-      return n;
-    });
+    client
+        .namespaces()
+        .withName(namespace)
+        .edit(
+            n -> {
+              n.getMetadata().getLabels().putAll(labels);
+              return n;
+            });
   }
 
   static String name(String prefix) {
@@ -114,23 +142,39 @@ class WebhookRulesE2E {
   static final String CONTAINER = "[{name: web, image: nginx}]";
   static final String STEPS = "[{setWeight: 20}, {pause: {}}]";
 
-  /** A Rollout as JSON; the probe (no template labels matching) is refused, every other call passes its parts. */
-  static String rollout(String name, String replicas, String containers, String steps, String metadataExtra) {
+  /**
+   * A Rollout as JSON; the probe (no template labels matching) is refused, every other call passes
+   * its parts.
+   */
+  static String rollout(
+      String name, String replicas, String containers, String steps, String metadataExtra) {
     boolean probe = name.startsWith("probe");
     String yaml =
         "apiVersion: argoproj.io/v1alpha1\n"
             + "kind: Rollout\n"
             + "metadata:\n"
-            + "  name: " + name + "\n"
+            + "  name: "
+            + name
+            + "\n"
             + "  labels: {argo-rollouts.argoproj.io/controller-instance-id: nobody}\n"
             + metadataExtra
             + "spec:\n"
-            + "  " + replicas + "\n"
-            + "  selector: {matchLabels: {app: " + name + "}}\n"
+            + "  "
+            + replicas
+            + "\n"
+            + "  selector: {matchLabels: {app: "
+            + name
+            + "}}\n"
             + "  template:\n"
-            + "    metadata: {labels: {app: " + (probe ? "other" : name) + "}}\n"
-            + "    spec: {containers: " + containers + "}\n"
-            + "  strategy: {canary: {steps: " + steps + "}}\n";
+            + "    metadata: {labels: {app: "
+            + (probe ? "other" : name)
+            + "}}\n"
+            + "    spec: {containers: "
+            + containers
+            + "}\n"
+            + "  strategy: {canary: {steps: "
+            + steps
+            + "}}\n";
     Object tree = client.getKubernetesSerialization().unmarshal(yaml, Map.class);
     return client.getKubernetesSerialization().asJson(tree);
   }
@@ -168,7 +212,8 @@ class WebhookRulesE2E {
     String labels =
         rollout(name("bad-labels"), "replicas: 1", CONTAINER, STEPS, "")
             .replace("\"app\":", "\"bad key!\":\"x\",\"app\":");
-    assertDenied(post(ns, labels), "spec.template.metadata.labels: Invalid value: \\\"bad key!\\\"");
+    assertDenied(
+        post(ns, labels), "spec.template.metadata.labels: Invalid value: \\\"bad key!\\\"");
     KubeRequests.Answer good =
         post(
             ns,
@@ -186,11 +231,21 @@ class WebhookRulesE2E {
   @Order(2)
   void pluginReferencesWarnWhileTheRegistryIsAbsent() {
     KubeRequests.Answer a =
-        post(ns, rollout(name("plugin-early"), "replicas: 1", CONTAINER, "[{plugin: {name: acme/step}}]", ""));
+        post(
+            ns,
+            rollout(
+                name("plugin-early"),
+                "replicas: 1",
+                CONTAINER,
+                "[{plugin: {name: acme/step}}]",
+                ""));
     assertEquals(201, a.code(), a.body());
     assertTrue(
         a.warnings().stream()
-            .anyMatch(w -> w.startsWith("spec.strategy.canary.steps[0].plugin.name: plugin \"acme/step\" not checked")),
+            .anyMatch(
+                w ->
+                    w.startsWith(
+                        "spec.strategy.canary.steps[0].plugin.name: plugin \"acme/step\" not checked")),
         String.valueOf(a.warnings()));
   }
 
@@ -210,17 +265,37 @@ class WebhookRulesE2E {
                                 + "  sha256: xyz\n"))
                     .create());
     assertEquals(422, e.getCode(), e.getMessage());
-    assertTrue(e.getMessage().contains("data.stepPlugins[0].name: Invalid value: \"noslash\""), e.getMessage());
-    assertTrue(e.getMessage().contains("data.stepPlugins[0].location: Invalid value: \"ftp://x\""), e.getMessage());
-    assertTrue(e.getMessage().contains("data.stepPlugins[1].sha256: Invalid value: \"xyz\""), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("data.stepPlugins[0].name: Invalid value: \"noslash\""),
+        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("data.stepPlugins[0].location: Invalid value: \"ftp://x\""),
+        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("data.stepPlugins[1].sha256: Invalid value: \"xyz\""),
+        e.getMessage());
     // A ConfigMap with another name is never sent (matchConditions), whatever it holds.
     assertNotNull(
-        client.configMaps().inNamespace(ns).resource(
-            new ConfigMapBuilder().withNewMetadata().withName("not-the-registry").endMetadata()
-                .addToData("stepPlugins", "- name: noslash").build()).create());
+        client
+            .configMaps()
+            .inNamespace(ns)
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("not-the-registry")
+                    .endMetadata()
+                    .addToData("stepPlugins", "- name: noslash")
+                    .build())
+            .create());
     assertNotNull(
-        client.configMaps().inNamespace(ns)
-            .resource(registry("- name: acme/step\n  location: file://./step\n  sha256: " + "ab".repeat(32) + "\n"))
+        client
+            .configMaps()
+            .inNamespace(ns)
+            .resource(
+                registry(
+                    "- name: acme/step\n  location: file://./step\n  sha256: "
+                        + "ab".repeat(32)
+                        + "\n"))
             .create());
   }
 
@@ -230,7 +305,8 @@ class WebhookRulesE2E {
         .withName("argo-rollouts-config")
         .endMetadata()
         .addToData("stepPlugins", stepPlugins)
-        .addToData("trafficRouterPlugins", "- name: acme/router\n  location: https://example.com/router\n")
+        .addToData(
+            "trafficRouterPlugins", "- name: acme/router\n  location: https://example.com/router\n")
         .build();
   }
 
@@ -242,17 +318,32 @@ class WebhookRulesE2E {
         .pollInterval(Duration.ofMillis(500))
         .until(
             () ->
-                post(ns, rollout(name("plugin-bad"), "replicas: 1", CONTAINER, "[{plugin: {name: acme/nope}}]", ""))
-                    .code()
+                post(
+                            ns,
+                            rollout(
+                                name("plugin-bad"),
+                                "replicas: 1",
+                                CONTAINER,
+                                "[{plugin: {name: acme/nope}}]",
+                                ""))
+                        .code()
                     == 422);
     KubeRequests.Answer a =
-        post(ns, rollout(name("plugin-bad"), "replicas: 1", CONTAINER, "[{plugin: {name: acme/nope}}]", ""));
+        post(
+            ns,
+            rollout(
+                name("plugin-bad"), "replicas: 1", CONTAINER, "[{plugin: {name: acme/nope}}]", ""));
     assertDenied(
         a,
         "spec.strategy.canary.steps[0].plugin.name: Invalid value: \\\"acme/nope\\\": not a registered stepPlugins"
-            + " entry in " + ns + "/argo-rollouts-config (registered: acme/step)");
+            + " entry in "
+            + ns
+            + "/argo-rollouts-config (registered: acme/step)");
     KubeRequests.Answer ok =
-        post(ns, rollout(name("plugin-ok"), "replicas: 1", CONTAINER, "[{plugin: {name: acme/step}}]", ""));
+        post(
+            ns,
+            rollout(
+                name("plugin-ok"), "replicas: 1", CONTAINER, "[{plugin: {name: acme/step}}]", ""));
     assertEquals(201, ok.code(), ok.body());
     assertEquals(List.of(), ok.warnings());
   }
@@ -263,35 +354,66 @@ class WebhookRulesE2E {
     KubernetesClientException e =
         assertThrows(
             KubernetesClientException.class,
-            () -> client.resources(RolloutPolicy.class).resource(policy("bad", "block", "{maxWeightIncrease: 0}")).create());
+            () ->
+                client
+                    .resources(RolloutPolicy.class)
+                    .resource(policy("bad", "block", "{maxWeightIncrease: 0}"))
+                    .create());
     assertEquals(422, e.getCode(), e.getMessage());
-    assertTrue(e.getMessage().contains("spec.enforcementAction: Invalid value: \"block\""), e.getMessage());
-    assertTrue(e.getMessage().contains("spec.rules.maxWeightIncrease: Invalid value: 0"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("spec.enforcementAction: Invalid value: \"block\""),
+        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("spec.rules.maxWeightIncrease: Invalid value: 0"), e.getMessage());
   }
 
   static RolloutPolicy policy(String suffix, String action, String rules) {
     String yaml =
-        "apiVersion: rollgate.io/v1alpha1\nkind: RolloutPolicy\nmetadata:\n  name: " + ns + "-" + suffix + "\n"
-            + "  labels: {" + POLICY_KEY + ": " + ns + "}\n"
-            + "spec:\n  enforcementAction: " + action + "\n"
-            + "  namespaceSelector: {matchLabels: {" + POLICY_KEY + ": " + ns + "}}\n"
-            + "  rules: " + rules + "\n";
+        "apiVersion: rollgate.io/v1alpha1\nkind: RolloutPolicy\nmetadata:\n  name: "
+            + ns
+            + "-"
+            + suffix
+            + "\n"
+            + "  labels: {"
+            + POLICY_KEY
+            + ": "
+            + ns
+            + "}\n"
+            + "spec:\n  enforcementAction: "
+            + action
+            + "\n"
+            + "  namespaceSelector: {matchLabels: {"
+            + POLICY_KEY
+            + ": "
+            + ns
+            + "}}\n"
+            + "  rules: "
+            + rules
+            + "\n";
     return client.getKubernetesSerialization().unmarshal(yaml, RolloutPolicy.class);
   }
 
   @Test
   @Order(6)
   void denyPolicyRefusesInSelectedNamespacesOnly() {
-    client.resources(RolloutPolicy.class).resource(policy("replicas", "deny", "{maxReplicas: 3}")).create();
+    client
+        .resources(RolloutPolicy.class)
+        .resource(policy("replicas", "deny", "{maxReplicas: 3}"))
+        .create();
     String expected =
-        "spec.replicas: Invalid value: 5: exceeds maxReplicas 3 (RolloutPolicy \\\"" + ns + "-replicas\\\")";
+        "spec.replicas: Invalid value: 5: exceeds maxReplicas 3 (RolloutPolicy \\\""
+            + ns
+            + "-replicas\\\")";
     Awaitility.await("policy enforced")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(500))
-        .until(() -> post(ns, rollout(name("big"), "replicas: 5", CONTAINER, STEPS, "")).code() == 422);
+        .until(
+            () ->
+                post(ns, rollout(name("big"), "replicas: 5", CONTAINER, STEPS, "")).code() == 422);
     assertDenied(post(ns, rollout(name("big"), "replicas: 5", CONTAINER, STEPS, "")), expected);
     // The other namespace is not selected by the policy.
-    KubeRequests.Answer elsewhere = post(other, rollout(name("big-elsewhere"), "replicas: 5", CONTAINER, STEPS, ""));
+    KubeRequests.Answer elsewhere =
+        post(other, rollout(name("big-elsewhere"), "replicas: 5", CONTAINER, STEPS, ""));
     assertEquals(201, elsewhere.code(), elsewhere.body());
     assertEquals(201, post(ns, rollout(name("small"), "replicas: 3", CONTAINER, STEPS, "")).code());
   }
@@ -299,16 +421,24 @@ class WebhookRulesE2E {
   @Test
   @Order(7)
   void warnPolicyAdmitsWithAWarning() {
-    // A merge patch of the spec: the audit writes the status concurrently, so an update could meet a 409.
-    client.resources(RolloutPolicy.class).withName(ns + "-replicas")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"enforcementAction\":\"warn\"}}");
-    String expected = "spec.replicas: Invalid value: 5: exceeds maxReplicas 3 (RolloutPolicy \"" + ns + "-replicas\")";
+    // A merge patch of the spec: the audit writes the status concurrently, so an update could meet
+    // a 409.
+    client
+        .resources(RolloutPolicy.class)
+        .withName(ns + "-replicas")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"enforcementAction\":\"warn\"}}");
+    String expected =
+        "spec.replicas: Invalid value: 5: exceeds maxReplicas 3 (RolloutPolicy \""
+            + ns
+            + "-replicas\")";
     Awaitility.await("policy warns")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(500))
         .until(
             () -> {
-              KubeRequests.Answer a = post(ns, rollout(name("warned"), "replicas: 5", CONTAINER, STEPS, ""));
+              KubeRequests.Answer a =
+                  post(ns, rollout(name("warned"), "replicas: 5", CONTAINER, STEPS, ""));
               return a.code() == 201 && a.warnings().contains(expected);
             });
   }
@@ -317,7 +447,9 @@ class WebhookRulesE2E {
   @Order(8)
   void auditPolicyAdmitsSilently_andTheAuditWritesTheViolationsIntoItsStatus() {
     RolloutPolicy updated =
-        client.resources(RolloutPolicy.class).withName(ns + "-replicas")
+        client
+            .resources(RolloutPolicy.class)
+            .withName(ns + "-replicas")
             .patch(
                 PatchContext.of(PatchType.JSON_MERGE),
                 "{\"spec\":{\"enforcementAction\":\"audit\",\"rules\":{\"requiredLabels\":[\"team\"]}}}");
@@ -328,14 +460,18 @@ class WebhookRulesE2E {
         .pollInterval(Duration.ofMillis(500))
         .until(
             () -> {
-              KubeRequests.Answer a = post(ns, rollout(name("audit-probe"), "replicas: 5", CONTAINER, STEPS, ""));
+              KubeRequests.Answer a =
+                  post(ns, rollout(name("audit-probe"), "replicas: 5", CONTAINER, STEPS, ""));
               return a.code() == 201 && a.warnings().isEmpty();
             });
     assertEquals(201, post(ns, rollout(name, "replicas: 4", CONTAINER, STEPS, "")).code());
     String compliant = name("compliant");
     assertEquals(
         201,
-        post(ns, rollout(compliant, "replicas: 2", CONTAINER, STEPS, "").replace("\"labels\":{", "\"labels\":{\"team\":\"a\","))
+        post(
+                ns,
+                rollout(compliant, "replicas: 2", CONTAINER, STEPS, "")
+                    .replace("\"labels\":{", "\"labels\":{\"team\":\"a\","))
             .code());
     RolloutPolicy audited =
         Awaitility.await("audit recorded in the policy status")
@@ -352,19 +488,30 @@ class WebhookRulesE2E {
                 });
     RolloutPolicyStatus s = audited.getStatus();
     assertNotNull(s.getLastAuditTime());
-    var mine = s.getViolations().stream().filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
+    var mine =
+        s.getViolations().stream().filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
     assertEquals(ns, mine.getNamespace());
     assertEquals(
         List.of(
-            "spec.replicas: Invalid value: 4: exceeds maxReplicas 3 (RolloutPolicy \"" + ns + "-replicas\")",
-            "metadata.labels: Required value: label \"team\" is required (RolloutPolicy \"" + ns + "-replicas\")"),
+            "spec.replicas: Invalid value: 4: exceeds maxReplicas 3 (RolloutPolicy \""
+                + ns
+                + "-replicas\")",
+            "metadata.labels: Required value: label \"team\" is required (RolloutPolicy \""
+                + ns
+                + "-replicas\")"),
         mine.getMessages());
-    assertTrue(s.getViolations().stream().noneMatch(v -> v.getName().equals(compliant)), String.valueOf(s));
+    assertTrue(
+        s.getViolations().stream().noneMatch(v -> v.getName().equals(compliant)),
+        String.valueOf(s));
     // Rollouts of the unselected namespace are not counted; every violating Rollout of ours is.
-    assertTrue(s.getViolations().stream().allMatch(v -> v.getNamespace().equals(ns)), String.valueOf(s));
+    assertTrue(
+        s.getViolations().stream().allMatch(v -> v.getNamespace().equals(ns)), String.valueOf(s));
     long ours =
         client.resources(Rollout.class).inNamespace(ns).list().getItems().stream()
-            .filter(r -> r.getMetadata().getLabels() == null || !r.getMetadata().getLabels().containsKey("team"))
+            .filter(
+                r ->
+                    r.getMetadata().getLabels() == null
+                        || !r.getMetadata().getLabels().containsKey("team"))
             .count();
     assertEquals(ours, s.getTotalViolations().longValue(), String.valueOf(s));
   }
@@ -389,18 +536,25 @@ class WebhookRulesE2E {
         "spec.metrics[1].name: Invalid value: \\\"rate\\\": Duplicate value",
         "spec.metrics[1].interval: Required value: interval must be specified when count",
         "spec.metrics[1].provider.plugin: Invalid value: \\\"acme/metrics\\\": not a registered metricProviderPlugins"
-            + " entry in " + ns + "/argo-rollouts-config");
+            + " entry in "
+            + ns
+            + "/argo-rollouts-config");
     String good =
         "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"ClusterAnalysisTemplate\",\"metadata\":{\"name\":\""
-            + ns + "-good\"},\"spec\":{\"args\":[{\"name\":\"threshold\",\"value\":\"0.9\"}],\"metrics\":["
+            + ns
+            + "-good\"},\"spec\":{\"args\":[{\"name\":\"threshold\",\"value\":\"0.9\"}],\"metrics\":["
             + "{\"name\":\"rate\",\"interval\":\"1m\",\"count\":3,\"failureLimit\":1,"
             + "\"successCondition\":\"result[0] >= {{args.threshold}}\","
             + "\"provider\":{\"prometheus\":{\"address\":\"http://prometheus:9090\",\"query\":\"up\"}}}]}}";
-    KubeRequests.Answer created = requests.post("/apis/argoproj.io/v1alpha1/clusteranalysistemplates", good);
+    KubeRequests.Answer created =
+        requests.post("/apis/argoproj.io/v1alpha1/clusteranalysistemplates", good);
     try {
       assertEquals(201, created.code(), created.body());
     } finally {
-      client.genericKubernetesResources("argoproj.io/v1alpha1", "ClusterAnalysisTemplate").withName(ns + "-good").delete();
+      client
+          .genericKubernetesResources("argoproj.io/v1alpha1", "ClusterAnalysisTemplate")
+          .withName(ns + "-good")
+          .delete();
     }
   }
 
@@ -422,11 +576,16 @@ class WebhookRulesE2E {
           + "      servers: {type: array, items: {type: string}}\n";
 
   static void editRegistry(String stepPlugins, String routerPlugins) {
-    client.configMaps().inNamespace(ns).withName("argo-rollouts-config").edit(cm -> {
-      cm.getData().put("stepPlugins", stepPlugins);
-      cm.getData().put("trafficRouterPlugins", routerPlugins);
-      return cm;
-    });
+    client
+        .configMaps()
+        .inNamespace(ns)
+        .withName("argo-rollouts-config")
+        .edit(
+            cm -> {
+              cm.getData().put("stepPlugins", stepPlugins);
+              cm.getData().put("trafficRouterPlugins", routerPlugins);
+              return cm;
+            });
   }
 
   /** A Rollout whose steps and router plugin configuration are given as JSON. */
@@ -434,15 +593,22 @@ class WebhookRulesE2E {
     String json = rollout(name, "replicas: 1", CONTAINER, "[]", "");
     return json.replace(
         "\"strategy\":{\"canary\":{\"steps\":[]",
-        "\"strategy\":{\"canary\":{\"canaryService\":\"" + name + "-canary\",\"stableService\":\"" + name
-            + "-stable\",\"trafficRouting\":{\"plugins\":{\"acme/router\":" + routerConfigJson + "}},"
-            + "\"steps\":" + stepsJson);
+        "\"strategy\":{\"canary\":{\"canaryService\":\""
+            + name
+            + "-canary\",\"stableService\":\""
+            + name
+            + "-stable\",\"trafficRouting\":{\"plugins\":{\"acme/router\":"
+            + routerConfigJson
+            + "}},"
+            + "\"steps\":"
+            + stepsJson);
   }
 
   @Test
   @Order(10)
   void pluginRegistrationsAreChecked_andPluginConfigsMustMatchTheirSchemaWithTheFullFieldPath() {
-    // Registry entries: a schema that is not a JSON Schema, both location and endpoint, malformed java: and endpoint.
+    // Registry entries: a schema that is not a JSON Schema, both location and endpoint, malformed
+    // java: and endpoint.
     KubernetesClientException e =
         assertThrows(
             KubernetesClientException.class,
@@ -463,7 +629,8 @@ class WebhookRulesE2E {
             "data.stepPlugins[2].location: Invalid value: \"java:not a class\": must be java:<class>",
             "data.trafficRouterPlugins[0].endpoint: Invalid value: \"ftp://router\": must be an http:// or https://"
                 + " URL")) {
-      assertTrue(e.getMessage().contains(expected), "expected «" + expected + "» in " + e.getMessage());
+      assertTrue(
+          e.getMessage().contains(expected), "expected «" + expected + "» in " + e.getMessage());
     }
     // A good registry: an in-process step plugin and an endpoint router, each with a schema.
     editRegistry(
@@ -489,7 +656,8 @@ class WebhookRulesE2E {
             + " 'backend' not found",
         "spec.strategy.canary.trafficRouting.plugins[acme/router].servers[1]: Invalid value: 7: integer found,"
             + " string expected");
-    assertTrue(!post(ns, bad).body().contains("steps[1].plugin.config"), "steps[1] matches its schema");
+    assertTrue(
+        !post(ns, bad).body().contains("steps[1].plugin.config"), "steps[1] matches its schema");
     KubeRequests.Answer ok =
         post(
             ns,
@@ -500,21 +668,27 @@ class WebhookRulesE2E {
                 "{\"backend\":\"web\",\"servers\":[\"stable\",\"canary\"]}"));
     assertEquals(201, ok.code(), ok.body());
     assertTrue(
-        ok.warnings().stream().noneMatch(w -> w.contains("plugin")), "no plugin warning: " + ok.warnings());
+        ok.warnings().stream().noneMatch(w -> w.contains("plugin")),
+        "no plugin warning: " + ok.warnings());
   }
 
   @Test
   @Order(11)
   void analysisTemplateProviderFieldsAreCheckedOnApply() {
     String template =
-        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: " + name("providers") + "\n"
+        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata:\n  name: "
+            + name("providers")
+            + "\n"
             + "spec:\n  metrics:\n"
             + "  - name: dd\n    provider: {datadog: {apiVersion: v2, aggregator: median}}\n"
             + "  - name: judge\n    provider: {kayenta: {address: 'http://kayenta:8090', application: app,"
             + " canaryConfigName: c, metricsAccountName: m, storageAccountName: s,"
             + " threshold: {pass: 90, marginal: 95}, scopes: [{name: d, controlScope: {scope: a}, experimentScope: {scope: b}}]}}\n"
             + "  - name: wf\n    provider: {wavefront: {query: 'ts(cpu)'}}\n";
-    String json = client.getKubernetesSerialization().asJson(client.getKubernetesSerialization().unmarshal(template, Map.class));
+    String json =
+        client
+            .getKubernetesSerialization()
+            .asJson(client.getKubernetesSerialization().unmarshal(template, Map.class));
     assertDenied(
         requests.post("/apis/argoproj.io/v1alpha1/namespaces/" + ns + "/analysistemplates", json),
         "spec.metrics[0].provider.datadog.query: Required value: one of query or queries is required",

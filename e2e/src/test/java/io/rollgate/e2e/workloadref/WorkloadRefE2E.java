@@ -33,9 +33,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Rollouts whose pod template comes from {@code spec.workloadRef} (docs/compatibility.md §1.1, §6): a Deployment, a
- * core PodTemplate, the Deployment's {@code scaleDown} policies, and the InvalidSpec errors for an unsupported kind or
- * a missing object.
+ * Rollouts whose pod template comes from {@code spec.workloadRef} (docs/compatibility.md §1.1, §6):
+ * a Deployment, a core PodTemplate, the Deployment's {@code scaleDown} policies, and the
+ * InvalidSpec errors for an unsupported kind or a missing object.
  */
 @ExtendWith(WorkloadRefE2E.FailureTracker.class)
 class WorkloadRefE2E {
@@ -69,7 +69,8 @@ class WorkloadRefE2E {
     }
   }
 
-  static Map<String, String> vars(String name, int replicas, String kind, String ref, String scaleDown) {
+  static Map<String, String> vars(
+      String name, int replicas, String kind, String ref, String scaleDown) {
     Map<String, String> v = new HashMap<>();
     v.put("NAME", name);
     v.put("REPLICAS", String.valueOf(replicas));
@@ -98,9 +99,11 @@ class WorkloadRefE2E {
         name,
         name + " Healthy",
         TIMEOUT,
-        r -> r.getStatus() != null
-            && "Healthy".equals(r.getStatus().getPhase())
-            && String.valueOf(r.getMetadata().getGeneration()).equals(r.getStatus().getObservedGeneration()));
+        r ->
+            r.getStatus() != null
+                && "Healthy".equals(r.getStatus().getPhase())
+                && String.valueOf(r.getMetadata().getGeneration())
+                    .equals(r.getStatus().getObservedGeneration()));
   }
 
   static RolloutCondition condition(RolloutStatus s, String type) {
@@ -131,7 +134,8 @@ class WorkloadRefE2E {
     assertEquals(1, rss.size());
     assertEquals("registry.example/app:v1", image(rss.get(0)));
     assertEquals(3, rss.get(0).getSpec().getReplicas());
-    assertEquals("app=" + name, healthy.getStatus().getSelector(), "selector taken from the Deployment");
+    assertEquals(
+        "app=" + name, healthy.getStatus().getSelector(), "selector taken from the Deployment");
     Rollout stored = rollouts.get(name);
     assertNull(stored.getSpec().getTemplate(), "the resolved template is never written back");
     assertNull(stored.getSpec().getSelector(), "the resolved selector is never written back");
@@ -142,27 +146,36 @@ class WorkloadRefE2E {
             name,
             "workload generation stamped",
             TIMEOUT,
-            r -> String.valueOf(deployment(name).getMetadata().getGeneration())
-                    .equals(r.getMetadata().getAnnotations().get(WORKLOAD_GENERATION))
-                && String.valueOf(deployment(name).getMetadata().getGeneration())
-                    .equals(r.getStatus().getWorkloadObservedGeneration()));
+            r ->
+                String.valueOf(deployment(name).getMetadata().getGeneration())
+                        .equals(r.getMetadata().getAnnotations().get(WORKLOAD_GENERATION))
+                    && String.valueOf(deployment(name).getMetadata().getGeneration())
+                        .equals(r.getStatus().getWorkloadObservedGeneration()));
     assertEquals("1", stamped.getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
 
     // A new Deployment template is a new Rollout revision, going through the canary steps.
-    client.apps().deployments().inNamespace(ns).withName(name).patch(
-        PatchContext.of(PatchType.JSON),
-        "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\"registry.example/app:v2\"}]");
+    client
+        .apps()
+        .deployments()
+        .inNamespace(ns)
+        .withName(name)
+        .patch(
+            PatchContext.of(PatchType.JSON),
+            "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/image\",\"value\":\"registry.example/app:v2\"}]");
     long generation = deployment(name).getMetadata().getGeneration();
     Rollout paused =
         rollouts.await(
             name,
             "paused at the pause step with the Deployment's new template",
             TIMEOUT,
-            r -> r.getStatus() != null
-                && "Paused".equals(r.getStatus().getPhase())
-                && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
-                && String.valueOf(generation).equals(r.getStatus().getWorkloadObservedGeneration()));
-    assertEquals(String.valueOf(generation), paused.getMetadata().getAnnotations().get(WORKLOAD_GENERATION));
+            r ->
+                r.getStatus() != null
+                    && "Paused".equals(r.getStatus().getPhase())
+                    && Integer.valueOf(1).equals(r.getStatus().getCurrentStepIndex())
+                    && String.valueOf(generation)
+                        .equals(r.getStatus().getWorkloadObservedGeneration()));
+    assertEquals(
+        String.valueOf(generation), paused.getMetadata().getAnnotations().get(WORKLOAD_GENERATION));
     ReplicaSet canary = rollouts.replicaSet(name, paused.getStatus().getCurrentPodHash());
     assertEquals("registry.example/app:v2", image(canary));
     assertEquals("2", canary.getMetadata().getAnnotations().get("rollout.argoproj.io/revision"));
@@ -181,7 +194,8 @@ class WorkloadRefE2E {
     awaitHealthy(name);
     awaitDeploymentReplicas(name, 0);
     List<String> scaled = rollouts.eventMessages(name, "ScalingDeployment");
-    assertTrue(!scaled.isEmpty() && scaled.get(scaled.size() - 1).endsWith(" to 0"), scaled.toString());
+    assertTrue(
+        !scaled.isEmpty() && scaled.get(scaled.size() - 1).endsWith(" to 0"), scaled.toString());
   }
 
   @Test
@@ -190,7 +204,11 @@ class WorkloadRefE2E {
     createDeployment(name, 2);
     rollouts.create("workloadref/rollout.yaml", vars(name, 2, "Deployment", name, "never"));
     awaitHealthy(name);
-    rollouts.holdsFor(name, "Deployment keeps 2 replicas", Duration.ofSeconds(3), r -> deployment(name).getSpec().getReplicas() == 2);
+    rollouts.holdsFor(
+        name,
+        "Deployment keeps 2 replicas",
+        Duration.ofSeconds(3),
+        r -> deployment(name).getSpec().getReplicas() == 2);
   }
 
   @Test
@@ -218,8 +236,18 @@ class WorkloadRefE2E {
     Rollout r = awaitHealthy(name);
     assertEquals("registry.example/app:pt", image(rollouts.replicaSets(name).get(0)));
     assertEquals("app=" + name, r.getStatus().getSelector());
-    Long generation = client.v1().podTemplates().inNamespace(ns).withName(name + "-template").get().getMetadata().getGeneration();
-    assertEquals(String.valueOf(generation == null ? 0 : generation), r.getStatus().getWorkloadObservedGeneration());
+    Long generation =
+        client
+            .v1()
+            .podTemplates()
+            .inNamespace(ns)
+            .withName(name + "-template")
+            .get()
+            .getMetadata()
+            .getGeneration();
+    assertEquals(
+        String.valueOf(generation == null ? 0 : generation),
+        r.getStatus().getWorkloadObservedGeneration());
   }
 
   @Test
@@ -240,12 +268,16 @@ class WorkloadRefE2E {
     rollouts.create("workloadref/rollout.yaml", vars(name, 2, "Deployment", name, "never"));
     Rollout bad = awaitInvalid(name);
     String msg = condition(bad.getStatus(), "InvalidSpec").getMessage();
-    assertTrue(msg.contains("spec.workloadRef: Invalid value: \"late\": deployments.apps \"late\" not found"), msg);
+    assertTrue(
+        msg.contains(
+            "spec.workloadRef: Invalid value: \"late\": deployments.apps \"late\" not found"),
+        msg);
     assertTrue(rollouts.replicaSets(name).isEmpty());
 
     createDeployment(name, 1);
     Rollout ok = awaitHealthy(name);
-    assertNull(condition(ok.getStatus(), "InvalidSpec"), "InvalidSpec removed once the Deployment exists");
+    assertNull(
+        condition(ok.getStatus(), "InvalidSpec"), "InvalidSpec removed once the Deployment exists");
   }
 
   static Rollout awaitInvalid(String name) {

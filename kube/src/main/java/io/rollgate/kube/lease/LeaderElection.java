@@ -18,22 +18,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leader election on a {@code coordination.k8s.io/v1} Lease: the one elector of both programs, each with its own
- * settings (docs/reliability.md). The controller campaigns as Argo Rollouts' controller does (lock
- * {@code argo-rollouts-controller-lock[-<instanceId>]} in the controller namespace, identity
- * {@code <hostname>_<uuid>}) and stops at the first loss ({@link #of}); the webhook keeps serving after a loss and
- * campaigns again ({@link #rejoining}).
+ * Leader election on a {@code coordination.k8s.io/v1} Lease: the one elector of both programs, each
+ * with its own settings (docs/reliability.md). The controller campaigns as Argo Rollouts'
+ * controller does (lock {@code argo-rollouts-controller-lock[-<instanceId>]} in the controller
+ * namespace, identity {@code <hostname>_<uuid>}) and stops at the first loss ({@link #of}); the
+ * webhook keeps serving after a loss and campaigns again ({@link #rejoining}).
  *
- * <p>fabric8's {@link LeaderElector} makes blocking API calls from its loop; it gets its own single thread, never an
- * event loop, and the results are handed to the caller's Vert.x context. Its Lease calls deliberately bypass the
- * client-side rate limiter, so that renewals are never starved by other traffic. The Lease lock is a
- * {@link LeaseGuard}, so {@link #holdsLease()} turns false by itself when the last renewal is older than the renew
- * deadline.
+ * <p>fabric8's {@link LeaderElector} makes blocking API calls from its loop; it gets its own single
+ * thread, never an event loop, and the results are handed to the caller's Vert.x context. Its Lease
+ * calls deliberately bypass the client-side rate limiter, so that renewals are never starved by
+ * other traffic. The Lease lock is a {@link LeaseGuard}, so {@link #holdsLease()} turns false by
+ * itself when the last renewal is older than the renew deadline.
  *
- * <p>{@link #elected()} completes when this process first becomes the leader, and {@link #onElected} listeners run
- * each time it does; {@link #lost()} fails when a non-rejoining election stops being the leader without having asked
- * to ({@link #release()} was not called), after which the process must stop writing and exit. A disabled election
- * ({@link #disabled(Context)}) is elected at once and never lost.
+ * <p>{@link #elected()} completes when this process first becomes the leader, and {@link
+ * #onElected} listeners run each time it does; {@link #lost()} fails when a non-rejoining election
+ * stops being the leader without having asked to ({@link #release()} was not called), after which
+ * the process must stop writing and exit. A disabled election ({@link #disabled(Context)}) is
+ * elected at once and never lost.
  */
 public final class LeaderElection {
 
@@ -42,8 +43,8 @@ public final class LeaderElection {
   /**
    * Settings of the election (Argo's flags).
    *
-   * @param namespace the Lease namespace ({@code --leader-election-namespace}, default {@code $POD_NAMESPACE} or
-   *     {@code default})
+   * @param namespace the Lease namespace ({@code --leader-election-namespace}, default {@code
+   *     $POD_NAMESPACE} or {@code default})
    * @param lockName the Lease name
    * @param identity this process's identity, {@code <hostname>_<uuid>}
    * @param leaseDuration {@code --leader-election-lease-duration} (15 s)
@@ -65,14 +66,16 @@ public final class LeaderElection {
      * @return {@code argo-rollouts-controller-lock}, suffixed {@code -<instanceId>} when set
      */
     public static String lockName(String instanceId) {
-      return "argo-rollouts-controller-lock" + (instanceId == null || instanceId.isEmpty() ? "" : "-" + instanceId);
+      return "argo-rollouts-controller-lock"
+          + (instanceId == null || instanceId.isEmpty() ? "" : "-" + instanceId);
     }
   }
 
   private final Context context;
   private final Settings settings;
   private final boolean rejoin;
-  private final java.util.List<Runnable> electedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.List<Runnable> electedListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private final KubernetesClient client;
   private final Promise<Void> elected = Promise.promise();
   private final Promise<Void> lost = Promise.promise();
@@ -84,7 +87,11 @@ public final class LeaderElection {
   private final LeaseGuard guard;
 
   private LeaderElection(
-      Context context, KubernetesClient client, Settings settings, boolean rejoin, String threadName) {
+      Context context,
+      KubernetesClient client,
+      Settings settings,
+      boolean rejoin,
+      String threadName) {
     this.context = context;
     this.client = client;
     this.settings = settings;
@@ -108,10 +115,11 @@ public final class LeaderElection {
   }
 
   /**
-   * Creates an election that ends at the first loss (the controller's); nothing happens until {@link #start()}. Its
-   * thread is named {@code leader-election}.
+   * Creates an election that ends at the first loss (the controller's); nothing happens until
+   * {@link #start()}. Its thread is named {@code leader-election}.
    *
-   * @param context the context on which {@link #elected()}, {@link #lost()} and the listeners complete
+   * @param context the context on which {@link #elected()}, {@link #lost()} and the listeners
+   *     complete
    * @param client the fabric8 client
    * @param settings the election settings
    * @return the election
@@ -121,9 +129,9 @@ public final class LeaderElection {
   }
 
   /**
-   * Creates an election that campaigns again, one retry period after each loss, and whose {@link #lost()} never fails
-   * (the webhook's: every replica keeps serving, only the leader's own work moves); nothing happens until
-   * {@link #start()}.
+   * Creates an election that campaigns again, one retry period after each loss, and whose {@link
+   * #lost()} never fails (the webhook's: every replica keeps serving, only the leader's own work
+   * moves); nothing happens until {@link #start()}.
    *
    * @param context the context on which {@link #elected()} and the listeners complete
    * @param client the fabric8 client
@@ -147,8 +155,9 @@ public final class LeaderElection {
   }
 
   /**
-   * Adds a listener run each time this process becomes the leader, on the election's context; when the election is
-   * disabled, once, by {@link #start()} on its caller's thread. Add listeners before starting.
+   * Adds a listener run each time this process becomes the leader, on the election's context; when
+   * the election is disabled, once, by {@link #start()} on its caller's thread. Add listeners
+   * before starting.
    *
    * @param listener what to run; must not block
    * @return this election
@@ -194,11 +203,13 @@ public final class LeaderElection {
             .withRenewDeadline(settings.renewDeadline())
             .withRetryPeriod(settings.retryPeriod())
             .withReleaseOnCancel(true)
-            .withLeaderCallbacks(new LeaderCallbacks(this::onStart, this::onStop, this::onNewLeader))
+            .withLeaderCallbacks(
+                new LeaderCallbacks(this::onStart, this::onStop, this::onNewLeader))
             .build();
     thread.execute(
         () -> {
-          // The elector is built directly (rather than through client.leaderElector()) to give it this dedicated
+          // The elector is built directly (rather than through client.leaderElector()) to give it
+          // this dedicated
           // thread instead of the client's shared executor.
           CompletableFuture<?> campaign = new LeaderElector(client, config, thread).start();
           running = campaign;
@@ -211,9 +222,11 @@ public final class LeaderElection {
                   leading = false;
                   guard.forget();
                   // Lost or failed: campaign again after one retry period.
-                  CompletableFuture.delayedExecutor(settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS, thread)
+                  CompletableFuture.delayedExecutor(
+                          settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS, thread)
                       .execute(this::campaign);
-                } else if (err != null && !(err instanceof java.util.concurrent.CancellationException)) {
+                } else if (err != null
+                    && !(err instanceof java.util.concurrent.CancellationException)) {
                   fail("leader election stopped: " + err.getMessage());
                 }
               });
@@ -230,8 +243,8 @@ public final class LeaderElection {
   }
 
   /**
-   * Fails when leadership is lost: the Lease could not be renewed within the renew deadline or another holder took it.
-   * A rejoining election never fails it.
+   * Fails when leadership is lost: the Lease could not be renewed within the renew deadline or
+   * another holder took it. A rejoining election never fails it.
    *
    * @return a Future that only ever fails
    */
@@ -249,9 +262,10 @@ public final class LeaderElection {
   }
 
   /**
-   * Whether a write may be sent now: the Lease was acquired or renewed less than the renew deadline ago, on a monotonic
-   * clock (always true when the election is disabled). Unlike {@link #isLeader()}, this turns false by itself when the
-   * process was frozen past its Lease, before the elector has noticed.
+   * Whether a write may be sent now: the Lease was acquired or renewed less than the renew deadline
+   * ago, on a monotonic clock (always true when the election is disabled). Unlike {@link
+   * #isLeader()}, this turns false by itself when the process was frozen past its Lease, before the
+   * elector has noticed.
    *
    * @return true while this process certainly holds the Lease
    */
@@ -272,8 +286,9 @@ public final class LeaderElection {
   }
 
   /**
-   * Stops campaigning and, when leading, releases the Lease so that a standby takes over at once rather than after
-   * the lease duration ({@code releaseOnCancel}). Call only once nothing writes any more.
+   * Stops campaigning and, when leading, releases the Lease so that a standby takes over at once
+   * rather than after the lease duration ({@code releaseOnCancel}). Call only once nothing writes
+   * any more.
    *
    * @return a Future completing once released (or immediately when not campaigning); never fails
    */
@@ -287,7 +302,8 @@ public final class LeaderElection {
         () -> {
           try {
             if (running != null) {
-              // Cancelling runs fabric8's stopLeading() on this thread: it releases the Lease when it holds it.
+              // Cancelling runs fabric8's stopLeading() on this thread: it releases the Lease when
+              // it holds it.
               running.cancel(true);
             }
           } catch (RuntimeException e) {
@@ -322,7 +338,10 @@ public final class LeaderElection {
       LOG.info("leader election: released lock={}/{}", settings.namespace(), settings.lockName());
     } else if (rejoin) {
       guard.forget();
-      LOG.info("leader election: {} lost lock={}/{}; campaigning again", settings.identity(), settings.namespace(),
+      LOG.info(
+          "leader election: {} lost lock={}/{}; campaigning again",
+          settings.identity(),
+          settings.namespace(),
           settings.lockName());
     } else if (was) {
       fail("lost leadership of " + settings.namespace() + "/" + settings.lockName());

@@ -1,11 +1,11 @@
 package io.rollgate.kube.lease;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.Interceptor;
-import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +14,15 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * The last check before a request leaves the process: a fabric8 HTTP {@link Interceptor} that refuses every request
- * other than a read (GET) while the process does not certainly hold its leader Lease (docs/reliability.md). The
- * controller fences every write; the webhook only those that are the leader's work ({@link #WriteFence(BiPredicate)}).
+ * The last check before a request leaves the process: a fabric8 HTTP {@link Interceptor} that
+ * refuses every request other than a read (GET) while the process does not certainly hold its
+ * leader Lease (docs/reliability.md). The controller fences every write; the webhook only those
+ * that are the leader's work ({@link #WriteFence(BiPredicate)}).
  *
- * <p>{@link io.rollgate.kube.KubeCalls} already checks before each call, but one facade call can send several requests (fabric8 reads an
- * object before it patches it), and a process frozen between the check and the last request would otherwise send that
- * request when it resumes. Requests to the {@code coordination.k8s.io} API are let through: the Lease's own optimistic
+ * <p>{@link io.rollgate.kube.KubeCalls} already checks before each call, but one facade call can
+ * send several requests (fabric8 reads an object before it patches it), and a process frozen
+ * between the check and the last request would otherwise send that request when it resumes.
+ * Requests to the {@code coordination.k8s.io} API are let through: the Lease's own optimistic
  * concurrency arbitrates them, and the elector must be able to renew.
  */
 public final class WriteFence implements Interceptor {
@@ -58,8 +60,8 @@ public final class WriteFence implements Interceptor {
   /**
    * A fence over some writes only.
    *
-   * @param leaderOnly which requests (HTTP method, request path) only the Lease holder may send; reads (GET) and
-   *     {@code coordination.k8s.io} requests are never refused, whatever it says
+   * @param leaderOnly which requests (HTTP method, request path) only the Lease holder may send;
+   *     reads (GET) and {@code coordination.k8s.io} requests are never refused, whatever it says
    */
   public WriteFence(BiPredicate<String, String> leaderOnly) {
     this(leaderOnly, System::nanoTime);
@@ -77,16 +79,18 @@ public final class WriteFence implements Interceptor {
   }
 
   /**
-   * The writes in flight across a process pause: after a long GC, a stopped process or SIGSTOP, those are the requests
-   * that may reach the API server late. A request already in the socket when the process froze is not stopped by any
-   * check in the process; it is in flight, as a request delayed by the network is, and only the API server's
-   * optimistic concurrency ({@code resourceVersion}) arbitrates it (docs/reliability.md). The pause lies somewhere in
-   * {@code [from, to]}: a write counts when it was let through by {@code to} and not answered by {@code from}, which
-   * errs towards naming a write too many.
+   * The writes in flight across a process pause: after a long GC, a stopped process or SIGSTOP,
+   * those are the requests that may reach the API server late. A request already in the socket when
+   * the process froze is not stopped by any check in the process; it is in flight, as a request
+   * delayed by the network is, and only the API server's optimistic concurrency ({@code
+   * resourceVersion}) arbitrates it (docs/reliability.md). The pause lies somewhere in {@code
+   * [from, to]}: a write counts when it was let through by {@code to} and not answered by {@code
+   * from}, which errs towards naming a write too many.
    *
    * @param from a {@link System#nanoTime()} reading taken before the pause began
    * @param to a reading no earlier than its start
-   * @return {@code "<METHOD> <path>"} of each such write among the last {@value #REMEMBERED}, oldest first
+   * @return {@code "<METHOD> <path>"} of each such write among the last {@value #REMEMBERED},
+   *     oldest first
    */
   public synchronized List<String> inFlightAcross(long from, long to) {
     List<String> out = new ArrayList<>();
@@ -140,7 +144,9 @@ public final class WriteFence implements Interceptor {
    * @return true when it must not be sent
    */
   public boolean refuses(String method, String path) {
-    if ("GET".equals(method) || path.startsWith("/apis/coordination.k8s.io/") || !leaderOnly.test(method, path)) {
+    if ("GET".equals(method)
+        || path.startsWith("/apis/coordination.k8s.io/")
+        || !leaderOnly.test(method, path)) {
       return false;
     }
     return !allowed.getAsBoolean();
@@ -151,8 +157,11 @@ public final class WriteFence implements Interceptor {
     String path = request.uri().getPath();
     if (refuses(request.method(), path)) {
       throw new KubernetesClientException(
-          "refused: this process does not certainly hold the leader Lease (" + request.method() + " "
-              + path + " not sent)");
+          "refused: this process does not certainly hold the leader Lease ("
+              + request.method()
+              + " "
+              + path
+              + " not sent)");
     }
     if (isWrite(request.method(), path)) {
       sent(request.method() + " " + path);
@@ -160,7 +169,10 @@ public final class WriteFence implements Interceptor {
   }
 
   @Override
-  public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+  public void after(
+      HttpRequest request,
+      HttpResponse<?> response,
+      AsyncBody.Consumer<List<ByteBuffer>> consumer) {
     answered(request);
   }
 

@@ -19,30 +19,34 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
- * The webhook's only way to the API server (informers aside): certificate Secrets, webhook configurations, the policy
- * audit's Rollout list and RolloutPolicy status. Built on the call core the controller's facade uses
- * ({@link KubeCalls}): a worker pool of its own ({@code webhook-kube-api}), a timeout per call, a client-side rate
- * limit, request metrics, and fencing. Every method returns a Future completing on the caller's context and failing
- * with {@link KubeApiException}, which carries the HTTP status (0: no answer, a timeout, or a refused write).
+ * The webhook's only way to the API server (informers aside): certificate Secrets, webhook
+ * configurations, the policy audit's Rollout list and RolloutPolicy status. Built on the call core
+ * the controller's facade uses ({@link KubeCalls}): a worker pool of its own ({@code
+ * webhook-kube-api}), a timeout per call, a client-side rate limit, request metrics, and fencing.
+ * Every method returns a Future completing on the caller's context and failing with {@link
+ * KubeApiException}, which carries the HTTP status (0: no answer, a timeout, or a refused write).
  *
  * <p>One write convention, chosen by who else writes the object:
  *
  * <ul>
- *   <li>objects the webhook wholly owns (the webhook configurations it registers itself with {@code --register-url})
- *       are written with server-side apply under the field manager {@value #FIELD_MANAGER}, forcing ownership: the
- *       applied object is the whole truth, and applying the same object again changes nothing;
- *   <li>every other change is a JSON merge patch (RFC 7386) carrying the {@code metadata.resourceVersion} that was read,
- *       so a concurrent writer (another replica, Helm, cert-manager, a user) makes it fail with 409 instead of being
- *       overwritten: the certificate Secret, the chart's webhook configurations ({@code caBundle}), and RolloutPolicy
- *       status, which is written only when the audit result changed;
- *   <li>an object that does not exist yet is created; of several replicas creating it, one wins and the others get
- *       409.
+ *   <li>objects the webhook wholly owns (the webhook configurations it registers itself with {@code
+ *       --register-url}) are written with server-side apply under the field manager {@value
+ *       #FIELD_MANAGER}, forcing ownership: the applied object is the whole truth, and applying the
+ *       same object again changes nothing;
+ *   <li>every other change is a JSON merge patch (RFC 7386) carrying the {@code
+ *       metadata.resourceVersion} that was read, so a concurrent writer (another replica, Helm,
+ *       cert-manager, a user) makes it fail with 409 instead of being overwritten: the certificate
+ *       Secret, the chart's webhook configurations ({@code caBundle}), and RolloutPolicy status,
+ *       which is written only when the audit result changed;
+ *   <li>an object that does not exist yet is created; of several replicas creating it, one wins and
+ *       the others get 409.
  * </ul>
  *
- * <p>Fencing (docs/reliability.md): RolloutPolicy writes are the leader's work and are refused, unsent, while
- * {@link #leaderOnly} says this replica does not certainly hold the Lease; certificate Secret and caBundle writes are
- * not fenced, as every replica must be able to fill an empty Secret before anyone leads, and their resourceVersion
- * arbitrates. After {@link #fence(String)} (shutdown) every write is refused.
+ * <p>Fencing (docs/reliability.md): RolloutPolicy writes are the leader's work and are refused,
+ * unsent, while {@link #leaderOnly} says this replica does not certainly hold the Lease;
+ * certificate Secret and caBundle writes are not fenced, as every replica must be able to fill an
+ * empty Secret before anyone leads, and their resourceVersion arbitrates. After {@link
+ * #fence(String)} (shutdown) every write is refused.
  */
 public final class WebhookApi {
 
@@ -123,7 +127,8 @@ public final class WebhookApi {
    *
    * @param namespace the namespace
    * @param name the name
-   * @return the Secret, or null when it does not exist; fails with {@link KubeApiException} (403: RBAC)
+   * @return the Secret, or null when it does not exist; fails with {@link KubeApiException} (403:
+   *     RBAC)
    */
   public Future<Secret> getSecret(String namespace, String name) {
     return calls.get(Secret.class, namespace, name);
@@ -133,7 +138,8 @@ public final class WebhookApi {
    * Creates a Secret.
    *
    * @param secret the Secret, with its namespace set
-   * @return the created Secret; fails with {@link KubeApiException} (409 when another writer created it first)
+   * @return the created Secret; fails with {@link KubeApiException} (409 when another writer
+   *     created it first)
    */
   public Future<Secret> createSecret(Secret secret) {
     return calls.create(secret);
@@ -145,8 +151,8 @@ public final class WebhookApi {
    * @param namespace the namespace
    * @param name the name
    * @param mergePatch the patch, with the {@code metadata.resourceVersion} read
-   * @return the patched Secret; fails with {@link KubeApiException} (409 when it changed since it was read, 404 when
-   *     gone)
+   * @return the patched Secret; fails with {@link KubeApiException} (409 when it changed since it
+   *     was read, 404 when gone)
    */
   public Future<Secret> patchSecret(String namespace, String name, String mergePatch) {
     return calls.patch(Secret.class, namespace, name, null, mergePatch);
@@ -175,13 +181,16 @@ public final class WebhookApi {
   /**
    * Applies a JSON merge patch to a webhook configuration someone else owns.
    *
-   * @param type {@code ValidatingWebhookConfiguration.class} or {@code MutatingWebhookConfiguration.class}
+   * @param type {@code ValidatingWebhookConfiguration.class} or {@code
+   *     MutatingWebhookConfiguration.class}
    * @param name the name
    * @param mergePatch the patch, with the {@code metadata.resourceVersion} read
    * @param <T> the configuration type
-   * @return the patched configuration; fails with {@link KubeApiException} (409 when it changed since it was read)
+   * @return the patched configuration; fails with {@link KubeApiException} (409 when it changed
+   *     since it was read)
    */
-  public <T extends HasMetadata> Future<T> patchConfiguration(Class<T> type, String name, String mergePatch) {
+  public <T extends HasMetadata> Future<T> patchConfiguration(
+      Class<T> type, String name, String mergePatch) {
     return calls.patch(type, null, name, null, mergePatch);
   }
 
@@ -208,12 +217,13 @@ public final class WebhookApi {
   }
 
   /**
-   * Applies a JSON merge patch to a RolloutPolicy's {@code status} subresource; fenced on the Lease.
+   * Applies a JSON merge patch to a RolloutPolicy's {@code status} subresource; fenced on the
+   * Lease.
    *
    * @param name the policy's name (cluster-scoped)
    * @param mergePatch the patch, with the {@code metadata.resourceVersion} read
-   * @return the patched policy; fails with {@link KubeApiException} (409 when it changed since it was read, 404 when
-   *     deleted, 0 when refused because this replica does not certainly lead)
+   * @return the patched policy; fails with {@link KubeApiException} (409 when it changed since it
+   *     was read, 404 when deleted, 0 when refused because this replica does not certainly lead)
    */
   public Future<RolloutPolicy> patchPolicyStatus(String name, String mergePatch) {
     return calls.patch(RolloutPolicy.class, null, name, "status", mergePatch);

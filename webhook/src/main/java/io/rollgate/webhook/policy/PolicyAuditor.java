@@ -31,19 +31,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Audits existing Rollouts against every RolloutPolicy and writes what it finds into each policy's status
- * ({@code totalViolations}, the first {@link RolloutPolicyStatus#MAX_LISTED} violating Rollouts with their messages,
- * {@code observedGeneration}, {@code lastAuditTime}). Runs on the leader only: every {@code interval}, and shortly
- * after a policy's spec or a namespace's labels change. Every enforcement action is audited, so the status shows how
- * many Rollouts a {@code warn} or {@code deny} policy would catch too (objects admitted before the policy existed).
+ * Audits existing Rollouts against every RolloutPolicy and writes what it finds into each policy's
+ * status ({@code totalViolations}, the first {@link RolloutPolicyStatus#MAX_LISTED} violating
+ * Rollouts with their messages, {@code observedGeneration}, {@code lastAuditTime}). Runs on the
+ * leader only: every {@code interval}, and shortly after a policy's spec or a namespace's labels
+ * change. Every enforcement action is audited, so the status shows how many Rollouts a {@code warn}
+ * or {@code deny} policy would catch too (objects admitted before the policy existed).
  *
- * <p>The Rollouts are listed in pages ({@code --audit-page-size}, API {@code limit}/{@code continue}) through the
- * webhook's API facade; each page is evaluated on a worker. A status is written only when the audit's result differs
- * from the stored one in something other than {@code lastAuditTime} (the violations, their count, or the audited
- * generation), so an unchanged cluster costs no write per audit and {@code lastAuditTime} tells when the result last
- * changed. The write is a merge patch of the changed fields on the {@code status} subresource, carrying the policy's
- * {@code resourceVersion} as read: a concurrent write makes it fail with 409, and the audit is requested again once
- * the informer has the newer object (README.md, RolloutPolicy).
+ * <p>The Rollouts are listed in pages ({@code --audit-page-size}, API {@code limit}/{@code
+ * continue}) through the webhook's API facade; each page is evaluated on a worker. A status is
+ * written only when the audit's result differs from the stored one in something other than {@code
+ * lastAuditTime} (the violations, their count, or the audited generation), so an unchanged cluster
+ * costs no write per audit and {@code lastAuditTime} tells when the result last changed. The write
+ * is a merge patch of the changed fields on the {@code status} subresource, carrying the policy's
+ * {@code resourceVersion} as read: a concurrent write makes it fail with 409, and the audit is
+ * requested again once the informer has the newer object (README.md, RolloutPolicy).
  */
 public final class PolicyAuditor {
 
@@ -141,7 +143,10 @@ public final class PolicyAuditor {
             ar -> {
               running = false;
               if (ar.failed()) {
-                LOG.warn("policy audit failed, retrying in {}s: {}", interval.toSeconds(), ar.cause().toString());
+                LOG.warn(
+                    "policy audit failed, retrying in {}s: {}",
+                    interval.toSeconds(),
+                    ar.cause().toString());
               }
               if (again) {
                 again = false;
@@ -153,15 +158,17 @@ public final class PolicyAuditor {
   /**
    * Audits every policy once and writes the statuses that changed.
    *
-   * @return a Future completed when every changed status is written; failed with the {@link KubeApiException} when
-   *     the Rollouts cannot be listed (a failed status write is logged and retried on the next audit)
+   * @return a Future completed when every changed status is written; failed with the {@link
+   *     KubeApiException} when the Rollouts cannot be listed (a failed status write is logged and
+   *     retried on the next audit)
    */
   public Future<Void> audit() {
     List<RolloutPolicy> policies = cluster.policies();
     if (policies.isEmpty()) {
       return Future.succeededFuture();
     }
-    // Page through the Rollouts so that only one page and the violations found are in memory at a time.
+    // Page through the Rollouts so that only one page and the violations found are in memory at a
+    // time.
     List<List<PolicyViolation>> found = new ArrayList<>();
     policies.forEach(p -> found.add(new ArrayList<>()));
     return scan(policies, found, null)
@@ -179,15 +186,22 @@ public final class PolicyAuditor {
   }
 
   /** Lists one page, evaluates it on a worker, then goes on with the next page. */
-  private Future<Void> scan(List<RolloutPolicy> policies, List<List<PolicyViolation>> found, String continueToken) {
+  private Future<Void> scan(
+      List<RolloutPolicy> policies, List<List<PolicyViolation>> found, String continueToken) {
     return api.listRollouts(pageSize, continueToken)
         .compose(page -> vertx.executeBlocking(() -> evaluate(policies, found, page), false))
-        .compose(next -> next == null || next.isEmpty() ? Future.<Void>succeededFuture() : scan(policies, found, next));
+        .compose(
+            next ->
+                next == null || next.isEmpty()
+                    ? Future.<Void>succeededFuture()
+                    : scan(policies, found, next));
   }
 
   /** Adds the page's violations to {@code found}; returns the next page's continue token. */
   private String evaluate(
-      List<RolloutPolicy> policies, List<List<PolicyViolation>> found, KubernetesResourceList<Rollout> page) {
+      List<RolloutPolicy> policies,
+      List<List<PolicyViolation>> found,
+      KubernetesResourceList<Rollout> page) {
     for (Rollout r : page.getItems()) {
       for (int i = 0; i < policies.size(); i++) {
         violation(policies.get(i), r).ifPresent(found.get(i)::add);
@@ -197,8 +211,10 @@ public final class PolicyAuditor {
   }
 
   private Optional<PolicyViolation> violation(RolloutPolicy policy, Rollout r) {
-    Optional<Map<String, String>> nsLabels = cluster.namespaceLabels(r.getMetadata().getNamespace());
-    if (nsLabels.isEmpty() || !PolicyEvaluator.selects(policy, nsLabels.get(), r.getMetadata().getLabels())) {
+    Optional<Map<String, String>> nsLabels =
+        cluster.namespaceLabels(r.getMetadata().getNamespace());
+    if (nsLabels.isEmpty()
+        || !PolicyEvaluator.selects(policy, nsLabels.get(), r.getMetadata().getLabels())) {
       return Optional.empty();
     }
     List<FieldError> v = PolicyEvaluator.violations(policy, r);
@@ -206,23 +222,30 @@ public final class PolicyAuditor {
         ? Optional.empty()
         : Optional.of(
             new PolicyViolation(
-                r.getMetadata().getNamespace(), r.getMetadata().getName(), v.stream().map(FieldError::toString).toList()));
+                r.getMetadata().getNamespace(),
+                r.getMetadata().getName(),
+                v.stream().map(FieldError::toString).toList()));
   }
 
-  private static RolloutPolicyStatus status(RolloutPolicy policy, List<PolicyViolation> found, String now) {
-    found.sort(Comparator.comparing(PolicyViolation::getNamespace).thenComparing(PolicyViolation::getName));
+  private static RolloutPolicyStatus status(
+      RolloutPolicy policy, List<PolicyViolation> found, String now) {
+    found.sort(
+        Comparator.comparing(PolicyViolation::getNamespace)
+            .thenComparing(PolicyViolation::getName));
     RolloutPolicyStatus status = new RolloutPolicyStatus();
     status.setObservedGeneration(policy.getMetadata().getGeneration());
     status.setLastAuditTime(now);
     status.setTotalViolations(found.size());
-    status.setViolations(List.copyOf(found.subList(0, Math.min(found.size(), RolloutPolicyStatus.MAX_LISTED))));
+    status.setViolations(
+        List.copyOf(found.subList(0, Math.min(found.size(), RolloutPolicyStatus.MAX_LISTED))));
     return status;
   }
 
   /**
-   * The status patch of one audit: the changed fields, {@code lastAuditTime} among them, guarded by the policy's
-   * {@code metadata.resourceVersion}; empty when the result is the stored one but for {@code lastAuditTime}. Fields of
-   * the stored status that the audit does not write are left alone.
+   * The status patch of one audit: the changed fields, {@code lastAuditTime} among them, guarded by
+   * the policy's {@code metadata.resourceVersion}; empty when the result is the stored one but for
+   * {@code lastAuditTime}. Fields of the stored status that the audit does not write are left
+   * alone.
    *
    * @param policy the policy as read (its stored status and resourceVersion)
    * @param audited the status this audit computed, with its {@code lastAuditTime}
@@ -234,11 +257,14 @@ public final class PolicyAuditor {
     ObjectNode before = ModelJson.mapper().createObjectNode();
     if (stored != null) {
       JsonNode read = ModelJson.mapper().valueToTree(stored);
-      after.fieldNames().forEachRemaining(f -> {
-        if (read.has(f)) {
-          before.set(f, read.get(f));
-        }
-      });
+      after
+          .fieldNames()
+          .forEachRemaining(
+              f -> {
+                if (read.has(f)) {
+                  before.set(f, read.get(f));
+                }
+              });
     }
     ObjectNode sameTime = after.deepCopy();
     JsonNode storedTime = before.get("lastAuditTime");
@@ -257,11 +283,19 @@ public final class PolicyAuditor {
     String name = policy.getMetadata().getName();
     Optional<ObjectNode> patch = statusPatch(policy, status);
     if (patch.isEmpty()) {
-      LOG.debug("audited RolloutPolicy {}: unchanged, {} violating Rollouts", name, status.getTotalViolations());
+      LOG.debug(
+          "audited RolloutPolicy {}: unchanged, {} violating Rollouts",
+          name,
+          status.getTotalViolations());
       return Future.succeededFuture();
     }
     return api.patchPolicyStatus(name, patch.get().toString())
-        .onSuccess(p -> LOG.info("audited RolloutPolicy {}: {} violating Rollouts", name, status.getTotalViolations()))
+        .onSuccess(
+            p ->
+                LOG.info(
+                    "audited RolloutPolicy {}: {} violating Rollouts",
+                    name,
+                    status.getTotalViolations()))
         .<Void>mapEmpty()
         .recover(
             err -> {

@@ -1,2 +1,5 @@
-/** The audit of existing Rollouts against RolloutPolicies, run by the webhook leader, writing the policy status. */
+/**
+ * The audit of existing Rollouts against RolloutPolicies, run by the webhook leader, writing the
+ * policy status.
+ */
 package io.rollgate.webhook.policy;

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A CA certificate and a serving certificate with its key, PEM-encoded, as stored in the webhook's Secret under
- * {@code ca.crt}, {@code tls.crt} and {@code tls.key}.
+ * A CA certificate and a serving certificate with its key, PEM-encoded, as stored in the webhook's
+ * Secret under {@code ca.crt}, {@code tls.crt} and {@code tls.key}.
  *
  * @param caCrt the CA certificate (PEM)
  * @param tlsCrt the serving certificate (PEM), signed by the CA
@@ -26,9 +26,10 @@ public record CertBundle(String caCrt, String tlsCrt, String tlsKey) {
   public static final String TLS_KEY = "tls.key";
 
   /**
-   * The cipher suites the webhook offers: the TLS 1.3 suites, and for TLS 1.2 only ECDHE key exchange with AEAD
-   * ciphers (AES-GCM, ChaCha20-Poly1305), for ECDSA and RSA keys alike (a provided or cert-manager certificate may be
-   * RSA). No CBC and no SHA-1 MAC suites, which TLS 1.2 would otherwise negotiate with old clients.
+   * The cipher suites the webhook offers: the TLS 1.3 suites, and for TLS 1.2 only ECDHE key
+   * exchange with AEAD ciphers (AES-GCM, ChaCha20-Poly1305), for ECDSA and RSA keys alike (a
+   * provided or cert-manager certificate may be RSA). No CBC and no SHA-1 MAC suites, which TLS 1.2
+   * would otherwise negotiate with old clients.
    */
   public static final List<String> CIPHER_SUITES =
       List.of(
@@ -45,13 +46,16 @@ public record CertBundle(String caCrt, String tlsCrt, String tlsKey) {
   /**
    * The server TLS options for this bundle: TLS 1.2 and 1.3 only, with {@link #CIPHER_SUITES}.
    *
-   * @return options for {@code HttpServerOptions#setSslOptions} or {@code HttpServer#updateSSLOptions}
+   * @return options for {@code HttpServerOptions#setSslOptions} or {@code
+   *     HttpServer#updateSSLOptions}
    */
   public ServerSSLOptions sslOptions() {
     ServerSSLOptions options =
         new ServerSSLOptions()
             .setKeyCertOptions(
-                new PemKeyCertOptions().addCertValue(Buffer.buffer(tlsCrt)).addKeyValue(Buffer.buffer(tlsKey)))
+                new PemKeyCertOptions()
+                    .addCertValue(Buffer.buffer(tlsCrt))
+                    .addKeyValue(Buffer.buffer(tlsKey)))
             .setEnabledSecureTransportProtocols(Set.of("TLSv1.2", "TLSv1.3"));
     CIPHER_SUITES.forEach(options::addEnabledCipherSuite);
     return options;

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -32,7 +33,6 @@ import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
@@ -48,11 +48,13 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Issues and checks the webhook's certificates with BouncyCastle: a self-signed CA and a serving certificate for the
- * Service's DNS names and any extra DNS names or IP addresses. Keys are ECDSA P-256, signatures SHA-256. Uses the
- * JDK's providers for keys and signatures and BouncyCastle only to build, encode and parse certificates.
+ * Issues and checks the webhook's certificates with BouncyCastle: a self-signed CA and a serving
+ * certificate for the Service's DNS names and any extra DNS names or IP addresses. Keys are ECDSA
+ * P-256, signatures SHA-256. Uses the JDK's providers for keys and signatures and BouncyCastle only
+ * to build, encode and parse certificates.
  *
- * <p>Blocking (key generation, parsing): call it from a worker ({@code executeBlocking}), never on an event loop.
+ * <p>Blocking (key generation, parsing): call it from a worker ({@code executeBlocking}), never on
+ * an event loop.
  */
 public final class CertificateIssuer {
 
@@ -75,13 +77,15 @@ public final class CertificateIssuer {
    * Issues a new CA and a serving certificate signed by it.
    *
    * @param commonName the serving certificate's CN (the first SAN is a good choice)
-   * @param sans the subject alternative names: DNS names, or IPv4/IPv6 literals (entered as IP SANs)
+   * @param sans the subject alternative names: DNS names, or IPv4/IPv6 literals (entered as IP
+   *     SANs)
    * @param caValidity how long the CA is valid
    * @param certValidity how long the serving certificate is valid (capped at the CA's validity)
    * @return the PEM bundle
    * @throws IllegalStateException if the JDK lacks EC or SHA256withECDSA (never on a standard JDK)
    */
-  public CertBundle issue(String commonName, List<String> sans, Duration caValidity, Duration certValidity) {
+  public CertBundle issue(
+      String commonName, List<String> sans, Duration caValidity, Duration certValidity) {
     try {
       Instant now = clock.instant();
       Instant notBefore = now.minus(BACKDATE);
@@ -90,14 +94,24 @@ public final class CertificateIssuer {
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
       X509v3CertificateBuilder ca =
           new JcaX509v3CertificateBuilder(
-              caName, serial(), Date.from(notBefore), Date.from(now.plus(caValidity)), caName, caKeys.getPublic());
+              caName,
+              serial(),
+              Date.from(notBefore),
+              Date.from(now.plus(caValidity)),
+              caName,
+              caKeys.getPublic());
       ca.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
-      ca.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-      ca.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(caKeys.getPublic()));
+      ca.addExtension(
+          Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+      ca.addExtension(
+          Extension.subjectKeyIdentifier,
+          false,
+          ext.createSubjectKeyIdentifier(caKeys.getPublic()));
       X509Certificate caCert = sign(ca, caKeys.getPrivate());
 
       KeyPair keys = newKeyPair();
-      Instant certEnd = now.plus(certValidity.compareTo(caValidity) > 0 ? caValidity : certValidity);
+      Instant certEnd =
+          now.plus(certValidity.compareTo(caValidity) > 0 ? caValidity : certValidity);
       X509v3CertificateBuilder leaf =
           new JcaX509v3CertificateBuilder(
               caCert,
@@ -108,30 +122,42 @@ public final class CertificateIssuer {
               keys.getPublic());
       leaf.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
       leaf.addExtension(
-          Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
-      leaf.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+          Extension.keyUsage,
+          true,
+          new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+      leaf.addExtension(
+          Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
       leaf.addExtension(Extension.subjectAlternativeName, false, generalNames(sans));
-      leaf.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
-      leaf.addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(keys.getPublic()));
+      leaf.addExtension(
+          Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
+      leaf.addExtension(
+          Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(keys.getPublic()));
       X509Certificate cert = sign(leaf, caKeys.getPrivate());
-      return new CertBundle(pem(caCert), pem(cert), pem(new JcaPKCS8Generator(keys.getPrivate(), null)));
+      return new CertBundle(
+          pem(caCert), pem(cert), pem(new JcaPKCS8Generator(keys.getPrivate(), null)));
     } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
       throw new IllegalStateException("cannot issue webhook certificates: " + e.getMessage(), e);
     }
   }
 
   /**
-   * Checks a bundle read from the Secret: the three parts parse, the serving certificate is signed by the CA, its key
-   * matches, it carries every required SAN, and neither certificate expires within the renewal window.
+   * Checks a bundle read from the Secret: the three parts parse, the serving certificate is signed
+   * by the CA, its key matches, it carries every required SAN, and neither certificate expires
+   * within the renewal window.
    *
    * @param bundle the bundle (parts may be null)
    * @param requiredSans SANs the serving certificate must carry
    * @param renewBefore the renewal window: a certificate expiring within it is reported
    * @return why the bundle must be replaced, or empty when it is good
    */
-  public Optional<String> problem(CertBundle bundle, List<String> requiredSans, Duration renewBefore) {
-    if (bundle == null || blank(bundle.caCrt()) || blank(bundle.tlsCrt()) || blank(bundle.tlsKey())) {
-      return Optional.of("missing " + CertBundle.CA_CRT + ", " + CertBundle.TLS_CRT + " or " + CertBundle.TLS_KEY);
+  public Optional<String> problem(
+      CertBundle bundle, List<String> requiredSans, Duration renewBefore) {
+    if (bundle == null
+        || blank(bundle.caCrt())
+        || blank(bundle.tlsCrt())
+        || blank(bundle.tlsKey())) {
+      return Optional.of(
+          "missing " + CertBundle.CA_CRT + ", " + CertBundle.TLS_CRT + " or " + CertBundle.TLS_KEY);
     }
     try {
       X509Certificate ca = parseCertificate(bundle.caCrt());
@@ -159,7 +185,10 @@ public final class CertificateIssuer {
         }
         if (c.getNotAfter().toInstant().isBefore(limit)) {
           return Optional.of(
-              "certificate " + c.getSubjectX500Principal() + " expires " + c.getNotAfter().toInstant()
+              "certificate "
+                  + c.getSubjectX500Principal()
+                  + " expires "
+                  + c.getNotAfter().toInstant()
                   + ", within the renewal window");
         }
       }
@@ -177,7 +206,8 @@ public final class CertificateIssuer {
    * @throws IOException if the text holds no certificate
    * @throws GeneralSecurityException if the certificate cannot be decoded
    */
-  public static X509Certificate parseCertificate(String pem) throws IOException, GeneralSecurityException {
+  public static X509Certificate parseCertificate(String pem)
+      throws IOException, GeneralSecurityException {
     try (PEMParser parser = new PEMParser(new StringReader(pem))) {
       Object o = parser.readObject();
       if (!(o instanceof X509CertificateHolder holder)) {
@@ -219,8 +249,10 @@ public final class CertificateIssuer {
     }
   }
 
-  private static boolean matches(PrivateKey key, X509Certificate cert) throws GeneralSecurityException {
-    String alg = cert.getPublicKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+  private static boolean matches(PrivateKey key, X509Certificate cert)
+      throws GeneralSecurityException {
+    String alg =
+        cert.getPublicKey().getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
     byte[] probe = "rollgate-webhook key check".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     java.security.Signature signer = java.security.Signature.getInstance(alg);
     signer.initSign(key);
@@ -235,7 +267,10 @@ public final class CertificateIssuer {
   private static GeneralNames generalNames(List<String> sans) throws UnknownHostException {
     List<GeneralName> names = new ArrayList<>();
     for (String san : new java.util.LinkedHashSet<>(sans)) {
-      names.add(isIp(san) ? new GeneralName(GeneralName.iPAddress, san) : new GeneralName(GeneralName.dNSName, san));
+      names.add(
+          isIp(san)
+              ? new GeneralName(GeneralName.iPAddress, san)
+              : new GeneralName(GeneralName.dNSName, san));
     }
     return new GeneralNames(names.toArray(new GeneralName[0]));
   }

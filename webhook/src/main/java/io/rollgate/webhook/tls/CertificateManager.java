@@ -19,14 +19,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a good CA and serving certificate in the webhook's Secret ({@code ca.crt}, {@code tls.crt},
- * {@code tls.key}): reads it, and creates or repairs it when it is missing, unreadable, lacks a SAN, or expires
- * within the renewal window.
+ * {@code tls.key}): reads it, and creates or repairs it when it is missing, unreadable, lacks a
+ * SAN, or expires within the renewal window.
  *
- * <p>When the Secret disappears while the certificate in use is still good, that same certificate is written back, so
- * no caller has to trust a new CA. Writes are guarded: create fails on 409 and the merge patch of a repair carries the
- * Secret's {@code resourceVersion}, so of several replicas exactly one writes and the others read the winner's bundle
- * on their next check. Secret I/O goes through the webhook's API facade ({@link WebhookApi}); certificate parsing and
- * key generation run on a worker via {@code executeBlocking}.
+ * <p>When the Secret disappears while the certificate in use is still good, that same certificate
+ * is written back, so no caller has to trust a new CA. Writes are guarded: create fails on 409 and
+ * the merge patch of a repair carries the Secret's {@code resourceVersion}, so of several replicas
+ * exactly one writes and the others read the winner's bundle on their next check. Secret I/O goes
+ * through the webhook's API facade ({@link WebhookApi}); certificate parsing and key generation run
+ * on a worker via {@code executeBlocking}.
  */
 public final class CertificateManager implements CertificateSource {
 
@@ -74,7 +75,8 @@ public final class CertificateManager implements CertificateSource {
    * @param issuer the certificate issuer
    * @param settings what to keep in the Secret
    */
-  public CertificateManager(Vertx vertx, WebhookApi api, CertificateIssuer issuer, Settings settings) {
+  public CertificateManager(
+      Vertx vertx, WebhookApi api, CertificateIssuer issuer, Settings settings) {
     this.vertx = vertx;
     this.api = api;
     this.issuer = issuer;
@@ -84,8 +86,9 @@ public final class CertificateManager implements CertificateSource {
   /**
    * Makes sure the Secret holds a good bundle.
    *
-   * @return a Future completed with the bundle in the Secret and whether it was written; failed with the
-   *     {@link KubeApiException} when the API server refuses the read or write (retry on the next check)
+   * @return a Future completed with the bundle in the Secret and whether it was written; failed
+   *     with the {@link KubeApiException} when the API server refuses the read or write (retry on
+   *     the next check)
    */
   @Override
   public Future<Ensured> ensure() {
@@ -93,20 +96,21 @@ public final class CertificateManager implements CertificateSource {
   }
 
   /**
-   * Reads the Secret without writing it: what a replica that does not renew (not the Lease holder) uses to pick up the
-   * certificate another replica wrote.
+   * Reads the Secret without writing it: what a replica that does not renew (not the Lease holder)
+   * uses to pick up the certificate another replica wrote.
    *
-   * @return a Future completed with the stored bundle when it is usable now (valid, with every SAN), even inside the
-   *     renewal window; empty when it is missing, unreadable or expired (the caller then repairs it with
-   *     {@link #ensure()}); failed with the {@link KubeApiException} when the read is refused
+   * @return a Future completed with the stored bundle when it is usable now (valid, with every
+   *     SAN), even inside the renewal window; empty when it is missing, unreadable or expired (the
+   *     caller then repairs it with {@link #ensure()}); failed with the {@link KubeApiException}
+   *     when the read is refused
    */
   public Future<Optional<CertBundle>> current() {
     return stored(Duration.ZERO);
   }
 
   /**
-   * Reads the Secret and keeps its bundle as the last good one when it has no problem within {@code window} (crypto on
-   * a worker).
+   * Reads the Secret and keeps its bundle as the last good one when it has no problem within {@code
+   * window} (crypto on a worker).
    */
   private Future<Optional<CertBundle>> stored(Duration window) {
     return readSecret()
@@ -115,7 +119,8 @@ public final class CertificateManager implements CertificateSource {
                 vertx.executeBlocking(
                     () -> {
                       CertBundle stored = secret == null ? null : decode(secret);
-                      if (stored == null || issuer.problem(stored, settings.sans(), window).isPresent()) {
+                      if (stored == null
+                          || issuer.problem(stored, settings.sans(), window).isPresent()) {
                         return Optional.<CertBundle>empty();
                       }
                       last = stored;
@@ -146,11 +151,18 @@ public final class CertificateManager implements CertificateSource {
                         last = d.bundle();
                         return new Ensured(d.bundle(), true);
                       })
-                  .recover(err -> KubeApiException.isConflict(err) ? winner(err) : Future.failedFuture(err));
+                  .recover(
+                      err ->
+                          KubeApiException.isConflict(err)
+                              ? winner(err)
+                              : Future.failedFuture(err));
             });
   }
 
-  /** Blocking (parsing, key generation): whether the stored bundle is good, and what to write when it is not. */
+  /**
+   * Blocking (parsing, key generation): whether the stored bundle is good, and what to write when
+   * it is not.
+   */
   private Decision decide(Secret secret) {
     CertBundle stored = secret == null ? null : decode(secret);
     Optional<String> problem = issuer.problem(stored, settings.sans(), settings.renewBefore());
@@ -159,16 +171,26 @@ public final class CertificateManager implements CertificateSource {
     }
     String where = settings.namespace() + "/" + settings.secretName();
     CertBundle inUse = last;
-    if (secret == null && inUse != null && issuer.problem(inUse, settings.sans(), settings.renewBefore()).isEmpty()) {
+    if (secret == null
+        && inUse != null
+        && issuer.problem(inUse, settings.sans(), settings.renewBefore()).isEmpty()) {
       LOG.info("Secret {} is missing: writing back the certificate in use", where);
       return new Decision(inUse, true);
     }
     LOG.info("Secret {}: {}: issuing a new CA and serving certificate", where, problem.get());
     return new Decision(
-        issuer.issue(settings.sans().get(0), settings.sans(), settings.caValidity(), settings.certValidity()), true);
+        issuer.issue(
+            settings.sans().get(0),
+            settings.sans(),
+            settings.caValidity(),
+            settings.certValidity()),
+        true);
   }
 
-  /** Another replica wrote first: use its bundle when it is good; otherwise fail, and the next check repairs it. */
+  /**
+   * Another replica wrote first: use its bundle when it is good; otherwise fail, and the next check
+   * repairs it.
+   */
   private Future<Ensured> winner(Throwable conflict) {
     return stored(settings.renewBefore())
         .compose(
@@ -179,8 +201,8 @@ public final class CertificateManager implements CertificateSource {
   }
 
   /**
-   * Creates the Secret, or patches the three keys into the one read (other keys stay), guarded by its
-   * {@code resourceVersion}.
+   * Creates the Secret, or patches the three keys into the one read (other keys stay), guarded by
+   * its {@code resourceVersion}.
    */
   private Future<Secret> write(Secret existing, CertBundle bundle) {
     if (existing == null) {
@@ -214,7 +236,9 @@ public final class CertificateManager implements CertificateSource {
       return null;
     }
     return new CertBundle(
-        decode(data.get(CertBundle.CA_CRT)), decode(data.get(CertBundle.TLS_CRT)), decode(data.get(CertBundle.TLS_KEY)));
+        decode(data.get(CertBundle.CA_CRT)),
+        decode(data.get(CertBundle.TLS_CRT)),
+        decode(data.get(CertBundle.TLS_KEY)));
   }
 
   private static String decode(String base64) {

@@ -17,14 +17,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A certificate someone else issues and renews (cert-manager, or an operator with {@code certs-scripts/}): read from a
- * directory ({@code tls.crt}, {@code tls.key}, {@code ca.crt}, as a mounted {@code kubernetes.io/tls} Secret lays them
- * out) or from an existing Secret with those keys, checked, and never generated, rewritten or rotated here.
+ * A certificate someone else issues and renews (cert-manager, or an operator with {@code
+ * certs-scripts/}): read from a directory ({@code tls.crt}, {@code tls.key}, {@code ca.crt}, as a
+ * mounted {@code kubernetes.io/tls} Secret lays them out) or from an existing Secret with those
+ * keys, checked, and never generated, rewritten or rotated here.
  *
- * <p>Each {@link #ensure()} reads the source again, so a renewed certificate (cert-manager rewrites the Secret, the
- * kubelet swaps the mounted files) is picked up at the next check and loaded without restart. A bundle that is
- * incomplete, does not parse, whose key does not match, that is not signed by {@code ca.crt}, lacks one of the
- * webhook Service's SANs or has expired is refused with the reason; the webhook then keeps serving the last good one.
+ * <p>Each {@link #ensure()} reads the source again, so a renewed certificate (cert-manager rewrites
+ * the Secret, the kubelet swaps the mounted files) is picked up at the next check and loaded
+ * without restart. A bundle that is incomplete, does not parse, whose key does not match, that is
+ * not signed by {@code ca.crt}, lacks one of the webhook Service's SANs or has expired is refused
+ * with the reason; the webhook then keeps serving the last good one.
  */
 public final class ProvidedCertificates implements CertificateSource {
 
@@ -56,7 +58,8 @@ public final class ProvidedCertificates implements CertificateSource {
   }
 
   /**
-   * A source reading {@code tls.crt}, {@code tls.key} and {@code ca.crt} from a directory (flag {@code --cert-dir}).
+   * A source reading {@code tls.crt}, {@code tls.key} and {@code ca.crt} from a directory (flag
+   * {@code --cert-dir}).
    *
    * @param vertx the Vert.x instance whose workers read the files
    * @param checker checks bundles (its clock decides expiry)
@@ -70,8 +73,8 @@ public final class ProvidedCertificates implements CertificateSource {
   }
 
   /**
-   * A source reading the keys {@code tls.crt}, {@code tls.key} and {@code ca.crt} of an existing Secret (only
-   * {@code get} on it is needed).
+   * A source reading the keys {@code tls.crt}, {@code tls.key} and {@code ca.crt} of an existing
+   * Secret (only {@code get} on it is needed).
    *
    * @param vertx the Vert.x instance whose workers check the bundle
    * @param checker checks bundles (its clock decides expiry)
@@ -126,7 +129,9 @@ public final class ProvidedCertificates implements CertificateSource {
 
   private CertBundle readDirectory() throws IOException {
     return new CertBundle(
-        read(dir.resolve(CertBundle.CA_CRT)), read(dir.resolve(CertBundle.TLS_CRT)), read(dir.resolve(CertBundle.TLS_KEY)));
+        read(dir.resolve(CertBundle.CA_CRT)),
+        read(dir.resolve(CertBundle.TLS_CRT)),
+        read(dir.resolve(CertBundle.TLS_KEY)));
   }
 
   private static String read(Path file) throws IOException {
@@ -144,7 +149,9 @@ public final class ProvidedCertificates implements CertificateSource {
     }
     Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
     return new CertBundle(
-        decode(data.get(CertBundle.CA_CRT)), decode(data.get(CertBundle.TLS_CRT)), decode(data.get(CertBundle.TLS_KEY)));
+        decode(data.get(CertBundle.CA_CRT)),
+        decode(data.get(CertBundle.TLS_CRT)),
+        decode(data.get(CertBundle.TLS_KEY)));
   }
 
   private static String decode(String base64) {

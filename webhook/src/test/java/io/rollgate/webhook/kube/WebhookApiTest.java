@@ -16,7 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The fence as the webhook sets it: only the leader's writes wait for the Lease. No request reaches a server here. */
+/**
+ * The fence as the webhook sets it: only the leader's writes wait for the Lease. No request reaches
+ * a server here.
+ */
 class WebhookApiTest {
 
   final Vertx vertx = Vertx.vertx();
@@ -36,9 +39,13 @@ class WebhookApiTest {
   }
 
   @Test
-  void policyStatusWritesAreRefusedUnsentWithoutTheLease_certificateWritesAreNot() throws Exception {
-    // No client: a call that is not refused fails when it tries to use it, which tells the two apart.
-    WebhookApi api = new WebhookApi(new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), null, null, true));
+  void policyStatusWritesAreRefusedUnsentWithoutTheLease_certificateWritesAreNot()
+      throws Exception {
+    // No client: a call that is not refused fails when it tries to use it, which tells the two
+    // apart.
+    WebhookApi api =
+        new WebhookApi(
+            new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), null, null, true));
     AtomicBoolean leading = new AtomicBoolean(false);
     api.leaderOnly(leading::get);
 
@@ -47,12 +54,15 @@ class WebhookApiTest {
     assertTrue(refused.getMessage().contains("refused"), refused.getMessage());
 
     Throwable sent = failure(api.patchSecret("ops", "certs", "{}"));
-    assertFalse(String.valueOf(sent.getMessage()).contains("refused"), String.valueOf(sent.getMessage()));
+    assertFalse(
+        String.valueOf(sent.getMessage()).contains("refused"), String.valueOf(sent.getMessage()));
   }
 
   @Test
   void afterTheShutdownFenceEveryWriteIsRefused() throws Exception {
-    WebhookApi api = new WebhookApi(new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), null, null, true));
+    WebhookApi api =
+        new WebhookApi(
+            new KubeCalls(vertx, null, "test", 1, Duration.ofSeconds(5), null, null, true));
     api.fence("shutting down");
     Throwable refused = failure(api.patchSecret("ops", "certs", "{}"));
     assertTrue(refused.getMessage().contains("refused: shutting down"), refused.getMessage());

@@ -17,7 +17,12 @@ class PolicyAuditorTest {
 
   static RolloutPolicy policy(RolloutPolicyStatus stored) {
     RolloutPolicy p = new RolloutPolicy();
-    p.setMetadata(new ObjectMetaBuilder().withName("production").withGeneration(3L).withResourceVersion("77").build());
+    p.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("production")
+            .withGeneration(3L)
+            .withResourceVersion("77")
+            .build());
     p.setStatus(stored);
     return p;
   }
@@ -31,13 +36,16 @@ class PolicyAuditorTest {
     return s;
   }
 
-  static final PolicyViolation WEB = new PolicyViolation("shop", "web", List.of("spec.replicas: too many"));
-  static final PolicyViolation API = new PolicyViolation("shop", "api", List.of("spec.strategy: no analysis"));
+  static final PolicyViolation WEB =
+      new PolicyViolation("shop", "web", List.of("spec.replicas: too many"));
+  static final PolicyViolation API =
+      new PolicyViolation("shop", "api", List.of("spec.strategy: no analysis"));
 
   @Test
   void theFirstAuditWritesTheWholeStatus_guardedByTheResourceVersionRead() {
     ObjectNode patch =
-        PolicyAuditor.statusPatch(policy(null), status("2026-12-03T10:00:00Z", 3, WEB)).orElseThrow();
+        PolicyAuditor.statusPatch(policy(null), status("2026-12-03T10:00:00Z", 3, WEB))
+            .orElseThrow();
     assertEquals("77", patch.at("/metadata/resourceVersion").asText());
     assertEquals(1, patch.at("/status/totalViolations").asInt());
     assertEquals("web", patch.at("/status/violations/0/name").asText());
@@ -48,14 +56,17 @@ class PolicyAuditorTest {
   @Test
   void anAuditThatFindsWhatIsStoredWritesNothing_thoughItsTimeIsLater() {
     RolloutPolicy stored = policy(status("2026-12-03T10:00:00Z", 3, WEB));
-    assertEquals(Optional.empty(), PolicyAuditor.statusPatch(stored, status("2026-12-03T10:01:00Z", 3, WEB)));
+    assertEquals(
+        Optional.empty(),
+        PolicyAuditor.statusPatch(stored, status("2026-12-03T10:01:00Z", 3, WEB)));
   }
 
   @Test
   void aNewViolationWritesOnlyWhatChanged_withTheNewAuditTime() {
     RolloutPolicy stored = policy(status("2026-12-03T10:00:00Z", 3, WEB));
     ObjectNode patch =
-        PolicyAuditor.statusPatch(stored, status("2026-12-03T10:01:00Z", 3, API, WEB)).orElseThrow();
+        PolicyAuditor.statusPatch(stored, status("2026-12-03T10:01:00Z", 3, API, WEB))
+            .orElseThrow();
     ObjectNode written = (ObjectNode) patch.get("status");
     assertEquals(2, written.get("totalViolations").asInt());
     assertEquals(2, written.get("violations").size());
@@ -67,7 +78,8 @@ class PolicyAuditorTest {
   @Test
   void aNewGenerationAloneIsWritten() {
     RolloutPolicy stored = policy(status("2026-12-03T10:00:00Z", 2));
-    ObjectNode patch = PolicyAuditor.statusPatch(stored, status("2026-12-03T10:01:00Z", 3)).orElseThrow();
+    ObjectNode patch =
+        PolicyAuditor.statusPatch(stored, status("2026-12-03T10:01:00Z", 3)).orElseThrow();
     assertEquals(3, patch.at("/status/observedGeneration").asLong());
   }
 
@@ -76,8 +88,11 @@ class PolicyAuditorTest {
     RolloutPolicyStatus old = status("2026-12-03T10:00:00Z", 3, WEB);
     old.setAdditionalProperty("note", "kept");
     RolloutPolicy stored = policy(old);
-    assertEquals(Optional.empty(), PolicyAuditor.statusPatch(stored, status("2026-12-03T10:05:00Z", 3, WEB)));
-    ObjectNode patch = PolicyAuditor.statusPatch(stored, status("2026-12-03T10:05:00Z", 3)).orElseThrow();
+    assertEquals(
+        Optional.empty(),
+        PolicyAuditor.statusPatch(stored, status("2026-12-03T10:05:00Z", 3, WEB)));
+    ObjectNode patch =
+        PolicyAuditor.statusPatch(stored, status("2026-12-03T10:05:00Z", 3)).orElseThrow();
     assertFalse(patch.get("status").has("note"));
     assertTrue(patch.get("status").has("violations"));
     assertEquals(0, patch.at("/status/totalViolations").asInt());

@@ -21,7 +21,11 @@ class CertificateIssuerTest {
 
   static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
   static final List<String> SANS =
-      List.of("rollgate-webhook.ops.svc", "rollgate-webhook.ops.svc.cluster.local", "rollgate-webhook", "127.0.0.1");
+      List.of(
+          "rollgate-webhook.ops.svc",
+          "rollgate-webhook.ops.svc.cluster.local",
+          "rollgate-webhook",
+          "127.0.0.1");
 
   final CertificateIssuer issuer = new CertificateIssuer(Clock.fixed(NOW, ZoneOffset.UTC));
 
@@ -32,7 +36,8 @@ class CertificateIssuerTest {
     try (PEMParser p = new PEMParser(new StringReader(b.tlsCrt()))) {
       holder = (X509CertificateHolder) p.readObject();
     }
-    GeneralNames names = GeneralNames.fromExtensions(holder.getExtensions(), Extension.subjectAlternativeName);
+    GeneralNames names =
+        GeneralNames.fromExtensions(holder.getExtensions(), Extension.subjectAlternativeName);
     GeneralName[] all = names.getNames();
     assertEquals(4, all.length);
     assertEquals(GeneralName.dNSName, all[0].getTagNo());
@@ -45,7 +50,8 @@ class CertificateIssuerTest {
     assertEquals(-1, cert.getBasicConstraints());
     assertTrue(ca.getBasicConstraints() >= 0);
     assertTrue(cert.getExtendedKeyUsage().contains("1.3.6.1.5.5.7.3.1"), "serverAuth");
-    assertEquals(List.of(SANS.get(0), SANS.get(1), SANS.get(2), "127.0.0.1"), CertificateIssuer.sans(cert));
+    assertEquals(
+        List.of(SANS.get(0), SANS.get(1), SANS.get(2), "127.0.0.1"), CertificateIssuer.sans(cert));
   }
 
   @Test
@@ -67,20 +73,34 @@ class CertificateIssuerTest {
   @Test
   void reportsExpiringMissingSanForeignKeyAndGarbage() {
     CertBundle b = issuer.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(20));
-    assertTrue(issuer.problem(b, SANS, Duration.ofDays(30)).orElseThrow().contains("renewal window"));
+    assertTrue(
+        issuer.problem(b, SANS, Duration.ofDays(30)).orElseThrow().contains("renewal window"));
 
     CertBundle good = issuer.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(365));
     List<String> more = new java.util.ArrayList<>(SANS);
     more.add("10.0.0.7");
-    assertTrue(issuer.problem(good, more, Duration.ofDays(30)).orElseThrow().contains("lacks SAN 10.0.0.7"));
+    assertTrue(
+        issuer
+            .problem(good, more, Duration.ofDays(30))
+            .orElseThrow()
+            .contains("lacks SAN 10.0.0.7"));
 
     CertBundle other = issuer.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(365));
     CertBundle mixedKey = new CertBundle(good.caCrt(), good.tlsCrt(), other.tlsKey());
-    assertTrue(issuer.problem(mixedKey, SANS, Duration.ofDays(30)).orElseThrow().contains("key does not match"));
+    assertTrue(
+        issuer
+            .problem(mixedKey, SANS, Duration.ofDays(30))
+            .orElseThrow()
+            .contains("key does not match"));
     CertBundle mixedCa = new CertBundle(other.caCrt(), good.tlsCrt(), good.tlsKey());
-    assertTrue(issuer.problem(mixedCa, SANS, Duration.ofDays(30)).orElseThrow().contains("not signed by the CA"));
+    assertTrue(
+        issuer
+            .problem(mixedCa, SANS, Duration.ofDays(30))
+            .orElseThrow()
+            .contains("not signed by the CA"));
 
-    assertTrue(issuer.problem(new CertBundle("x", "y", "z"), SANS, Duration.ofDays(30)).isPresent());
+    assertTrue(
+        issuer.problem(new CertBundle("x", "y", "z"), SANS, Duration.ofDays(30)).isPresent());
     assertTrue(issuer.problem(null, SANS, Duration.ofDays(30)).orElseThrow().startsWith("missing"));
   }
 }

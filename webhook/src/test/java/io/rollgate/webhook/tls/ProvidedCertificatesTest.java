@@ -20,14 +20,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ProvidedCertificatesTest {
 
   static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-  static final List<String> SANS = List.of("rollgate-webhook.ops.svc", "rollgate-webhook.ops.svc.cluster.local",
-      "rollgate-webhook");
+  static final List<String> SANS =
+      List.of(
+          "rollgate-webhook.ops.svc", "rollgate-webhook.ops.svc.cluster.local", "rollgate-webhook");
 
   final Vertx vertx = Vertx.vertx();
   final CertificateIssuer issuer = new CertificateIssuer(Clock.fixed(NOW, ZoneOffset.UTC));
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @AfterEach
   void close() throws Exception {
@@ -53,8 +53,12 @@ class ProvidedCertificatesTest {
   void readsTheMountedFiles_andNeverReportsAWrite() throws Exception {
     CertBundle b = issuer.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(90));
     write(b);
-    CertificateManager.Ensured e = ProvidedCertificates.fromDirectory(vertx, issuer, SANS, dir).ensure()
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    CertificateManager.Ensured e =
+        ProvidedCertificates.fromDirectory(vertx, issuer, SANS, dir)
+            .ensure()
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     assertEquals(b, e.bundle());
     assertFalse(e.written());
   }
@@ -64,22 +68,35 @@ class ProvidedCertificatesTest {
     ProvidedCertificates source = ProvidedCertificates.fromDirectory(vertx, issuer, SANS, dir);
     write(issuer.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(90)));
     source.ensure().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    CertBundle renewed = issuer.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(90));
+    CertBundle renewed =
+        issuer.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(90));
     write(renewed);
-    assertEquals(renewed, source.ensure().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).bundle());
+    assertEquals(
+        renewed,
+        source
+            .ensure()
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS)
+            .bundle());
   }
 
   @Test
-  void refusesMissingFiles_aMissingSan_andAnExpiredCertificate_namingTheDirectory() throws Exception {
+  void refusesMissingFiles_aMissingSan_andAnExpiredCertificate_namingTheDirectory()
+      throws Exception {
     ProvidedCertificates source = ProvidedCertificates.fromDirectory(vertx, issuer, SANS, dir);
     Throwable missing = failure(source);
-    assertTrue(missing.getMessage().startsWith("directory " + dir + ": missing"), missing.getMessage());
+    assertTrue(
+        missing.getMessage().startsWith("directory " + dir + ": missing"), missing.getMessage());
 
-    write(issuer.issue("other.svc", List.of("other.svc"), Duration.ofDays(3650), Duration.ofDays(90)));
+    write(
+        issuer.issue(
+            "other.svc", List.of("other.svc"), Duration.ofDays(3650), Duration.ofDays(90)));
     Throwable san = failure(source);
     assertTrue(san.getMessage().contains("lacks SAN rollgate-webhook.ops.svc"), san.getMessage());
 
-    CertificateIssuer past = new CertificateIssuer(Clock.fixed(NOW.minus(Duration.ofDays(30)), ZoneOffset.UTC));
+    CertificateIssuer past =
+        new CertificateIssuer(Clock.fixed(NOW.minus(Duration.ofDays(30)), ZoneOffset.UTC));
     write(past.issue(SANS.get(0), SANS, Duration.ofDays(3650), Duration.ofDays(10)));
     Throwable expired = failure(source);
     assertTrue(expired.getMessage().contains("within the renewal window"), expired.getMessage());

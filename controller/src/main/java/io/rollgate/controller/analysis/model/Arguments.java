@@ -11,14 +11,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argument substitution in metrics (docs/compatibility.md §9.3, Argo's {@code template.ResolveArgs}): the metric is
- * encoded as JSON, every {@code {{ args.<name> }}} token (whitespace inside the braces trimmed) is replaced by the
- * argument's value escaped as the inside of a JSON string, and the text is decoded again. Any other {@code {{...}}}
- * token is an error.
+ * Argument substitution in metrics (docs/compatibility.md §9.3, Argo's {@code
+ * template.ResolveArgs}): the metric is encoded as JSON, every {@code {{ args.<name> }}} token
+ * (whitespace inside the braces trimmed) is replaced by the argument's value escaped as the inside
+ * of a JSON string, and the text is decoded again. Any other {@code {{...}}} token is an error.
  */
 public final class Arguments {
 
-  /** Placeholder for Secret-backed values while a run is validated and scheduled (the Secret is read only to measure). */
+  /**
+   * Placeholder for Secret-backed values while a run is validated and scheduled (the Secret is read
+   * only to measure).
+   */
   public static final String SECRET_PLACEHOLDER = "temp-for-secret";
 
   private Arguments() {}
@@ -54,20 +57,27 @@ public final class Arguments {
    * Builds the name-to-value map of a run's arguments.
    *
    * @param args {@code spec.args}; may be {@code null}
-   * @param secrets reads {@code valueFrom.secretKeyRef}; {@code null} puts {@link #SECRET_PLACEHOLDER} instead
+   * @param secrets reads {@code valueFrom.secretKeyRef}; {@code null} puts {@link
+   *     #SECRET_PLACEHOLDER} instead
    * @return the values keyed by argument name
-   * @throws ArgumentException {@code argument "<x>" was not supplied} for an argument with neither value nor Secret,
-   *     or the Secret lookup's error
+   * @throws ArgumentException {@code argument "<x>" was not supplied} for an argument with neither
+   *     value nor Secret, or the Secret lookup's error
    */
-  public static Map<String, String> values(List<Argument> args, SecretValues secrets) throws ArgumentException {
+  public static Map<String, String> values(List<Argument> args, SecretValues secrets)
+      throws ArgumentException {
     Map<String, String> values = new HashMap<>();
     if (args == null) {
       return values;
     }
     for (Argument arg : args) {
       String value = arg.getValue();
-      if (value == null && arg.getValueFrom() != null && arg.getValueFrom().getSecretKeyRef() != null) {
-        value = secrets == null ? SECRET_PLACEHOLDER : secrets.value(arg.getValueFrom().getSecretKeyRef());
+      if (value == null
+          && arg.getValueFrom() != null
+          && arg.getValueFrom().getSecretKeyRef() != null) {
+        value =
+            secrets == null
+                ? SECRET_PLACEHOLDER
+                : secrets.value(arg.getValueFrom().getSecretKeyRef());
       }
       if (value == null) {
         throw new ArgumentException("argument \"" + arg.getName() + "\" was not supplied");
@@ -87,7 +97,9 @@ public final class Arguments {
     List<SecretKeyRef> refs = new ArrayList<>();
     if (args != null) {
       for (Argument arg : args) {
-        if (arg.getValue() == null && arg.getValueFrom() != null && arg.getValueFrom().getSecretKeyRef() != null) {
+        if (arg.getValue() == null
+            && arg.getValueFrom() != null
+            && arg.getValueFrom().getSecretKeyRef() != null) {
           refs.add(arg.getValueFrom().getSecretKeyRef());
         }
       }
@@ -103,7 +115,8 @@ public final class Arguments {
    * @return new metric objects; the inputs are not modified
    * @throws ArgumentException for the first metric with an unresolvable token
    */
-  public static List<Metric> substitute(List<Metric> metrics, Map<String, String> values) throws ArgumentException {
+  public static List<Metric> substitute(List<Metric> metrics, Map<String, String> values)
+      throws ArgumentException {
     List<Metric> out = new ArrayList<>();
     for (Metric m : metrics) {
       out.add(substitute(m, values));
@@ -117,9 +130,11 @@ public final class Arguments {
    * @param metric the metric
    * @param values argument values by name
    * @return a new metric object
-   * @throws ArgumentException {@code failed to resolve {{<token>}}} for the last token that is not a known argument
+   * @throws ArgumentException {@code failed to resolve {{<token>}}} for the last token that is not
+   *     a known argument
    */
-  public static Metric substitute(Metric metric, Map<String, String> values) throws ArgumentException {
+  public static Metric substitute(Metric metric, Map<String, String> values)
+      throws ArgumentException {
     String json = ModelJson.toJson(metric);
     String resolved = substitute(json, values);
     return ModelJson.fromJson(resolved, Metric.class);
@@ -131,7 +146,8 @@ public final class Arguments {
    * @param json the JSON text
    * @param values argument values by name
    * @return the text with every token replaced by the JSON-escaped value
-   * @throws ArgumentException {@code failed to resolve {{<token>}}} (the raw token, as Argo reports the last one)
+   * @throws ArgumentException {@code failed to resolve {{<token>}}} (the raw token, as Argo reports
+   *     the last one)
    */
   static String substitute(String json, Map<String, String> values) throws ArgumentException {
     StringBuilder out = new StringBuilder(json.length());
@@ -149,7 +165,8 @@ public final class Arguments {
       out.append(json, pos, open);
       String tag = json.substring(open + 2, close);
       String trimmed = tag.strip();
-      String value = trimmed.startsWith("args.") ? values.get(trimmed.substring("args.".length())) : null;
+      String value =
+          trimmed.startsWith("args.") ? values.get(trimmed.substring("args.".length())) : null;
       if (value == null) {
         unresolved = tag;
       } else {

@@ -12,8 +12,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Metric and run assessment (docs/compatibility.md §9.4 counters, §9.5; Argo's {@code assessMetricStatus} and
- * {@code assessRunStatus}).
+ * Metric and run assessment (docs/compatibility.md §9.4 counters, §9.5; Argo's {@code
+ * assessMetricStatus} and {@code assessRunStatus}).
  */
 public final class Assessment {
 
@@ -38,11 +38,15 @@ public final class Assessment {
    * @param transitions metric phase changes, in metric order
    */
   public record RunVerdict(
-      String phase, String message, RunSummary runSummary, RunSummary dryRunSummary, List<Transition> transitions) {}
+      String phase,
+      String message,
+      RunSummary runSummary,
+      RunSummary dryRunSummary,
+      List<Transition> transitions) {}
 
   /**
-   * Updates a metric result's counters for a measurement that just completed: Successful, Failed and Inconclusive
-   * count towards {@code count}; errors do not.
+   * Updates a metric result's counters for a measurement that just completed: Successful, Failed
+   * and Inconclusive count towards {@code count}; errors do not.
    *
    * @param r the metric result
    * @param phase the completed measurement's phase
@@ -105,7 +109,8 @@ public final class Assessment {
     }
     OptionalInt count = MetricRules.effectiveCount(metric);
     if (count.isPresent() && Results.intOf(r.getCount()) >= count.getAsInt()) {
-      boolean failureLimitApplies = metric.getFailureLimit() == null || MetricRules.failureLimit(metric) >= 0;
+      boolean failureLimitApplies =
+          metric.getFailureLimit() == null || MetricRules.failureLimit(metric) >= 0;
       if (failureLimitApplies && successLimit > 0) {
         return AnalysisPhase.INCONCLUSIVE;
       }
@@ -138,34 +143,53 @@ public final class Assessment {
    *
    * @param metric the metric
    * @param r its result
-   * @return for example {@code Metric "rate" assessed Failed due to failed (2) > failureLimit (1)}, or empty when no
-   *     limit was exceeded
+   * @return for example {@code Metric "rate" assessed Failed due to failed (2) > failureLimit (1)},
+   *     or empty when no limit was exceeded
    */
   public static String reason(Metric metric, MetricResult r) {
     String reason = "";
     String name = metric.getName();
     int failureLimit = MetricRules.failureLimit(metric);
     if (failureLimit >= 0 && Results.intOf(r.getFailed()) > failureLimit) {
-      reason = "Metric \"" + name + "\" assessed Failed due to failed (" + Results.intOf(r.getFailed())
-          + ") > failureLimit (" + failureLimit + ")";
+      reason =
+          "Metric \""
+              + name
+              + "\" assessed Failed due to failed ("
+              + Results.intOf(r.getFailed())
+              + ") > failureLimit ("
+              + failureLimit
+              + ")";
     }
     int inconclusiveLimit = MetricRules.inconclusiveLimit(metric);
     if (Results.intOf(r.getInconclusive()) > inconclusiveLimit) {
-      reason = "Metric \"" + name + "\" assessed Inconclusive due to inconclusive ("
-          + Results.intOf(r.getInconclusive()) + ") > inconclusiveLimit (" + inconclusiveLimit + ")";
+      reason =
+          "Metric \""
+              + name
+              + "\" assessed Inconclusive due to inconclusive ("
+              + Results.intOf(r.getInconclusive())
+              + ") > inconclusiveLimit ("
+              + inconclusiveLimit
+              + ")";
     }
     int errorLimit = MetricRules.consecutiveErrorLimit(metric);
     if (Results.intOf(r.getConsecutiveError()) > errorLimit) {
-      reason = "Metric \"" + name + "\" assessed Error due to consecutiveErrors ("
-          + Results.intOf(r.getConsecutiveError()) + ") > consecutiveErrorLimit (" + errorLimit + ")";
+      reason =
+          "Metric \""
+              + name
+              + "\" assessed Error due to consecutiveErrors ("
+              + Results.intOf(r.getConsecutiveError())
+              + ") > consecutiveErrorLimit ("
+              + errorLimit
+              + ")";
     }
     return reason;
   }
 
   /**
-   * Assesses every metric and the run (Argo's {@code assessRunStatus}); updates the phase and, on a change, the
-   * message of each metric result in {@code status}. A terminating run completes only once no measurement is in
-   * flight, so that the outcome of a terminated measurement (Inconclusive for a Job) is part of the verdict.
+   * Assesses every metric and the run (Argo's {@code assessRunStatus}); updates the phase and, on a
+   * change, the message of each metric result in {@code status}. A terminating run completes only
+   * once no measurement is in flight, so that the outcome of a terminated measurement (Inconclusive
+   * for a Job) is part of the verdict.
    *
    * @param status the run's status, with this pass's measurements applied; modified
    * @param metrics the run's metrics (arguments substituted)
@@ -218,7 +242,8 @@ public final class Assessment {
         if (reason.isEmpty()) {
           worstMessage = lastMessage;
         } else {
-          worstMessage = lastMessage.isEmpty() ? reason : reason + ": \"Error Message: " + lastMessage + "\"";
+          worstMessage =
+              lastMessage.isEmpty() ? reason : reason + ": \"Error Message: " + lastMessage + "\"";
         }
       }
     }
@@ -257,7 +282,7 @@ public final class Assessment {
       case AnalysisPhase.FAILED -> s.setFailed(s.getFailed() + 1);
       case AnalysisPhase.INCONCLUSIVE -> s.setInconclusive(s.getInconclusive() + 1);
       case AnalysisPhase.ERROR -> s.setError(s.getError() + 1);
-      default -> { }
+      default -> {}
     }
   }
 }

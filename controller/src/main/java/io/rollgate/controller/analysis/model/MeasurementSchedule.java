@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Which metrics to measure in a pass, and when the next pass is due (docs/compatibility.md §9.4, Argo's
- * {@code generateMetricTasks} and {@code calculateNextReconcileTime}).
+ * Which metrics to measure in a pass, and when the next pass is due (docs/compatibility.md §9.4,
+ * Argo's {@code generateMetricTasks} and {@code calculateNextReconcileTime}).
  */
 public final class MeasurementSchedule {
 
@@ -25,13 +25,15 @@ public final class MeasurementSchedule {
    * One measurement to take or continue in this pass.
    *
    * @param metric the metric (arguments substituted with placeholders for Secrets)
-   * @param incomplete the unfinished last measurement to resume or terminate, or {@code null} to take a new one
+   * @param incomplete the unfinished last measurement to resume or terminate, or {@code null} to
+   *     take a new one
    */
   public record Task(Metric metric, Measurement incomplete) {}
 
   /**
-   * Tells whether the run is terminating: {@code spec.terminate} is set, or a metric that is not dry-run is Failed,
-   * Error or Inconclusive. A terminating run takes no new measurements and terminates those in flight.
+   * Tells whether the run is terminating: {@code spec.terminate} is set, or a metric that is not
+   * dry-run is Failed, Error or Inconclusive. A terminating run takes no new measurements and
+   * terminates those in flight.
    *
    * @param spec the run's spec
    * @param status the run's status; may be {@code null}
@@ -65,7 +67,8 @@ public final class MeasurementSchedule {
    * @param now the current time
    * @return the tasks, in metric order
    */
-  public static List<Task> due(AnalysisRunStatus status, List<Metric> metrics, boolean terminating, Instant now) {
+  public static List<Task> due(
+      AnalysisRunStatus status, List<Metric> metrics, boolean terminating, Instant now) {
     List<Task> tasks = new ArrayList<>();
     for (Metric metric : metrics) {
       MetricResult result = Results.get(status, metric.getName());
@@ -103,8 +106,8 @@ public final class MeasurementSchedule {
   }
 
   /**
-   * Computes when the next pass is needed: the earliest of the end of an initial delay, the {@code resumeAt} of a
-   * measurement in flight, and the end of a metric's interval (10 s after an Error).
+   * Computes when the next pass is needed: the earliest of the end of an initial delay, the {@code
+   * resumeAt} of a measurement in flight, and the end of a metric's interval (10 s after an Error).
    *
    * @param status the run's status after this pass
    * @param metrics the run's metrics
@@ -120,7 +123,10 @@ public final class MeasurementSchedule {
       Measurement last = Results.last(result);
       Optional<Instant> at;
       if (last == null) {
-        at = MetricRules.isBlank(metric.getInitialDelay()) ? Optional.empty() : firstMeasurementAt(status, metric);
+        at =
+            MetricRules.isBlank(metric.getInitialDelay())
+                ? Optional.empty()
+                : firstMeasurementAt(status, metric);
       } else if (last.getFinishedAt() == null) {
         at = Optional.ofNullable(Times.parse(last.getResumeAt()));
       } else {
@@ -146,8 +152,12 @@ public final class MeasurementSchedule {
     return Optional.of(startedAt.plus(delay.get()));
   }
 
-  /** lastFinishedAt + interval (10 s after an Error); empty when the count is reached or no interval applies. */
-  private static Optional<Instant> nextMeasurementAt(MetricResult result, Metric metric, Measurement last) {
+  /**
+   * lastFinishedAt + interval (10 s after an Error); empty when the count is reached or no interval
+   * applies.
+   */
+  private static Optional<Instant> nextMeasurementAt(
+      MetricResult result, Metric metric, Measurement last) {
     OptionalInt count = MetricRules.effectiveCount(metric);
     if (count.isPresent() && Results.intOf(result.getCount()) >= count.getAsInt()) {
       return Optional.empty();

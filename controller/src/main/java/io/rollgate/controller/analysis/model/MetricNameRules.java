@@ -12,10 +12,10 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * {@code spec.dryRun[]} and {@code spec.measurementRetention[]}: each {@code metricName} is an <b>unanchored</b>
- * regular expression (Go's {@code regexp.MatchString}, here {@link java.util.regex.Matcher#find()}) matched against
- * every metric name (docs/compatibility.md §9.2). A rule matching no metric, or that is not a valid expression, is an
- * error.
+ * {@code spec.dryRun[]} and {@code spec.measurementRetention[]}: each {@code metricName} is an
+ * <b>unanchored</b> regular expression (Go's {@code regexp.MatchString}, here {@link
+ * java.util.regex.Matcher#find()}) matched against every metric name (docs/compatibility.md §9.2).
+ * A rule matching no metric, or that is not a valid expression, is an error.
  */
 public final class MetricNameRules {
 
@@ -28,7 +28,8 @@ public final class MetricNameRules {
     /**
      * Creates the error.
      *
-     * @param message Argo's message, for example {@code dryRun[0]: Rule didn't match any metric name(s)}
+     * @param message Argo's message, for example {@code dryRun[0]: Rule didn't match any metric
+     *     name(s)}
      */
     public RuleException(String message) {
       super(message);
@@ -43,7 +44,8 @@ public final class MetricNameRules {
    * @return the names of the metrics matched by at least one rule
    * @throws RuleException naming the first rule that matched nothing
    */
-  public static Set<String> dryRunMetrics(List<DryRun> rules, List<Metric> metrics) throws RuleException {
+  public static Set<String> dryRunMetrics(List<DryRun> rules, List<Metric> metrics)
+      throws RuleException {
     Set<String> names = new HashSet<>();
     if (rules == null) {
       return names;
@@ -68,11 +70,12 @@ public final class MetricNameRules {
    *
    * @param rules {@code spec.measurementRetention}; may be {@code null}
    * @param metrics the run's metrics
-   * @return metric name to {@code limit} of the last rule matching it (only metrics some rule matches)
+   * @return metric name to {@code limit} of the last rule matching it (only metrics some rule
+   *     matches)
    * @throws RuleException naming the first rule that matched nothing
    */
-  public static Map<String, Integer> retentionLimits(List<MeasurementRetention> rules, List<Metric> metrics)
-      throws RuleException {
+  public static Map<String, Integer> retentionLimits(
+      List<MeasurementRetention> rules, List<Metric> metrics) throws RuleException {
     Map<String, Integer> limits = new HashMap<>();
     if (rules == null) {
       return limits;
@@ -81,19 +84,22 @@ public final class MetricNameRules {
       int matched = 0;
       for (Metric metric : metrics) {
         if (matches(rules.get(i).getMetricName(), metric.getName())) {
-          limits.put(metric.getName(), rules.get(i).getLimit() == null ? 0 : rules.get(i).getLimit());
+          limits.put(
+              metric.getName(), rules.get(i).getLimit() == null ? 0 : rules.get(i).getLimit());
           matched++;
         }
       }
       if (matched == 0) {
-        throw new RuleException("measurementRetention[" + i + "]: Rule didn't match any metric name(s)");
+        throw new RuleException(
+            "measurementRetention[" + i + "]: Rule didn't match any metric name(s)");
       }
     }
     return limits;
   }
 
   /**
-   * The number of measurements to keep for a metric: its retention limit when greater than 0, else 10.
+   * The number of measurements to keep for a metric: its retention limit when greater than 0, else
+   * 10.
    *
    * @param limits the result of {@link #retentionLimits}
    * @param metric the metric name

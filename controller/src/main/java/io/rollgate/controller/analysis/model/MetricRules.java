@@ -11,10 +11,12 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Defaults and derived values of a metric's fields (docs/compatibility.md §9.2), read the way Argo reads them.
+ * Defaults and derived values of a metric's fields (docs/compatibility.md §9.2), read the way Argo
+ * reads them.
  *
- * <p>Counts and limits are {@code IntOrString}; a string is read like Go's {@code IntOrString.IntValue()}: its decimal
- * value, or 0 when it is not a whole number (so an unresolved {@code "{{args.x}}"} counts as 0).
+ * <p>Counts and limits are {@code IntOrString}; a string is read like Go's {@code
+ * IntOrString.IntValue()}: its decimal value, or 0 when it is not a whole number (so an unresolved
+ * {@code "{{args.x}}"} counts as 0).
  */
 public final class MetricRules {
 
@@ -85,7 +87,8 @@ public final class MetricRules {
   }
 
   /**
-   * {@code consecutiveSuccessLimit}: consecutive successes that end the metric Successful; 0 disables.
+   * {@code consecutiveSuccessLimit}: consecutive successes that end the metric Successful; 0
+   * disables.
    *
    * @param m the metric
    * @return the limit, default 0
@@ -95,8 +98,8 @@ public final class MetricRules {
   }
 
   /**
-   * The effective number of measurements (Argo's {@code EffectiveCount}): {@code count} when set and non-zero;
-   * otherwise 1 without an interval, unbounded with one.
+   * The effective number of measurements (Argo's {@code EffectiveCount}): {@code count} when set
+   * and non-zero; otherwise 1 without an interval, unbounded with one.
    *
    * @param m the metric
    * @return the count, or empty for unbounded
@@ -130,8 +133,9 @@ public final class MetricRules {
   }
 
   /**
-   * Names the provider types a metric sets under {@code provider}: the modelled {@code prometheus}, {@code web},
-   * {@code job}, and any other member kept as an unknown property (for example {@code datadog} or {@code plugin}).
+   * Names the provider types a metric sets under {@code provider}: the modelled {@code prometheus},
+   * {@code web}, {@code job}, and any other member kept as an unknown property (for example {@code
+   * datadog} or {@code plugin}).
    *
    * @param metric the metric
    * @return the types in declaration order; empty if the metric has no provider
@@ -151,11 +155,14 @@ public final class MetricRules {
     if (config.getJob() != null) {
       types.add("job");
     }
-    config.getAdditionalProperties().forEach((name, value) -> {
-      if (value != null) {
-        types.add(name);
-      }
-    });
+    config
+        .getAdditionalProperties()
+        .forEach(
+            (name, value) -> {
+              if (value != null) {
+                types.add(name);
+              }
+            });
     return types;
   }
 

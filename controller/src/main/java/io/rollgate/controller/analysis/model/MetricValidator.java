@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Validates the metrics of an AnalysisRun with Argo's rules and messages (docs/compatibility.md §9.2, Argo's
- * {@code ValidateMetrics}). The first problem found is reported; the reconciler turns it into phase Error with message
- * {@code Analysis spec invalid: <problem>}.
+ * Validates the metrics of an AnalysisRun with Argo's rules and messages (docs/compatibility.md
+ * §9.2, Argo's {@code ValidateMetrics}). The first problem found is reported; the reconciler turns
+ * it into phase Error with message {@code Analysis spec invalid: <problem>}.
  */
 public final class MetricValidator {
 
@@ -23,7 +23,8 @@ public final class MetricValidator {
    * Validates a run's metrics (arguments already substituted).
    *
    * @param metrics {@code spec.metrics}; may be {@code null}
-   * @return the first problem, for example {@code metrics[1]: duplicate name 'rate'}, or empty when valid
+   * @return the first problem, for example {@code metrics[1]: duplicate name 'rate'}, or empty when
+   *     valid
    */
   public static Optional<String> validate(List<Metric> metrics) {
     if (metrics == null || metrics.isEmpty()) {
@@ -66,13 +67,20 @@ public final class MetricValidator {
     if (inconclusiveLimit < 0) {
       return Optional.of("inconclusiveLimit must be >= 0");
     }
-    if (metric.getConsecutiveErrorLimit() != null && MetricRules.consecutiveErrorLimit(metric) < 0) {
+    if (metric.getConsecutiveErrorLimit() != null
+        && MetricRules.consecutiveErrorLimit(metric) < 0) {
       return Optional.of("consecutiveErrorLimit must be >= 0");
     }
     if (count > 0) {
       if (failureLimit >= 0 && count < failureLimit + consecutiveSuccessLimit) {
-        return Optional.of("count (" + count + ") must be >= failureLimit + consecutiveSuccessLimit ("
-            + failureLimit + " + " + consecutiveSuccessLimit + ") if both >= 0");
+        return Optional.of(
+            "count ("
+                + count
+                + ") must be >= failureLimit + consecutiveSuccessLimit ("
+                + failureLimit
+                + " + "
+                + consecutiveSuccessLimit
+                + ") if both >= 0");
       }
       if (failureLimit < 0 && count < consecutiveSuccessLimit) {
         return Optional.of("count must be >= consecutiveSuccessLimit");
@@ -84,10 +92,12 @@ public final class MetricValidator {
     if (count > 1 && MetricRules.isBlank(metric.getInterval())) {
       return Optional.of("interval must be specified when count > 1");
     }
-    if (!MetricRules.isBlank(metric.getInterval()) && GoDurations.parse(metric.getInterval()).isEmpty()) {
+    if (!MetricRules.isBlank(metric.getInterval())
+        && GoDurations.parse(metric.getInterval()).isEmpty()) {
       return Optional.of("invalid interval string: " + goDurationError(metric.getInterval()));
     }
-    if (!MetricRules.isBlank(metric.getInitialDelay()) && GoDurations.parse(metric.getInitialDelay()).isEmpty()) {
+    if (!MetricRules.isBlank(metric.getInitialDelay())
+        && GoDurations.parse(metric.getInitialDelay()).isEmpty()) {
       return Optional.of("invalid startDelay string: " + goDurationError(metric.getInitialDelay()));
     }
     int providers = MetricRules.providerTypes(metric).size();

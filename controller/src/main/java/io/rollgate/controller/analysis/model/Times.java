@@ -24,8 +24,8 @@ public final class Times {
   }
 
   /**
-   * Formats a time rounded up to the next whole second, for times that must not come earlier than asked
-   * ({@code resumeAt}).
+   * Formats a time rounded up to the next whole second, for times that must not come earlier than
+   * asked ({@code resumeAt}).
    *
    * @param t the time
    * @return the RFC 3339 text

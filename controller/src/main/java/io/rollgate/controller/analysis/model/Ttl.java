@@ -7,9 +7,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Time to live of a completed AnalysisRun (docs/compatibility.md §9.4, {@code spec.ttlStrategy}): Successful runs use
- * {@code secondsAfterSuccess}, Failed runs {@code secondsAfterFailure}, and otherwise (or when that field is absent)
- * {@code secondsAfterCompletion}, counted from {@code status.completedAt}.
+ * Time to live of a completed AnalysisRun (docs/compatibility.md §9.4, {@code spec.ttlStrategy}):
+ * Successful runs use {@code secondsAfterSuccess}, Failed runs {@code secondsAfterFailure}, and
+ * otherwise (or when that field is absent) {@code secondsAfterCompletion}, counted from {@code
+ * status.completedAt}.
  */
 public final class Ttl {
 
@@ -19,7 +20,8 @@ public final class Ttl {
    * Computes when a completed run is to be deleted.
    *
    * @param run the run
-   * @return the deletion time, or empty when the run is not completed, has no {@code completedAt}, or no TTL applies
+   * @return the deletion time, or empty when the run is not completed, has no {@code completedAt},
+   *     or no TTL applies
    */
   public static Optional<Instant> expiry(AnalysisRun run) {
     if (run.getStatus() == null || !AnalysisPhase.isCompleted(run.getStatus().getPhase())) {

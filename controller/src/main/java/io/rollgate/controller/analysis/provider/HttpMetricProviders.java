@@ -1,24 +1,24 @@
 package io.rollgate.controller.analysis.provider;
 
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
+import io.rollgate.controller.analysis.provider.common.OAuth2ClientCredentials;
 import io.rollgate.controller.analysis.provider.common.ProviderSecrets;
 import io.rollgate.controller.analysis.provider.datadog.DatadogMetricProvider;
 import io.rollgate.controller.analysis.provider.kayenta.KayentaMetricProvider;
 import io.rollgate.controller.analysis.provider.newrelic.NewRelicMetricProvider;
-import io.rollgate.controller.analysis.provider.skywalking.SkyWalkingMetricProvider;
-import io.rollgate.controller.analysis.provider.wavefront.WavefrontMetricProvider;
-import io.rollgate.controller.analysis.provider.common.OAuth2ClientCredentials;
 import io.rollgate.controller.analysis.provider.prometheus.PrometheusApi;
 import io.rollgate.controller.analysis.provider.prometheus.PrometheusMetricProvider;
+import io.rollgate.controller.analysis.provider.skywalking.SkyWalkingMetricProvider;
+import io.rollgate.controller.analysis.provider.wavefront.WavefrontMetricProvider;
 import io.rollgate.controller.analysis.provider.web.WebMetricProvider;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The providers that measure over HTTP ({@code prometheus}, {@code web}, {@code datadog}, {@code newRelic},
- * {@code wavefront}, {@code kayenta}, {@code skywalking}), sharing one Vert.x web client pair and one OAuth2 token
- * cache.
+ * The providers that measure over HTTP ({@code prometheus}, {@code web}, {@code datadog}, {@code
+ * newRelic}, {@code wavefront}, {@code kayenta}, {@code skywalking}), sharing one Vert.x web client
+ * pair and one OAuth2 token cache.
  */
 public final class HttpMetricProviders {
 
@@ -27,9 +27,11 @@ public final class HttpMetricProviders {
   /**
    * Creates the HTTP providers.
    *
-   * @param http the controller's one metric HTTP client (shared with {@link TimeSeriesMetricProviders})
+   * @param http the controller's one metric HTTP client (shared with {@link
+   *     TimeSeriesMetricProviders})
    * @param clock the clock for OAuth2 token expiry
-   * @param env the process environment ({@code ARGO_ROLLOUTS_PROMETHEUS_ADDRESS}, Datadog's {@code DD_*})
+   * @param env the process environment ({@code ARGO_ROLLOUTS_PROMETHEUS_ADDRESS}, Datadog's {@code
+   *     DD_*})
    * @param secrets where providers read their credential Secrets (Datadog, New Relic, Wavefront)
    * @return the providers, ready to register
    */

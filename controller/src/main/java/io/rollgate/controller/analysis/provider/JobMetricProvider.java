@@ -33,22 +33,25 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Job metric provider ({@code provider.job}, docs/compatibility.md §9.7): each measurement is a Kubernetes Job; it
- * is Successful when the Job completes and Failed when it fails.
+ * The Job metric provider ({@code provider.job}, docs/compatibility.md §9.7): each measurement is a
+ * Kubernetes Job; it is Successful when the Job completes and Failed when it fails.
  *
  * <ul>
- *   <li>Run: creates Job {@code <run UID>.<metric name>.<n>} ({@code n} = the metric's count + error + 1; the metric
- *       name is truncated so the name fits 63 characters) in the run's namespace (or
- *       {@code ARGO_ROLLOUTS_ANALYSIS_JOB_NAMESPACE}), with label {@code analysisrun.argoproj.io/uid} on the Job and its
- *       pod template, annotations {@code analysisrun.argoproj.io/name|namespace|metric-name}, and a controller owner
- *       reference to the run when it is in the same namespace. The measurement becomes Running with metadata
- *       {@code job-name} and {@code job-namespace} and {@code resumeAt = now}. The name is deterministic, so when a
- *       Job of that name already exists for the same run (the controller stopped before it recorded the measurement),
- *       it is adopted instead of created twice.
+ *   <li>Run: creates Job {@code <run UID>.<metric name>.<n>} ({@code n} = the metric's count +
+ *       error + 1; the metric name is truncated so the name fits 63 characters) in the run's
+ *       namespace (or {@code ARGO_ROLLOUTS_ANALYSIS_JOB_NAMESPACE}), with label {@code
+ *       analysisrun.argoproj.io/uid} on the Job and its pod template, annotations {@code
+ *       analysisrun.argoproj.io/name|namespace|metric-name}, and a controller owner reference to
+ *       the run when it is in the same namespace. The measurement becomes Running with metadata
+ *       {@code job-name} and {@code job-namespace} and {@code resumeAt = now}. The name is
+ *       deterministic, so when a Job of that name already exists for the same run (the controller
+ *       stopped before it recorded the measurement), it is adopted instead of created twice.
  *   <li>Resume: Job condition Complete ⇒ Successful, Failed ⇒ Failed; a pod container waiting with
- *       {@code ErrImagePull}, {@code ImagePullBackOff} or {@code InvalidImageName} ⇒ Inconclusive; otherwise still
- *       Running, checked again at {@code now + sqrt(2 × seconds since the measurement started)}.
- *   <li>Terminate: deletes the Job (foreground propagation) and answers Inconclusive ({@code Metric Terminated}).
+ *       {@code ErrImagePull}, {@code ImagePullBackOff} or {@code InvalidImageName} ⇒ Inconclusive;
+ *       otherwise still Running, checked again at {@code now + sqrt(2 × seconds since the
+ *       measurement started)}.
+ *   <li>Terminate: deletes the Job (foreground propagation) and answers Inconclusive ({@code Metric
+ *       Terminated}).
  *   <li>Garbage collection: deletes all but the newest {@code limit} Jobs of the metric.
  * </ul>
  */
@@ -63,15 +66,16 @@ public final class JobMetricProvider implements MetricProvider {
   /** Environment variable naming a namespace for every analysis Job (Argo's). */
   public static final String JOB_NAMESPACE_ENV = "ARGO_ROLLOUTS_ANALYSIS_JOB_NAMESPACE";
 
-  private static final Set<String> IMAGE_PULL_ERRORS = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName");
+  private static final Set<String> IMAGE_PULL_ERRORS =
+      Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName");
   private static final int MAX_NAME_LENGTH = 63;
 
   private final KubeApi api;
   private final String jobNamespace;
 
   /**
-   * Creates the provider; Jobs go to the namespace named by {@code ARGO_ROLLOUTS_ANALYSIS_JOB_NAMESPACE} when set, else
-   * to the run's namespace.
+   * Creates the provider; Jobs go to the namespace named by {@code
+   * ARGO_ROLLOUTS_ANALYSIS_JOB_NAMESPACE} when set, else to the run's namespace.
    *
    * @param api the API facade
    */
@@ -113,19 +117,26 @@ public final class JobMetricProvider implements MetricProvider {
               if (!(err instanceof KubeApiException k && k.code() == 409)) {
                 return Future.failedFuture(err);
               }
-              // Created by an earlier pass whose measurement was never recorded: adopt it if it is ours.
+              // Created by an earlier pass whose measurement was never recorded: adopt it if it is
+              // ours.
               return api.getJob(ns, name)
                   .compose(
                       existing -> {
                         String uid = ctx.run().getMetadata().getUid();
                         if (existing != null
                             && existing.getMetadata().getLabels() != null
-                            && uid.equals(existing.getMetadata().getLabels().get(Labels.ANALYSIS_RUN_UID))) {
-                          return Future.succeededFuture(new ProviderResult.Running(ctx.now(), metadata));
+                            && uid.equals(
+                                existing.getMetadata().getLabels().get(Labels.ANALYSIS_RUN_UID))) {
+                          return Future.succeededFuture(
+                              new ProviderResult.Running(ctx.now(), metadata));
                         }
                         return Future.failedFuture(
                             new IllegalStateException(
-                                "job " + ns + "/" + name + " already exists and does not belong to this AnalysisRun"));
+                                "job "
+                                    + ns
+                                    + "/"
+                                    + name
+                                    + " already exists and does not belong to this AnalysisRun"));
                       });
             });
   }
@@ -136,13 +147,15 @@ public final class JobMetricProvider implements MetricProvider {
     String name = metadata.get(JOB_NAME_KEY);
     String ns = metadata.getOrDefault(JOB_NAMESPACE_KEY, ctx.run().getMetadata().getNamespace());
     if (name == null) {
-      return Future.failedFuture(new IllegalStateException("measurement has no " + JOB_NAME_KEY + " metadata"));
+      return Future.failedFuture(
+          new IllegalStateException("measurement has no " + JOB_NAME_KEY + " metadata"));
     }
     return api.getJob(ns, name)
         .compose(
             job -> {
               if (job == null) {
-                return Future.failedFuture(new IllegalStateException("job " + ns + "/" + name + " not found"));
+                return Future.failedFuture(
+                    new IllegalStateException("job " + ns + "/" + name + " not found"));
               }
               String verdict = jobVerdict(job);
               if (verdict != null) {
@@ -152,7 +165,8 @@ public final class JobMetricProvider implements MetricProvider {
                   .map(
                       problem -> {
                         if (problem != null) {
-                          return new ProviderResult.Verdict(AnalysisPhase.INCONCLUSIVE, problem, metadata);
+                          return new ProviderResult.Verdict(
+                              AnalysisPhase.INCONCLUSIVE, problem, metadata);
                         }
                         return new ProviderResult.Running(nextCheck(ctx.now(), running), metadata);
                       });
@@ -164,10 +178,18 @@ public final class JobMetricProvider implements MetricProvider {
     Map<String, String> metadata = running.getMetadata() == null ? Map.of() : running.getMetadata();
     String name = metadata.get(JOB_NAME_KEY);
     String ns = metadata.getOrDefault(JOB_NAMESPACE_KEY, ctx.run().getMetadata().getNamespace());
-    Future<Void> deleted = name == null ? Future.succeededFuture() : api.deleteJobForeground(ns, name);
+    Future<Void> deleted =
+        name == null ? Future.succeededFuture() : api.deleteJobForeground(ns, name);
     return deleted
-        .recover(err -> KubeApiException.isNotFound(err) ? Future.succeededFuture() : Future.failedFuture(err))
-        .map(v -> new ProviderResult.Verdict(AnalysisPhase.INCONCLUSIVE, "Metric Terminated", metadata));
+        .recover(
+            err ->
+                KubeApiException.isNotFound(err)
+                    ? Future.succeededFuture()
+                    : Future.failedFuture(err))
+        .map(
+            v ->
+                new ProviderResult.Verdict(
+                    AnalysisPhase.INCONCLUSIVE, "Metric Terminated", metadata));
   }
 
   @Override
@@ -181,7 +203,8 @@ public final class JobMetricProvider implements MetricProvider {
               List<Job> mine = new ArrayList<>();
               for (Job j : jobs) {
                 Map<String, String> a = j.getMetadata().getAnnotations();
-                if (a != null && metricName.equals(a.get(Annotations.ANALYSIS_RUN_METRIC_NAME))
+                if (a != null
+                    && metricName.equals(a.get(Annotations.ANALYSIS_RUN_METRIC_NAME))
                     && j.getMetadata().getDeletionTimestamp() == null) {
                   mine.add(j);
                 }
@@ -191,7 +214,11 @@ public final class JobMetricProvider implements MetricProvider {
               for (int i = keep; i < mine.size(); i++) {
                 deletes.add(
                     api.deleteJobForeground(ns, mine.get(i).getMetadata().getName())
-                        .recover(err -> KubeApiException.isNotFound(err) ? Future.succeededFuture() : Future.failedFuture(err)));
+                        .recover(
+                            err ->
+                                KubeApiException.isNotFound(err)
+                                    ? Future.succeededFuture()
+                                    : Future.failedFuture(err)));
               }
               return Future.all(deletes).mapEmpty();
             });
@@ -210,8 +237,8 @@ public final class JobMetricProvider implements MetricProvider {
   }
 
   /**
-   * Names the Job of the next measurement: {@code <run UID>.<metric name>.<count + error + 1>}, the metric name cut so
-   * that the whole name has at most 63 characters.
+   * Names the Job of the next measurement: {@code <run UID>.<metric name>.<count + error + 1>}, the
+   * metric name cut so that the whole name has at most 63 characters.
    *
    * @param run the run, with the stored metric result
    * @param metricName the metric name
@@ -219,11 +246,15 @@ public final class JobMetricProvider implements MetricProvider {
    */
   public static String jobName(AnalysisRun run, String metricName) {
     MetricResult result = Results.get(run.getStatus(), metricName);
-    int n = result == null ? 1 : Results.intOf(result.getCount()) + Results.intOf(result.getError()) + 1;
+    int n =
+        result == null
+            ? 1
+            : Results.intOf(result.getCount()) + Results.intOf(result.getError()) + 1;
     String uid = run.getMetadata().getUid();
     String suffix = "." + n;
     int room = MAX_NAME_LENGTH - uid.length() - 1 - suffix.length();
-    String metric = metricName.length() > room ? metricName.substring(0, Math.max(0, room)) : metricName;
+    String metric =
+        metricName.length() > room ? metricName.substring(0, Math.max(0, room)) : metricName;
     return uid + "." + metric + suffix;
   }
 
@@ -232,8 +263,10 @@ public final class JobMetricProvider implements MetricProvider {
     JobMetric config = ctx.metric().getProvider().getJob();
     JobSpec spec;
     try {
-      spec = config.getSpec() == null ? new JobSpec()
-          : ModelJson.mapper().treeToValue(config.getSpec(), JobSpec.class);
+      spec =
+          config.getSpec() == null
+              ? new JobSpec()
+              : ModelJson.mapper().treeToValue(config.getSpec(), JobSpec.class);
     } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid job spec: " + e.getMessage(), e);
     }
@@ -270,12 +303,15 @@ public final class JobMetricProvider implements MetricProvider {
                   .withBlockOwnerDeletion(true)
                   .build()));
     }
-    PodTemplateSpec template = spec.getTemplate() == null ? new PodTemplateSpec() : spec.getTemplate();
+    PodTemplateSpec template =
+        spec.getTemplate() == null ? new PodTemplateSpec() : spec.getTemplate();
     if (template.getMetadata() == null) {
       template.setMetadata(new ObjectMeta());
     }
     Map<String, String> podLabels =
-        template.getMetadata().getLabels() == null ? new HashMap<>() : new HashMap<>(template.getMetadata().getLabels());
+        template.getMetadata().getLabels() == null
+            ? new HashMap<>()
+            : new HashMap<>(template.getMetadata().getLabels());
     podLabels.put(Labels.ANALYSIS_RUN_UID, uid);
     template.getMetadata().setLabels(podLabels);
     spec.setTemplate(template);
@@ -309,7 +345,9 @@ public final class JobMetricProvider implements MetricProvider {
   /** A message naming a pod container stuck pulling its image, or null. */
   private Future<String> imagePullProblem(Job job) {
     Map<String, String> selector =
-        job.getSpec() != null && job.getSpec().getSelector() != null && job.getSpec().getSelector().getMatchLabels() != null
+        job.getSpec() != null
+                && job.getSpec().getSelector() != null
+                && job.getSpec().getSelector().getMatchLabels() != null
             ? job.getSpec().getSelector().getMatchLabels()
             : Map.of("job-name", job.getMetadata().getName());
     return api.listPods(job.getMetadata().getNamespace(), selector, 100)
@@ -331,8 +369,14 @@ public final class JobMetricProvider implements MetricProvider {
                       && cs.getState().getWaiting() != null
                       && IMAGE_PULL_ERRORS.contains(cs.getState().getWaiting().getReason())) {
                     String detail = cs.getState().getWaiting().getMessage();
-                    return "job " + job.getMetadata().getName() + " pod " + pod.getMetadata().getName() + " container "
-                        + cs.getName() + ": " + cs.getState().getWaiting().getReason()
+                    return "job "
+                        + job.getMetadata().getName()
+                        + " pod "
+                        + pod.getMetadata().getName()
+                        + " container "
+                        + cs.getName()
+                        + ": "
+                        + cs.getState().getWaiting().getReason()
                         + (detail == null || detail.isEmpty() ? "" : ": " + detail);
                   }
                 }
@@ -344,7 +388,8 @@ public final class JobMetricProvider implements MetricProvider {
   /** now + sqrt(2 × seconds since the measurement started), Argo's back-off for polling a Job. */
   static Instant nextCheck(Instant now, Measurement running) {
     Instant started = Times.parse(running.getStartedAt());
-    double elapsed = started == null ? 0 : Math.max(0, Duration.between(started, now).toMillis() / 1000.0);
+    double elapsed =
+        started == null ? 0 : Math.max(0, Duration.between(started, now).toMillis() / 1000.0);
     long millis = (long) (Math.sqrt(2 * elapsed) * 1000);
     return now.plusMillis(millis);
   }

@@ -8,11 +8,13 @@ import java.util.Set;
 /**
  * What a {@link MetricProvider} needs for one call.
  *
- * @param run the AnalysisRun as last read (metadata for names, labels, UID and owner references); do not modify
- * @param metric the metric with every {@code {{args.<name>}}} already substituted (docs/compatibility.md §9.3)
+ * @param run the AnalysisRun as last read (metadata for names, labels, UID and owner references);
+ *     do not modify
+ * @param metric the metric with every {@code {{args.<name>}}} already substituted
+ *     (docs/compatibility.md §9.3)
  * @param now the current time from the reconciler's clock; use it instead of {@code Instant.now()}
- * @param secrets values of arguments taken from Secrets; they must never appear in messages or logs (see
- *     {@link #mask(String)})
+ * @param secrets values of arguments taken from Secrets; they must never appear in messages or logs
+ *     (see {@link #mask(String)})
  */
 public record MeasurementContext(AnalysisRun run, Metric metric, Instant now, Set<String> secrets) {
 
@@ -34,7 +36,8 @@ public record MeasurementContext(AnalysisRun run, Metric metric, Instant now, Se
   /**
    * Replaces every secret value in a text with {@code *****}.
    *
-   * @param text any text, for example an error message that may contain a URL or header; may be {@code null}
+   * @param text any text, for example an error message that may contain a URL or header; may be
+   *     {@code null}
    * @return the masked text, or {@code null} for {@code null}
    */
   public String mask(String text) {

@@ -9,8 +9,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The metric providers the AnalysisRun reconciler can use, by type. Built once by the controller verticle
- * ({@code ControllerVerticle#metricProviders}), the single place where providers are registered.
+ * The metric providers the AnalysisRun reconciler can use, by type. Built once by the controller
+ * verticle ({@code ControllerVerticle#metricProviders}), the single place where providers are
+ * registered.
  */
 public final class MetricProviders {
 
@@ -31,7 +32,8 @@ public final class MetricProviders {
     Map<String, MetricProvider> byType = new LinkedHashMap<>();
     for (MetricProvider provider : providers) {
       if (byType.put(provider.type(), provider) != null) {
-        throw new IllegalArgumentException("two metric providers of type '" + provider.type() + "'");
+        throw new IllegalArgumentException(
+            "two metric providers of type '" + provider.type() + "'");
       }
     }
     return new MetricProviders(byType);
@@ -57,8 +59,9 @@ public final class MetricProviders {
   }
 
   /**
-   * Names the provider types a metric sets under {@code provider}: the modelled {@code prometheus}, {@code web},
-   * {@code job}, and any other member kept as an unknown property (for example {@code datadog} or {@code plugin}).
+   * Names the provider types a metric sets under {@code provider}: the modelled {@code prometheus},
+   * {@code web}, {@code job}, and any other member kept as an unknown property (for example {@code
+   * datadog} or {@code plugin}).
    *
    * @param metric the metric
    * @return the types in declaration order; empty if the metric has no provider
@@ -66,5 +69,4 @@ public final class MetricProviders {
   public static List<String> typesOf(Metric metric) {
     return MetricRules.providerTypes(metric);
   }
-
 }

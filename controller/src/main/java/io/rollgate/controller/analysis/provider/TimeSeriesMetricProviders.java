@@ -7,8 +7,9 @@ import io.rollgate.controller.analysis.provider.influxdb.InfluxdbMetricProvider;
 import java.util.List;
 
 /**
- * The providers that query a time-series store: Graphite ({@code graphite}), InfluxDB ({@code influxdb}) and
- * CloudWatch ({@code cloudWatch}), sharing one {@link MetricHttpClient} (docs/metric-providers.md).
+ * The providers that query a time-series store: Graphite ({@code graphite}), InfluxDB ({@code
+ * influxdb}) and CloudWatch ({@code cloudWatch}), sharing one {@link MetricHttpClient}
+ * (docs/metric-providers.md).
  */
 public final class TimeSeriesMetricProviders {
 
@@ -19,7 +20,8 @@ public final class TimeSeriesMetricProviders {
    *
    * @param http the controller's one metric HTTP client (shared with {@link HttpMetricProviders})
    * @param secrets reads the InfluxDB credentials Secret ({@code KubeApi#getSecret})
-   * @param namespace the controller's namespace, where the InfluxDB Secret ({@code influxdb} or {@code profile}) lives
+   * @param namespace the controller's namespace, where the InfluxDB Secret ({@code influxdb} or
+   *     {@code profile}) lives
    * @return the providers, ready to register
    */
   public static List<MetricProvider> create(

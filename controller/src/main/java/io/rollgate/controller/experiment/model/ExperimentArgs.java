@@ -1,12 +1,12 @@
 package io.rollgate.controller.experiment.model;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.analysis.AnalysisSpecException;
 import io.rollgate.api.Argument;
 import io.rollgate.api.Experiment;
 import io.rollgate.api.ExperimentTemplate;
 import io.rollgate.api.Labels;
 import io.rollgate.controller.analysis.model.Times;
-import io.rollgate.analysis.AnalysisSpecException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +47,8 @@ public final class ExperimentArgs {
    * @param availableAt {@code status.availableAt} as this pass computed it, or null
    * @param replicaSets the template ReplicaSets read or created so far, by ReplicaSet name
    * @return the arguments in order, values substituted; an argument without a value keeps none
-   * @throws AnalysisSpecException when a value has an unterminated or unknown placeholder, or the duration is invalid
+   * @throws AnalysisSpecException when a value has an unterminated or unknown placeholder, or the
+   *     duration is invalid
    */
   public static List<Argument> resolve(
       List<Argument> args, Experiment ex, String availableAt, Map<String, ReplicaSet> replicaSets)
@@ -68,7 +69,8 @@ public final class ExperimentArgs {
   }
 
   /** The known placeholders and their values. */
-  static Map<String, String> values(Experiment ex, String availableAt, Map<String, ReplicaSet> replicaSets)
+  static Map<String, String> values(
+      Experiment ex, String availableAt, Map<String, ReplicaSet> replicaSets)
       throws AnalysisSpecException {
     Map<String, String> values = new HashMap<>();
     Instant available = Times.parse(availableAt);
@@ -83,9 +85,12 @@ public final class ExperimentArgs {
         values.put("experiment.finishedAt", Times.format(available.plus(d.get())));
       }
     }
-    List<ExperimentTemplate> templates = ex.getSpec().getTemplates() == null ? List.of() : ex.getSpec().getTemplates();
+    List<ExperimentTemplate> templates =
+        ex.getSpec().getTemplates() == null ? List.of() : ex.getSpec().getTemplates();
     for (ExperimentTemplate t : templates) {
-      ReplicaSet rs = replicaSets.get(ExperimentObjects.replicaSetName(ex.getMetadata().getName(), t.getName()));
+      ReplicaSet rs =
+          replicaSets.get(
+              ExperimentObjects.replicaSetName(ex.getMetadata().getName(), t.getName()));
       if (rs == null) {
         continue;
       }
@@ -97,7 +102,10 @@ public final class ExperimentArgs {
     return values;
   }
 
-  /** Replaces every {@code {{tag}}} by its value; the tag is looked up with surrounding whitespace removed. */
+  /**
+   * Replaces every {@code {{tag}}} by its value; the tag is looked up with surrounding whitespace
+   * removed.
+   */
   static String substitute(String text, Map<String, String> values) throws AnalysisSpecException {
     StringBuilder out = new StringBuilder();
     String unresolved = null;
@@ -110,7 +118,13 @@ public final class ExperimentArgs {
       int close = text.indexOf(CLOSE, open + OPEN.length());
       if (close < 0) {
         throw new AnalysisSpecException(
-            "cannot find end tag \"" + CLOSE + "\" in \"" + text + "\" starting from \"" + text.substring(open + OPEN.length()) + "\"");
+            "cannot find end tag \""
+                + CLOSE
+                + "\" in \""
+                + text
+                + "\" starting from \""
+                + text.substring(open + OPEN.length())
+                + "\"");
       }
       out.append(text, from, open);
       String tag = text.substring(open + OPEN.length(), close);

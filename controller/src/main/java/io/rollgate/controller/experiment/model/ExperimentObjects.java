@@ -16,6 +16,9 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.rollgate.analysis.AnalysisSpecException;
+import io.rollgate.analysis.AnalysisTemplates;
+import io.rollgate.analysis.RunArguments;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisRunMetadata;
 import io.rollgate.api.AnalysisRunSpec;
@@ -26,9 +29,6 @@ import io.rollgate.api.ExperimentAnalysisTemplateRef;
 import io.rollgate.api.ExperimentTemplate;
 import io.rollgate.api.Labels;
 import io.rollgate.api.ModelJson;
-import io.rollgate.analysis.AnalysisSpecException;
-import io.rollgate.analysis.AnalysisTemplates;
-import io.rollgate.analysis.RunArguments;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,15 +37,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Builds the objects an Experiment owns (docs/compatibility.md §12.1): one ReplicaSet {@code <experiment>-<template>}
- * per template, an optional Service per template, and one AnalysisRun {@code <experiment>-<analysis>} per analysis,
- * whose spec is flattened from the referenced templates exactly as a Rollout's runs are ({@link AnalysisTemplates},
- * {@link RunArguments#merge}).
+ * Builds the objects an Experiment owns (docs/compatibility.md §12.1): one ReplicaSet {@code
+ * <experiment>-<template>} per template, an optional Service per template, and one AnalysisRun
+ * {@code <experiment>-<analysis>} per analysis, whose spec is flattened from the referenced
+ * templates exactly as a Rollout's runs are ({@link AnalysisTemplates}, {@link
+ * RunArguments#merge}).
  */
 public final class ExperimentObjects {
 
   /** Annotation on an Experiment's ReplicaSets: the Experiment name. */
   public static final String EXPERIMENT_NAME = "experiment.argoproj.io/name";
+
   /** Annotation on an Experiment's ReplicaSets: the template name. */
   public static final String TEMPLATE_NAME = "experiment.argoproj.io/template-name";
 
@@ -74,21 +76,26 @@ public final class ExperimentObjects {
   }
 
   /**
-   * The pod-template hash of a template ({@code rollouts-pod-template-hash}), computed as for a Rollout.
+   * The pod-template hash of a template ({@code rollouts-pod-template-hash}), computed as for a
+   * Rollout.
    *
    * @param template the template
    * @param collisionCount {@code templateStatuses[].collisionCount}, or null
    * @return the hash
    */
   public static String podHash(ExperimentTemplate template, Integer collisionCount) {
-    return GoPodTemplateJson.podTemplateHash(ModelJson.toTree(template.getTemplate()), collisionCount, GoPodTemplateJson.DEFAULT_VERSION);
+    return GoPodTemplateJson.podTemplateHash(
+        ModelJson.toTree(template.getTemplate()),
+        collisionCount,
+        GoPodTemplateJson.DEFAULT_VERSION);
   }
 
   /**
    * The controller owner reference to the Experiment.
    *
    * @param ex the Experiment
-   * @return {@code argoproj.io/v1alpha1 Experiment <name> <uid>}, controller and blockOwnerDeletion true
+   * @return {@code argoproj.io/v1alpha1 Experiment <name> <uid>}, controller and blockOwnerDeletion
+   *     true
    */
   public static OwnerReference ownerReference(Experiment ex) {
     return new OwnerReferenceBuilder()
@@ -102,8 +109,9 @@ public final class ExperimentObjects {
   }
 
   /**
-   * The ReplicaSet of a template, created at 0 replicas: pod labels and selector get {@code rollouts-pod-template-hash},
-   * annotations {@code experiment.argoproj.io/name} and {@code /template-name}, and the Experiment is its controller.
+   * The ReplicaSet of a template, created at 0 replicas: pod labels and selector get {@code
+   * rollouts-pod-template-hash}, annotations {@code experiment.argoproj.io/name} and {@code
+   * /template-name}, and the Experiment is its controller.
    *
    * @param ex the Experiment
    * @param template the template
@@ -134,7 +142,8 @@ public final class ExperimentObjects {
         .endMetadata()
         .withNewSpec()
         .withReplicas(0)
-        .withMinReadySeconds(template.getMinReadySeconds() == null ? 0 : template.getMinReadySeconds())
+        .withMinReadySeconds(
+            template.getMinReadySeconds() == null ? 0 : template.getMinReadySeconds())
         .withSelector(selector(template, hash))
         .withTemplate(pod)
         .endSpec()
@@ -151,7 +160,9 @@ public final class ExperimentObjects {
   public static LabelSelector selector(ExperimentTemplate template, String hash) {
     LabelSelector selector = ModelJson.deepCopy(template.getSelector());
     Map<String, String> matchLabels =
-        selector.getMatchLabels() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(selector.getMatchLabels());
+        selector.getMatchLabels() == null
+            ? new LinkedHashMap<>()
+            : new LinkedHashMap<>(selector.getMatchLabels());
     matchLabels.put(Labels.POD_TEMPLATE_HASH, hash);
     return new LabelSelectorBuilder(selector).withMatchLabels(matchLabels).build();
   }
@@ -165,14 +176,17 @@ public final class ExperimentObjects {
    */
   public static String serviceName(Experiment ex, ExperimentTemplate template) {
     String name = template.getService() == null ? null : template.getService().getName();
-    return name == null || name.isEmpty() ? replicaSetName(ex.getMetadata().getName(), template.getName()) : name;
+    return name == null || name.isEmpty()
+        ? replicaSetName(ex.getMetadata().getName(), template.getName())
+        : name;
   }
 
   /**
-   * The Service of a template: selects the template's pods ({@code matchLabels} and the hash), one port per container
-   * port (same name, port and target port, protocol), controlled by the Experiment. As Argo Rollouts does for
-   * {@code templates[].service}, a template whose containers declare no port gets no Service at all: it is neither
-   * created nor an error (a Service without ports would be refused by the API server).
+   * The Service of a template: selects the template's pods ({@code matchLabels} and the hash), one
+   * port per container port (same name, port and target port, protocol), controlled by the
+   * Experiment. As Argo Rollouts does for {@code templates[].service}, a template whose containers
+   * declare no port gets no Service at all: it is neither created nor an error (a Service without
+   * ports would be refused by the API server).
    *
    * @param ex the Experiment
    * @param template the template
@@ -182,7 +196,9 @@ public final class ExperimentObjects {
   public static Optional<Service> service(Experiment ex, ExperimentTemplate template, String hash) {
     List<ServicePort> ports = new ArrayList<>();
     List<Container> containers =
-        template.getTemplate() == null || template.getTemplate().getSpec() == null || template.getTemplate().getSpec().getContainers() == null
+        template.getTemplate() == null
+                || template.getTemplate().getSpec() == null
+                || template.getTemplate().getSpec().getContainers() == null
             ? List.of()
             : template.getTemplate().getSpec().getContainers();
     for (Container c : containers) {
@@ -202,12 +218,15 @@ public final class ExperimentObjects {
     if (ports.isEmpty()) {
       return Optional.empty();
     }
-    ObjectMeta meta = new ObjectMetaBuilder()
-        .withName(serviceName(ex, template))
-        .withNamespace(ex.getMetadata().getNamespace())
-        .withAnnotations(Map.of(EXPERIMENT_NAME, ex.getMetadata().getName(), TEMPLATE_NAME, template.getName()))
-        .withOwnerReferences(ownerReference(ex))
-        .build();
+    ObjectMeta meta =
+        new ObjectMetaBuilder()
+            .withName(serviceName(ex, template))
+            .withNamespace(ex.getMetadata().getNamespace())
+            .withAnnotations(
+                Map.of(
+                    EXPERIMENT_NAME, ex.getMetadata().getName(), TEMPLATE_NAME, template.getName()))
+            .withOwnerReferences(ownerReference(ex))
+            .build();
     return Optional.of(
         new ServiceBuilder()
             .withMetadata(meta)
@@ -219,21 +238,24 @@ public final class ExperimentObjects {
   }
 
   /**
-   * The AnalysisRun of an analysis: the referenced template (recursively) flattened, the analysis's {@code args}
-   * merged into the template arguments, the Experiment's {@code dryRun} and {@code measurementRetention} rules first;
-   * labels from {@code analysisRunMetadata} plus the controller instance id of the Experiment, annotations from
-   * {@code analysisRunMetadata}; the Experiment is its controller.
+   * The AnalysisRun of an analysis: the referenced template (recursively) flattened, the analysis's
+   * {@code args} merged into the template arguments, the Experiment's {@code dryRun} and {@code
+   * measurementRetention} rules first; labels from {@code analysisRunMetadata} plus the controller
+   * instance id of the Experiment, annotations from {@code analysisRunMetadata}; the Experiment is
+   * its controller.
    *
-   * <p>The analysis's argument values first have the Experiment's placeholders substituted ({@link ExperimentArgs}).
+   * <p>The analysis's argument values first have the Experiment's placeholders substituted ({@link
+   * ExperimentArgs}).
    *
    * @param ex the Experiment
    * @param analysis the analysis
    * @param lookup where templates are read
    * @param availableAt {@code status.availableAt} as this pass computed it, or null
-   * @param replicaSets the template ReplicaSets, by ReplicaSet name ({@code {{templates.<name>.podTemplateHash}}})
+   * @param replicaSets the template ReplicaSets, by ReplicaSet name ({@code
+   *     {{templates.<name>.podTemplateHash}}})
    * @return the run to create
-   * @throws AnalysisSpecException when the template is missing, does not flatten, an argument has no value, or an
-   *     argument value has a placeholder that cannot be resolved
+   * @throws AnalysisSpecException when the template is missing, does not flatten, an argument has
+   *     no value, or an argument value has a placeholder that cannot be resolved
    */
   public static AnalysisRun analysisRun(
       Experiment ex,
@@ -242,18 +264,22 @@ public final class ExperimentObjects {
       String availableAt,
       Map<String, ReplicaSet> replicaSets)
       throws AnalysisSpecException {
-    List<Argument> incoming = ExperimentArgs.resolve(analysis.getArgs(), ex, availableAt, replicaSets);
+    List<Argument> incoming =
+        ExperimentArgs.resolve(analysis.getArgs(), ex, availableAt, replicaSets);
     AnalysisTemplateRef ref = new AnalysisTemplateRef();
     ref.setTemplateName(analysis.getTemplateName());
     ref.setClusterScope(analysis.getClusterScope());
-    AnalysisTemplates.Flattened flat = AnalysisTemplates.flatten(AnalysisTemplates.resolve(List.of(ref), lookup));
+    AnalysisTemplates.Flattened flat =
+        AnalysisTemplates.flatten(AnalysisTemplates.resolve(List.of(ref), lookup));
     AnalysisRunSpec spec = new AnalysisRunSpec();
     spec.setMetrics(flat.metrics());
     List<Argument> args = RunArguments.merge(incoming, flat.args());
     spec.setArgs(args.isEmpty() ? null : args);
     var dryRun = AnalysisTemplates.mergeDryRun(ex.getSpec().getDryRun(), flat.dryRun());
     spec.setDryRun(dryRun.isEmpty() ? null : dryRun);
-    var retention = AnalysisTemplates.mergeMeasurementRetention(ex.getSpec().getMeasurementRetention(), flat.measurementRetention());
+    var retention =
+        AnalysisTemplates.mergeMeasurementRetention(
+            ex.getSpec().getMeasurementRetention(), flat.measurementRetention());
     spec.setMeasurementRetention(retention.isEmpty() ? null : retention);
     Map<String, String> labels = new LinkedHashMap<>();
     Map<String, String> annotations = new LinkedHashMap<>();

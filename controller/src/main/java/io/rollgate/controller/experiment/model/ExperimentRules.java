@@ -20,25 +20,30 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The decisions of one Experiment pass (docs/compatibility.md §12.1), as pure functions of the spec, the stored status
- * and the observed ReplicaSets and AnalysisRuns: defaults, validation, each template's status, whether the Experiment
- * is terminating, and its phase.
+ * The decisions of one Experiment pass (docs/compatibility.md §12.1), as pure functions of the
+ * spec, the stored status and the observed ReplicaSets and AnalysisRuns: defaults, validation, each
+ * template's status, whether the Experiment is terminating, and its phase.
  */
 public final class ExperimentRules {
 
   /** Template status: the ReplicaSet is not (yet) available. */
   public static final String PROGRESSING = "Progressing";
+
   /** Template status: every desired pod is available. */
   public static final String RUNNING = "Running";
+
   /** Template status: ran until the Experiment ended. */
   public static final String SUCCESSFUL = "Successful";
+
   /** Template status: did not become available within {@code progressDeadlineSeconds}. */
   public static final String FAILED = "Failed";
+
   /** Template status: its ReplicaSet or Service could not be made. */
   public static final String ERROR = "Error";
 
   /** Default of {@code spec.progressDeadlineSeconds}, seconds. */
   public static final int DEFAULT_PROGRESS_DEADLINE_SECONDS = 600;
+
   /** Default of {@code spec.scaleDownDelaySeconds}, seconds. */
   public static final int DEFAULT_SCALE_DOWN_DELAY_SECONDS = 30;
 
@@ -61,7 +66,9 @@ public final class ExperimentRules {
    * @return seconds
    */
   public static int progressDeadlineSeconds(ExperimentSpec spec) {
-    return spec.getProgressDeadlineSeconds() == null ? DEFAULT_PROGRESS_DEADLINE_SECONDS : spec.getProgressDeadlineSeconds();
+    return spec.getProgressDeadlineSeconds() == null
+        ? DEFAULT_PROGRESS_DEADLINE_SECONDS
+        : spec.getProgressDeadlineSeconds();
   }
 
   /**
@@ -71,13 +78,15 @@ public final class ExperimentRules {
    * @return seconds
    */
   public static int scaleDownDelaySeconds(ExperimentSpec spec) {
-    return spec.getScaleDownDelaySeconds() == null ? DEFAULT_SCALE_DOWN_DELAY_SECONDS : Math.max(0, spec.getScaleDownDelaySeconds());
+    return spec.getScaleDownDelaySeconds() == null
+        ? DEFAULT_SCALE_DOWN_DELAY_SECONDS
+        : Math.max(0, spec.getScaleDownDelaySeconds());
   }
 
   /**
-   * Checks the spec before anything is created: at least one template; template names present and unique; each
-   * template with a selector and a pod template whose labels match the selector's {@code matchLabels}; analyses
-   * named uniquely and with a template name; a parseable duration.
+   * Checks the spec before anything is created: at least one template; template names present and
+   * unique; each template with a selector and a pod template whose labels match the selector's
+   * {@code matchLabels}; analyses named uniquely and with a template name; a parseable duration.
    *
    * @param spec the spec
    * @return the problems as {@code <field path>: <reason>}, empty when valid
@@ -88,7 +97,8 @@ public final class ExperimentRules {
       errors.add("spec: Required value");
       return errors;
     }
-    List<ExperimentTemplate> templates = spec.getTemplates() == null ? List.of() : spec.getTemplates();
+    List<ExperimentTemplate> templates =
+        spec.getTemplates() == null ? List.of() : spec.getTemplates();
     if (templates.isEmpty()) {
       errors.add("spec.templates: Required value: an Experiment needs at least one template");
     }
@@ -108,22 +118,30 @@ public final class ExperimentRules {
         errors.add(path + ".template: Required value");
       } else if (t.getSelector() != null && t.getSelector().getMatchLabels() != null) {
         Map<String, String> labels =
-            t.getTemplate().getMetadata() == null || t.getTemplate().getMetadata().getLabels() == null
+            t.getTemplate().getMetadata() == null
+                    || t.getTemplate().getMetadata().getLabels() == null
                 ? Map.of()
                 : t.getTemplate().getMetadata().getLabels();
         for (Map.Entry<String, String> e : t.getSelector().getMatchLabels().entrySet()) {
           if (!e.getValue().equals(labels.get(e.getKey()))) {
-            errors.add(path + ".template.metadata.labels: Invalid value: `selector` does not match template `labels`");
+            errors.add(
+                path
+                    + ".template.metadata.labels: Invalid value: `selector` does not match template `labels`");
             break;
           }
         }
       }
       if (t.getReplicas() != null && t.getReplicas() < 0) {
-        errors.add(path + ".replicas: Invalid value: " + t.getReplicas() + ": must be greater than or equal to 0");
+        errors.add(
+            path
+                + ".replicas: Invalid value: "
+                + t.getReplicas()
+                + ": must be greater than or equal to 0");
       }
     }
     Set<String> analyses = new HashSet<>();
-    List<ExperimentAnalysisTemplateRef> refs = spec.getAnalyses() == null ? List.of() : spec.getAnalyses();
+    List<ExperimentAnalysisTemplateRef> refs =
+        spec.getAnalyses() == null ? List.of() : spec.getAnalyses();
     for (int i = 0; i < refs.size(); i++) {
       ExperimentAnalysisTemplateRef a = refs.get(i);
       String path = "spec.analyses[" + i + "]";
@@ -136,8 +154,13 @@ public final class ExperimentRules {
         errors.add(path + ".templateName: Required value");
       }
     }
-    if (spec.getDuration() != null && !spec.getDuration().isEmpty() && GoDurations.parse(spec.getDuration()).isEmpty()) {
-      errors.add("spec.duration: Invalid value: \"" + spec.getDuration() + "\": not a duration such as 30s, 5m or 1h");
+    if (spec.getDuration() != null
+        && !spec.getDuration().isEmpty()
+        && GoDurations.parse(spec.getDuration()).isEmpty()) {
+      errors.add(
+          "spec.duration: Invalid value: \""
+              + spec.getDuration()
+              + "\": not a duration such as 30s, 5m or 1h");
     }
     return errors;
   }
@@ -172,10 +195,11 @@ public final class ExperimentRules {
   }
 
   /**
-   * The next status of one template (docs/compatibility.md §12.1): a completed status (Successful, Failed, Error)
-   * stays; while the Experiment is terminating a template that did not fail becomes Successful; all desired pods
-   * available ⇒ Running; otherwise Progressing, and Failed once {@code lastTransitionTime + progressDeadlineSeconds}
-   * passed. {@code lastTransitionTime} moves whenever the status changes.
+   * The next status of one template (docs/compatibility.md §12.1): a completed status (Successful,
+   * Failed, Error) stays; while the Experiment is terminating a template that did not fail becomes
+   * Successful; all desired pods available ⇒ Running; otherwise Progressing, and Failed once {@code
+   * lastTransitionTime + progressDeadlineSeconds} passed. {@code lastTransitionTime} moves whenever
+   * the status changes.
    *
    * @param previous the stored status, or null on the first pass
    * @param template the template
@@ -215,16 +239,26 @@ public final class ExperimentRules {
       message = null;
     } else {
       status = PROGRESSING;
-      Instant since = before == null || RUNNING.equals(before) ? now : Times.parse(previous.getLastTransitionTime());
+      Instant since =
+          before == null || RUNNING.equals(before)
+              ? now
+              : Times.parse(previous.getLastTransitionTime());
       if (since != null && !now.isBefore(since.plusSeconds(progressDeadlineSeconds))) {
         status = FAILED;
-        message = "Template '" + template.getName() + "' exceeded its progressDeadlineSeconds (" + progressDeadlineSeconds + ")";
+        message =
+            "Template '"
+                + template.getName()
+                + "' exceeded its progressDeadlineSeconds ("
+                + progressDeadlineSeconds
+                + ")";
       }
     }
     ts.setStatus(status);
     ts.setMessage(message);
     ts.setLastTransitionTime(
-        status.equals(before) && previous.getLastTransitionTime() != null ? previous.getLastTransitionTime() : Times.format(now));
+        status.equals(before) && previous.getLastTransitionTime() != null
+            ? previous.getLastTransitionTime()
+            : Times.format(now));
     return ts;
   }
 
@@ -244,12 +278,13 @@ public final class ExperimentRules {
   }
 
   /**
-   * Whether the Experiment is terminating (docs/compatibility.md §12.1): {@code spec.terminate}, a completed phase, a
-   * Failed or Error template, an analysis completed other than Successful, every {@code requiredForCompletion} analysis
-   * Successful, or the duration elapsed.
+   * Whether the Experiment is terminating (docs/compatibility.md §12.1): {@code spec.terminate}, a
+   * completed phase, a Failed or Error template, an analysis completed other than Successful, every
+   * {@code requiredForCompletion} analysis Successful, or the duration elapsed.
    *
    * @param spec the spec
-   * @param status the status as far as computed in this pass (phase, templates, analyses, availableAt)
+   * @param status the status as far as computed in this pass (phase, templates, analyses,
+   *     availableAt)
    * @param now the pass time
    * @return whether to scale down and terminate the analyses
    */
@@ -263,7 +298,8 @@ public final class ExperimentRules {
       }
     }
     for (ExperimentAnalysisRunStatus a : list(status.getAnalysisRuns())) {
-      if (AnalysisPhase.isCompleted(a.getPhase()) && !AnalysisPhase.SUCCESSFUL.equals(a.getPhase())) {
+      if (AnalysisPhase.isCompleted(a.getPhase())
+          && !AnalysisPhase.SUCCESSFUL.equals(a.getPhase())) {
         return true;
       }
     }
@@ -275,7 +311,8 @@ public final class ExperimentRules {
   }
 
   /**
-   * Whether there is at least one {@code requiredForCompletion} analysis and every one of them is Successful.
+   * Whether there is at least one {@code requiredForCompletion} analysis and every one of them is
+   * Successful.
    *
    * @param spec the spec
    * @param status the status
@@ -298,13 +335,14 @@ public final class ExperimentRules {
   /**
    * The Experiment phase and message (docs/compatibility.md §12.1).
    *
-   * <p>Templates first: any Failed or Error template gives that phase; all Successful ⇒ Successful; all Running or
-   * Successful ⇒ Running; else Pending. While the templates run: the worst analysis that completed other than
-   * Successful gives its phase; all required analyses Successful ⇒ Successful ({@code Required AnalysisRuns
-   * completed}); otherwise the template phase. Once the templates completed Successful: an analysis completed other
-   * than Successful gives the worst such phase; when every analysis completed, or one is {@code requiredForCompletion},
-   * the worst analysis phase; otherwise Successful (non-required analyses still running are then terminated). A
-   * completed phase never changes.
+   * <p>Templates first: any Failed or Error template gives that phase; all Successful ⇒ Successful;
+   * all Running or Successful ⇒ Running; else Pending. While the templates run: the worst analysis
+   * that completed other than Successful gives its phase; all required analyses Successful ⇒
+   * Successful ({@code Required AnalysisRuns completed}); otherwise the template phase. Once the
+   * templates completed Successful: an analysis completed other than Successful gives the worst
+   * such phase; when every analysis completed, or one is {@code requiredForCompletion}, the worst
+   * analysis phase; otherwise Successful (non-required analyses still running are then terminated).
+   * A completed phase never changes.
    *
    * @param spec the spec
    * @param status the status computed in this pass (templates and analyses)
@@ -320,11 +358,13 @@ public final class ExperimentRules {
     ExperimentAnalysisRunStatus worst = null;
     boolean allCompleted = analyses.size() == list(spec.getAnalyses()).size();
     for (ExperimentAnalysisRunStatus a : analyses) {
-      String p = a.getPhase() == null || a.getPhase().isEmpty() ? AnalysisPhase.PENDING : a.getPhase();
+      String p =
+          a.getPhase() == null || a.getPhase().isEmpty() ? AnalysisPhase.PENDING : a.getPhase();
       if (!AnalysisPhase.isCompleted(p)) {
         allCompleted = false;
       }
-      if (AnalysisPhase.isCompleted(p) && !AnalysisPhase.SUCCESSFUL.equals(p)
+      if (AnalysisPhase.isCompleted(p)
+          && !AnalysisPhase.SUCCESSFUL.equals(p)
           && (worstBad == null || AnalysisPhase.isWorse(p, worstBad.getPhase()))) {
         worstBad = a;
       }
@@ -338,7 +378,9 @@ public final class ExperimentRules {
     if (worstBad != null) {
       return new PhaseAndMessage(worstBad.getPhase(), analysisMessage(worstBad));
     }
-    boolean anyRequired = list(spec.getAnalyses()).stream().anyMatch(a -> Boolean.TRUE.equals(a.getRequiredForCompletion()));
+    boolean anyRequired =
+        list(spec.getAnalyses()).stream()
+            .anyMatch(a -> Boolean.TRUE.equals(a.getRequiredForCompletion()));
     if (!AnalysisPhase.isCompleted(templates.phase())) {
       if (requiredAnalysesSucceeded(spec, status)) {
         return new PhaseAndMessage(AnalysisPhase.SUCCESSFUL, "Required AnalysisRuns completed");
@@ -350,7 +392,8 @@ public final class ExperimentRules {
         return templates;
       }
       String p = phaseOf(worst);
-      return new PhaseAndMessage(p, AnalysisPhase.SUCCESSFUL.equals(p) ? templates.message() : analysisMessage(worst));
+      return new PhaseAndMessage(
+          p, AnalysisPhase.SUCCESSFUL.equals(p) ? templates.message() : analysisMessage(worst));
     }
     return templates;
   }
@@ -375,7 +418,9 @@ public final class ExperimentRules {
     if (allSuccessful) {
       return new PhaseAndMessage(AnalysisPhase.SUCCESSFUL, null);
     }
-    boolean allUp = all.stream().allMatch(t -> RUNNING.equals(t.getStatus()) || SUCCESSFUL.equals(t.getStatus()));
+    boolean allUp =
+        all.stream()
+            .allMatch(t -> RUNNING.equals(t.getStatus()) || SUCCESSFUL.equals(t.getStatus()));
     return new PhaseAndMessage(allUp ? AnalysisPhase.RUNNING : AnalysisPhase.PENDING, null);
   }
 
@@ -419,7 +464,9 @@ public final class ExperimentRules {
   }
 
   private static boolean completed(String templateStatus) {
-    return SUCCESSFUL.equals(templateStatus) || FAILED.equals(templateStatus) || ERROR.equals(templateStatus);
+    return SUCCESSFUL.equals(templateStatus)
+        || FAILED.equals(templateStatus)
+        || ERROR.equals(templateStatus);
   }
 
   private static int count(Integer i) {

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the canary step decision reads from a Rollout, its status and its ReplicaSets at one moment of a reconcile
- * pass. Immutable; the lists are copied.
+ * What the canary step decision reads from a Rollout, its status and its ReplicaSets at one moment
+ * of a reconcile pass. Immutable; the lists are copied.
  *
  * @param replicas the effective {@code spec.replicas} (replicas, not negative)
  * @param steps {@code spec.strategy.canary.steps}, in order (empty without steps)
@@ -22,21 +22,24 @@ import java.util.Objects;
  * @param podHash the pod-template hash of the new ReplicaSet (the current template)
  * @param stableHash {@code status.stableRS}, or null/empty before the first deploy completed
  * @param promoteFull {@code status.promoteFull}
- * @param aborted whether the rollout is aborted or being aborted ({@code status.abort}, or an abort decided earlier in
- *     the same pass and not yet written)
+ * @param aborted whether the rollout is aborted or being aborted ({@code status.abort}, or an abort
+ *     decided earlier in the same pass and not yet written)
  * @param controllerPause {@code status.controllerPause}
- * @param pauseStepStart the {@code startTime} of the {@code CanaryPauseStep} entry of {@code status.pauseConditions},
- *     or null when there is none
+ * @param pauseStepStart the {@code startTime} of the {@code CanaryPauseStep} entry of {@code
+ *     status.pauseConditions}, or null when there is none
  * @param now the time of the pass, truncated to seconds
  * @param maxSurge {@code spec.strategy.canary.maxSurge} as given, or null (default 25%)
  * @param maxUnavailable {@code spec.strategy.canary.maxUnavailable} as given, or null (default 25%)
  * @param threshold {@code spec.strategy.canary.replicaProgressThreshold}, or null
  * @param newRS the ReplicaSet of the current template, or null when it does not exist
- * @param stableRS the ReplicaSet named by {@code status.stableRS}, or null; may be the same ReplicaSet as {@code newRS}
+ * @param stableRS the ReplicaSet named by {@code status.stableRS}, or null; may be the same
+ *     ReplicaSet as {@code newRS}
  * @param otherRSs every other ReplicaSet the Rollout owns, in creation order
- * @param traffic the traffic-routing facts, or null without {@code spec.strategy.canary.trafficRouting}
- * @param currentStepSucceeded for an analysis, experiment or plugin step at the current index: whether its run,
- *     experiment or plugin call reported success this pass (false for any other step)
+ * @param traffic the traffic-routing facts, or null without {@code
+ *     spec.strategy.canary.trafficRouting}
+ * @param currentStepSucceeded for an analysis, experiment or plugin step at the current index:
+ *     whether its run, experiment or plugin call reported success this pass (false for any other
+ *     step)
  */
 public record CanarySnapshot(
     int replicas,
@@ -74,7 +77,8 @@ public record CanarySnapshot(
   }
 
   /**
-   * Tells whether the new ReplicaSet is the stable one, or there is no stable one yet (first deploy).
+   * Tells whether the new ReplicaSet is the stable one, or there is no stable one yet (first
+   * deploy).
    *
    * @return true when no canary split applies
    */
@@ -83,7 +87,8 @@ public record CanarySnapshot(
   }
 
   /**
-   * Returns the index of the current step as Argo reads it: {@code status.currentStepIndex}, 0 when not set.
+   * Returns the index of the current step as Argo reads it: {@code status.currentStepIndex}, 0 when
+   * not set.
    *
    * @return the index (0 to the number of steps; equal to it once the steps are done)
    */
@@ -101,7 +106,10 @@ public record CanarySnapshot(
     return i < steps.size() ? steps.get(i) : null;
   }
 
-  /** The kind of a canary step, named after the field of {@code spec.strategy.canary.steps[]} that is set. */
+  /**
+   * The kind of a canary step, named after the field of {@code spec.strategy.canary.steps[]} that
+   * is set.
+   */
   public enum Kind {
     /** {@code setWeight}. */
     SET_WEIGHT,
@@ -127,8 +135,8 @@ public record CanarySnapshot(
    * @param kind which field decides the step's completion (the first set, in {@link Kind}'s order)
    * @param setWeight {@code setWeight} (percent of the maximum weight), or null
    * @param pause whether {@code pause} is set
-   * @param pauseDuration {@code pause.duration} as {@link GoDurations#pauseDuration} reads it: null for an indefinite
-   *     pause (or no pause), negative for a value that cannot be parsed
+   * @param pauseDuration {@code pause.duration} as {@link GoDurations#pauseDuration} reads it: null
+   *     for an indefinite pause (or no pause), negative for a value that cannot be parsed
    * @param canaryScaleReplicas {@code setCanaryScale.replicas}, or null
    * @param canaryScaleWeight {@code setCanaryScale.weight} (percent), or null
    * @param canaryScaleMatchesTraffic whether {@code setCanaryScale.matchTrafficWeight} is true
@@ -158,7 +166,9 @@ public record CanarySnapshot(
           kind(step),
           step.getSetWeight(),
           step.getPause() != null,
-          step.getPause() == null ? null : GoDurations.pauseDuration(step.getPause().getDuration()).orElse(null),
+          step.getPause() == null
+              ? null
+              : GoDurations.pauseDuration(step.getPause().getDuration()).orElse(null),
           scale != null,
           scale == null ? null : scale.getReplicas(),
           scale == null ? null : scale.getWeight(),
@@ -202,8 +212,8 @@ public record CanarySnapshot(
     }
 
     /**
-     * Names a step the way Argo's {@code RolloutStepCompleted} event does ({@code setWeight: 20}, {@code pause: 30s},
-     * {@code setCanaryScale{replicas: 2}}, ...).
+     * Names a step the way Argo's {@code RolloutStepCompleted} event does ({@code setWeight: 20},
+     * {@code pause: 30s}, {@code setCanaryScale{replicas: 2}}, ...).
      *
      * @param step the step, not null
      * @return the description
@@ -253,11 +263,13 @@ public record CanarySnapshot(
    *
    * @param maxWeight {@code trafficRouting.maxTrafficWeight}, W (default 100)
    * @param dynamicStableScale {@code spec.strategy.canary.dynamicStableScale}
-   * @param minPodsPerReplicaSet {@code spec.strategy.canary.minPodsPerReplicaSet} (replicas), or null
-   * @param abortScaleDownDelaySeconds {@code spec.strategy.canary.abortScaleDownDelaySeconds} (seconds), or null
+   * @param minPodsPerReplicaSet {@code spec.strategy.canary.minPodsPerReplicaSet} (replicas), or
+   *     null
+   * @param abortScaleDownDelaySeconds {@code spec.strategy.canary.abortScaleDownDelaySeconds}
+   *     (seconds), or null
    * @param recordedWeights {@code status.canary.weights} as stored by the previous pass, or null
-   * @param verified {@code verified} of the weights the traffic step decided this pass: false while the router has not
-   *     confirmed them, null when not verified or not decided
+   * @param verified {@code verified} of the weights the traffic step decided this pass: false while
+   *     the router has not confirmed them, null when not verified or not decided
    */
   public record Traffic(
       int maxWeight,

@@ -19,21 +19,23 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The canary step decision (docs/compatibility.md §5.2, §5.5, §5.9): from a {@link CanarySnapshot} to a
- * {@link CanaryStepPlan}. A pure function: no I/O, no clock, the same snapshot gives the same plan.
+ * The canary step decision (docs/compatibility.md §5.2, §5.5, §5.9): from a {@link CanarySnapshot}
+ * to a {@link CanaryStepPlan}. A pure function: no I/O, no clock, the same snapshot gives the same
+ * plan.
  */
 public final class CanaryStepDecision {
 
   private CanaryStepDecision() {}
 
   /**
-   * Decides the current step, its completion, the next step index, the canary weight, the replica counts, the pause
-   * and the events of one pass.
+   * Decides the current step, its completion, the next step index, the canary weight, the replica
+   * counts, the pause and the events of one pass.
    *
    * @param s the snapshot, not null
    * @return the plan
-   * @throws IllegalArgumentException when the snapshot holds values validation refuses ({@code maxSurge}, a weight out
-   *     of range); {@code io.rollgate.validation.RolloutValidator} keeps such a Rollout from reaching here
+   * @throws IllegalArgumentException when the snapshot holds values validation refuses ({@code
+   *     maxSurge}, a weight out of range); {@code io.rollgate.validation.RolloutValidator} keeps
+   *     such a Rollout from reaching here
    */
   public static CanaryStepPlan decide(CanarySnapshot s) {
     Step step = s.currentStep();
@@ -51,7 +53,9 @@ public final class CanaryStepDecision {
       CanarySplit split = TrafficRoutedReplicaMath.targets(in);
       weight = in.weight();
       replicas = new CanaryStepPlan.Replicas(split.newRS(), split.stableRS(), Map.of());
-      atDesired = TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, s.newRS(), s.stableRS(), s.threshold());
+      atDesired =
+          TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+              in, s.newRS(), s.stableRS(), s.threshold());
     }
     boolean completed = step != null && stepCompleted(s, step, atDesired);
     int size = s.steps().size();
@@ -76,8 +80,9 @@ public final class CanaryStepDecision {
   }
 
   /**
-   * Argo's {@code GetCurrentSetWeight}: 0 while aborted; the maximum weight past the last step or without steps;
-   * otherwise the last {@code setWeight} at or before the current step (0 when none).
+   * Argo's {@code GetCurrentSetWeight}: 0 while aborted; the maximum weight past the last step or
+   * without steps; otherwise the last {@code setWeight} at or before the current step (0 when
+   * none).
    *
    * @param s the snapshot
    * @param maxWeight the maximum weight W (100 without traffic routing)
@@ -112,9 +117,10 @@ public final class CanaryStepDecision {
   }
 
   /**
-   * Argo's {@code UseSetCanaryScale} (traffic routing only): walking back from the current step, the first
-   * {@code setCanaryScale} applies unless it says {@code matchTrafficWeight: true}. Ignored while aborted unless
-   * {@code abortScaleDownDelaySeconds} is 0, and once the steps are done.
+   * Argo's {@code UseSetCanaryScale} (traffic routing only): walking back from the current step,
+   * the first {@code setCanaryScale} applies unless it says {@code matchTrafficWeight: true}.
+   * Ignored while aborted unless {@code abortScaleDownDelaySeconds} is 0, and once the steps are
+   * done.
    *
    * @param s a snapshot with traffic routing
    * @return the step whose {@code setCanaryScale} applies, or null
@@ -138,7 +144,8 @@ public final class CanaryStepDecision {
   }
 
   /**
-   * The inputs of {@link TrafficRoutedReplicaMath} (Argo's {@code GetCanaryReplicasOrWeight} with traffic routing).
+   * The inputs of {@link TrafficRoutedReplicaMath} (Argo's {@code GetCanaryReplicasOrWeight} with
+   * traffic routing).
    *
    * @param s a snapshot with traffic routing
    * @return the input
@@ -169,9 +176,10 @@ public final class CanaryStepDecision {
   }
 
   /**
-   * Argo's {@code GetDesiredCanaryWeight} while aborted with {@code dynamicStableScale} (docs/compatibility.md §5.9):
-   * the canary keeps the highest {@code setWeight} whose replica count is below what it still has to serve, walking
-   * down the steps as the stable ReplicaSet takes pods back; 0 at the bottom.
+   * Argo's {@code GetDesiredCanaryWeight} while aborted with {@code dynamicStableScale}
+   * (docs/compatibility.md §5.9): the canary keeps the highest {@code setWeight} whose replica
+   * count is below what it still has to serve, walking down the steps as the stable ReplicaSet
+   * takes pods back; 0 at the bottom.
    *
    * @param s a snapshot with traffic routing
    * @return the weight (0 to W)
@@ -181,7 +189,8 @@ public final class CanaryStepDecision {
     int w = s.traffic().maxWeight();
     int expected = r - available(s.stableRS());
     Integer delay = s.traffic().abortScaleDownDelaySeconds();
-    int canaryReplicas = delay != null && delay > 0 ? expected : Math.max(expected, available(s.newRS()));
+    int canaryReplicas =
+        delay != null && delay > 0 ? expected : Math.max(expected, available(s.newRS()));
     List<Step> steps = s.steps();
     for (int i = steps.size() - 1; i >= 0; i--) {
       Integer sw = steps.get(i).setWeight();
@@ -196,7 +205,8 @@ public final class CanaryStepDecision {
     int max = RolloutDefaults.MAX_TRAFFIC_WEIGHT;
     int weight = s.promoteFull() || s.fullyPromoted() ? max : currentSetWeight(s, max);
     Fenceposts f = Fenceposts.resolve(raw(s.maxSurge()), raw(s.maxUnavailable()), s.replicas());
-    return new BasicCanaryInput(s.replicas(), weight, max, f, s.newRS(), s.stableRS(), s.otherRSs());
+    return new BasicCanaryInput(
+        s.replicas(), weight, max, f, s.newRS(), s.stableRS(), s.otherRSs());
   }
 
   private static boolean stepCompleted(CanarySnapshot s, Step step, boolean atDesired) {

@@ -8,28 +8,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Replica maths of the Argo Rollouts basic canary (no {@code spec.strategy.canary.trafficRouting}): the weight is
- * approximated by the ratio of canary to stable pods, moved within {@code maxSurge} and {@code maxUnavailable}.
+ * Replica maths of the Argo Rollouts basic canary (no {@code spec.strategy.canary.trafficRouting}):
+ * the weight is approximated by the ratio of canary to stable pods, moved within {@code maxSurge}
+ * and {@code maxUnavailable}.
  *
- * <p>One reconcile pass is modelled in two parts, as Argo Rollouts does: {@link #newAndStableTargets} (its
- * {@code CalculateReplicaCountsForBasicCanary}: target split, scale up within surge, wait for other ReplicaSets, scale
- * down within availability) and {@link #otherTargets} (its {@code scaleDownOldReplicaSetsForCanary}). All functions
- * are pure.
+ * <p>One reconcile pass is modelled in two parts, as Argo Rollouts does: {@link
+ * #newAndStableTargets} (its {@code CalculateReplicaCountsForBasicCanary}: target split, scale up
+ * within surge, wait for other ReplicaSets, scale down within availability) and {@link
+ * #otherTargets} (its {@code scaleDownOldReplicaSetsForCanary}). All functions are pure.
  */
 public final class BasicCanaryReplicas {
 
   private BasicCanaryReplicas() {}
 
   /**
-   * Finds the canary/stable replica counts that best approximate a weight (Argo Rollouts basic canary
-   * {@code approximateWeightedCanaryStableReplicaCounts}).
+   * Finds the canary/stable replica counts that best approximate a weight (Argo Rollouts basic
+   * canary {@code approximateWeightedCanaryStableReplicaCounts}).
    *
-   * <p>Candidates, in order: {@code (ceil, R)} if {@code ceil < R} or zero is allowed; {@code (floor, R)} unless
-   * {@code R * w / W} ends in exactly .5, and if the floor is non-zero or zero is allowed; with surge, {@code (ceil,
-   * R+1)} and, unless {@code (R+1) * w / W} ends in .5, {@code (floor, R+1)} under the same floor rule. The candidate
-   * whose weight {@code canary * W / total} is closest to {@code w} wins, the earliest on ties. Zero is allowed when
-   * {@code w} is 0 or {@code W}, or when {@code R == 1} without surge. So a weight strictly between 0 and W never gives
-   * 0 canary or 0 stable pods when two pods fit, halves round up, and the split may use {@code R + 1} pods.
+   * <p>Candidates, in order: {@code (ceil, R)} if {@code ceil < R} or zero is allowed; {@code
+   * (floor, R)} unless {@code R * w / W} ends in exactly .5, and if the floor is non-zero or zero
+   * is allowed; with surge, {@code (ceil, R+1)} and, unless {@code (R+1) * w / W} ends in .5,
+   * {@code (floor, R+1)} under the same floor rule. The candidate whose weight {@code canary * W /
+   * total} is closest to {@code w} wins, the earliest on ties. Zero is allowed when {@code w} is 0
+   * or {@code W}, or when {@code R == 1} without surge. So a weight strictly between 0 and W never
+   * gives 0 canary or 0 stable pods when two pods fit, halves round up, and the split may use
+   * {@code R + 1} pods.
    *
    * @param replicas {@code spec.replicas}, R (replicas, not negative)
    * @param weight the desired canary weight, w (0 to {@code maxWeight})
@@ -37,7 +40,8 @@ public final class BasicCanaryReplicas {
    * @param maxSurge the resolved {@code maxSurge} (replicas); only whether it is positive matters
    * @return the split; (0, 0) when {@code replicas} is 0
    */
-  public static CanarySplit approximateWeightedSplit(int replicas, int weight, int maxWeight, int maxSurge) {
+  public static CanarySplit approximateWeightedSplit(
+      int replicas, int weight, int maxWeight, int maxSurge) {
     if (replicas == 0) {
       return new CanarySplit(0, 0);
     }
@@ -75,11 +79,13 @@ public final class BasicCanaryReplicas {
   }
 
   /**
-   * Returns the split a basic canary converges to: {@link #approximateWeightedSplit} while a distinct stable ReplicaSet
-   * exists, otherwise {@code (R, 0)} (initial deploy, or the new ReplicaSet is the stable one).
+   * Returns the split a basic canary converges to: {@link #approximateWeightedSplit} while a
+   * distinct stable ReplicaSet exists, otherwise {@code (R, 0)} (initial deploy, or the new
+   * ReplicaSet is the stable one).
    *
-   * <p>Note that Argo Rollouts' "at desired replica counts" check compares with the constrained per-pass result
-   * ({@link #newAndStableTargets}), not with this split; see {@link #atDesiredReplicaCounts}.
+   * <p>Note that Argo Rollouts' "at desired replica counts" check compares with the constrained
+   * per-pass result ({@link #newAndStableTargets}), not with this split; see {@link
+   * #atDesiredReplicaCounts}.
    *
    * @param replicas {@code spec.replicas}, R (replicas, not negative)
    * @param weight the desired canary weight, w (0 to {@code maxWeight})
@@ -97,23 +103,26 @@ public final class BasicCanaryReplicas {
   }
 
   /**
-   * Computes the new and stable ReplicaSets' {@code spec.replicas} for this pass (Argo Rollouts basic canary
-   * {@code CalculateReplicaCountsForBasicCanary}).
+   * Computes the new and stable ReplicaSets' {@code spec.replicas} for this pass (Argo Rollouts
+   * basic canary {@code CalculateReplicaCountsForBasicCanary}).
    *
    * <ol>
    *   <li>Target split from {@link #desiredCounts}.
-   *   <li>Scale up within surge: room = {@code R + maxSurge - Σ spec.replicas} of all ReplicaSets; the stable
-   *       ReplicaSet grows toward its target first, the new one gets what is left.
-   *   <li>While any other ReplicaSet still has {@code spec.replicas > 0}, stop: those are drained first.
-   *   <li>Scale down within availability: only as far as {@code R - maxUnavailable} pods stay available. When the
-   *       canary grows, the stable ReplicaSet's availability is ignored (its spec counts) and it shrinks; when the
-   *       canary shrinks (for example on abort), the new ReplicaSet's availability is ignored and it shrinks. The
-   *       other ReplicaSet is then adjusted so the pair stays within surge without dropping below the minimum.
+   *   <li>Scale up within surge: room = {@code R + maxSurge - Σ spec.replicas} of all ReplicaSets;
+   *       the stable ReplicaSet grows toward its target first, the new one gets what is left.
+   *   <li>While any other ReplicaSet still has {@code spec.replicas > 0}, stop: those are drained
+   *       first.
+   *   <li>Scale down within availability: only as far as {@code R - maxUnavailable} pods stay
+   *       available. When the canary grows, the stable ReplicaSet's availability is ignored (its
+   *       spec counts) and it shrinks; when the canary shrinks (for example on abort), the new
+   *       ReplicaSet's availability is ignored and it shrinks. The other ReplicaSet is then
+   *       adjusted so the pair stays within surge without dropping below the minimum.
    * </ol>
    *
    * @param input the Rollout and ReplicaSet state
-   * @return the targets; {@code newRS} is 0 when there is no new ReplicaSet, {@code stableRS} is 0 when there is no
-   *     stable ReplicaSet and equals {@code newRS} when the stable ReplicaSet is the new one
+   * @return the targets; {@code newRS} is 0 when there is no new ReplicaSet, {@code stableRS} is 0
+   *     when there is no stable ReplicaSet and equals {@code newRS} when the stable ReplicaSet is
+   *     the new one
    */
   public static CanarySplit newAndStableTargets(BasicCanaryInput input) {
     CanarySplit raw = rawTargets(input);
@@ -130,14 +139,16 @@ public final class BasicCanaryReplicas {
    * Computes the other ReplicaSets' {@code spec.replicas} for this pass (Argo Rollouts canary
    * {@code scaleDownOldReplicaSetsForCanary}, basic canary branch).
    *
-   * <p>Nothing happens while their {@code spec.replicas} sum to 0. First every other ReplicaSet is scaled down to its
-   * available count (dropping unhealthy pods), in ascending revision; if one has more available pods than its spec
-   * (pods still terminating), that clean-up stops there and nothing else is scaled down this pass. Then a budget of
-   * {@code Σ available(all ReplicaSets) - (R - maxUnavailable)} is spent on the others by descending revision, each
-   * reduced by as much of the remaining budget as it can take.
+   * <p>Nothing happens while their {@code spec.replicas} sum to 0. First every other ReplicaSet is
+   * scaled down to its available count (dropping unhealthy pods), in ascending revision; if one has
+   * more available pods than its spec (pods still terminating), that clean-up stops there and
+   * nothing else is scaled down this pass. Then a budget of {@code Σ available(all ReplicaSets) -
+   * (R - maxUnavailable)} is spent on the others by descending revision, each reduced by as much of
+   * the remaining budget as it can take.
    *
    * @param input the Rollout and ReplicaSet state
-   * @return the new {@code spec.replicas} of each other ReplicaSet that changes, by name (empty when none changes)
+   * @return the new {@code spec.replicas} of each other ReplicaSet that changes, by name (empty
+   *     when none changes)
    */
   public static Map<String, Integer> otherTargets(BasicCanaryInput input) {
     List<RsState> others = input.otherRSs();
@@ -193,7 +204,8 @@ public final class BasicCanaryReplicas {
   }
 
   /**
-   * Computes the whole pass: {@link #newAndStableTargets} and {@link #otherTargets} from the same state.
+   * Computes the whole pass: {@link #newAndStableTargets} and {@link #otherTargets} from the same
+   * state.
    *
    * @param input the Rollout and ReplicaSet state
    * @return the plan; apply at most one category per pass (stable, then new, then others), see
@@ -206,19 +218,22 @@ public final class BasicCanaryReplicas {
 
   /**
    * Tells whether a basic canary is "at desired replica counts" for its current step (Argo Rollouts
-   * {@code AtDesiredReplicaCountsForCanary}, basic branch), the completion rule of {@code setWeight} and
-   * {@code setCanaryScale} steps.
+   * {@code AtDesiredReplicaCountsForCanary}, basic branch), the completion rule of {@code
+   * setWeight} and {@code setCanaryScale} steps.
    *
-   * <p>The desired counts are this pass's {@link #newAndStableTargets} (not the final split): the new ReplicaSet must
-   * meet {@code threshold} for its desired count (see {@link ReplicaProgressThreshold#isMet}); the stable ReplicaSet
-   * must exist with {@code spec.replicas} and {@code status.replicas} equal to its desired count; the other
-   * ReplicaSets must have no available pods.
+   * <p>The desired counts are this pass's {@link #newAndStableTargets} (not the final split): the
+   * new ReplicaSet must meet {@code threshold} for its desired count (see {@link
+   * ReplicaProgressThreshold#isMet}); the stable ReplicaSet must exist with {@code spec.replicas}
+   * and {@code status.replicas} equal to its desired count; the other ReplicaSets must have no
+   * available pods.
    *
    * @param input the Rollout and ReplicaSet state
-   * @param threshold {@code spec.strategy.canary.replicaProgressThreshold}, or null for the default rule
+   * @param threshold {@code spec.strategy.canary.replicaProgressThreshold}, or null for the default
+   *     rule
    * @return true when the step's replica counts are reached
    */
-  public static boolean atDesiredReplicaCounts(BasicCanaryInput input, ReplicaProgressThreshold threshold) {
+  public static boolean atDesiredReplicaCounts(
+      BasicCanaryInput input, ReplicaProgressThreshold threshold) {
     CanarySplit desired = rawTargets(input);
     if (!ReplicaProgressThreshold.isMet(threshold, input.newRS(), desired.newRS())) {
       return false;
@@ -233,8 +248,9 @@ public final class BasicCanaryReplicas {
   }
 
   /**
-   * Steps A to D exactly as Argo Rollouts computes them; when the stable ReplicaSet is absent or is the new one the
-   * stable count is meaningless (Argo Rollouts then never scales it) but still feeds the "at desired" check.
+   * Steps A to D exactly as Argo Rollouts computes them; when the stable ReplicaSet is absent or is
+   * the new one the stable count is meaningless (Argo Rollouts then never scales it) but still
+   * feeds the "at desired" check.
    */
   private static CanarySplit rawTargets(BasicCanaryInput in) {
     int replicas = in.replicas();
@@ -242,7 +258,8 @@ public final class BasicCanaryReplicas {
     RsState stableRS = in.stableRS();
     boolean scaleStable = in.hasDistinctStable();
     CanarySplit desired =
-        desiredCounts(replicas, in.weight(), in.maxWeight(), in.fenceposts().maxSurge(), scaleStable);
+        desiredCounts(
+            replicas, in.weight(), in.maxWeight(), in.fenceposts().maxSurge(), scaleStable);
     int desiredNew = desired.newRS();
     int desiredStable = desired.stableRS();
 
@@ -294,14 +311,19 @@ public final class BasicCanaryReplicas {
   }
 
   /**
-   * Keeps the pair within surge after the drained ReplicaSet shrank: first trims the adjusted one to fit under
-   * {@code maxTotal}, gives back as many of its available pods as needed to stay at {@code minAvailable}, then trims
-   * the drained one for whatever is still over {@code maxTotal}.
+   * Keeps the pair within surge after the drained ReplicaSet shrank: first trims the adjusted one
+   * to fit under {@code maxTotal}, gives back as many of its available pods as needed to stay at
+   * {@code minAvailable}, then trims the drained one for whatever is still over {@code maxTotal}.
    *
    * @return {drainCount, adjustCount}
    */
   private static int[] adjust(
-      RsState drainRS, RsState adjustRS, int drainCount, int adjustCount, int maxTotal, int minAvailable) {
+      RsState drainRS,
+      RsState adjustRS,
+      int drainCount,
+      int adjustCount,
+      int maxTotal,
+      int minAvailable) {
     if (adjustRS == null) {
       return new int[] {drainCount, adjustCount};
     }
@@ -318,9 +340,9 @@ public final class BasicCanaryReplicas {
   }
 
   /**
-   * Pods of a ReplicaSet that count toward availability when deciding how far to scale down: its spec when that is
-   * below its available count (the surplus is going away) or when availability is ignored, otherwise its available
-   * count (Argo Rollouts {@code GetReplicasForScaleDown}).
+   * Pods of a ReplicaSet that count toward availability when deciding how far to scale down: its
+   * spec when that is below its available count (the surplus is going away) or when availability is
+   * ignored, otherwise its available count (Argo Rollouts {@code GetReplicasForScaleDown}).
    */
   private static int countable(RsState rs, boolean ignoreAvailability) {
     if (rs == null) {
@@ -347,7 +369,10 @@ public final class BasicCanaryReplicas {
     return replicaSets.stream().mapToInt(RsState::specReplicas).sum();
   }
 
-  /** Whether {@code total * (weight / maxWeight)} has a fractional part of exactly 0.5 (Go float64 semantics). */
+  /**
+   * Whether {@code total * (weight / maxWeight)} has a fractional part of exactly 0.5 (Go float64
+   * semantics).
+   */
   private static boolean halfTied(int total, int weight, int maxWeight) {
     double value = (double) total * ((double) weight / maxWeight);
     return value - Math.floor(value) == 0.5;

@@ -15,7 +15,8 @@ public record CanarySplit(int newRS, int stableRS) {
    */
   public CanarySplit {
     if (newRS < 0 || stableRS < 0) {
-      throw new IllegalArgumentException("replica counts must not be negative: new=" + newRS + ", stable=" + stableRS);
+      throw new IllegalArgumentException(
+          "replica counts must not be negative: new=" + newRS + ", stable=" + stableRS);
     }
   }
 

@@ -11,8 +11,8 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The lexical side of Go's {@code encoding/json}: string escaping (with its default HTML escaping), float formatting,
- * and raw JSON values written the way a Kubernetes API server sends them.
+ * The lexical side of Go's {@code encoding/json}: string escaping (with its default HTML escaping),
+ * float formatting, and raw JSON values written the way a Kubernetes API server sends them.
  */
 final class GoJsonText {
 
@@ -23,8 +23,9 @@ final class GoJsonText {
   private GoJsonText() {}
 
   /**
-   * Returns the string Go holds after decoding a JSON string that Jackson decoded as {@code s}: Go replaces an unpaired
-   * UTF-16 surrogate (an escape of a lone surrogate) with U+FFFD, Java keeps it.
+   * Returns the string Go holds after decoding a JSON string that Jackson decoded as {@code s}: Go
+   * replaces an unpaired UTF-16 surrogate (an escape of a lone surrogate) with U+FFFD, Java keeps
+   * it.
    *
    * @param s the string as Jackson decoded it
    * @return the string as Go decodes it
@@ -45,9 +46,10 @@ final class GoJsonText {
   }
 
   /**
-   * Writes a string as Go's {@code encoding/json} does with HTML escaping on: quotes and backslash escaped, the
-   * control characters {@code \b \f \n \r \t} by name and the others, {@code < > &} and U+2028/U+2029 as six-character
-   * {@code \\u} escapes with lower-case hex, everything else as UTF-8 (an unpaired surrogate as U+FFFD).
+   * Writes a string as Go's {@code encoding/json} does with HTML escaping on: quotes and backslash
+   * escaped, the control characters {@code \b \f \n \r \t} by name and the others, {@code < > &}
+   * and U+2028/U+2029 as six-character {@code \\u} escapes with lower-case hex, everything else as
+   * UTF-8 (an unpaired surrogate as U+FFFD).
    *
    * @param out the output
    * @param s the string, already as Go holds it ({@link #goString})
@@ -102,8 +104,9 @@ final class GoJsonText {
   }
 
   /**
-   * Returns the escaped content of a JSON string as Go writes it, without the quotes: the raw bytes a Go
-   * {@code UnmarshalJSON} method sees between the quotes when the JSON came from a Go encoder (an API server).
+   * Returns the escaped content of a JSON string as Go writes it, without the quotes: the raw bytes
+   * a Go {@code UnmarshalJSON} method sees between the quotes when the JSON came from a Go encoder
+   * (an API server).
    *
    * @param s the string
    * @return the escaped content
@@ -130,8 +133,9 @@ final class GoJsonText {
   }
 
   /**
-   * Formats a float64 as Go's {@code encoding/json} does: the shortest decimal that reads back as the same double,
-   * plain notation for magnitudes in [1e-6, 1e21), otherwise exponent notation like {@code 1e+21} or {@code 1e-7}.
+   * Formats a float64 as Go's {@code encoding/json} does: the shortest decimal that reads back as
+   * the same double, plain notation for magnitudes in [1e-6, 1e21), otherwise exponent notation
+   * like {@code 1e+21} or {@code 1e-7}.
    *
    * @param d the value, finite
    * @return the JSON number text
@@ -177,8 +181,8 @@ final class GoJsonText {
   }
 
   /**
-   * Returns the text of a JSON number as a Kubernetes API server sends it: integers that fit in an int64 as they are,
-   * every other number as the float64 Go decodes it to and re-encodes it as.
+   * Returns the text of a JSON number as a Kubernetes API server sends it: integers that fit in an
+   * int64 as they are, every other number as the float64 Go decodes it to and re-encodes it as.
    *
    * @param number a numeric node
    * @return the number text
@@ -194,8 +198,9 @@ final class GoJsonText {
   }
 
   /**
-   * Writes a JSON value verbatim (object keys in their order) with Go's escaping and number formatting, as Go writes
-   * the compacted raw bytes of a raw-JSON field such as {@code metav1.FieldsV1}.
+   * Writes a JSON value verbatim (object keys in their order) with Go's escaping and number
+   * formatting, as Go writes the compacted raw bytes of a raw-JSON field such as {@code
+   * metav1.FieldsV1}.
    *
    * @param out the output
    * @param node the value, not a missing node

@@ -20,32 +20,37 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reproduces, byte for byte, the JSON that a Go controller built on the Kubernetes Go types hashes for a pod template:
- * Go's {@code json.Marshal} of the {@code k8s.io/api/core/v1.PodTemplateSpec} that the Go client decodes from the API
- * server's JSON. This is the input of the {@code rollouts-pod-template-hash} ({@link PodTemplateHash#hashOf}).
+ * Reproduces, byte for byte, the JSON that a Go controller built on the Kubernetes Go types hashes
+ * for a pod template: Go's {@code json.Marshal} of the {@code k8s.io/api/core/v1.PodTemplateSpec}
+ * that the Go client decodes from the API server's JSON. This is the input of the {@code
+ * rollouts-pod-template-hash} ({@link PodTemplateHash#hashOf}).
  *
- * <p>What Go does and this class mirrors: JSON fields that the Go types do not have are dropped (names match
- * case-sensitively, like the Kubernetes decoder); fields are written in Go declaration order with embedded structs
- * flattened; {@code omitempty} drops {@code false}, {@code 0}, {@code ""}, nil pointers and empty maps and slices but
- * never structs, so {@code "resources":{}} is always written; fields without it are written with their zero value
- * ({@code "name":""}, {@code "nodeSelectorTerms":null}); {@code omitzero} drops zero values; map keys are sorted;
- * strings are escaped with HTML escaping. Custom encodings: {@code resource.Quantity} in its canonical form
- * ({@code "0.5"} → {@code "500m"}, while a form the parser deems canonical, such as {@code "1e3"}, is kept),
- * {@code intstr.IntOrString} as a number or a string, {@code metav1.Time} as RFC 3339 in UTC or {@code null},
- * {@code metav1.FieldsV1} verbatim. Like Argo Rollouts, which re-marshals a Rollout before hashing, the result is that
- * of a second decode/encode round (the two differ only in corner cases of {@code metav1.Time}: a zero time behind a
- * pointer is {@code null} after the first round and omitted after the second).
+ * <p>What Go does and this class mirrors: JSON fields that the Go types do not have are dropped
+ * (names match case-sensitively, like the Kubernetes decoder); fields are written in Go declaration
+ * order with embedded structs flattened; {@code omitempty} drops {@code false}, {@code 0}, {@code
+ * ""}, nil pointers and empty maps and slices but never structs, so {@code "resources":{}} is
+ * always written; fields without it are written with their zero value ({@code "name":""}, {@code
+ * "nodeSelectorTerms":null}); {@code omitzero} drops zero values; map keys are sorted; strings are
+ * escaped with HTML escaping. Custom encodings: {@code resource.Quantity} in its canonical form
+ * ({@code "0.5"} → {@code "500m"}, while a form the parser deems canonical, such as {@code "1e3"},
+ * is kept), {@code intstr.IntOrString} as a number or a string, {@code metav1.Time} as RFC 3339 in
+ * UTC or {@code null}, {@code metav1.FieldsV1} verbatim. Like Argo Rollouts, which re-marshals a
+ * Rollout before hashing, the result is that of a second decode/encode round (the two differ only
+ * in corner cases of {@code metav1.Time}: a zero time behind a pointer is {@code null} after the
+ * first round and omitted after the second).
  *
- * <p>The input is the template as JSON, as the API server sends it. The Go types depend on the version of the
- * Kubernetes libraries, see {@link GoKubeApiVersion}; the default is {@link #DEFAULT_VERSION}, the one of the current
- * Argo Rollouts releases (1.9, 1.10). ReplicaSets created by Argo Rollouts 1.8 or older carry hashes of the
- * {@link GoKubeApiVersion#V0_29} encoding, which differs for every template. Values that Go fails to decode (a string in an integer field, an integer out of range, a
- * malformed quantity or time) are rejected: a Go controller would not see such a Rollout at all.
+ * <p>The input is the template as JSON, as the API server sends it. The Go types depend on the
+ * version of the Kubernetes libraries, see {@link GoKubeApiVersion}; the default is {@link
+ * #DEFAULT_VERSION}, the one of the current Argo Rollouts releases (1.9, 1.10). ReplicaSets created
+ * by Argo Rollouts 1.8 or older carry hashes of the {@link GoKubeApiVersion#V0_29} encoding, which
+ * differs for every template. Values that Go fails to decode (a string in an integer field, an
+ * integer out of range, a malformed quantity or time) are rejected: a Go controller would not see
+ * such a Rollout at all.
  *
- * <p>Limits, all outside what an API server sends: a JSON number is known only by its value, so one written with a
- * fraction or exponent is taken as the API server normalises it (the float64 re-encoded by Go, {@code 80.0} →
- * {@code 80}, {@code 1e3} → {@code 1000}); duplicate object keys are seen as Jackson keeps them (last one wins, where Go
- * merges duplicate objects).
+ * <p>Limits, all outside what an API server sends: a JSON number is known only by its value, so one
+ * written with a fraction or exponent is taken as the API server normalises it (the float64
+ * re-encoded by Go, {@code 80.0} → {@code 80}, {@code 1e3} → {@code 1000}); duplicate object keys
+ * are seen as Jackson keeps them (last one wins, where Go merges duplicate objects).
  */
 public final class GoPodTemplateJson {
 
@@ -76,7 +81,8 @@ public final class GoPodTemplateJson {
   /**
    * Encodes a pod template with the {@link #DEFAULT_VERSION} Go types.
    *
-   * @param template the {@code spec.template} JSON; null, JSON null or a missing node mean the zero template
+   * @param template the {@code spec.template} JSON; null, JSON null or a missing node mean the zero
+   *     template
    * @return the bytes Go's {@code json.Marshal} produces
    * @throws IllegalArgumentException if Go could not decode the template
    */
@@ -87,7 +93,8 @@ public final class GoPodTemplateJson {
   /**
    * Encodes a pod template with the Go types of a given Kubernetes version.
    *
-   * @param template the {@code spec.template} JSON; null, JSON null or a missing node mean the zero template
+   * @param template the {@code spec.template} JSON; null, JSON null or a missing node mean the zero
+   *     template
    * @param version the Go types to follow
    * @return the bytes Go's {@code json.Marshal} produces
    * @throws IllegalArgumentException if Go could not decode the template
@@ -101,11 +108,12 @@ public final class GoPodTemplateJson {
   }
 
   /**
-   * Encodes a fabric8 pod template with the {@link #DEFAULT_VERSION} Go types, after serializing it with
-   * {@link ModelJson#mapper()}.
+   * Encodes a fabric8 pod template with the {@link #DEFAULT_VERSION} Go types, after serializing it
+   * with {@link ModelJson#mapper()}.
    *
-   * <p>Prefer the {@link JsonNode} form with the JSON the API server sent: the fabric8 model does not keep every
-   * distinction Go makes (an empty list it omits is {@code null} to Go, where the original {@code []} was not).
+   * <p>Prefer the {@link JsonNode} form with the JSON the API server sent: the fabric8 model does
+   * not keep every distinction Go makes (an empty list it omits is {@code null} to Go, where the
+   * original {@code []} was not).
    *
    * @param template the template, or null for the zero template
    * @return the bytes Go's {@code json.Marshal} produces
@@ -116,8 +124,8 @@ public final class GoPodTemplateJson {
   }
 
   /**
-   * Encodes a fabric8 pod template with the Go types of a given Kubernetes version, after serializing it with
-   * {@link ModelJson#mapper()}.
+   * Encodes a fabric8 pod template with the Go types of a given Kubernetes version, after
+   * serializing it with {@link ModelJson#mapper()}.
    *
    * @param template the template, or null for the zero template
    * @param version the Go types to follow
@@ -129,8 +137,8 @@ public final class GoPodTemplateJson {
   }
 
   /**
-   * Computes the pod template hash of a template: {@link PodTemplateHash#hashOf} over {@link #encode(JsonNode,
-   * GoKubeApiVersion)}.
+   * Computes the pod template hash of a template: {@link PodTemplateHash#hashOf} over {@link
+   * #encode(JsonNode, GoKubeApiVersion)}.
    *
    * @param template the {@code spec.template} JSON
    * @param collisionCount {@code status.collisionCount}, or null when unset
@@ -138,13 +146,16 @@ public final class GoPodTemplateJson {
    * @return the {@code rollouts-pod-template-hash} value
    * @throws IllegalArgumentException if Go could not decode the template
    */
-  public static String podTemplateHash(JsonNode template, Integer collisionCount, GoKubeApiVersion version) {
+  public static String podTemplateHash(
+      JsonNode template, Integer collisionCount, GoKubeApiVersion version) {
     return PodTemplateHash.hashOf(encode(template, version), collisionCount);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-  // Decoding: JSON -> Go value. Go nil is Java null; strings, quantities (their encoded text) and times (their encoded
-  // text, "" for the zero time) are Strings; integers BigInteger; IntOrString Integer or String; slices Lists; maps
+  // Decoding: JSON -> Go value. Go nil is Java null; strings, quantities (their encoded text) and
+  // times (their encoded
+  // text, "" for the zero time) are Strings; integers BigInteger; IntOrString Integer or String;
+  // slices Lists; maps
   // sorted TreeMaps; structs Object[] in field order; FieldsV1 the JsonNode.
 
   private static boolean absent(JsonNode node) {
@@ -168,11 +179,13 @@ public final class GoPodTemplateJson {
         }
         yield node.booleanValue();
       }
-      case INT8, INT16, INT32, INT64, INT, UINT8, UINT16, UINT32, UINT64, UINT -> integer(node, type, path);
+      case INT8, INT16, INT32, INT64, INT, UINT8, UINT16, UINT32, UINT64, UINT ->
+          integer(node, type, path);
       case QUANTITY -> {
         try {
           if (node.isTextual()) {
-            // UnmarshalJSON strips the quotes from the raw bytes without unescaping them, so escapes stay in the text.
+            // UnmarshalJSON strips the quotes from the raw bytes without unescaping them, so
+            // escapes stay in the text.
             yield Quantities.canonical(GoJsonText.escapedContent(node.textValue()));
           }
           if (node.isNumber()) {
@@ -205,9 +218,13 @@ public final class GoPodTemplateJson {
       case FIELDS_V1 -> node;
       case POINTER -> {
         Object elem = decode(node, type.elem, path);
-        // A pointer to the zero time encodes as null, which reads back as nil in the second round. (A time within the
-        // first second of year 1 is not zero in the first round, only in the second, so its pointer stays: null.)
-        yield type.elem.kind == Kind.TIME && ZERO_TIME.equals(elem) && GoTime.isExactZero(node.textValue())
+        // A pointer to the zero time encodes as null, which reads back as nil in the second round.
+        // (A time within the
+        // first second of year 1 is not zero in the first round, only in the second, so its pointer
+        // stays: null.)
+        yield type.elem.kind == Kind.TIME
+                && ZERO_TIME.equals(elem)
+                && GoTime.isExactZero(node.textValue())
             ? null
             : elem;
       }
@@ -267,7 +284,12 @@ public final class GoPodTemplateJson {
         value = decimal.toBigIntegerExact();
       } catch (ArithmeticException e) {
         throw new IllegalArgumentException(
-            path + ": cannot decode number " + GoJsonText.numberText(node) + " as Go " + goName(type), e);
+            path
+                + ": cannot decode number "
+                + GoJsonText.numberText(node)
+                + " as Go "
+                + goName(type),
+            e);
       }
     }
     int bits =
@@ -280,23 +302,31 @@ public final class GoPodTemplateJson {
     boolean unsigned = type.kind.name().startsWith("UINT");
     BigInteger min = unsigned ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
     BigInteger max =
-        unsigned ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
+        unsigned
+            ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
             : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new IllegalArgumentException(path + ": number " + value + " overflows Go " + goName(type));
+      throw new IllegalArgumentException(
+          path + ": number " + value + " overflows Go " + goName(type));
     }
     return value;
   }
 
   private static IllegalArgumentException mismatch(JsonNode node, Type type, String path) {
     String jsonType =
-        node.isTextual() ? "string"
-            : node.isNumber() ? "number"
-            : node.isBoolean() ? "bool"
-            : node.isArray() ? "array"
-            : node.isObject() ? "object"
-            : node.getNodeType().toString().toLowerCase(Locale.ROOT);
-    return new IllegalArgumentException(path + ": cannot decode a JSON " + jsonType + " as Go " + goName(type));
+        node.isTextual()
+            ? "string"
+            : node.isNumber()
+                ? "number"
+                : node.isBoolean()
+                    ? "bool"
+                    : node.isArray()
+                        ? "array"
+                        : node.isObject()
+                            ? "object"
+                            : node.getNodeType().toString().toLowerCase(Locale.ROOT);
+    return new IllegalArgumentException(
+        path + ": cannot decode a JSON " + jsonType + " as Go " + goName(type));
   }
 
   private static String goName(Type type) {
@@ -336,12 +366,15 @@ public final class GoPodTemplateJson {
   // ---------------------------------------------------------------------------------------------------------------
   // Encoding: Go value -> bytes.
 
-  /** Go's isEmptyValue, for omitempty: never true for structs (including the custom struct types). */
+  /**
+   * Go's isEmptyValue, for omitempty: never true for structs (including the custom struct types).
+   */
   private static boolean isEmpty(Object value, Type type) {
     return switch (type.kind) {
       case STRING -> ((String) value).isEmpty();
       case BOOL -> !((Boolean) value);
-      case INT8, INT16, INT32, INT64, INT, UINT8, UINT16, UINT32, UINT64, UINT -> ((BigInteger) value).signum() == 0;
+      case INT8, INT16, INT32, INT64, INT, UINT8, UINT16, UINT32, UINT64, UINT ->
+          ((BigInteger) value).signum() == 0;
       case POINTER -> value == null;
       case SLICE -> value == null || ((List<?>) value).isEmpty();
       case MAP -> value == null || ((Map<?, ?>) value).isEmpty();
@@ -352,7 +385,8 @@ public final class GoPodTemplateJson {
   /** For omitzero: the type's IsZero method (Time, Quantity) or else the Go zero value. */
   private static boolean isZero(Object value, Type type) {
     return switch (type.kind) {
-      case STRING, BOOL, INT8, INT16, INT32, INT64, INT, UINT8, UINT16, UINT32, UINT64, UINT -> isEmpty(value, type);
+      case STRING, BOOL, INT8, INT16, INT32, INT64, INT, UINT8, UINT16, UINT32, UINT64, UINT ->
+          isEmpty(value, type);
       case POINTER, SLICE, MAP, FIELDS_V1 -> value == null;
       case QUANTITY -> "0".equals(value);
       case INT_OR_STRING -> Integer.valueOf(0).equals(value);

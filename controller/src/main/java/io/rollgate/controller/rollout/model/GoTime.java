@@ -4,10 +4,11 @@ import java.time.LocalDateTime;
 import java.time.YearMonth;
 
 /**
- * {@code metav1.Time} as its Go JSON methods see it: parsed with {@code time.Parse(time.RFC3339, s)} (which also
- * accepts a one-digit hour, fractional seconds after a dot or comma, and zone offsets up to 24:60), written as
- * RFC 3339 in UTC without fractional seconds, or {@code null} for the zero time (January 1, year 1, 00:00:00 UTC). The
- * result is that of a second decode/encode round, as for {@link GoPodTemplateJson}.
+ * {@code metav1.Time} as its Go JSON methods see it: parsed with {@code time.Parse(time.RFC3339,
+ * s)} (which also accepts a one-digit hour, fractional seconds after a dot or comma, and zone
+ * offsets up to 24:60), written as RFC 3339 in UTC without fractional seconds, or {@code null} for
+ * the zero time (January 1, year 1, 00:00:00 UTC). The result is that of a second decode/encode
+ * round, as for {@link GoPodTemplateJson}.
  */
 final class GoTime {
 
@@ -25,20 +26,33 @@ final class GoTime {
    */
   static String encode(String s) {
     LocalDateTime utc = parse(s).utcSeconds();
-    // Encoding drops the fraction, so after the second round a time within the first second of year 1 is zero.
+    // Encoding drops the fraction, so after the second round a time within the first second of year
+    // 1 is zero.
     if (utc.equals(ZERO)) {
       return "";
     }
     if (utc.getYear() < 0 || utc.getYear() > 9999) {
       // Go writes such a year, but cannot read it back in the second round.
-      throw new IllegalArgumentException("time \"" + s + "\" is out of the range of RFC 3339 years in UTC");
+      throw new IllegalArgumentException(
+          "time \"" + s + "\" is out of the range of RFC 3339 years in UTC");
     }
-    return pad(utc.getYear(), 4) + "-" + pad(utc.getMonthValue(), 2) + "-" + pad(utc.getDayOfMonth(), 2) + "T"
-        + pad(utc.getHour(), 2) + ":" + pad(utc.getMinute(), 2) + ":" + pad(utc.getSecond(), 2) + "Z";
+    return pad(utc.getYear(), 4)
+        + "-"
+        + pad(utc.getMonthValue(), 2)
+        + "-"
+        + pad(utc.getDayOfMonth(), 2)
+        + "T"
+        + pad(utc.getHour(), 2)
+        + ":"
+        + pad(utc.getMinute(), 2)
+        + ":"
+        + pad(utc.getSecond(), 2)
+        + "Z";
   }
 
   /**
-   * Tells whether a time, as first decoded (before any fraction is dropped), is exactly the zero time.
+   * Tells whether a time, as first decoded (before any fraction is dropped), is exactly the zero
+   * time.
    *
    * @param s the JSON string value, one that {@link #encode} accepts
    * @return true for the zero time, false also for a time within the first second of year 1
@@ -48,7 +62,10 @@ final class GoTime {
     return parsed.utcSeconds().equals(ZERO) && parsed.fractionZero();
   }
 
-  /** A parsed time: the UTC date and time to the second, and whether the (ignored) fraction was zero. */
+  /**
+   * A parsed time: the UTC date and time to the second, and whether the (ignored) fraction was
+   * zero.
+   */
   private record Parsed(LocalDateTime utcSeconds, boolean fractionZero) {}
 
   private static Parsed parse(String s) {
@@ -86,7 +103,9 @@ final class GoTime {
       throw c.range("second");
     }
     boolean fractionZero = true;
-    if (c.remaining() >= 2 && (s.charAt(c.pos) == '.' || s.charAt(c.pos) == ',') && isDigit(s, c.pos + 1)) {
+    if (c.remaining() >= 2
+        && (s.charAt(c.pos) == '.' || s.charAt(c.pos) == ',')
+        && isDigit(s, c.pos + 1)) {
       int n = 2;
       while (c.pos + n < s.length() && isDigit(s, c.pos + n)) {
         n++;
@@ -106,7 +125,10 @@ final class GoTime {
         throw c.bad();
       }
       char sign = s.charAt(c.pos);
-      if (!isDigit(s, c.pos + 1) || !isDigit(s, c.pos + 2) || !isDigit(s, c.pos + 4) || !isDigit(s, c.pos + 5)) {
+      if (!isDigit(s, c.pos + 1)
+          || !isDigit(s, c.pos + 2)
+          || !isDigit(s, c.pos + 4)
+          || !isDigit(s, c.pos + 5)) {
         throw c.bad();
       }
       int offsetHours = Integer.parseInt(s.substring(c.pos + 1, c.pos + 3));
@@ -132,7 +154,8 @@ final class GoTime {
       throw new IllegalArgumentException("parsing time \"" + s + "\": day out of range");
     }
     return new Parsed(
-        LocalDateTime.of(year, month, day, hour, minute, second).minusSeconds(offsetSeconds), fractionZero);
+        LocalDateTime.of(year, month, day, hour, minute, second).minusSeconds(offsetSeconds),
+        fractionZero);
   }
 
   private static String pad(int value, int width) {
@@ -182,7 +205,11 @@ final class GoTime {
 
     IllegalArgumentException bad() {
       return new IllegalArgumentException(
-          "parsing time \"" + s + "\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"" + s.substring(pos) + "\"");
+          "parsing time \""
+              + s
+              + "\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \""
+              + s.substring(pos)
+              + "\"");
     }
 
     IllegalArgumentException range(String what) {

@@ -14,18 +14,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Go types of {@code core/v1.PodTemplateSpec} as {@code encoding/json} sees them, loaded from the generated table
- * {@code go-podtemplatespec-<version>.json} next to this class (generator: {@code controller/src/test/go/}).
+ * The Go types of {@code core/v1.PodTemplateSpec} as {@code encoding/json} sees them, loaded from
+ * the generated table {@code go-podtemplatespec-<version>.json} next to this class (generator:
+ * {@code controller/src/test/go/}).
  *
- * <p>Every version's table is read once, when this class is initialised, into data that does not change afterwards:
- * the reconciler hashes each template with every version, so all of them are needed anyway.
+ * <p>Every version's table is read once, when this class is initialised, into data that does not
+ * change afterwards: the reconciler hashes each template with every version, so all of them are
+ * needed anyway.
  */
 final class GoTypes {
 
   /**
-   * The kinds of Go types that occur in the tables; the last ones before the composites are types with their own JSON
-   * (un)marshallers. A table with any other kind (floats, {@code []byte}, {@code interface{}}, MicroTime,
-   * RawExtension) fails to load.
+   * The kinds of Go types that occur in the tables; the last ones before the composites are types
+   * with their own JSON (un)marshallers. A table with any other kind (floats, {@code []byte},
+   * {@code interface{}}, MicroTime, RawExtension) fails to load.
    */
   enum Kind {
     STRING,
@@ -51,8 +53,9 @@ final class GoTypes {
   }
 
   /**
-   * A Go type: its kind, the element type of pointers, slices and maps, the struct of structs. {@link #struct} is set
-   * once while the table loads (structs may be named before they are defined) and never changes after.
+   * A Go type: its kind, the element type of pointers, slices and maps, the struct of structs.
+   * {@link #struct} is set once while the table loads (structs may be named before they are
+   * defined) and never changes after.
    */
   static final class Type {
     final Kind kind;
@@ -67,7 +70,10 @@ final class GoTypes {
     }
   }
 
-  /** A struct field as encoding/json handles it: embedded structs already flattened, in encoding order. */
+  /**
+   * A struct field as encoding/json handles it: embedded structs already flattened, in encoding
+   * order.
+   */
   record Field(String json, boolean omitEmpty, boolean omitZero, Type type) {}
 
   /** A named Go struct type. */
@@ -113,7 +119,8 @@ final class GoTypes {
       throw new UncheckedIOException("cannot read " + resource, e);
     }
     if (!version.moduleVersion().equals(table.path("k8sApi").asText())) {
-      throw new IllegalStateException(resource + " is for k8s.io/api " + table.path("k8sApi").asText());
+      throw new IllegalStateException(
+          resource + " is for k8s.io/api " + table.path("k8sApi").asText());
     }
     Map<String, Struct> structs = new HashMap<>();
     List<Type> structRefs = new ArrayList<>();
@@ -133,7 +140,10 @@ final class GoTypes {
       }
       structs.put(
           entry.getKey(),
-          new Struct(entry.getKey(), Collections.unmodifiableList(fields), Collections.unmodifiableMap(byJsonName)));
+          new Struct(
+              entry.getKey(),
+              Collections.unmodifiableList(fields),
+              Collections.unmodifiableMap(byJsonName)));
     }
     Type root = new Type(Kind.STRUCT, null, table.path("root").asText());
     structRefs.add(root);
@@ -166,8 +176,9 @@ final class GoTypes {
             case "IntOrString" -> Kind.INT_OR_STRING;
             case "Time" -> Kind.TIME;
             case "FieldsV1" -> Kind.FIELDS_V1;
-            default -> throw new IllegalStateException(
-                "Go type " + node.asText() + " is not supported by GoPodTemplateJson yet");
+            default ->
+                throw new IllegalStateException(
+                    "Go type " + node.asText() + " is not supported by GoPodTemplateJson yet");
           };
       return new Type(kind, null, null);
     }

@@ -3,8 +3,9 @@ package io.rollgate.controller.rollout.model;
 import java.util.Objects;
 
 /**
- * {@code spec.strategy.canary.replicaProgressThreshold}: how much of the canary's desired replica count must be
- * available before a {@code setWeight} / {@code setCanaryScale} step counts as reached.
+ * {@code spec.strategy.canary.replicaProgressThreshold}: how much of the canary's desired replica
+ * count must be available before a {@code setWeight} / {@code setCanaryScale} step counts as
+ * reached.
  *
  * @param type whether {@code value} is a percentage of the desired count or a pod count
  * @param value the threshold (percent or replicas); a negative value means "use the default rule"
@@ -31,9 +32,10 @@ public record ReplicaProgressThreshold(Type type, int value) {
   /**
    * Tells whether a ReplicaSet has reached {@code desired} replicas under a threshold.
    *
-   * <p>Without a threshold (null, or a negative value) the default rule applies: {@code spec.replicas == desired} and
-   * {@code status.availableReplicas == desired}. {@code PERCENT}: {@code available * 100 >= value * desired}, always
-   * met when {@code desired} is 0. {@code PODS}: {@code available >= value}. A missing ReplicaSet never meets it.
+   * <p>Without a threshold (null, or a negative value) the default rule applies: {@code
+   * spec.replicas == desired} and {@code status.availableReplicas == desired}. {@code PERCENT}:
+   * {@code available * 100 >= value * desired}, always met when {@code desired} is 0. {@code PODS}:
+   * {@code available >= value}. A missing ReplicaSet never meets it.
    *
    * @param threshold the configured threshold, or null for the default rule
    * @param rs the ReplicaSet (the canary), or null when it does not exist
@@ -48,7 +50,8 @@ public record ReplicaProgressThreshold(Type type, int value) {
       return rs.specReplicas() == desired && rs.availableReplicas() == desired;
     }
     return switch (threshold.type) {
-      case PERCENT -> desired == 0 || (long) rs.availableReplicas() * 100 >= (long) threshold.value * desired;
+      case PERCENT ->
+          desired == 0 || (long) rs.availableReplicas() * 100 >= (long) threshold.value * desired;
       case PODS -> rs.availableReplicas() >= threshold.value;
     };
   }

@@ -5,7 +5,8 @@ import java.util.Objects;
 /**
  * The replica counts of one ReplicaSet owned by a Rollout, as the replica maths needs them.
  *
- * <p>Two states with the same {@code name} are the same ReplicaSet (Argo Rollouts compares ReplicaSets by name).
+ * <p>Two states with the same {@code name} are the same ReplicaSet (Argo Rollouts compares
+ * ReplicaSets by name).
  *
  * @param name {@code metadata.name}, not null
  * @param specReplicas {@code spec.replicas} (replicas, not negative)
@@ -13,7 +14,8 @@ import java.util.Objects;
  * @param statusReplicas {@code status.replicas}, pods created (replicas, not negative)
  * @param revision the {@code rollout.argoproj.io/revision} annotation, 0 when absent or unparsable
  */
-public record RsState(String name, int specReplicas, int availableReplicas, int statusReplicas, long revision) {
+public record RsState(
+    String name, int specReplicas, int availableReplicas, int statusReplicas, long revision) {
 
   /**
    * Checks the name and that no count is negative.
@@ -25,13 +27,20 @@ public record RsState(String name, int specReplicas, int availableReplicas, int 
     Objects.requireNonNull(name, "name");
     if (specReplicas < 0 || availableReplicas < 0 || statusReplicas < 0) {
       throw new IllegalArgumentException(
-          "replica counts of ReplicaSet " + name + " must not be negative: spec=" + specReplicas + ", available="
-              + availableReplicas + ", status=" + statusReplicas);
+          "replica counts of ReplicaSet "
+              + name
+              + " must not be negative: spec="
+              + specReplicas
+              + ", available="
+              + availableReplicas
+              + ", status="
+              + statusReplicas);
     }
   }
 
   /**
-   * Returns a fully-rolled-out state: {@code spec.replicas}, {@code status.replicas} and available all equal.
+   * Returns a fully-rolled-out state: {@code spec.replicas}, {@code status.replicas} and available
+   * all equal.
    *
    * @param name {@code metadata.name}
    * @param replicas the replica count (replicas)

@@ -3,19 +3,21 @@ package io.rollgate.controller.rollout.model;
 /**
  * What the traffic-routed canary replica maths reads from a Rollout.
  *
- * <p>Use {@link #forWeight} or {@link #forCanaryScaleReplicas} and the {@code with...} methods rather than the
- * canonical constructor.
+ * <p>Use {@link #forWeight} or {@link #forCanaryScaleReplicas} and the {@code with...} methods
+ * rather than the canonical constructor.
  *
  * @param replicas the effective {@code spec.replicas}, R (replicas, not negative)
  * @param maxWeight {@code trafficRouting.maxTrafficWeight}, W (default 100; greater than 0)
- * @param canaryScaleReplicas {@code setCanaryScale.replicas} when such a step applies (replicas), else null
- * @param weight the desired canary weight as Argo Rollouts' {@code GetCanaryReplicasOrWeight} returns it:
- *     {@code setCanaryScale.weight} when such a step applies, else the desired traffic weight; 0 when
- *     {@code canaryScaleReplicas} is set (0 to W)
+ * @param canaryScaleReplicas {@code setCanaryScale.replicas} when such a step applies (replicas),
+ *     else null
+ * @param weight the desired canary weight as Argo Rollouts' {@code GetCanaryReplicasOrWeight}
+ *     returns it: {@code setCanaryScale.weight} when such a step applies, else the desired traffic
+ *     weight; 0 when {@code canaryScaleReplicas} is set (0 to W)
  * @param minPodsPerReplicaSet {@code spec.strategy.canary.minPodsPerReplicaSet} (replicas), or null
  * @param dynamicStableScale {@code spec.strategy.canary.dynamicStableScale}
  * @param aborted {@code status.abort}
- * @param recordedWeights {@code status.canary.weights} as recorded by the <em>previous</em> pass, or null
+ * @param recordedWeights {@code status.canary.weights} as recorded by the <em>previous</em> pass,
+ *     or null
  */
 public record TrafficRoutedInput(
     int replicas,
@@ -38,29 +40,33 @@ public record TrafficRoutedInput(
   /**
    * Checks the ranges.
    *
-   * @throws IllegalArgumentException when a number is out of range, or when a weight is given together with
-   *     {@code canaryScaleReplicas}
+   * @throws IllegalArgumentException when a number is out of range, or when a weight is given
+   *     together with {@code canaryScaleReplicas}
    */
   public TrafficRoutedInput {
     if (replicas < 0) {
       throw new IllegalArgumentException("replicas must not be negative: " + replicas);
     }
     if (maxWeight <= 0 || weight < 0 || weight > maxWeight) {
-      throw new IllegalArgumentException("weight must be within 0.." + maxWeight + " (maxWeight > 0): " + weight);
+      throw new IllegalArgumentException(
+          "weight must be within 0.." + maxWeight + " (maxWeight > 0): " + weight);
     }
     if (canaryScaleReplicas != null && (canaryScaleReplicas < 0 || weight != 0)) {
       throw new IllegalArgumentException(
-          "setCanaryScale replicas must not be negative and come with weight 0: replicas=" + canaryScaleReplicas
-              + ", weight=" + weight);
+          "setCanaryScale replicas must not be negative and come with weight 0: replicas="
+              + canaryScaleReplicas
+              + ", weight="
+              + weight);
     }
     if (minPodsPerReplicaSet != null && minPodsPerReplicaSet < 0) {
-      throw new IllegalArgumentException("minPodsPerReplicaSet must not be negative: " + minPodsPerReplicaSet);
+      throw new IllegalArgumentException(
+          "minPodsPerReplicaSet must not be negative: " + minPodsPerReplicaSet);
     }
   }
 
   /**
-   * Returns the input for a weight (a {@code setWeight}, or a {@code setCanaryScale.weight}), without
-   * minPodsPerReplicaSet or dynamic stable scaling.
+   * Returns the input for a weight (a {@code setWeight}, or a {@code setCanaryScale.weight}),
+   * without minPodsPerReplicaSet or dynamic stable scaling.
    *
    * @param replicas {@code spec.replicas} (replicas)
    * @param maxWeight the total weight W (greater than 0)
@@ -72,15 +78,16 @@ public record TrafficRoutedInput(
   }
 
   /**
-   * Returns the input for an applicable {@code setCanaryScale.replicas}, without minPodsPerReplicaSet or dynamic
-   * stable scaling.
+   * Returns the input for an applicable {@code setCanaryScale.replicas}, without
+   * minPodsPerReplicaSet or dynamic stable scaling.
    *
    * @param replicas {@code spec.replicas} (replicas)
    * @param maxWeight the total weight W (greater than 0)
    * @param canaryReplicas {@code setCanaryScale.replicas} (replicas)
    * @return the input
    */
-  public static TrafficRoutedInput forCanaryScaleReplicas(int replicas, int maxWeight, int canaryReplicas) {
+  public static TrafficRoutedInput forCanaryScaleReplicas(
+      int replicas, int maxWeight, int canaryReplicas) {
     return new TrafficRoutedInput(replicas, maxWeight, canaryReplicas, 0, null, false, false, null);
   }
 
@@ -92,7 +99,14 @@ public record TrafficRoutedInput(
    */
   public TrafficRoutedInput withMinPodsPerReplicaSet(Integer minPods) {
     return new TrafficRoutedInput(
-        replicas, maxWeight, canaryScaleReplicas, weight, minPods, dynamicStableScale, aborted, recordedWeights);
+        replicas,
+        maxWeight,
+        canaryScaleReplicas,
+        weight,
+        minPods,
+        dynamicStableScale,
+        aborted,
+        recordedWeights);
   }
 
   /**
@@ -102,8 +116,16 @@ public record TrafficRoutedInput(
    * @param isAborted {@code status.abort}
    * @return the copy
    */
-  public TrafficRoutedInput withDynamicStableScale(RecordedWeights previousWeights, boolean isAborted) {
+  public TrafficRoutedInput withDynamicStableScale(
+      RecordedWeights previousWeights, boolean isAborted) {
     return new TrafficRoutedInput(
-        replicas, maxWeight, canaryScaleReplicas, weight, minPodsPerReplicaSet, true, isAborted, previousWeights);
+        replicas,
+        maxWeight,
+        canaryScaleReplicas,
+        weight,
+        minPodsPerReplicaSet,
+        true,
+        isAborted,
+        previousWeights);
   }
 }

@@ -1,10 +1,11 @@
 package io.rollgate.controller.rollout.model;
 
 /**
- * Replica maths of the Argo Rollouts traffic-routed canary ({@code spec.strategy.canary.trafficRouting} set), its
- * {@code CalculateReplicaCountsForTrafficRoutedCanary}: the router splits traffic, so the canary is sized from the
- * weight with no {@code maxSurge} limit and the stable ReplicaSet stays fully scaled unless
- * {@code dynamicStableScale} is on. All functions are pure.
+ * Replica maths of the Argo Rollouts traffic-routed canary ({@code
+ * spec.strategy.canary.trafficRouting} set), its {@code
+ * CalculateReplicaCountsForTrafficRoutedCanary}: the router splits traffic, so the canary is sized
+ * from the weight with no {@code maxSurge} limit and the stable ReplicaSet stays fully scaled
+ * unless {@code dynamicStableScale} is on. All functions are pure.
  */
 public final class TrafficRoutedReplicaMath {
 
@@ -26,7 +27,8 @@ public final class TrafficRoutedReplicaMath {
    * Raises a non-zero count to {@code minPodsPerReplicaSet}, capped at {@code replicas}; 0 stays 0.
    *
    * @param count the computed count (replicas)
-   * @param minPodsPerReplicaSet {@code spec.strategy.canary.minPodsPerReplicaSet} (replicas), or null for no minimum
+   * @param minPodsPerReplicaSet {@code spec.strategy.canary.minPodsPerReplicaSet} (replicas), or
+   *     null for no minimum
    * @param replicas {@code spec.replicas}, the cap (replicas)
    * @return the raised count
    */
@@ -41,13 +43,14 @@ public final class TrafficRoutedReplicaMath {
    * Computes the canary and stable {@code spec.replicas}.
    *
    * <ul>
-   *   <li>Canary: {@code setCanaryScale.replicas} when set, else {@code toReplicas(weight)} raised by
-   *       minPodsPerReplicaSet.
+   *   <li>Canary: {@code setCanaryScale.replicas} when set, else {@code toReplicas(weight)} raised
+   *       by minPodsPerReplicaSet.
    *   <li>Without {@code dynamicStableScale}: stable = R.
-   *   <li>With it: stable = {@code toReplicas(W - weight)}, or more while the previously recorded stable weight still
-   *       needs more; when aborted the canary keeps at least {@code toReplicas(recorded canary weight)}; both are then
-   *       raised by minPodsPerReplicaSet. The recorded weights are from the previous pass, so stable scaling lags the
-   *       weight change by one pass.
+   *   <li>With it: stable = {@code toReplicas(W - weight)}, or more while the previously recorded
+   *       stable weight still needs more; when aborted the canary keeps at least {@code
+   *       toReplicas(recorded canary weight)}; both are then raised by minPodsPerReplicaSet. The
+   *       recorded weights are from the previous pass, so stable scaling lags the weight change by
+   *       one pass.
    * </ul>
    *
    * @param input the Rollout state
@@ -72,23 +75,29 @@ public final class TrafficRoutedReplicaMath {
         canary = Math.max(canary, toReplicas(recorded.canaryWeight(), replicas, maxWeight));
       }
     }
-    return new CanarySplit(applyMinPods(canary, minPods, replicas), applyMinPods(stable, minPods, replicas));
+    return new CanarySplit(
+        applyMinPods(canary, minPods, replicas), applyMinPods(stable, minPods, replicas));
   }
 
   /**
-   * Tells whether a traffic-routed canary is "at desired replica counts" (Argo Rollouts
-   * {@code AtDesiredReplicaCountsForCanary}, traffic-routed branch): the new ReplicaSet meets {@code threshold} for
-   * its target; without {@code dynamicStableScale} the stable ReplicaSet also has {@code spec.replicas} and
-   * {@code status.replicas} equal to its target. Other ReplicaSets do not matter (the router keeps traffic off them).
+   * Tells whether a traffic-routed canary is "at desired replica counts" (Argo Rollouts {@code
+   * AtDesiredReplicaCountsForCanary}, traffic-routed branch): the new ReplicaSet meets {@code
+   * threshold} for its target; without {@code dynamicStableScale} the stable ReplicaSet also has
+   * {@code spec.replicas} and {@code status.replicas} equal to its target. Other ReplicaSets do not
+   * matter (the router keeps traffic off them).
    *
    * @param input the Rollout state
    * @param newRS the ReplicaSet of the current pod template, or null
    * @param stableRS the stable ReplicaSet, or null
-   * @param threshold {@code spec.strategy.canary.replicaProgressThreshold}, or null for the default rule
+   * @param threshold {@code spec.strategy.canary.replicaProgressThreshold}, or null for the default
+   *     rule
    * @return true when the step's replica counts are reached
    */
   public static boolean atDesiredReplicaCounts(
-      TrafficRoutedInput input, RsState newRS, RsState stableRS, ReplicaProgressThreshold threshold) {
+      TrafficRoutedInput input,
+      RsState newRS,
+      RsState stableRS,
+      ReplicaProgressThreshold threshold) {
     CanarySplit desired = targets(input);
     if (!ReplicaProgressThreshold.isMet(threshold, newRS, desired.newRS())) {
       return false;

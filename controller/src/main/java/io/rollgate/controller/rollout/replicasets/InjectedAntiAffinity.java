@@ -17,10 +17,11 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The pod anti-affinity term a new ReplicaSet gets against the stable pods ({@code spec.strategy.canary.antiAffinity},
- * {@code spec.strategy.blueGreen.antiAffinity}; docs/compatibility.md §4 item 4 and §6):
- * {@code rollouts-pod-template-hash In [status.stableRS]} with topology key {@code kubernetes.io/hostname}, appended to
- * the user's own terms, preferred with the configured weight or required. Pure: no I/O.
+ * The pod anti-affinity term a new ReplicaSet gets against the stable pods ({@code
+ * spec.strategy.canary.antiAffinity}, {@code spec.strategy.blueGreen.antiAffinity};
+ * docs/compatibility.md §4 item 4 and §6): {@code rollouts-pod-template-hash In [status.stableRS]}
+ * with topology key {@code kubernetes.io/hostname}, appended to the user's own terms, preferred
+ * with the configured weight or required. Pure: no I/O.
  */
 public final class InjectedAntiAffinity {
 
@@ -30,7 +31,8 @@ public final class InjectedAntiAffinity {
   private InjectedAntiAffinity() {}
 
   /**
-   * Appends the anti-affinity term to a (copied) template, when configured and a different stable ReplicaSet exists.
+   * Appends the anti-affinity term to a (copied) template, when configured and a different stable
+   * ReplicaSet exists.
    *
    * @param template the new ReplicaSet's template, modified in place
    * @param config the strategy's {@code antiAffinity}, may be null
@@ -40,8 +42,15 @@ public final class InjectedAntiAffinity {
    * @return whether a term was added
    */
   public static boolean inject(
-      PodTemplateSpec template, AntiAffinity config, String stableHash, String podHash, String namespace) {
-    if (config == null || stableHash == null || stableHash.isEmpty() || stableHash.equals(podHash)) {
+      PodTemplateSpec template,
+      AntiAffinity config,
+      String stableHash,
+      String podHash,
+      String namespace) {
+    if (config == null
+        || stableHash == null
+        || stableHash.isEmpty()
+        || stableHash.equals(podHash)) {
       return false;
     }
     var preferred = config.getPreferredDuringSchedulingIgnoredDuringExecution();
@@ -71,12 +80,18 @@ public final class InjectedAntiAffinity {
     }
     PodAntiAffinity anti = affinity.getPodAntiAffinity();
     if (preferred != null) {
-      var terms = new ArrayList<>(nonNull(anti.getPreferredDuringSchedulingIgnoredDuringExecution()));
+      var terms =
+          new ArrayList<>(nonNull(anti.getPreferredDuringSchedulingIgnoredDuringExecution()));
       int weight = preferred.getWeight() == null ? 1 : preferred.getWeight();
-      terms.add(new WeightedPodAffinityTermBuilder().withWeight(weight).withPodAffinityTerm(term).build());
+      terms.add(
+          new WeightedPodAffinityTermBuilder()
+              .withWeight(weight)
+              .withPodAffinityTerm(term)
+              .build());
       anti.setPreferredDuringSchedulingIgnoredDuringExecution(terms);
     } else {
-      var terms = new ArrayList<>(nonNull(anti.getRequiredDuringSchedulingIgnoredDuringExecution()));
+      var terms =
+          new ArrayList<>(nonNull(anti.getRequiredDuringSchedulingIgnoredDuringExecution()));
       terms.add(term);
       anti.setRequiredDuringSchedulingIgnoredDuringExecution(terms);
     }
@@ -84,8 +99,9 @@ public final class InjectedAntiAffinity {
   }
 
   /**
-   * Removes injected terms (those selecting on {@code rollouts-pod-template-hash}) from a template's JSON tree, so
-   * that a ReplicaSet created with the term still compares equal to the Rollout's template.
+   * Removes injected terms (those selecting on {@code rollouts-pod-template-hash}) from a
+   * template's JSON tree, so that a ReplicaSet created with the term still compares equal to the
+   * Rollout's template.
    *
    * @param spec the {@code spec} object of a pod template tree, may be null; modified in place
    */
@@ -113,7 +129,8 @@ public final class InjectedAntiAffinity {
 
   private static boolean selectsHash(JsonNode term) {
     for (JsonNode e : term.path("labelSelector").path("matchExpressions")) {
-      if (Labels.POD_TEMPLATE_HASH.equals(e.path("key").asText()) && "In".equals(e.path("operator").asText())) {
+      if (Labels.POD_TEMPLATE_HASH.equals(e.path("key").asText())
+          && "In".equals(e.path("operator").asText())) {
         return true;
       }
     }

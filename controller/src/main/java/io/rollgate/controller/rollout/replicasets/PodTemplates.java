@@ -13,20 +13,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Semantic comparison of pod templates, used to find the ReplicaSet of a Rollout's current template when its hash label
- * does not match ours (for example a ReplicaSet created by Argo Rollouts, which hashes Go's JSON encoding).
+ * Semantic comparison of pod templates, used to find the ReplicaSet of a Rollout's current template
+ * when its hash label does not match ours (for example a ReplicaSet created by Argo Rollouts, which
+ * hashes Go's JSON encoding).
  *
- * <p>The API server applies core/v1 defaults to a ReplicaSet's template but not to the Rollout's (a custom resource), so
- * both sides are normalised first: the {@code rollouts-pod-template-hash} label and deprecated {@code serviceAccount} are
- * ignored, an injected anti-affinity term ({@code rollouts-pod-template-hash In [...]}) is ignored, fields equal to
- * their Kubernetes default are dropped, quantities compare by value ({@code 0.5} equals
- * {@code 500m}) and empty objects and lists count as absent.
+ * <p>The API server applies core/v1 defaults to a ReplicaSet's template but not to the Rollout's (a
+ * custom resource), so both sides are normalised first: the {@code rollouts-pod-template-hash}
+ * label and deprecated {@code serviceAccount} are ignored, an injected anti-affinity term ({@code
+ * rollouts-pod-template-hash In [...]}) is ignored, fields equal to their Kubernetes default are
+ * dropped, quantities compare by value ({@code 0.5} equals {@code 500m}) and empty objects and
+ * lists count as absent.
  */
 public final class PodTemplates {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers", "ephemeralContainers");
-  private static final List<String> PROBES = List.of("livenessProbe", "readinessProbe", "startupProbe");
+  private static final List<String> CONTAINER_LISTS =
+      List.of("containers", "initContainers", "ephemeralContainers");
+  private static final List<String> PROBES =
+      List.of("livenessProbe", "readinessProbe", "startupProbe");
 
   private PodTemplates() {}
 
@@ -135,14 +139,19 @@ public final class PodTemplates {
     }
   }
 
-  /** Kubernetes' imagePullPolicy default: Always for {@code :latest} or an untagged image, else IfNotPresent. */
+  /**
+   * Kubernetes' imagePullPolicy default: Always for {@code :latest} or an untagged image, else
+   * IfNotPresent.
+   */
   private static String defaultPullPolicy(String image) {
     String ref = image;
     int at = ref.indexOf('@');
     if (at >= 0) {
       // A digest pins the image; only an explicit :latest tag still defaults to Always.
       String named = ref.substring(0, at);
-      return named.endsWith(":latest") && named.lastIndexOf(':') > named.lastIndexOf('/') ? "Always" : "IfNotPresent";
+      return named.endsWith(":latest") && named.lastIndexOf(':') > named.lastIndexOf('/')
+          ? "Always"
+          : "IfNotPresent";
     }
     int slash = ref.lastIndexOf('/');
     int colon = ref.lastIndexOf(':');

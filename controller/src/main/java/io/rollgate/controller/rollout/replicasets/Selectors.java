@@ -7,14 +7,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Formats label selectors as the string form Kubernetes uses in {@code status.selector} (scale subresource). */
+/**
+ * Formats label selectors as the string form Kubernetes uses in {@code status.selector} (scale
+ * subresource).
+ */
 public final class Selectors {
 
   private Selectors() {}
 
   /**
-   * Formats a selector like {@code metav1.FormatLabelSelector}: requirements sorted by key, {@code k=v},
-   * {@code k in (a,b)}, {@code k notin (a)}, {@code k}, {@code !k}.
+   * Formats a selector like {@code metav1.FormatLabelSelector}: requirements sorted by key, {@code
+   * k=v}, {@code k in (a,b)}, {@code k notin (a)}, {@code k}, {@code !k}.
    *
    * @param selector the selector, may be null
    * @return the string form; empty for an empty selector

@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Reads and writes {@code status.conditions} of a Rollout with Kubernetes condition semantics, as Argo Rollouts'
- * {@code SetRolloutCondition} does: setting a condition whose type, status and reason are unchanged is a no-op (the
- * timestamps and message stay); when only the reason or message changes, {@code lastTransitionTime} is kept.
+ * Reads and writes {@code status.conditions} of a Rollout with Kubernetes condition semantics, as
+ * Argo Rollouts' {@code SetRolloutCondition} does: setting a condition whose type, status and
+ * reason are unchanged is a no-op (the timestamps and message stay); when only the reason or
+ * message changes, {@code lastTransitionTime} is kept.
  */
 public final class Conditions {
 
@@ -46,7 +47,12 @@ public final class Conditions {
    * @return true when something changed
    */
   public static boolean set(
-      RolloutStatus status, String type, String conditionStatus, String reason, String message, String now) {
+      RolloutStatus status,
+      String type,
+      String conditionStatus,
+      String reason,
+      String message,
+      String now) {
     RolloutCondition existing = get(status, type);
     if (existing != null
         && Objects.equals(existing.getStatus(), conditionStatus)
@@ -77,8 +83,9 @@ public final class Conditions {
   }
 
   /**
-   * Refreshes {@code lastUpdateTime} (and the message) of a condition whose type, status and reason are unchanged;
-   * used when progress is observed while Progressing stays {@code ReplicaSetUpdated}.
+   * Refreshes {@code lastUpdateTime} (and the message) of a condition whose type, status and reason
+   * are unchanged; used when progress is observed while Progressing stays {@code
+   * ReplicaSetUpdated}.
    *
    * @param status the status to change
    * @param type the condition type

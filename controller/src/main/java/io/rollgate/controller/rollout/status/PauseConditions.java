@@ -4,8 +4,9 @@ import io.rollgate.api.PauseCondition;
 import io.rollgate.api.RolloutStatus;
 
 /**
- * Reads {@code status.pauseConditions} of a Rollout, shared by the canary and blue-green strategies and the analysis
- * and experiment stages (docs/compatibility.md §3.4). Reasons are Argo's, see {@code io.rollgate.api.PauseReason}.
+ * Reads {@code status.pauseConditions} of a Rollout, shared by the canary and blue-green strategies
+ * and the analysis and experiment stages (docs/compatibility.md §3.4). Reasons are Argo's, see
+ * {@code io.rollgate.api.PauseReason}.
  */
 public final class PauseConditions {
 

@@ -21,11 +21,15 @@ class ArgumentsTest {
     m.getProvider().getWeb().setUrl("http://{{ args.host }}/q?svc={{args.svc}}");
     m.setCount(new IntOrString("{{args.count}}"));
 
-    Metric resolved = Arguments.substitute(m, Map.of("host", "web.shop", "svc", "a b", "count", "3"));
+    Metric resolved =
+        Arguments.substitute(m, Map.of("host", "web.shop", "svc", "a b", "count", "3"));
 
     assertEquals("http://web.shop/q?svc=a b", resolved.getProvider().getWeb().getUrl());
     assertEquals(3, MetricRules.intValue(resolved.getCount(), 0));
-    assertEquals("http://{{ args.host }}/q?svc={{args.svc}}", m.getProvider().getWeb().getUrl(), "input unchanged");
+    assertEquals(
+        "http://{{ args.host }}/q?svc={{args.svc}}",
+        m.getProvider().getWeb().getUrl(),
+        "input unchanged");
   }
 
   @Test
@@ -43,7 +47,8 @@ class ArgumentsTest {
     Metric m = Metrics.web("rate");
     m.setSuccessCondition("{{args.missing}} {{ other }}");
 
-    ArgumentException e = assertThrows(ArgumentException.class, () -> Arguments.substitute(m, Map.of("path", "p")));
+    ArgumentException e =
+        assertThrows(ArgumentException.class, () -> Arguments.substitute(m, Map.of("path", "p")));
 
     assertEquals("failed to resolve {{ other }}", e.getMessage());
   }
@@ -53,7 +58,8 @@ class ArgumentsTest {
     Argument noValue = new Argument();
     noValue.setName("x");
 
-    ArgumentException e = assertThrows(ArgumentException.class, () -> Arguments.values(List.of(noValue), null));
+    ArgumentException e =
+        assertThrows(ArgumentException.class, () -> Arguments.values(List.of(noValue), null));
 
     assertEquals("argument \"x\" was not supplied", e.getMessage());
   }
@@ -72,8 +78,11 @@ class ArgumentsTest {
     plain.setName("a");
     plain.setValue("1");
 
-    assertEquals(Map.of("token", Arguments.SECRET_PLACEHOLDER, "a", "1"), Arguments.values(List.of(secret, plain), null));
-    assertEquals(Map.of("token", "s/k", "a", "1"),
+    assertEquals(
+        Map.of("token", Arguments.SECRET_PLACEHOLDER, "a", "1"),
+        Arguments.values(List.of(secret, plain), null));
+    assertEquals(
+        Map.of("token", "s/k", "a", "1"),
         Arguments.values(List.of(secret, plain), r -> r.getName() + "/" + r.getKey()));
     assertEquals(List.of(ref), Arguments.secretRefs(List.of(secret, plain)));
   }

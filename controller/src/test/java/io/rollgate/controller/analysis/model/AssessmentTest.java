@@ -24,9 +24,15 @@ class AssessmentTest {
 
   @Test
   void countsMeasurementsAsArgo() {
-    MetricResult r = result("m",
-        done(AnalysisPhase.SUCCESSFUL), done(AnalysisPhase.SUCCESSFUL), done(AnalysisPhase.ERROR),
-        done(AnalysisPhase.ERROR), done(AnalysisPhase.INCONCLUSIVE), done(AnalysisPhase.FAILED));
+    MetricResult r =
+        result(
+            "m",
+            done(AnalysisPhase.SUCCESSFUL),
+            done(AnalysisPhase.SUCCESSFUL),
+            done(AnalysisPhase.ERROR),
+            done(AnalysisPhase.ERROR),
+            done(AnalysisPhase.INCONCLUSIVE),
+            done(AnalysisPhase.FAILED));
 
     assertEquals(4, r.getCount(), "errors do not count");
     assertEquals(2, r.getSuccessful());
@@ -42,8 +48,10 @@ class AssessmentTest {
     Metric m = web("m");
     assertEquals(AnalysisPhase.PENDING, Assessment.assessMetric(m, result("m"), false));
     assertEquals(AnalysisPhase.SUCCESSFUL, Assessment.assessMetric(m, result("m"), true));
-    assertEquals(AnalysisPhase.RUNNING,
-        Assessment.assessMetric(m, result("m", measurement(AnalysisPhase.RUNNING, T0, null)), false));
+    assertEquals(
+        AnalysisPhase.RUNNING,
+        Assessment.assessMetric(
+            m, result("m", measurement(AnalysisPhase.RUNNING, T0, null)), false));
   }
 
   @Test
@@ -51,22 +59,36 @@ class AssessmentTest {
     Metric m = web("m");
     m.setInterval("1s");
     m.setFailureLimit(i(1));
-    assertEquals(AnalysisPhase.RUNNING,
+    assertEquals(
+        AnalysisPhase.RUNNING,
         Assessment.assessMetric(m, result("m", done(AnalysisPhase.FAILED)), false));
     MetricResult twoFailed = result("m", done(AnalysisPhase.FAILED), done(AnalysisPhase.FAILED));
     assertEquals(AnalysisPhase.FAILED, Assessment.assessMetric(m, twoFailed, false));
-    assertEquals("Metric \"m\" assessed Failed due to failed (2) > failureLimit (1)", Assessment.reason(m, twoFailed));
+    assertEquals(
+        "Metric \"m\" assessed Failed due to failed (2) > failureLimit (1)",
+        Assessment.reason(m, twoFailed));
 
-    MetricResult errors = result("m", done(AnalysisPhase.FAILED), done(AnalysisPhase.FAILED),
-        done(AnalysisPhase.ERROR), done(AnalysisPhase.ERROR), done(AnalysisPhase.ERROR), done(AnalysisPhase.ERROR),
-        done(AnalysisPhase.ERROR));
+    MetricResult errors =
+        result(
+            "m",
+            done(AnalysisPhase.FAILED),
+            done(AnalysisPhase.FAILED),
+            done(AnalysisPhase.ERROR),
+            done(AnalysisPhase.ERROR),
+            done(AnalysisPhase.ERROR),
+            done(AnalysisPhase.ERROR),
+            done(AnalysisPhase.ERROR));
     assertEquals(AnalysisPhase.ERROR, Assessment.assessMetric(m, errors, false));
-    assertEquals("Metric \"m\" assessed Error due to consecutiveErrors (5) > consecutiveErrorLimit (4)",
+    assertEquals(
+        "Metric \"m\" assessed Error due to consecutiveErrors (5) > consecutiveErrorLimit (4)",
         Assessment.reason(m, errors));
 
     m.setFailureLimit(i(-1));
     m.setConsecutiveSuccessLimit(i(2));
-    assertEquals(AnalysisPhase.RUNNING, Assessment.assessMetric(m, twoFailed, false), "failureLimit -1 disables it");
+    assertEquals(
+        AnalysisPhase.RUNNING,
+        Assessment.assessMetric(m, twoFailed, false),
+        "failureLimit -1 disables it");
   }
 
   @Test
@@ -83,8 +105,12 @@ class AssessmentTest {
     both.setCount(i(3));
     both.setFailureLimit(i(1));
     both.setConsecutiveSuccessLimit(i(2));
-    MetricResult noStreak = result("m", done(AnalysisPhase.SUCCESSFUL), done(AnalysisPhase.FAILED),
-        done(AnalysisPhase.SUCCESSFUL));
+    MetricResult noStreak =
+        result(
+            "m",
+            done(AnalysisPhase.SUCCESSFUL),
+            done(AnalysisPhase.FAILED),
+            done(AnalysisPhase.SUCCESSFUL));
     assertEquals(AnalysisPhase.INCONCLUSIVE, Assessment.assessMetric(both, noStreak, false));
 
     Metric onlySuccess = web("m");
@@ -94,8 +120,12 @@ class AssessmentTest {
     onlySuccess.setConsecutiveSuccessLimit(i(2));
     assertEquals(AnalysisPhase.FAILED, Assessment.assessMetric(onlySuccess, noStreak, false));
 
-    MetricResult streak = result("m", done(AnalysisPhase.FAILED), done(AnalysisPhase.SUCCESSFUL),
-        done(AnalysisPhase.SUCCESSFUL));
+    MetricResult streak =
+        result(
+            "m",
+            done(AnalysisPhase.FAILED),
+            done(AnalysisPhase.SUCCESSFUL),
+            done(AnalysisPhase.SUCCESSFUL));
     assertEquals(AnalysisPhase.SUCCESSFUL, Assessment.assessMetric(onlySuccess, streak, false));
   }
 
@@ -108,14 +138,26 @@ class AssessmentTest {
     Metric dry = web("dry");
     Measurement failed = done(AnalysisPhase.FAILED);
     failed.setMessage("boom");
-    AnalysisRunStatus s = status(T0,
-        result("a", done(AnalysisPhase.SUCCESSFUL)), result("b", failed), result("dry", done(AnalysisPhase.ERROR),
-            done(AnalysisPhase.ERROR), done(AnalysisPhase.ERROR), done(AnalysisPhase.ERROR), done(AnalysisPhase.ERROR)));
+    AnalysisRunStatus s =
+        status(
+            T0,
+            result("a", done(AnalysisPhase.SUCCESSFUL)),
+            result("b", failed),
+            result(
+                "dry",
+                done(AnalysisPhase.ERROR),
+                done(AnalysisPhase.ERROR),
+                done(AnalysisPhase.ERROR),
+                done(AnalysisPhase.ERROR),
+                done(AnalysisPhase.ERROR)));
 
-    Assessment.RunVerdict v = Assessment.assessRun(s, List.of(a, b, dry), Set.of("dry"), false, false);
+    Assessment.RunVerdict v =
+        Assessment.assessRun(s, List.of(a, b, dry), Set.of("dry"), false, false);
 
     assertEquals(AnalysisPhase.FAILED, v.phase());
-    assertEquals("Metric \"b\" assessed Failed due to failed (1) > failureLimit (0): \"Error Message: boom\"", v.message());
+    assertEquals(
+        "Metric \"b\" assessed Failed due to failed (1) > failureLimit (0): \"Error Message: boom\"",
+        v.message());
     assertEquals(2, v.runSummary().getCount());
     assertEquals(1, v.runSummary().getSuccessful());
     assertEquals(1, v.runSummary().getFailed());
@@ -142,7 +184,9 @@ class AssessmentTest {
     Metric b = web("b");
     AnalysisRunStatus s = status(T0, result("a", done(AnalysisPhase.SUCCESSFUL)));
 
-    assertEquals(AnalysisPhase.RUNNING, Assessment.assessRun(s, List.of(a, b), Set.of(), false, false).phase());
+    assertEquals(
+        AnalysisPhase.RUNNING,
+        Assessment.assessRun(s, List.of(a, b), Set.of(), false, false).phase());
     Assessment.RunVerdict terminated = Assessment.assessRun(s, List.of(a, b), Set.of(), true, true);
     assertEquals(AnalysisPhase.SUCCESSFUL, terminated.phase());
     assertEquals("Run Terminated", terminated.message());

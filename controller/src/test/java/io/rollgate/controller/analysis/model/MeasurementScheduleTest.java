@@ -38,9 +38,12 @@ class MeasurementScheduleTest {
     Metric m = web("m");
     m.setInitialDelay("30s");
 
-    assertEquals(List.of(), MeasurementSchedule.due(status(T0), List.of(m), false, T0.plusSeconds(29)));
-    assertEquals(1, MeasurementSchedule.due(status(T0), List.of(m), false, T0.plusSeconds(30)).size());
-    assertEquals(Optional.of(T0.plusSeconds(30)), MeasurementSchedule.nextPass(status(T0), List.of(m)));
+    assertEquals(
+        List.of(), MeasurementSchedule.due(status(T0), List.of(m), false, T0.plusSeconds(29)));
+    assertEquals(
+        1, MeasurementSchedule.due(status(T0), List.of(m), false, T0.plusSeconds(30)).size());
+    assertEquals(
+        Optional.of(T0.plusSeconds(30)), MeasurementSchedule.nextPass(status(T0), List.of(m)));
   }
 
   @Test
@@ -68,18 +71,26 @@ class MeasurementScheduleTest {
   void stopsAtTheEffectiveCount() {
     Metric single = web("m");
     AnalysisRunStatus s = status(T0, result("m", measurement(AnalysisPhase.SUCCESSFUL, T0, T0)));
-    assertEquals(List.of(), MeasurementSchedule.due(s, List.of(single), false, T0.plusSeconds(3600)));
+    assertEquals(
+        List.of(), MeasurementSchedule.due(s, List.of(single), false, T0.plusSeconds(3600)));
 
     Metric two = web("m");
     two.setInterval("1s");
     two.setCount(i(2));
-    s = status(T0, result("m", measurement(AnalysisPhase.SUCCESSFUL, T0, T0), measurement(AnalysisPhase.FAILED, T0, T0)));
+    s =
+        status(
+            T0,
+            result(
+                "m",
+                measurement(AnalysisPhase.SUCCESSFUL, T0, T0),
+                measurement(AnalysisPhase.FAILED, T0, T0)));
     assertEquals(List.of(), MeasurementSchedule.due(s, List.of(two), false, T0.plusSeconds(3600)));
     assertEquals(Optional.empty(), MeasurementSchedule.nextPass(s, List.of(two)));
 
     Metric unbounded = web("m");
     unbounded.setInterval("1s");
-    assertEquals(1, MeasurementSchedule.due(s, List.of(unbounded), false, T0.plusSeconds(2)).size());
+    assertEquals(
+        1, MeasurementSchedule.due(s, List.of(unbounded), false, T0.plusSeconds(2)).size());
   }
 
   @Test
@@ -90,7 +101,8 @@ class MeasurementScheduleTest {
     AnalysisRunStatus s = status(T0, result("m", running));
 
     assertEquals(List.of(), MeasurementSchedule.due(s, List.of(m), true, T0.plusSeconds(4)));
-    List<MeasurementSchedule.Task> due = MeasurementSchedule.due(s, List.of(m), true, T0.plusSeconds(5));
+    List<MeasurementSchedule.Task> due =
+        MeasurementSchedule.due(s, List.of(m), true, T0.plusSeconds(5));
     assertSame(running, due.get(0).incomplete());
     assertEquals(Optional.of(T0.plusSeconds(5)), MeasurementSchedule.nextPass(s, List.of(m)));
   }
@@ -110,7 +122,8 @@ class MeasurementScheduleTest {
     MetricResult r = result("m", measurement(AnalysisPhase.FAILED, T0, T0));
     r.setPhase(AnalysisPhase.FAILED);
 
-    assertEquals(List.of(), MeasurementSchedule.due(status(T0, r), List.of(m), false, T0.plusSeconds(60)));
+    assertEquals(
+        List.of(), MeasurementSchedule.due(status(T0, r), List.of(m), false, T0.plusSeconds(60)));
     assertEquals(Optional.empty(), MeasurementSchedule.nextPass(status(T0, r), List.of(m)));
   }
 

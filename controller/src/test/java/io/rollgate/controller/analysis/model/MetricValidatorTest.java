@@ -29,10 +29,13 @@ class MetricValidatorTest {
     assertEquals("metrics[0]: consecutiveSuccessLimit must be >= 0", problem(List.of(m)));
     m = web("m");
     m.setFailureLimit(i(-2));
-    assertEquals("metrics[0]: failureLimit must be >= 0, or -1 to be disabled", problem(List.of(m)));
+    assertEquals(
+        "metrics[0]: failureLimit must be >= 0, or -1 to be disabled", problem(List.of(m)));
     m = web("m");
     m.setFailureLimit(i(-1));
-    assertEquals("metrics[0]: failureLimit and consecutiveSuccessLimit cannot both be disabled", problem(List.of(m)));
+    assertEquals(
+        "metrics[0]: failureLimit and consecutiveSuccessLimit cannot both be disabled",
+        problem(List.of(m)));
     m = web("m");
     m.setInconclusiveLimit(i(-1));
     assertEquals("metrics[0]: inconclusiveLimit must be >= 0", problem(List.of(m)));
@@ -67,12 +70,17 @@ class MetricValidatorTest {
     m.setCount(i(2));
     assertEquals("metrics[0]: interval must be specified when count > 1", problem(List.of(m)));
     m.setInterval("5x");
-    assertEquals("metrics[0]: invalid interval string: time: invalid duration \"5x\"", problem(List.of(m)));
+    assertEquals(
+        "metrics[0]: invalid interval string: time: invalid duration \"5x\"", problem(List.of(m)));
     m.setInterval("5");
-    assertEquals("metrics[0]: invalid interval string: time: missing unit in duration \"5\"", problem(List.of(m)));
+    assertEquals(
+        "metrics[0]: invalid interval string: time: missing unit in duration \"5\"",
+        problem(List.of(m)));
     m = web("m");
     m.setInitialDelay("soon");
-    assertEquals("metrics[0]: invalid startDelay string: time: invalid duration \"soon\"", problem(List.of(m)));
+    assertEquals(
+        "metrics[0]: invalid startDelay string: time: invalid duration \"soon\"",
+        problem(List.of(m)));
     m = web("m");
     m.setProvider(null);
     assertEquals("metrics[0]: no provider specified", problem(List.of(m)));
@@ -83,7 +91,10 @@ class MetricValidatorTest {
     MetricProviderConfig other = new MetricProviderConfig();
     other.setAdditionalProperty("datadog", Map.of("query", "q"));
     m.setProvider(other);
-    assertEquals(Optional.empty(), MetricValidator.validate(List.of(m)), "an unmodelled provider is still one provider");
+    assertEquals(
+        Optional.empty(),
+        MetricValidator.validate(List.of(m)),
+        "an unmodelled provider is still one provider");
   }
 
   private static String problem(List<Metric> metrics) {

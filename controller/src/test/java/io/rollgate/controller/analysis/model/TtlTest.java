@@ -25,9 +25,11 @@ class TtlTest {
     assertEquals(Optional.of(DONE.plusSeconds(10)), Ttl.expiry(run(AnalysisPhase.SUCCESSFUL, ttl)));
     assertEquals(Optional.of(DONE.plusSeconds(20)), Ttl.expiry(run(AnalysisPhase.FAILED, ttl)));
     assertEquals(Optional.of(DONE.plusSeconds(100)), Ttl.expiry(run(AnalysisPhase.ERROR, ttl)));
-    assertEquals(Optional.of(DONE.plusSeconds(100)), Ttl.expiry(run(AnalysisPhase.INCONCLUSIVE, ttl)));
+    assertEquals(
+        Optional.of(DONE.plusSeconds(100)), Ttl.expiry(run(AnalysisPhase.INCONCLUSIVE, ttl)));
     ttl.setSecondsAfterSuccess(null);
-    assertEquals(Optional.of(DONE.plusSeconds(100)), Ttl.expiry(run(AnalysisPhase.SUCCESSFUL, ttl)));
+    assertEquals(
+        Optional.of(DONE.plusSeconds(100)), Ttl.expiry(run(AnalysisPhase.SUCCESSFUL, ttl)));
   }
 
   @Test

@@ -44,7 +44,9 @@ class JobMetricProviderTest {
     Measurement m = new Measurement();
     m.setStartedAt("2026-11-30T10:00:00Z");
 
-    assertEquals(start.plusSeconds(50).plusMillis(10_000), JobMetricProvider.nextCheck(start.plusSeconds(50), m));
+    assertEquals(
+        start.plusSeconds(50).plusMillis(10_000),
+        JobMetricProvider.nextCheck(start.plusSeconds(50), m));
     assertEquals(start, JobMetricProvider.nextCheck(start, m));
   }
 

@@ -40,25 +40,31 @@ class MetricProvidersTest {
     assertEquals(Set.of("web", "job"), providers.types());
     assertTrue(providers.get("job").isPresent());
     assertTrue(providers.get("datadog").isEmpty());
-    assertThrows(IllegalArgumentException.class, () -> MetricProviders.of(List.of(fixed("web"), fixed("web"))));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> MetricProviders.of(List.of(fixed("web"), fixed("web"))));
   }
 
   @Test
   void terminatesAsInconclusiveByDefaultKeepingMetadata() {
     Measurement running = new Measurement();
     running.setMetadata(Map.of("job-name", "j"));
-    MeasurementContext ctx = new MeasurementContext(new AnalysisRun(), new Metric(), Instant.EPOCH, null);
+    MeasurementContext ctx =
+        new MeasurementContext(new AnalysisRun(), new Metric(), Instant.EPOCH, null);
 
     ProviderResult result = fixed("web").terminate(ctx, running).result();
 
-    assertEquals(new ProviderResult.Verdict(AnalysisPhase.INCONCLUSIVE, "Metric Terminated", Map.of("job-name", "j")),
+    assertEquals(
+        new ProviderResult.Verdict(
+            AnalysisPhase.INCONCLUSIVE, "Metric Terminated", Map.of("job-name", "j")),
         result);
   }
 
   @Test
   void masksSecretsLongestFirst() {
     MeasurementContext ctx =
-        new MeasurementContext(new AnalysisRun(), new Metric(), Instant.EPOCH, Set.of("abc", "abcdef"));
+        new MeasurementContext(
+            new AnalysisRun(), new Metric(), Instant.EPOCH, Set.of("abc", "abcdef"));
 
     assertEquals("token=***** and *****", ctx.mask("token=abcdef and abc"));
     assertEquals(null, ctx.mask(null));

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.analysis.AnalysisSpecException;
 import io.rollgate.api.Argument;
 import io.rollgate.api.Experiment;
-import io.rollgate.analysis.AnalysisSpecException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,8 +38,10 @@ class ExperimentArgsTest {
   private static Map<String, ReplicaSet> replicaSets() throws Exception {
     Experiment ex = experiment();
     return Map.of(
-        "ex-baseline", ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(0), "b1b1b1"),
-        "ex-canary", ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(1), "c2c2c2"));
+        "ex-baseline",
+            ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(0), "b1b1b1"),
+        "ex-canary",
+            ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(1), "c2c2c2"));
   }
 
   private static Argument arg(String name, String value) {
@@ -51,17 +53,20 @@ class ExperimentArgsTest {
 
   @Test
   void substitutesEachTemplatesPodTemplateHashAndReplicaSetName() throws Exception {
-    List<Argument> out = ExperimentArgs.resolve(
-        List.of(
-            arg("baseline-hash", "{{templates.baseline.podTemplateHash}}"),
-            arg("canary-hash", "{{ templates.canary.podTemplateHash }}"),
-            arg("selector", "rollouts-pod-template-hash={{templates.canary.podTemplateHash}},app=c"),
-            arg("rs", "{{templates.baseline.replicaset.name}}"),
-            arg("plain", "no placeholder"),
-            arg("none", null)),
-        experiment(),
-        null,
-        replicaSets());
+    List<Argument> out =
+        ExperimentArgs.resolve(
+            List.of(
+                arg("baseline-hash", "{{templates.baseline.podTemplateHash}}"),
+                arg("canary-hash", "{{ templates.canary.podTemplateHash }}"),
+                arg(
+                    "selector",
+                    "rollouts-pod-template-hash={{templates.canary.podTemplateHash}},app=c"),
+                arg("rs", "{{templates.baseline.replicaset.name}}"),
+                arg("plain", "no placeholder"),
+                arg("none", null)),
+            experiment(),
+            null,
+            replicaSets());
 
     assertEquals("b1b1b1", out.get(0).getValue());
     assertEquals("c2c2c2", out.get(1).getValue(), "whitespace inside the braces is ignored");
@@ -74,11 +79,13 @@ class ExperimentArgsTest {
 
   @Test
   void substitutesAvailableAtAndFinishedAt_whenTheExperimentIsAvailable() throws Exception {
-    List<Argument> out = ExperimentArgs.resolve(
-        List.of(arg("from", "{{experiment.availableAt}}"), arg("to", "{{experiment.finishedAt}}")),
-        experiment(),
-        "2026-01-01T10:00:00Z",
-        replicaSets());
+    List<Argument> out =
+        ExperimentArgs.resolve(
+            List.of(
+                arg("from", "{{experiment.availableAt}}"), arg("to", "{{experiment.finishedAt}}")),
+            experiment(),
+            "2026-01-01T10:00:00Z",
+            replicaSets());
 
     assertEquals("2026-01-01T10:00:00Z", out.get(0).getValue());
     assertEquals("2026-01-01T10:00:30Z", out.get(1).getValue());
@@ -86,10 +93,15 @@ class ExperimentArgsTest {
 
   @Test
   void failsOnAnUnknownPlaceholder() throws Exception {
-    AnalysisSpecException e = assertThrows(
-        AnalysisSpecException.class,
-        () -> ExperimentArgs.resolve(
-            List.of(arg("x", "{{templates.missing.podTemplateHash}}")), experiment(), null, replicaSets()));
+    AnalysisSpecException e =
+        assertThrows(
+            AnalysisSpecException.class,
+            () ->
+                ExperimentArgs.resolve(
+                    List.of(arg("x", "{{templates.missing.podTemplateHash}}")),
+                    experiment(),
+                    null,
+                    replicaSets()));
     assertEquals("failed to resolve {{templates.missing.podTemplateHash}}", e.getMessage());
   }
 
@@ -97,22 +109,34 @@ class ExperimentArgsTest {
   void failsOnATemplateHash_whenItsReplicaSetDoesNotExistYet() throws Exception {
     assertThrows(
         AnalysisSpecException.class,
-        () -> ExperimentArgs.resolve(
-            List.of(arg("x", "{{templates.canary.podTemplateHash}}")), experiment(), null, Map.of()));
+        () ->
+            ExperimentArgs.resolve(
+                List.of(arg("x", "{{templates.canary.podTemplateHash}}")),
+                experiment(),
+                null,
+                Map.of()));
   }
 
   @Test
   void failsOnAvailableAt_whenTheExperimentIsNotAvailableYet() throws Exception {
     assertThrows(
         AnalysisSpecException.class,
-        () -> ExperimentArgs.resolve(List.of(arg("x", "{{experiment.availableAt}}")), experiment(), null, replicaSets()));
+        () ->
+            ExperimentArgs.resolve(
+                List.of(arg("x", "{{experiment.availableAt}}")),
+                experiment(),
+                null,
+                replicaSets()));
   }
 
   @Test
   void failsOnAnOpeningBraceWithoutClosingOne() throws Exception {
-    AnalysisSpecException e = assertThrows(
-        AnalysisSpecException.class,
-        () -> ExperimentArgs.resolve(List.of(arg("x", "test-{{args.var")), experiment(), null, replicaSets()));
+    AnalysisSpecException e =
+        assertThrows(
+            AnalysisSpecException.class,
+            () ->
+                ExperimentArgs.resolve(
+                    List.of(arg("x", "test-{{args.var")), experiment(), null, replicaSets()));
     assertTrue(e.getMessage().startsWith("cannot find end tag"), e.getMessage());
   }
 }

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.analysis.AnalysisTemplates;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisTemplateSpec;
 import io.rollgate.api.Experiment;
 import io.rollgate.api.ExperimentTemplate;
-import io.rollgate.analysis.AnalysisTemplates;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -70,30 +70,37 @@ class ExperimentObjectsTest {
 
     assertEquals("ex-canary", svc.orElseThrow().getMetadata().getName());
     assertEquals(8080, svc.get().getSpec().getPorts().get(0).getPort());
-    assertEquals(Map.of("app", "c", "rollouts-pod-template-hash", "h"), svc.get().getSpec().getSelector());
+    assertEquals(
+        Map.of("app", "c", "rollouts-pod-template-hash", "h"), svc.get().getSpec().getSelector());
   }
 
   @Test
   void passesEachTemplatesPodTemplateHashToTheAnalysisRun() throws Exception {
     Experiment ex = experiment();
-    AnalysisTemplateSpec template = new YAMLMapper().readValue(TEMPLATE, AnalysisTemplateSpec.class);
-    AnalysisTemplates.Lookup lookup = new AnalysisTemplates.Lookup() {
-      @Override
-      public AnalysisTemplateSpec namespaced(String name) {
-        return "compare".equals(name) ? template : null;
-      }
+    AnalysisTemplateSpec template =
+        new YAMLMapper().readValue(TEMPLATE, AnalysisTemplateSpec.class);
+    AnalysisTemplates.Lookup lookup =
+        new AnalysisTemplates.Lookup() {
+          @Override
+          public AnalysisTemplateSpec namespaced(String name) {
+            return "compare".equals(name) ? template : null;
+          }
 
-      @Override
-      public AnalysisTemplateSpec cluster(String name) {
-        return null;
-      }
-    };
-    Map<String, ReplicaSet> replicaSets = Map.of(
-        "ex-baseline", ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(0), "b1b1b1"),
-        "ex-canary", ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(1), "c2c2c2"));
+          @Override
+          public AnalysisTemplateSpec cluster(String name) {
+            return null;
+          }
+        };
+    Map<String, ReplicaSet> replicaSets =
+        Map.of(
+            "ex-baseline",
+                ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(0), "b1b1b1"),
+            "ex-canary",
+                ExperimentObjects.replicaSet(ex, ex.getSpec().getTemplates().get(1), "c2c2c2"));
 
-    AnalysisRun run = ExperimentObjects.analysisRun(
-        ex, ex.getSpec().getAnalyses().get(0), lookup, "2026-01-01T10:00:00Z", replicaSets);
+    AnalysisRun run =
+        ExperimentObjects.analysisRun(
+            ex, ex.getSpec().getAnalyses().get(0), lookup, "2026-01-01T10:00:00Z", replicaSets);
 
     assertEquals("ex-compare", run.getMetadata().getName());
     assertEquals("baseline-hash", run.getSpec().getArgs().get(0).getName());

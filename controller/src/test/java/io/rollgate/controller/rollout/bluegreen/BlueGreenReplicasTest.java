@@ -16,8 +16,16 @@ class BlueGreenReplicasTest {
 
   static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
-  static int desired(Integer preview, String active, boolean activeExists, String current, boolean full, boolean paused, boolean checkpoint) {
-    return BlueGreenReplicas.newReplicaSetReplicas(5, preview, active, activeExists, "new", current, full, paused, checkpoint);
+  static int desired(
+      Integer preview,
+      String active,
+      boolean activeExists,
+      String current,
+      boolean full,
+      boolean paused,
+      boolean checkpoint) {
+    return BlueGreenReplicas.newReplicaSetReplicas(
+        5, preview, active, activeExists, "new", current, full, paused, checkpoint);
   }
 
   @Test
@@ -27,14 +35,20 @@ class BlueGreenReplicasTest {
 
   @Test
   void previewReplicaCountAppliesOnlyWhileAnotherReplicaSetIsActive() {
-    assertEquals(5, desired(1, null, false, "new", false, false, false), "first deploy: no active hash");
-    assertEquals(5, desired(1, "gone", false, "new", false, false, false), "active ReplicaSet missing");
+    assertEquals(
+        5, desired(1, null, false, "new", false, false, false), "first deploy: no active hash");
+    assertEquals(
+        5, desired(1, "gone", false, "new", false, false, false), "active ReplicaSet missing");
     assertEquals(5, desired(1, "new", true, "new", false, false, false), "already active");
     assertEquals(5, desired(1, "old", true, "new", true, true, false), "promoteFull");
-    assertEquals(1, desired(1, "old", true, "older", false, false, true), "brand-new update ignores a stale checkpoint");
+    assertEquals(
+        1,
+        desired(1, "old", true, "older", false, false, true),
+        "brand-new update ignores a stale checkpoint");
     assertEquals(1, desired(1, "old", true, "new", false, false, false), "before the checkpoint");
     assertEquals(1, desired(1, "old", true, "new", false, true, true), "checkpoint but paused");
-    assertEquals(5, desired(1, "old", true, "new", false, false, true), "checkpoint reached and not paused");
+    assertEquals(
+        5, desired(1, "old", true, "new", false, false, true), "checkpoint reached and not paused");
   }
 
   @Test
@@ -50,21 +64,31 @@ class BlueGreenReplicasTest {
 
   @Test
   void previousActiveGetsADeadlineFirstThenGoesToZeroWhenItPasses() {
-    List<ScaleDown> first = BlueGreenReplicas.planScaleDown(List.of(new OldReplicaSet("v1", 1, 3, null, false)), NOW, 30, Integer.MAX_VALUE);
-    assertEquals(List.of(new ScaleDown("v1", NOW.plusSeconds(30), 3, Duration.ofSeconds(30))), first);
+    List<ScaleDown> first =
+        BlueGreenReplicas.planScaleDown(
+            List.of(new OldReplicaSet("v1", 1, 3, null, false)), NOW, 30, Integer.MAX_VALUE);
+    assertEquals(
+        List.of(new ScaleDown("v1", NOW.plusSeconds(30), 3, Duration.ofSeconds(30))), first);
 
     List<ScaleDown> waiting =
-        BlueGreenReplicas.planScaleDown(List.of(new OldReplicaSet("v1", 1, 3, NOW.plusSeconds(10), true)), NOW, 30, Integer.MAX_VALUE);
+        BlueGreenReplicas.planScaleDown(
+            List.of(new OldReplicaSet("v1", 1, 3, NOW.plusSeconds(10), true)),
+            NOW,
+            30,
+            Integer.MAX_VALUE);
     assertEquals(List.of(new ScaleDown("v1", null, 3, Duration.ofSeconds(10))), waiting);
 
     List<ScaleDown> due =
-        BlueGreenReplicas.planScaleDown(List.of(new OldReplicaSet("v1", 1, 3, NOW, true)), NOW, 30, Integer.MAX_VALUE);
+        BlueGreenReplicas.planScaleDown(
+            List.of(new OldReplicaSet("v1", 1, 3, NOW, true)), NOW, 30, Integer.MAX_VALUE);
     assertEquals(List.of(new ScaleDown("v1", null, 0, null)), due);
   }
 
   @Test
   void zeroDelayScalesDownAtOnceWithoutDeadline() {
-    List<ScaleDown> plan = BlueGreenReplicas.planScaleDown(List.of(new OldReplicaSet("v1", 1, 3, null, false)), NOW, 0, Integer.MAX_VALUE);
+    List<ScaleDown> plan =
+        BlueGreenReplicas.planScaleDown(
+            List.of(new OldReplicaSet("v1", 1, 3, null, false)), NOW, 0, Integer.MAX_VALUE);
     assertEquals(List.of(new ScaleDown("v1", null, 0, null)), plan);
   }
 
@@ -89,7 +113,9 @@ class BlueGreenReplicasTest {
 
   @Test
   void unparsableDeadlineCountsAsDue() {
-    List<ScaleDown> plan = BlueGreenReplicas.planScaleDown(List.of(new OldReplicaSet("v1", 1, 2, null, true)), NOW, 30, Integer.MAX_VALUE);
+    List<ScaleDown> plan =
+        BlueGreenReplicas.planScaleDown(
+            List.of(new OldReplicaSet("v1", 1, 2, null, true)), NOW, 30, Integer.MAX_VALUE);
     assertEquals(0, plan.get(0).replicas());
   }
 }

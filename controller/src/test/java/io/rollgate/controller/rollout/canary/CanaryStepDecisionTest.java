@@ -17,8 +17,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The canary step decision from fixture snapshots (docs/compatibility.md §5.2, §5.5, §5.9): no API server, no Vert.x,
- * no ReplicaSet objects; each case is a snapshot and the plan it must give.
+ * The canary step decision from fixture snapshots (docs/compatibility.md §5.2, §5.5, §5.9): no API
+ * server, no Vert.x, no ReplicaSet objects; each case is a snapshot and the plan it must give.
  */
 class CanaryStepDecisionTest {
 
@@ -29,7 +29,16 @@ class CanaryStepDecisionTest {
   }
 
   private static Step pause(Duration d) {
-    return new Step(Kind.PAUSE, null, true, d, false, null, null, false, d == null ? "pause" : "pause: " + d.toSeconds() + "s");
+    return new Step(
+        Kind.PAUSE,
+        null,
+        true,
+        d,
+        false,
+        null,
+        null,
+        false,
+        d == null ? "pause" : "pause: " + d.toSeconds() + "s");
   }
 
   private static Step analysis() {
@@ -38,13 +47,26 @@ class CanaryStepDecisionTest {
 
   private static Step canaryScaleReplicas(int replicas) {
     return new Step(
-        Kind.SET_CANARY_SCALE, null, false, null, true, replicas, null, false, "setCanaryScale{replicas: " + replicas + "}");
+        Kind.SET_CANARY_SCALE,
+        null,
+        false,
+        null,
+        true,
+        replicas,
+        null,
+        false,
+        "setCanaryScale{replicas: " + replicas + "}");
   }
 
-  /** A Rollout of 10 replicas, stable revision 1 ("old") fully up, new revision 2 ("new") at the given counts. */
+  /**
+   * A Rollout of 10 replicas, stable revision 1 ("old") fully up, new revision 2 ("new") at the
+   * given counts.
+   */
   private static final class Fixture {
     int replicas = 10;
-    List<Step> steps = List.of(setWeight(20), pause(null), setWeight(50), pause(Duration.ofSeconds(30)), analysis());
+    List<Step> steps =
+        List.of(
+            setWeight(20), pause(null), setWeight(50), pause(Duration.ofSeconds(30)), analysis());
     Integer index = 0;
     String stableHash = "old";
     boolean promoteFull;
@@ -75,8 +97,24 @@ class CanaryStepDecisionTest {
 
     CanarySnapshot snapshot() {
       return new CanarySnapshot(
-          replicas, steps, index, "new", stableHash, promoteFull, aborted, controllerPause, pauseStart, NOW, null, null,
-          null, canary, stable, others, traffic, succeeded);
+          replicas,
+          steps,
+          index,
+          "new",
+          stableHash,
+          promoteFull,
+          aborted,
+          controllerPause,
+          pauseStart,
+          NOW,
+          null,
+          null,
+          null,
+          canary,
+          stable,
+          others,
+          traffic,
+          succeeded);
     }
 
     CanaryStepPlan plan() {
@@ -108,7 +146,9 @@ class CanaryStepDecisionTest {
     assertTrue(plan.stepCompleted());
     assertEquals(1, plan.nextStepIndex());
     assertEquals(
-        List.of(new CanaryStepPlan.Event("RolloutStepCompleted", "Rollout step 1/5 completed (setWeight: 20)")),
+        List.of(
+            new CanaryStepPlan.Event(
+                "RolloutStepCompleted", "Rollout step 1/5 completed (setWeight: 20)")),
         plan.events());
   }
 
@@ -138,7 +178,8 @@ class CanaryStepDecisionTest {
 
     CanaryStepPlan plan = f.plan();
 
-    assertEquals(0, plan.desiredWeight(), "the replica maths reads setCanaryScale.replicas, not a weight");
+    assertEquals(
+        0, plan.desiredWeight(), "the replica maths reads setCanaryScale.replicas, not a weight");
     assertEquals(new CanaryStepPlan.Replicas(3, 10, Map.of()), plan.replicas());
     assertEquals(10, CanaryStepDecision.currentSetWeight(f.snapshot(), 100));
   }
@@ -247,8 +288,14 @@ class CanaryStepDecisionTest {
     CanaryStepPlan plan = f.plan();
 
     assertEquals(0, plan.desiredWeight());
-    assertEquals(8, plan.replicas().stable(), "stable grows back first, within maxSurge (25%: 3 pods over 10)");
-    assertEquals(3, plan.replicas().canary(), "down to what maxUnavailable (25%: 2 pods) allows: 5 + 3 available");
+    assertEquals(
+        8,
+        plan.replicas().stable(),
+        "stable grows back first, within maxSurge (25%: 3 pods over 10)");
+    assertEquals(
+        3,
+        plan.replicas().canary(),
+        "down to what maxUnavailable (25%: 2 pods) allows: 5 + 3 available");
     assertEquals(0, plan.nextStepIndex());
     assertEquals(CanaryStepPlan.Pause.NONE, plan.pause(), "no pause step holds an aborted rollout");
     assertTrue(plan.events().isEmpty());
@@ -260,11 +307,16 @@ class CanaryStepDecisionTest {
     f.canary = RsState.ready("web-new", 5, 2);
     f.stable = new RsState("web-old", 7, 7, 7, 1);
     f.aborted = true;
-    f.traffic = new CanarySnapshot.Traffic(100, true, null, null, new TrafficRoutedInput.RecordedWeights(50, 50), null);
+    f.traffic =
+        new CanarySnapshot.Traffic(
+            100, true, null, null, new TrafficRoutedInput.RecordedWeights(50, 50), null);
 
     CanaryStepPlan plan = f.plan();
 
-    assertEquals(20, plan.desiredWeight(), "3 pods still to serve: setWeight 20 (2 pods) is the highest below");
+    assertEquals(
+        20,
+        plan.desiredWeight(),
+        "3 pods still to serve: setWeight 20 (2 pods) is the highest below");
     assertEquals(0, plan.nextStepIndex());
   }
 

@@ -10,9 +10,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Property checks of the basic-canary maths over a grid of replica counts, weights and fenceposts: from any state the
- * controller itself produces, repeated passes reach the weighted split without ever exceeding {@code R + maxSurge}
- * pods or dropping below {@code R - maxUnavailable} available pods.
+ * Property checks of the basic-canary maths over a grid of replica counts, weights and fenceposts:
+ * from any state the controller itself produces, repeated passes reach the weighted split without
+ * ever exceeding {@code R + maxSurge} pods or dropping below {@code R - maxUnavailable} available
+ * pods.
  */
 class BasicCanaryConvergenceTest {
 
@@ -86,8 +87,10 @@ class BasicCanaryConvergenceTest {
     CanarySimulation sim = new CanarySimulation(replicas, fenceposts);
     int passes = maxPasses(replicas);
 
-    CanarySimulation.State v2 = sim.convergeToDesired(CanarySimulation.State.initial(replicas), previousWeight, passes);
-    // A third template arrives: the v2 canary becomes an "other" ReplicaSet and a fresh v3 starts at 0.
+    CanarySimulation.State v2 =
+        sim.convergeToDesired(CanarySimulation.State.initial(replicas), previousWeight, passes);
+    // A third template arrives: the v2 canary becomes an "other" ReplicaSet and a fresh v3 starts
+    // at 0.
     CanarySimulation.State v3 =
         new CanarySimulation.State(RsState.ready("v3", 0, 3), v2.stableRS(), List.of(v2.newRS()));
     sim.convergeToDesired(v3, weight, 2 * passes);

@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Drives the basic-canary maths pass by pass against an in-memory cluster in which pods become available as soon as
- * they are asked for, applying at most one category per pass (stable, then new, then others) as the controller does.
+ * Drives the basic-canary maths pass by pass against an in-memory cluster in which pods become
+ * available as soon as they are asked for, applying at most one category per pass (stable, then
+ * new, then others) as the controller does.
  */
 final class CanarySimulation {
 
@@ -25,7 +26,9 @@ final class CanarySimulation {
     }
 
     int totalSpec() {
-      return newRS.specReplicas() + stableRS.specReplicas() + others.stream().mapToInt(RsState::specReplicas).sum();
+      return newRS.specReplicas()
+          + stableRS.specReplicas()
+          + others.stream().mapToInt(RsState::specReplicas).sum();
     }
 
     int totalAvailable() {
@@ -45,7 +48,10 @@ final class CanarySimulation {
     @Override
     public String toString() {
       StringBuilder s = new StringBuilder();
-      s.append("new=").append(newRS.specReplicas()).append(" stable=").append(stableRS.specReplicas());
+      s.append("new=")
+          .append(newRS.specReplicas())
+          .append(" stable=")
+          .append(stableRS.specReplicas());
       for (RsState o : others) {
         s.append(' ').append(o.name()).append('=').append(o.specReplicas());
       }
@@ -63,7 +69,8 @@ final class CanarySimulation {
   }
 
   BasicCanaryInput input(State s, int weight) {
-    return new BasicCanaryInput(replicas, weight, 100, fenceposts, s.newRS(), s.stableRS(), s.others());
+    return new BasicCanaryInput(
+        replicas, weight, 100, fenceposts, s.newRS(), s.stableRS(), s.others());
   }
 
   /** One reconcile pass; returns the same instance when nothing scaled. */
@@ -87,8 +94,8 @@ final class CanarySimulation {
   }
 
   /**
-   * Runs passes until nothing scales, checking after every pass that the surge and availability limits hold and that
-   * "at desired replica counts" is only reported at the fixed point.
+   * Runs passes until nothing scales, checking after every pass that the surge and availability
+   * limits hold and that "at desired replica counts" is only reported at the fixed point.
    */
   State converge(State start, int weight, int maxPasses) {
     State s = start;
@@ -106,11 +113,22 @@ final class CanarySimulation {
       State current = s;
       assertTrue(
           s.totalSpec() <= replicas + fenceposts.maxSurge(),
-          () -> "surge exceeded: " + current.totalSpec() + " > " + (replicas + fenceposts.maxSurge()) + "; " + trace);
+          () ->
+              "surge exceeded: "
+                  + current.totalSpec()
+                  + " > "
+                  + (replicas + fenceposts.maxSurge())
+                  + "; "
+                  + trace);
       assertTrue(
           s.totalAvailable() >= replicas - fenceposts.maxUnavailable(),
-          () -> "availability violated: " + current.totalAvailable() + " < "
-              + (replicas - fenceposts.maxUnavailable()) + "; " + trace);
+          () ->
+              "availability violated: "
+                  + current.totalAvailable()
+                  + " < "
+                  + (replicas - fenceposts.maxUnavailable())
+                  + "; "
+                  + trace);
     }
     return fail("no fixed point within " + maxPasses + " passes; " + trace);
   }
@@ -118,7 +136,8 @@ final class CanarySimulation {
   /** Converges and checks the result is the target split with all other ReplicaSets drained. */
   State convergeToDesired(State start, int weight, int maxPasses) {
     State end = converge(start, weight, maxPasses);
-    CanarySplit desired = BasicCanaryReplicas.desiredCounts(replicas, weight, 100, fenceposts.maxSurge(), true);
+    CanarySplit desired =
+        BasicCanaryReplicas.desiredCounts(replicas, weight, 100, fenceposts.maxSurge(), true);
     assertEquals(desired, end.split(), () -> "converged elsewhere; " + trace);
     assertEquals(0, end.othersSpec(), () -> "other ReplicaSets not drained; " + trace);
     return end;

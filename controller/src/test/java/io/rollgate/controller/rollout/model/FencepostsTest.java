@@ -13,7 +13,8 @@ class FencepostsTest {
 
   @ParameterizedTest(name = "R={0} => surge {1}, unavailable {2}")
   @CsvSource({
-    // 25% of R: surge rounds up, unavailable rounds down (0 for R < 4, then both-zero never happens because surge > 0)
+    // 25% of R: surge rounds up, unavailable rounds down (0 for R < 4, then both-zero never happens
+    // because surge > 0)
     "1, 1, 0",
     "3, 1, 0",
     "4, 1, 1",
@@ -77,7 +78,8 @@ class FencepostsTest {
   }
 
   @ParameterizedTest(name = "\"{0}\"")
-  @ValueSource(strings = {"abc", "-5%", "-5", "", "%", " 5%", "5.5%", "1e2", "+", "99999999999%", "\u0665%"})
+  @ValueSource(
+      strings = {"abc", "-5%", "-5", "", "%", " 5%", "5.5%", "1e2", "+", "99999999999%", "\u0665%"})
   void rejectsMalformedString_namingTheValue(String value) {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Fenceposts.resolve(value, null, 10));
@@ -86,7 +88,8 @@ class FencepostsTest {
 
   @Test
   void rejectsNegativeInteger() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Fenceposts.resolve(null, -1, 4));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Fenceposts.resolve(null, -1, 4));
     assertTrue(e.getMessage().contains("-1"), e.getMessage());
   }
 

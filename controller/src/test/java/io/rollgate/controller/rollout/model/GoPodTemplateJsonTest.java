@@ -32,16 +32,20 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Compares {@link GoPodTemplateJson} with Go. The expected values under {@code go-hash/expected/<k8s.io/api version>/}
- * were produced by {@code controller/src/test/go/podtemplatehash} (run its {@code regen.sh}): each fixture under
- * {@code go-hash/fixtures/} decoded by the Kubernetes Go decoder into a {@code corev1.PodTemplateSpec} and encoded
- * with {@code encoding/json}, and the pod template hashes of those bytes.
+ * Compares {@link GoPodTemplateJson} with Go. The expected values under {@code
+ * go-hash/expected/<k8s.io/api version>/} were produced by {@code
+ * controller/src/test/go/podtemplatehash} (run its {@code regen.sh}): each fixture under {@code
+ * go-hash/fixtures/} decoded by the Kubernetes Go decoder into a {@code corev1.PodTemplateSpec} and
+ * encoded with {@code encoding/json}, and the pod template hashes of those bytes.
  */
 class GoPodTemplateJsonTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Fixtures whose fabric8 round trip loses a distinction Go makes, so the fabric8 overload cannot match. */
+  /**
+   * Fixtures whose fabric8 round trip loses a distinction Go makes, so the fabric8 overload cannot
+   * match.
+   */
   private static final Set<String> FABRIC8_LOSSY = Set.of("empty-required-lists");
 
   private static String resource(String path) {
@@ -74,7 +78,10 @@ class GoPodTemplateJsonTest {
     return rows;
   }
 
-  /** One row per version and fixture: version, fixture name, Go's hashes or "ERROR" and the Go error. */
+  /**
+   * One row per version and fixture: version, fixture name, Go's hashes or "ERROR" and the Go
+   * error.
+   */
   static Stream<Arguments> vectors() {
     List<Arguments> all = new ArrayList<>();
     for (GoKubeApiVersion version : GoKubeApiVersion.values()) {
@@ -88,11 +95,13 @@ class GoPodTemplateJsonTest {
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("vectors")
-  void encodesLikeGo(GoKubeApiVersion version, String fixture, String hash, String hashWithCollision) {
+  void encodesLikeGo(
+      GoKubeApiVersion version, String fixture, String hash, String hashWithCollision) {
     JsonNode template = tree(resource("fixtures/" + fixture + ".json"));
     if (hash.equals("ERROR")) {
       IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> GoPodTemplateJson.encode(template, version));
+          assertThrows(
+              IllegalArgumentException.class, () -> GoPodTemplateJson.encode(template, version));
       assertTrue(e.getMessage() != null && !e.getMessage().isEmpty());
       return;
     }
@@ -113,15 +122,19 @@ class GoPodTemplateJsonTest {
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("fabric8Vectors")
-  void encodesFabric8ModelLikeGo(GoKubeApiVersion version, String fixture, String hash, String hashWithCollision) {
-    PodTemplateSpec template = ModelJson.fromJson(resource("fixtures/" + fixture + ".json"), PodTemplateSpec.class);
+  void encodesFabric8ModelLikeGo(
+      GoKubeApiVersion version, String fixture, String hash, String hashWithCollision) {
+    PodTemplateSpec template =
+        ModelJson.fromJson(resource("fixtures/" + fixture + ".json"), PodTemplateSpec.class);
     String expected = resource("expected/" + version.moduleVersion() + "/" + fixture + ".json");
-    assertEquals(expected, new String(GoPodTemplateJson.encode(template, version), StandardCharsets.UTF_8));
+    assertEquals(
+        expected, new String(GoPodTemplateJson.encode(template, version), StandardCharsets.UTF_8));
   }
 
   @Test
   void fabric8ModelLosesEmptyListsThatGoWrites() {
-    // "containers" and "nodeSelectorTerms" have no omitempty: Go writes [] for an empty list and null for none, while
+    // "containers" and "nodeSelectorTerms" have no omitempty: Go writes [] for an empty list and
+    // null for none, while
     // the fabric8 model serializes both as absent.
     String json = "{\"spec\":{\"containers\":[]}}";
     assertEquals(
@@ -130,15 +143,18 @@ class GoPodTemplateJsonTest {
     assertEquals(
         "{\"metadata\":{},\"spec\":{\"containers\":null}}",
         new String(
-            GoPodTemplateJson.encode(ModelJson.fromJson(json, PodTemplateSpec.class)), StandardCharsets.UTF_8));
+            GoPodTemplateJson.encode(ModelJson.fromJson(json, PodTemplateSpec.class)),
+            StandardCharsets.UTF_8));
   }
 
   @Test
   void defaultVersionIsThatOfCurrentArgoRollouts() {
     JsonNode template = tree(resource("fixtures/rollouts-demo.json"));
     assertArrayEquals(
-        GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_34), GoPodTemplateJson.encode(template));
-    PodTemplateSpec spec = ModelJson.fromJson(resource("fixtures/rollouts-demo.json"), PodTemplateSpec.class);
+        GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_34),
+        GoPodTemplateJson.encode(template));
+    PodTemplateSpec spec =
+        ModelJson.fromJson(resource("fixtures/rollouts-demo.json"), PodTemplateSpec.class);
     assertArrayEquals(GoPodTemplateJson.encode(template), GoPodTemplateJson.encode(spec));
   }
 
@@ -146,13 +162,18 @@ class GoPodTemplateJsonTest {
   @EnumSource(GoKubeApiVersion.class)
   void encodesAbsentTemplateAsZeroTemplate(GoKubeApiVersion version) {
     String expected = resource("expected/" + version.moduleVersion() + "/empty-template.json");
-    assertEquals(expected, new String(GoPodTemplateJson.encode((JsonNode) null, version), StandardCharsets.UTF_8));
+    assertEquals(
+        expected,
+        new String(GoPodTemplateJson.encode((JsonNode) null, version), StandardCharsets.UTF_8));
     assertEquals(
         expected,
         new String(
-            GoPodTemplateJson.encode(JsonNodeFactory.instance.nullNode(), version), StandardCharsets.UTF_8));
+            GoPodTemplateJson.encode(JsonNodeFactory.instance.nullNode(), version),
+            StandardCharsets.UTF_8));
     assertEquals(
-        expected, new String(GoPodTemplateJson.encode((PodTemplateSpec) null, version), StandardCharsets.UTF_8));
+        expected,
+        new String(
+            GoPodTemplateJson.encode((PodTemplateSpec) null, version), StandardCharsets.UTF_8));
   }
 
   @Test
@@ -160,10 +181,12 @@ class GoPodTemplateJsonTest {
     JsonNode template = tree("{\"metadata\":{\"labels\":{\"app\":\"web\"}}}");
     assertEquals(
         "{\"metadata\":{\"creationTimestamp\":null,\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":null}}",
-        new String(GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_29), StandardCharsets.UTF_8));
+        new String(
+            GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_29), StandardCharsets.UTF_8));
     assertEquals(
         "{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":null}}",
-        new String(GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_34), StandardCharsets.UTF_8));
+        new String(
+            GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_34), StandardCharsets.UTF_8));
     assertNotEquals(
         GoPodTemplateJson.podTemplateHash(template, null, GoKubeApiVersion.V0_29),
         GoPodTemplateJson.podTemplateHash(template, null, GoKubeApiVersion.V0_34));
@@ -172,21 +195,28 @@ class GoPodTemplateJsonTest {
   @Test
   void reproducesTheReferenceTemplateOfPodTemplateHashTest() {
     JsonNode template =
-        tree("{\"metadata\":{\"labels\":{\"app\":\"web\"}},"
-            + "\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"nginx:1.25\"}]}}");
+        tree(
+            "{\"metadata\":{\"labels\":{\"app\":\"web\"}},"
+                + "\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"nginx:1.25\"}]}}");
     assertEquals(
         "{\"metadata\":{\"creationTimestamp\":null,\"labels\":{\"app\":\"web\"}},"
             + "\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"nginx:1.25\",\"resources\":{}}]}}",
-        new String(GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_29), StandardCharsets.UTF_8));
-    assertEquals("7c4bd8fbf8", GoPodTemplateJson.podTemplateHash(template, null, GoKubeApiVersion.V0_29));
-    assertEquals("747bf9867f", GoPodTemplateJson.podTemplateHash(template, 1, GoKubeApiVersion.V0_29));
+        new String(
+            GoPodTemplateJson.encode(template, GoKubeApiVersion.V0_29), StandardCharsets.UTF_8));
+    assertEquals(
+        "7c4bd8fbf8", GoPodTemplateJson.podTemplateHash(template, null, GoKubeApiVersion.V0_29));
+    assertEquals(
+        "747bf9867f", GoPodTemplateJson.podTemplateHash(template, 1, GoKubeApiVersion.V0_29));
   }
 
   @Test
   void floatNumbersAreTakenAsTheApiServerNormalisesThem() {
     // The API server re-encodes 80.0 as 80 and 1.0e3 as 1000, which Go then decodes.
-    ObjectNode template = (ObjectNode) tree("{\"spec\":{\"containers\":[{\"name\":\"a\",\"ports\":[{}],"
-        + "\"resources\":{\"limits\":{\"cpu\":0}}}]}}");
+    ObjectNode template =
+        (ObjectNode)
+            tree(
+                "{\"spec\":{\"containers\":[{\"name\":\"a\",\"ports\":[{}],"
+                    + "\"resources\":{\"limits\":{\"cpu\":0}}}]}}");
     ObjectNode container = (ObjectNode) template.at("/spec/containers/0");
     ((ObjectNode) container.at("/ports/0")).put("containerPort", 80.0);
     ((ObjectNode) container.at("/resources/limits")).put("cpu", 1.0e3);
@@ -273,8 +303,9 @@ class GoPodTemplateJsonTest {
   }
 
   /**
-   * Random templates built from the Go types, with unknown fields, nulls, empty values, odd strings, quantities and
-   * times mixed in; each line holds the input and Go's bytes or Go's decode error.
+   * Random templates built from the Go types, with unknown fields, nulls, empty values, odd
+   * strings, quantities and times mixed in; each line holds the input and Go's bytes or Go's decode
+   * error.
    */
   @ParameterizedTest
   @EnumSource(GoKubeApiVersion.class)
@@ -285,23 +316,33 @@ class GoPodTemplateJsonTest {
     int errors = 0;
     try (InputStream in = GoPodTemplateJsonTest.class.getResourceAsStream(path);
         BufferedReader lines =
-            new BufferedReader(new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8))) {
+            new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8))) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         cases++;
         JsonNode vector = tree(line);
         String actual;
         try {
-          actual = new String(GoPodTemplateJson.encode(vector.get("input"), version), StandardCharsets.UTF_8);
+          actual =
+              new String(
+                  GoPodTemplateJson.encode(vector.get("input"), version), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
           actual = "ERROR " + e.getMessage();
         }
         if (vector.has("error")) {
           errors++;
           if (!actual.startsWith("ERROR ")) {
-            mismatches.add("line " + cases + ": Go fails (" + vector.get("error").asText() + "), Java gives " + actual);
+            mismatches.add(
+                "line "
+                    + cases
+                    + ": Go fails ("
+                    + vector.get("error").asText()
+                    + "), Java gives "
+                    + actual);
           }
         } else if (!vector.get("go").asText().equals(actual)) {
-          mismatches.add("line " + cases + ":\n  Go:   " + vector.get("go").asText() + "\n  Java: " + actual);
+          mismatches.add(
+              "line " + cases + ":\n  Go:   " + vector.get("go").asText() + "\n  Java: " + actual);
         }
       }
     }

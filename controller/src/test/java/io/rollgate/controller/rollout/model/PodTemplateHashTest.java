@@ -8,8 +8,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Reference values were produced with Go's {@code hash/fnv}, {@code encoding/binary} and
- * {@code k8s.io/apimachinery/pkg/util/rand.SafeEncodeString}, the building blocks Argo Rollouts uses.
+ * Reference values were produced with Go's {@code hash/fnv}, {@code encoding/binary} and {@code
+ * k8s.io/apimachinery/pkg/util/rand.SafeEncodeString}, the building blocks Argo Rollouts uses.
  */
 class PodTemplateHashTest {
 
@@ -47,14 +47,21 @@ class PodTemplateHashTest {
   }
 
   @ParameterizedTest(name = "collisionCount={0}")
-  @CsvSource({"0, 58c46f5d4b", "1, 747bf9867f", "7, 666bf58677", "256, 678d745845", "-1, 68dc6f9f74"})
+  @CsvSource({
+    "0, 58c46f5d4b",
+    "1, 747bf9867f",
+    "7, 666bf58677",
+    "256, 678d745845",
+    "-1, 68dc6f9f74"
+  })
   void appendsCollisionCountAsEightByteLittleEndianBuffer(int collisionCount, String expected) {
     assertEquals(expected, PodTemplateHash.hashOf(utf8(TEMPLATE), collisionCount));
   }
 
   @Test
   void hashesSteps() {
-    String steps = "[{\"setWeight\":20},{\"pause\":{}},{\"setWeight\":50},{\"pause\":{\"duration\":\"30s\"}}]";
+    String steps =
+        "[{\"setWeight\":20},{\"pause\":{}},{\"setWeight\":50},{\"pause\":{\"duration\":\"30s\"}}]";
     assertEquals("b4478d874", PodTemplateHash.stepsHash(utf8(steps)));
   }
 

@@ -44,7 +44,8 @@ class ReplicaProgressThresholdTest {
   @Test
   void isNeverMet_withoutReplicaSet() {
     assertFalse(ReplicaProgressThreshold.isMet(null, null, 0));
-    assertFalse(ReplicaProgressThreshold.isMet(new ReplicaProgressThreshold(Type.PODS, 0), null, 0));
+    assertFalse(
+        ReplicaProgressThreshold.isMet(new ReplicaProgressThreshold(Type.PODS, 0), null, 0));
   }
 
   @Test

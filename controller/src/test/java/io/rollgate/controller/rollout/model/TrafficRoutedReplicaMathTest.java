@@ -46,7 +46,8 @@ class TrafficRoutedReplicaMathTest {
     return in.withDynamicStableScale(null, false);
   }
 
-  private static TrafficRoutedInput recorded(TrafficRoutedInput in, int canaryWeight, int stableWeight) {
+  private static TrafficRoutedInput recorded(
+      TrafficRoutedInput in, int canaryWeight, int stableWeight) {
     return in.withDynamicStableScale(new RecordedWeights(canaryWeight, stableWeight), false);
   }
 
@@ -98,7 +99,8 @@ class TrafficRoutedReplicaMathTest {
   void keepsCanaryForRecordedWeight_whenAbortedWithDynamicStableScale() {
     RecordedWeights recorded = new RecordedWeights(40, 60);
     assertEquals(new CanarySplit(4, 10), targets(weight(0).withDynamicStableScale(recorded, true)));
-    assertEquals(new CanarySplit(0, 10), targets(weight(0).withDynamicStableScale(recorded, false)));
+    assertEquals(
+        new CanarySplit(0, 10), targets(weight(0).withDynamicStableScale(recorded, false)));
     // Without recorded weights there is nothing to hold on to.
     assertEquals(new CanarySplit(0, 10), targets(weight(0).withDynamicStableScale(null, true)));
   }
@@ -107,26 +109,30 @@ class TrafficRoutedReplicaMathTest {
   void raisesBothToMinPods_whenDynamic() {
     assertEquals(new CanarySplit(2, 10), targets(dynamic(weight(5).withMinPodsPerReplicaSet(2))));
     assertEquals(new CanarySplit(10, 2), targets(dynamic(weight(95).withMinPodsPerReplicaSet(2))));
-    assertEquals(new CanarySplit(3, 10), targets(dynamic(scaleReplicas(1).withMinPodsPerReplicaSet(3))));
+    assertEquals(
+        new CanarySplit(3, 10), targets(dynamic(scaleReplicas(1).withMinPodsPerReplicaSet(3))));
     assertEquals(new CanarySplit(10, 0), targets(dynamic(weight(100).withMinPodsPerReplicaSet(2))));
   }
 
   @Test
   void keepsStableFullyScaled_whenSetCanaryScaleReplicasWithDynamicStableScale() {
-    // Argo Rollouts reports weight 0 alongside setCanaryScale replicas, so stable is sized for 100% traffic.
+    // Argo Rollouts reports weight 0 alongside setCanaryScale replicas, so stable is sized for 100%
+    // traffic.
     assertEquals(new CanarySplit(2, 10), targets(dynamic(scaleReplicas(2))));
   }
 
   @Test
   void honoursMaxTrafficWeight() {
     // 40 of 200 is 20%: canary ceil(400 / 200) = 2, stable ceil(160 * 10 / 200) = 8.
-    assertEquals(new CanarySplit(2, 8), targets(dynamic(TrafficRoutedInput.forWeight(10, 200, 40))));
+    assertEquals(
+        new CanarySplit(2, 8), targets(dynamic(TrafficRoutedInput.forWeight(10, 200, 40))));
   }
 
   @Test
   void rejectsWeightTogetherWithCanaryScaleReplicas() {
     assertThrows(
-        IllegalArgumentException.class, () -> new TrafficRoutedInput(10, 100, 2, 30, null, false, false, null));
+        IllegalArgumentException.class,
+        () -> new TrafficRoutedInput(10, 100, 2, 30, null, false, false, null));
     assertThrows(IllegalArgumentException.class, () -> TrafficRoutedInput.forWeight(10, 100, 101));
     assertThrows(IllegalArgumentException.class, () -> TrafficRoutedInput.forWeight(-1, 100, 10));
   }
@@ -135,28 +141,42 @@ class TrafficRoutedReplicaMathTest {
   void isAtDesiredReplicaCounts_whenCanaryIsAvailableAndStableIsFull() {
     TrafficRoutedInput in = weight(20);
     RsState stable = RsState.ready("stable", 10, 1);
-    assertTrue(TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, RsState.ready("new", 2, 2), stable, null));
+    assertTrue(
+        TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+            in, RsState.ready("new", 2, 2), stable, null));
     assertFalse(
-        TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, new RsState("new", 2, 1, 2, 2), stable, null));
+        TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+            in, new RsState("new", 2, 1, 2, 2), stable, null));
     assertFalse(
         TrafficRoutedReplicaMath.atDesiredReplicaCounts(
             in, RsState.ready("new", 2, 2), new RsState("stable", 10, 10, 11, 1), null));
-    assertFalse(TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, RsState.ready("new", 2, 2), null, null));
+    assertFalse(
+        TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+            in, RsState.ready("new", 2, 2), null, null));
   }
 
   @Test
   void ignoresStable_whenDynamic() {
     TrafficRoutedInput in = dynamic(weight(20));
-    assertTrue(TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, RsState.ready("new", 2, 2), null, null));
+    assertTrue(
+        TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+            in, RsState.ready("new", 2, 2), null, null));
   }
 
   @Test
   void acceptsPartiallyAvailableCanary_underPercentThreshold() {
     TrafficRoutedInput in = weight(50);
     RsState stable = RsState.ready("stable", 10, 1);
-    ReplicaProgressThreshold eighty = new ReplicaProgressThreshold(ReplicaProgressThreshold.Type.PERCENT, 80);
-    assertTrue(TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, new RsState("new", 5, 4, 5, 2), stable, eighty));
-    assertFalse(TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, new RsState("new", 5, 3, 5, 2), stable, eighty));
-    assertFalse(TrafficRoutedReplicaMath.atDesiredReplicaCounts(in, new RsState("new", 5, 4, 5, 2), stable, null));
+    ReplicaProgressThreshold eighty =
+        new ReplicaProgressThreshold(ReplicaProgressThreshold.Type.PERCENT, 80);
+    assertTrue(
+        TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+            in, new RsState("new", 5, 4, 5, 2), stable, eighty));
+    assertFalse(
+        TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+            in, new RsState("new", 5, 3, 5, 2), stable, eighty));
+    assertFalse(
+        TrafficRoutedReplicaMath.atDesiredReplicaCounts(
+            in, new RsState("new", 5, 4, 5, 2), stable, null));
   }
 }

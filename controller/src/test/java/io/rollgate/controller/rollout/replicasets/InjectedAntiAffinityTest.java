@@ -32,9 +32,16 @@ class InjectedAntiAffinityTest {
             """);
     PodTemplateSpec injected = ModelJson.deepCopy(rollout);
     AntiAffinity preferred =
-        ModelJson.fromJson("{\"preferredDuringSchedulingIgnoredDuringExecution\":{\"weight\":50}}", AntiAffinity.class);
+        ModelJson.fromJson(
+            "{\"preferredDuringSchedulingIgnoredDuringExecution\":{\"weight\":50}}",
+            AntiAffinity.class);
     assertTrue(InjectedAntiAffinity.inject(injected, preferred, "abc", "def", "shop"));
-    var terms = injected.getSpec().getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution();
+    var terms =
+        injected
+            .getSpec()
+            .getAffinity()
+            .getPodAntiAffinity()
+            .getPreferredDuringSchedulingIgnoredDuringExecution();
     assertEquals(2, terms.size());
     assertEquals(50, terms.get(1).getWeight());
     assertEquals("kubernetes.io/hostname", terms.get(1).getPodAffinityTerm().getTopologyKey());
@@ -42,9 +49,18 @@ class InjectedAntiAffinityTest {
 
     PodTemplateSpec none = template("spec: {containers: [{name: app, image: 'nginx:1.25'}]}");
     PodTemplateSpec required = ModelJson.deepCopy(none);
-    AntiAffinity hard = ModelJson.fromJson("{\"requiredDuringSchedulingIgnoredDuringExecution\":{}}", AntiAffinity.class);
+    AntiAffinity hard =
+        ModelJson.fromJson(
+            "{\"requiredDuringSchedulingIgnoredDuringExecution\":{}}", AntiAffinity.class);
     assertTrue(InjectedAntiAffinity.inject(required, hard, "abc", "def", "shop"));
-    assertEquals(1, required.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().size());
+    assertEquals(
+        1,
+        required
+            .getSpec()
+            .getAffinity()
+            .getPodAntiAffinity()
+            .getRequiredDuringSchedulingIgnoredDuringExecution()
+            .size());
     assertTrue(PodTemplates.semanticallyEqual(none, required));
     assertFalse(PodTemplates.semanticallyEqual(none, rollout), "a user term still counts");
   }
@@ -53,9 +69,13 @@ class InjectedAntiAffinityTest {
   void injectsNothingOnTheFirstRevisionOrAgainstItself() {
     PodTemplateSpec none = template("spec: {containers: [{name: app, image: 'nginx:1.25'}]}");
     AntiAffinity preferred =
-        ModelJson.fromJson("{\"preferredDuringSchedulingIgnoredDuringExecution\":{\"weight\":50}}", AntiAffinity.class);
-    assertFalse(InjectedAntiAffinity.inject(ModelJson.deepCopy(none), preferred, null, "def", "shop"));
-    assertFalse(InjectedAntiAffinity.inject(ModelJson.deepCopy(none), preferred, "def", "def", "shop"));
+        ModelJson.fromJson(
+            "{\"preferredDuringSchedulingIgnoredDuringExecution\":{\"weight\":50}}",
+            AntiAffinity.class);
+    assertFalse(
+        InjectedAntiAffinity.inject(ModelJson.deepCopy(none), preferred, null, "def", "shop"));
+    assertFalse(
+        InjectedAntiAffinity.inject(ModelJson.deepCopy(none), preferred, "def", "def", "shop"));
     assertFalse(InjectedAntiAffinity.inject(ModelJson.deepCopy(none), null, "abc", "def", "shop"));
   }
 

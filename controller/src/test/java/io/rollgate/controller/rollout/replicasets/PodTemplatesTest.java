@@ -18,7 +18,10 @@ class PodTemplatesTest {
 
   private static final YAMLMapper YAML = new YAMLMapper();
 
-  /** A template as written in a Rollout (a custom resource: the API server applies no core/v1 defaults). */
+  /**
+   * A template as written in a Rollout (a custom resource: the API server applies no core/v1
+   * defaults).
+   */
   private static final String ROLLOUT_TEMPLATE =
       """
       metadata:
@@ -52,7 +55,10 @@ class PodTemplatesTest {
             configMap: {name: web-cfg}
       """;
 
-  /** The same template as the API server stores it in the ReplicaSet, with every core/v1 default applied. */
+  /**
+   * The same template as the API server stores it in the ReplicaSet, with every core/v1 default
+   * applied.
+   */
   private static final String REPLICA_SET_TEMPLATE =
       """
       metadata:
@@ -119,8 +125,11 @@ class PodTemplatesTest {
 
   @Test
   void equalsItself() {
-    assertTrue(PodTemplates.semanticallyEqual(template(ROLLOUT_TEMPLATE), template(ROLLOUT_TEMPLATE)));
-    assertTrue(PodTemplates.semanticallyEqual(template(REPLICA_SET_TEMPLATE), template(REPLICA_SET_TEMPLATE)));
+    assertTrue(
+        PodTemplates.semanticallyEqual(template(ROLLOUT_TEMPLATE), template(ROLLOUT_TEMPLATE)));
+    assertTrue(
+        PodTemplates.semanticallyEqual(
+            template(REPLICA_SET_TEMPLATE), template(REPLICA_SET_TEMPLATE)));
   }
 
   @Test
@@ -131,7 +140,8 @@ class PodTemplatesTest {
             template(
                 ROLLOUT_TEMPLATE.replace(
                     "labels: {app: web}", "labels: {app: web, rollouts-pod-template-hash: x}"))));
-    JsonNode labels = PodTemplates.normalize(template(REPLICA_SET_TEMPLATE)).path("metadata").path("labels");
+    JsonNode labels =
+        PodTemplates.normalize(template(REPLICA_SET_TEMPLATE)).path("metadata").path("labels");
     assertFalse(labels.has("rollouts-pod-template-hash"));
     assertEquals("web", labels.path("app").asText());
   }
@@ -151,7 +161,8 @@ class PodTemplatesTest {
       assertTrue(spec.path(field).isMissingNode(), field);
     }
     JsonNode web = spec.path("containers").path(0);
-    for (String field : new String[] {"imagePullPolicy", "terminationMessagePath", "terminationMessagePolicy"}) {
+    for (String field :
+        new String[] {"imagePullPolicy", "terminationMessagePath", "terminationMessagePolicy"}) {
       assertTrue(web.path(field).isMissingNode(), field);
     }
     assertTrue(web.path("ports").path(0).path("protocol").isMissingNode());
@@ -181,8 +192,11 @@ class PodTemplatesTest {
 
   @Test
   void defaultsPullPolicyToAlways_forLatestTagWithDigest() {
-    String image = "nginx:latest@sha256:0000000000000000000000000000000000000000000000000000000000000000";
-    assertTrue(PodTemplates.semanticallyEqual(template(container(image, null)), template(container(image, "Always"))));
+    String image =
+        "nginx:latest@sha256:0000000000000000000000000000000000000000000000000000000000000000";
+    assertTrue(
+        PodTemplates.semanticallyEqual(
+            template(container(image, null)), template(container(image, "Always"))));
   }
 
   @ParameterizedTest(name = "{0} == {1}")
@@ -196,13 +210,17 @@ class PodTemplatesTest {
     "memory, 1k, '1000'",
   })
   void comparesQuantitiesByValue(String resource, String a, String b) {
-    assertTrue(PodTemplates.semanticallyEqual(template(resources(resource, a)), template(resources(resource, b))));
+    assertTrue(
+        PodTemplates.semanticallyEqual(
+            template(resources(resource, a)), template(resources(resource, b))));
   }
 
   @ParameterizedTest(name = "{0} != {1}")
   @CsvSource({"cpu, '0.5', 50m", "memory, 1Gi, 1G", "memory, 1Mi, 1M"})
   void differs_whenQuantityValueDiffers(String resource, String a, String b) {
-    assertFalse(PodTemplates.semanticallyEqual(template(resources(resource, a)), template(resources(resource, b))));
+    assertFalse(
+        PodTemplates.semanticallyEqual(
+            template(resources(resource, a)), template(resources(resource, b))));
   }
 
   @Test
@@ -229,28 +247,36 @@ class PodTemplatesTest {
     assertDiffers(ROLLOUT_TEMPLATE.replace("value: canary", "value: stable"));
     assertDiffers(
         ROLLOUT_TEMPLATE.replace(
-            "{name: MODE, value: canary}", "{name: MODE, value: canary}\n        - {name: EXTRA, value: x}"));
+            "{name: MODE, value: canary}",
+            "{name: MODE, value: canary}\n        - {name: EXTRA, value: x}"));
   }
 
   @Test
   void differs_whenLabelDiffers() {
     assertDiffers(ROLLOUT_TEMPLATE.replace("labels: {app: web}", "labels: {app: web2}"));
-    assertDiffers(ROLLOUT_TEMPLATE.replace("labels: {app: web}", "labels: {app: web, track: canary}"));
+    assertDiffers(
+        ROLLOUT_TEMPLATE.replace("labels: {app: web}", "labels: {app: web, track: canary}"));
   }
 
   @Test
   void differs_whenResourceValueDiffers() {
-    assertDiffers(ROLLOUT_TEMPLATE.replace("limits: {cpu: \"1\", memory: 1Gi}", "limits: {cpu: \"2\", memory: 1Gi}"));
+    assertDiffers(
+        ROLLOUT_TEMPLATE.replace(
+            "limits: {cpu: \"1\", memory: 1Gi}", "limits: {cpu: \"2\", memory: 1Gi}"));
   }
 
   @Test
   void differs_whenFieldHasNonDefaultValue() {
     assertDiffers(
-        ROLLOUT_TEMPLATE.replace("initialDelaySeconds: 5", "initialDelaySeconds: 5\n        periodSeconds: 5"));
-    assertDiffers(ROLLOUT_TEMPLATE.replace("serviceAccountName: web", "serviceAccountName: web\n  dnsPolicy: Default"));
+        ROLLOUT_TEMPLATE.replace(
+            "initialDelaySeconds: 5", "initialDelaySeconds: 5\n        periodSeconds: 5"));
     assertDiffers(
         ROLLOUT_TEMPLATE.replace(
-            "serviceAccountName: web", "serviceAccountName: web\n  terminationGracePeriodSeconds: 60"));
+            "serviceAccountName: web", "serviceAccountName: web\n  dnsPolicy: Default"));
+    assertDiffers(
+        ROLLOUT_TEMPLATE.replace(
+            "serviceAccountName: web",
+            "serviceAccountName: web\n  terminationGracePeriodSeconds: 60"));
   }
 
   private static void assertDiffers(String changedRolloutTemplate) {

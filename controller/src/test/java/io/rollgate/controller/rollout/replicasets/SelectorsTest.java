@@ -25,7 +25,8 @@ class SelectorsTest {
 
   @Test
   void formatsInWithSortedValues() {
-    assertEquals("env in (dev,prod,qa)", Selectors.format(selector(req("env", "In", "prod", "dev", "qa"))));
+    assertEquals(
+        "env in (dev,prod,qa)", Selectors.format(selector(req("env", "In", "prod", "dev", "qa"))));
   }
 
   @Test
@@ -61,7 +62,8 @@ class SelectorsTest {
   void returnsEmptyString_whenSelectorIsNullOrEmpty() {
     assertEquals("", Selectors.format(null));
     assertEquals("", Selectors.format(new LabelSelector()));
-    assertEquals("", Selectors.format(new LabelSelectorBuilder().withMatchLabels(Map.of()).build()));
+    assertEquals(
+        "", Selectors.format(new LabelSelectorBuilder().withMatchLabels(Map.of()).build()));
   }
 
   private static LabelSelector selector(LabelSelectorRequirement... requirements) {

@@ -21,7 +21,13 @@ class ConditionsTest {
   @Test
   void addsCondition_whenTypeIsAbsent() {
     RolloutStatus s = new RolloutStatus();
-    assertTrue(set(s, "True", ConditionReason.NEW_REPLICA_SET_CREATED, "Created new replica set \"web-1\"", T0));
+    assertTrue(
+        set(
+            s,
+            "True",
+            ConditionReason.NEW_REPLICA_SET_CREATED,
+            "Created new replica set \"web-1\"",
+            T0));
     RolloutCondition c = Conditions.get(s, ConditionType.PROGRESSING);
     assertEquals("True", c.getStatus());
     assertEquals(ConditionReason.NEW_REPLICA_SET_CREATED, c.getReason());
@@ -65,7 +71,13 @@ class ConditionsTest {
     RolloutStatus s = new RolloutStatus();
     set(s, "True", ConditionReason.REPLICA_SET_UPDATED, "progressing", T0);
 
-    assertTrue(set(s, "False", ConditionReason.ROLLOUT_ABORTED, "Rollout aborted update to revision 2", T1));
+    assertTrue(
+        set(
+            s,
+            "False",
+            ConditionReason.ROLLOUT_ABORTED,
+            "Rollout aborted update to revision 2",
+            T1));
 
     RolloutCondition c = Conditions.get(s, ConditionType.PROGRESSING);
     assertEquals("False", c.getStatus());
@@ -146,7 +158,8 @@ class ConditionsTest {
     assertNull(Conditions.get(new RolloutStatus(), ConditionType.PROGRESSING));
   }
 
-  private static boolean set(RolloutStatus s, String status, String reason, String message, String now) {
+  private static boolean set(
+      RolloutStatus s, String status, String reason, String message, String now) {
     return Conditions.set(s, ConditionType.PROGRESSING, status, reason, message, now);
   }
 }

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@link ProviderRuns} with the controller that measures them: a namespace of its own watched by a controller process
- * (so the namespace is also the controller's, where provider Secrets are read), Secrets created there, and the query
- * parameters a stand-in server received, decoded.
+ * {@link ProviderRuns} with the controller that measures them: a namespace of its own watched by a
+ * controller process (so the namespace is also the controller's, where provider Secrets are read),
+ * Secrets created there, and the query parameters a stand-in server received, decoded.
  */
 final class AnalysisRunFixture {
 
@@ -49,7 +49,13 @@ final class AnalysisRunFixture {
         .client()
         .secrets()
         .inNamespace(ns)
-        .resource(new SecretBuilder().withNewMetadata().withName(name).endMetadata().withStringData(data).build())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withStringData(data)
+                .build())
         .create();
   }
 
@@ -87,7 +93,9 @@ final class AnalysisRunFixture {
       int eq = pair.indexOf('=');
       String k = eq < 0 ? pair : pair.substring(0, eq);
       String v = eq < 0 ? "" : pair.substring(eq + 1);
-      out.put(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
+      out.put(
+          URLDecoder.decode(k, StandardCharsets.UTF_8),
+          URLDecoder.decode(v, StandardCharsets.UTF_8));
     }
     return out;
   }

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * AnalysisRuns on the API server, measured by the controller's Prometheus and web providers against a real Prometheus
- * (scraping a test exporter) and a local HTTPS server: what a user reads in {@code status}.
+ * AnalysisRuns on the API server, measured by the controller's Prometheus and web providers against
+ * a real Prometheus (scraping a test exporter) and a local HTTPS server: what a user reads in
+ * {@code status}.
  */
 @ExtendWith(AnalysisRunProvidersE2E.FailureTracker.class)
 class AnalysisRunProvidersE2E {
@@ -55,14 +56,16 @@ class AnalysisRunProvidersE2E {
     exporter.setRate("http_requests_total", Map.of("service", "broken", "code", "503"), 50);
     prometheus = PrometheusServer.start("analysis-run-providers", List.of(exporter.target()));
     web = TestHttpServer.https();
-    web.route("/health", r -> Response.json(200, "{\"data\":{\"ok\":true,\"successPercent\":99.5}}"));
+    web.route(
+        "/health", r -> Response.json(200, "{\"data\":{\"ok\":true,\"successPercent\":99.5}}"));
     web.route("/unavailable", r -> Response.json(503, "{\"error\":\"down\"}"));
     web.route("/hang", r -> null);
     web.route(
         "/secured",
-        r -> ("Bearer " + SECRET_TOKEN).equals(r.header("Authorization"))
-            ? Response.json(200, "{\"ok\":true}")
-            : Response.json(401, "{\"ok\":false}"));
+        r ->
+            ("Bearer " + SECRET_TOKEN).equals(r.header("Authorization"))
+                ? Response.json(200, "{\"ok\":true}")
+                : Response.json(401, "{\"ok\":false}"));
     cluster
         .client()
         .secrets()
@@ -102,8 +105,7 @@ class AnalysisRunProvidersE2E {
   static String errorRate(String service) {
     return String.format(
         "sum(rate(http_requests_total{service=\"%s\",code=~\"5..\"}[1m])) / sum(rate(http_requests_total{service=\"%s\"}[1m]))",
-        service,
-        service);
+        service, service);
   }
 
   static AnalysisRun create(String name, String metricsYaml) {
@@ -127,14 +129,23 @@ class AnalysisRunProvidersE2E {
     return r.getMeasurements().get(r.getMeasurements().size() - 1);
   }
 
-  static String prometheusMetric(String name, String service, String successCondition, String extra) {
-    return "- name: " + name + "\n"
-        + "  successCondition: '" + successCondition + "'\n"
+  static String prometheusMetric(
+      String name, String service, String successCondition, String extra) {
+    return "- name: "
+        + name
+        + "\n"
+        + "  successCondition: '"
+        + successCondition
+        + "'\n"
         + extra
         + "  provider:\n"
         + "    prometheus:\n"
-        + "      address: " + prometheus.address() + "\n"
-        + "      query: '" + errorRate(service) + "'\n";
+        + "      address: "
+        + prometheus.address()
+        + "\n"
+        + "      query: '"
+        + errorRate(service)
+        + "'\n";
   }
 
   @Test
@@ -147,7 +158,9 @@ class AnalysisRunProvidersE2E {
     assertEquals("Failed", r.getPhase());
     assertEquals("Failed", m.getPhase());
     assertTrue(m.getValue().matches("\\[0\\.[45]\\d*]"), m.getValue());
-    assertEquals("Metric \"error-rate\" assessed Failed due to failed (1) > failureLimit (0)", run.getStatus().getMessage());
+    assertEquals(
+        "Metric \"error-rate\" assessed Failed due to failed (1) > failureLimit (0)",
+        run.getStatus().getMessage());
     assertEquals(errorRate("broken"), r.getMetadata().get("ResolvedPrometheusQuery"));
   }
 
@@ -158,7 +171,8 @@ class AnalysisRunProvidersE2E {
     MetricResult r = result(run, "error-rate");
     assertEquals("Successful", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("Successful", lastMeasurement(r).getPhase());
-    assertTrue(lastMeasurement(r).getValue().matches("\\[0\\.0\\d*]"), lastMeasurement(r).getValue());
+    assertTrue(
+        lastMeasurement(r).getValue().matches("\\[0\\.0\\d*]"), lastMeasurement(r).getValue());
     assertEquals(1, r.getSuccessful());
   }
 
@@ -166,13 +180,15 @@ class AnalysisRunProvidersE2E {
   void emptyVectorIsNoDataUnlessTheConditionHandlesIt() {
     create(
         "error-rate-no-data",
-        prometheusMetric("error-rate", "no-such-service", "result[0] < 0.05", "  consecutiveErrorLimit: 0\n"));
+        prometheusMetric(
+            "error-rate", "no-such-service", "result[0] < 0.05", "  consecutiveErrorLimit: 0\n"));
     AnalysisRun run = awaitCompleted("error-rate-no-data");
     Measurement m = lastMeasurement(result(run, "error-rate"));
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("Error", m.getPhase());
     assertEquals("[]", m.getValue());
-    assertEquals("metric result is nil or empty: no data returned from the metric provider", m.getMessage());
+    assertEquals(
+        "metric result is nil or empty: no data returned from the metric provider", m.getMessage());
     assertEquals(
         "Metric \"error-rate\" assessed Error due to consecutiveErrors (1) > consecutiveErrorLimit (0): "
             + "\"Error Message: metric result is nil or empty: no data returned from the metric provider\"",
@@ -180,9 +196,11 @@ class AnalysisRunProvidersE2E {
 
     create(
         "error-rate-no-data-len",
-        prometheusMetric("error-rate", "no-such-service", "len(result) == 0 || result[0] < 0.05", ""));
+        prometheusMetric(
+            "error-rate", "no-such-service", "len(result) == 0 || result[0] < 0.05", ""));
     AnalysisRun handled = awaitCompleted("error-rate-no-data-len");
-    assertEquals("Successful", handled.getStatus().getPhase(), () -> String.valueOf(handled.getStatus()));
+    assertEquals(
+        "Successful", handled.getStatus().getPhase(), () -> String.valueOf(handled.getStatus()));
     assertEquals("[]", lastMeasurement(result(handled, "error-rate")).getValue());
   }
 
@@ -192,10 +210,14 @@ class AnalysisRunProvidersE2E {
         "web-json",
         "- name: healthy\n"
             + "  successCondition: result == true\n"
-            + "  provider:\n    web:\n      url: " + web.url("/health") + "\n      insecure: true\n      jsonPath: '{$.data.ok}'\n"
+            + "  provider:\n    web:\n      url: "
+            + web.url("/health")
+            + "\n      insecure: true\n      jsonPath: '{$.data.ok}'\n"
             + "- name: percent\n"
             + "  successCondition: result >= 99.9\n"
-            + "  provider:\n    web:\n      url: " + web.url("/health") + "\n      insecure: true\n      jsonPath: '{$.data.successPercent}'\n");
+            + "  provider:\n    web:\n      url: "
+            + web.url("/health")
+            + "\n      insecure: true\n      jsonPath: '{$.data.successPercent}'\n");
     AnalysisRun run = awaitCompleted("web-json");
     assertEquals("Successful", result(run, "healthy").getPhase());
     assertEquals("true", lastMeasurement(result(run, "healthy")).getValue());
@@ -211,58 +233,104 @@ class AnalysisRunProvidersE2E {
         "- name: unavailable\n"
             + "  consecutiveErrorLimit: 0\n"
             + "  successCondition: result == true\n"
-            + "  provider:\n    web:\n      url: " + web.url("/unavailable") + "\n      insecure: true\n"
+            + "  provider:\n    web:\n      url: "
+            + web.url("/unavailable")
+            + "\n      insecure: true\n"
             + "- name: hanging\n"
             + "  consecutiveErrorLimit: 0\n"
             + "  successCondition: result == true\n"
-            + "  provider:\n    web:\n      url: " + web.url("/hang") + "\n      insecure: true\n      timeoutSeconds: 1\n");
+            + "  provider:\n    web:\n      url: "
+            + web.url("/hang")
+            + "\n      insecure: true\n      timeoutSeconds: 1\n");
     AnalysisRun run = awaitCompleted("web-errors");
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
-    assertEquals("received non 2xx response code: 503", lastMeasurement(result(run, "unavailable")).getMessage());
+    assertEquals(
+        "received non 2xx response code: 503",
+        lastMeasurement(result(run, "unavailable")).getMessage());
     Awaitility.await("hanging metric completed")
         .atMost(TIMEOUT)
-        .until(() -> {
-          AnalysisRun r = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName("web-errors").get();
-          MetricResult h = result(r, "hanging");
-          return h.getMeasurements() != null && !h.getMeasurements().isEmpty() && "Error".equals(lastMeasurement(h).getPhase());
-        });
-    AnalysisRun after = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName("web-errors").get();
+        .until(
+            () -> {
+              AnalysisRun r =
+                  cluster
+                      .client()
+                      .resources(AnalysisRun.class)
+                      .inNamespace(ns)
+                      .withName("web-errors")
+                      .get();
+              MetricResult h = result(r, "hanging");
+              return h.getMeasurements() != null
+                  && !h.getMeasurements().isEmpty()
+                  && "Error".equals(lastMeasurement(h).getPhase());
+            });
+    AnalysisRun after =
+        cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName("web-errors").get();
     assertEquals(
-        "Get \"" + web.url("/hang") + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+        "Get \""
+            + web.url("/hang")
+            + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
         lastMeasurement(result(after, "hanging")).getMessage());
   }
 
   @Test
   void secretHeaderFromASecretIsSentAndMaskedInMessages() {
-    String args = "args:\n- name: api-token\n  valueFrom:\n    secretKeyRef:\n      name: web-creds\n      key: token\n";
+    String args =
+        "args:\n- name: api-token\n  valueFrom:\n    secretKeyRef:\n      name: web-creds\n      key: token\n";
     create(
         "web-secret",
         args,
         "- name: secured\n"
             + "  successCondition: result == true\n"
-            + "  provider:\n    web:\n      url: " + web.url("/secured") + "\n      insecure: true\n      jsonPath: '{$.ok}'\n"
+            + "  provider:\n    web:\n      url: "
+            + web.url("/secured")
+            + "\n      insecure: true\n      jsonPath: '{$.ok}'\n"
             + "      headers:\n      - key: Authorization\n        value: 'Bearer {{args.api-token}}'\n"
             + "- name: leaky\n"
             + "  consecutiveErrorLimit: 0\n"
             + "  successCondition: result == true\n"
-            + "  provider:\n    web:\n      url: '" + web.url("/hang") + "?token={{args.api-token}}'\n"
+            + "  provider:\n    web:\n      url: '"
+            + web.url("/hang")
+            + "?token={{args.api-token}}'\n"
             + "      insecure: true\n      timeoutSeconds: 1\n");
     Awaitility.await("web-secret measured")
         .atMost(TIMEOUT)
-        .until(() -> {
-          AnalysisRun r = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName("web-secret").get();
-          return r != null && r.getStatus() != null && r.getStatus().getMetricResults() != null
-              && r.getStatus().getMetricResults().size() == 2
-              && r.getStatus().getMetricResults().stream()
-                  .allMatch(m -> m.getMeasurements() != null && !m.getMeasurements().isEmpty()
-                      && List.of("Successful", "Failed", "Error").contains(lastMeasurement(m).getPhase()));
-        });
-    AnalysisRun run = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName("web-secret").get();
-    assertEquals("Successful", lastMeasurement(result(run, "secured")).getPhase(), () -> String.valueOf(run.getStatus()));
+        .until(
+            () -> {
+              AnalysisRun r =
+                  cluster
+                      .client()
+                      .resources(AnalysisRun.class)
+                      .inNamespace(ns)
+                      .withName("web-secret")
+                      .get();
+              return r != null
+                  && r.getStatus() != null
+                  && r.getStatus().getMetricResults() != null
+                  && r.getStatus().getMetricResults().size() == 2
+                  && r.getStatus().getMetricResults().stream()
+                      .allMatch(
+                          m ->
+                              m.getMeasurements() != null
+                                  && !m.getMeasurements().isEmpty()
+                                  && List.of("Successful", "Failed", "Error")
+                                      .contains(lastMeasurement(m).getPhase()));
+            });
+    AnalysisRun run =
+        cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName("web-secret").get();
+    assertEquals(
+        "Successful",
+        lastMeasurement(result(run, "secured")).getPhase(),
+        () -> String.valueOf(run.getStatus()));
     String message = lastMeasurement(result(run, "leaky")).getMessage();
     assertTrue(message.contains("token=*****"), message);
-    assertFalse(cluster.client().getKubernetesSerialization().asJson(run.getStatus()).contains(SECRET_TOKEN));
-    assertFalse(cluster.client().getKubernetesSerialization().asJson(run.getSpec()).contains(SECRET_TOKEN));
+    assertFalse(
+        cluster
+            .client()
+            .getKubernetesSerialization()
+            .asJson(run.getStatus())
+            .contains(SECRET_TOKEN));
+    assertFalse(
+        cluster.client().getKubernetesSerialization().asJson(run.getSpec()).contains(SECRET_TOKEN));
   }
 
   /** Keeps the namespace when a test failed. */

@@ -21,10 +21,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The CloudWatch provider through the real AWS SDK against a local AWS API emulator (moto's server): the controller
- * process finds region, credentials and endpoint in the SDK's standard environment variables
- * ({@code AWS_ENDPOINT_URL_CLOUDWATCH}); AnalysisRuns on the API server reach Successful, Failed and Error. The data
- * points are stored with the SDK's {@code PutMetricData}, as an application would. The last test stops the emulator.
+ * The CloudWatch provider through the real AWS SDK against a local AWS API emulator (moto's
+ * server): the controller process finds region, credentials and endpoint in the SDK's standard
+ * environment variables ({@code AWS_ENDPOINT_URL_CLOUDWATCH}); AnalysisRuns on the API server reach
+ * Successful, Failed and Error. The data points are stored with the SDK's {@code PutMetricData}, as
+ * an application would. The last test stops the emulator.
  */
 @ExtendWith(ProviderRuns.KeepOnFailure.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -43,7 +44,11 @@ class CloudWatchProviderE2E {
     runs = new ProviderRuns(TestCluster.get(), "cloudwatch-provider");
     controller =
         ControllerProcess.start(
-            TestCluster.get(), "cloudwatch-provider", moto.sdkEnvironment(), "--namespace", runs.namespace());
+            TestCluster.get(),
+            "cloudwatch-provider",
+            moto.sdkEnvironment(),
+            "--namespace",
+            runs.namespace());
   }
 
   static Map<Instant, Double> points(Instant now, double older, double newer) {
@@ -67,7 +72,9 @@ class CloudWatchProviderE2E {
   }
 
   static String metric(String name, String interval, String stat, String extra) {
-    return "- name: " + name + "\n"
+    return "- name: "
+        + name
+        + "\n"
         + "  successCondition: 'result[0].Id == \"errors\" && len(result[0].Values) > 0"
         + " && all(result[0].Values, {# < 5})'\n"
         + extra
@@ -84,7 +91,9 @@ class CloudWatchProviderE2E {
         + "            - name: Service\n"
         + "              value: '{{args.service}}'\n"
         + "          period: 60\n"
-        + "          stat: " + stat + "\n"
+        + "          stat: "
+        + stat
+        + "\n"
         + "      - id: doubled\n"
         + "        expression: errors * 2\n"
         + "        label: errors doubled\n";
@@ -103,7 +112,8 @@ class CloudWatchProviderE2E {
     assertEquals("Successful", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     Measurement m = lastMeasurement(run, "errors");
     assertEquals("Successful", m.getPhase());
-    // One list of values per query id: the metric stat's points (newest first), then the expression's.
+    // One list of values per query id: the metric stat's points (newest first), then the
+    // expression's.
     assertTrue(m.getValue().matches("\\[\\[2 1] \\[[^\\]]*]]"), m.getValue());
     runs.awaitMetricType(controller, "cw-healthy", "errors", "CloudWatch");
   }
@@ -113,8 +123,12 @@ class CloudWatchProviderE2E {
   void manyErrorsFailTheRun() {
     AnalysisRun run = runs.run("cw-broken", service("broken"), metric("errors", null, "Sum", ""));
     assertEquals("Failed", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
-    assertTrue(lastMeasurement(run, "errors").getValue().startsWith("[[20 10] "), lastMeasurement(run, "errors").getValue());
-    assertEquals("Metric \"errors\" assessed Failed due to failed (1) > failureLimit (0)", run.getStatus().getMessage());
+    assertTrue(
+        lastMeasurement(run, "errors").getValue().startsWith("[[20 10] "),
+        lastMeasurement(run, "errors").getValue());
+    assertEquals(
+        "Metric \"errors\" assessed Failed due to failed (1) > failureLimit (0)",
+        run.getStatus().getMessage());
   }
 
   @Test
@@ -124,10 +138,13 @@ class CloudWatchProviderE2E {
         runs.run(
             "cw-bad",
             service("web"),
-            metric("interval", "five minutes", "Sum", NO_RETRY).replace("- name: interval", "- name: interval")
-                + metric("stat", "5m", "NoSuchStat", NO_RETRY).replace("- name: errors", "- name: stat"));
+            metric("interval", "five minutes", "Sum", NO_RETRY)
+                    .replace("- name: interval", "- name: interval")
+                + metric("stat", "5m", "NoSuchStat", NO_RETRY)
+                    .replace("- name: errors", "- name: stat"));
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
-    assertEquals("time: invalid duration \"five minutes\"", lastMeasurement(run, "interval").getMessage());
+    assertEquals(
+        "time: invalid duration \"five minutes\"", lastMeasurement(run, "interval").getMessage());
     Measurement stat = lastMeasurement(run, "stat");
     assertEquals("Error", stat.getPhase());
     assertTrue(stat.getMessage().contains("Status Code: 500"), stat.getMessage());
@@ -136,10 +153,12 @@ class CloudWatchProviderE2E {
   @Test
   @Order(4)
   void webIdentityCredentialsAreExchangedWithSts() throws Exception {
-    // A second controller, as a pod with IRSA runs: no access keys, only a role and a token file. Its own namespace,
+    // A second controller, as a pod with IRSA runs: no access keys, only a role and a token file.
+    // Its own namespace,
     // so that the two controllers never reconcile the same runs.
     java.nio.file.Path token = java.nio.file.Files.createTempFile("rollgate-irsa-", ".jwt");
-    java.nio.file.Files.writeString(token, "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2ln");
+    java.nio.file.Files.writeString(
+        token, "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2ln");
     ProviderRuns irsaRuns = new ProviderRuns(TestCluster.get(), "cloudwatch-irsa");
     try (ControllerProcess irsa =
         ControllerProcess.start(
@@ -148,7 +167,8 @@ class CloudWatchProviderE2E {
             moto.webIdentityEnvironment(token),
             "--namespace",
             irsaRuns.namespace())) {
-      AnalysisRun run = irsaRuns.run("cw-irsa", service("web"), metric("errors", null, "Sum", NO_RETRY));
+      AnalysisRun run =
+          irsaRuns.run("cw-irsa", service("web"), metric("errors", null, "Sum", NO_RETRY));
       assertEquals("Successful", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     } finally {
       irsaRuns.close(CloudWatchProviderE2E.class);

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * AnalysisRuns measured by the controller's Datadog provider against a local stand-in of Datadog's v1 metrics query API
- * and v2 scalar query API (key headers checked, answers shaped as Datadog documents them), with the credentials in
- * the {@code datadog} Secret of the controller's namespace or in the Secret named by {@code secretRef}.
+ * AnalysisRuns measured by the controller's Datadog provider against a local stand-in of Datadog's
+ * v1 metrics query API and v2 scalar query API (key headers checked, answers shaped as Datadog
+ * documents them), with the credentials in the {@code datadog} Secret of the controller's namespace
+ * or in the Secret named by {@code secretRef}.
  */
 @ExtendWith(ProviderRuns.KeepOnFailure.class)
 class DatadogProviderE2E {
@@ -43,13 +44,20 @@ class DatadogProviderE2E {
   static void setUp() {
     datadog = TestHttpServer.http();
     datadog.route("/api/v1/query", r -> answer(r, params(r.query()).get("query"), false));
-    datadog.route("/api/v2/query/scalar", r -> answer(r, JSON.readTree(r.body()).at("/data/attributes/queries/0/query").asText(), true));
+    datadog.route(
+        "/api/v2/query/scalar",
+        r ->
+            answer(
+                r, JSON.readTree(r.body()).at("/data/attributes/queries/0/query").asText(), true));
     fixture = AnalysisRunFixture.start("datadog-provider");
     String address = "http://127.0.0.1:" + datadog.port();
     downPort = ControllerProcess.freePort();
     fixture.secret("datadog", Map.of("address", address, "api-key", API_KEY, "app-key", APP_KEY));
-    fixture.secret("dd-wrong-key", Map.of("address", address, "api-key", "revoked", "app-key", APP_KEY));
-    fixture.secret("dd-down", Map.of("address", "http://127.0.0.1:" + downPort, "api-key", API_KEY, "app-key", APP_KEY));
+    fixture.secret(
+        "dd-wrong-key", Map.of("address", address, "api-key", "revoked", "app-key", APP_KEY));
+    fixture.secret(
+        "dd-down",
+        Map.of("address", "http://127.0.0.1:" + downPort, "api-key", API_KEY, "app-key", APP_KEY));
     fixture.secret("dd-args", Map.of("service", SECRET_SERVICE));
   }
 
@@ -63,28 +71,49 @@ class DatadogProviderE2E {
     }
   }
 
-  /** Datadog's answer to a query: by what the query names, the error rate of a service, no data, or a broken body. */
+  /**
+   * Datadog's answer to a query: by what the query names, the error rate of a service, no data, or
+   * a broken body.
+   */
   static Response answer(Request r, String query, boolean v2) {
-    if (!API_KEY.equals(r.header("DD-API-KEY")) || !APP_KEY.equals(r.header("DD-APPLICATION-KEY"))) {
+    if (!API_KEY.equals(r.header("DD-API-KEY"))
+        || !APP_KEY.equals(r.header("DD-APPLICATION-KEY"))) {
       return Response.json(403, "{\"errors\":[\"Forbidden\"]}");
     }
     if (query.contains("malformed")) {
       return Response.json(200, "{\"series\": [");
     }
-    Double value = query.contains("healthy") ? Double.valueOf(0.01) : query.contains("broken") ? Double.valueOf(0.2) : null;
+    Double value =
+        query.contains("healthy")
+            ? Double.valueOf(0.01)
+            : query.contains("broken") ? Double.valueOf(0.2) : null;
     if (v2) {
       String values = value == null ? "[]" : "[" + value + "]";
       return Response.json(
-          200, "{\"data\":{\"type\":\"scalar_response\",\"attributes\":{\"columns\":[{\"name\":\"a\",\"type\":\"number\","
-              + "\"values\":" + values + "}]}}}");
+          200,
+          "{\"data\":{\"type\":\"scalar_response\",\"attributes\":{\"columns\":[{\"name\":\"a\",\"type\":\"number\","
+              + "\"values\":"
+              + values
+              + "}]}}}");
     }
-    String series = value == null ? "[]" : "[{\"metric\":\"errors\",\"pointlist\":[[1700000000000.0,0.5],[1700000060000.0," + value + "]]}]";
-    return Response.json(200, "{\"status\":\"ok\",\"res_type\":\"time_series\",\"series\":" + series + "}");
+    String series =
+        value == null
+            ? "[]"
+            : "[{\"metric\":\"errors\",\"pointlist\":[[1700000000000.0,0.5],[1700000060000.0,"
+                + value
+                + "]]}]";
+    return Response.json(
+        200, "{\"status\":\"ok\",\"res_type\":\"time_series\",\"series\":" + series + "}");
   }
 
   static String metric(String name, String condition, String datadogYaml) {
-    return "- name: " + name + "\n  consecutiveErrorLimit: 0\n  successCondition: '" + condition + "'\n"
-        + "  provider:\n    datadog:\n" + datadogYaml.indent(6);
+    return "- name: "
+        + name
+        + "\n  consecutiveErrorLimit: 0\n  successCondition: '"
+        + condition
+        + "'\n"
+        + "  provider:\n    datadog:\n"
+        + datadogYaml.indent(6);
   }
 
   @Test
@@ -94,14 +123,17 @@ class DatadogProviderE2E {
         "dd-v1",
         "",
         metric("healthy", "result < 0.05", "query: 'sum:errors{service:healthy}.as_rate()'")
-            + metric("broken", "result < 0.05", "query: 'sum:errors{service:broken}'\ninterval: 10m"));
+            + metric(
+                "broken", "result < 0.05", "query: 'sum:errors{service:broken}'\ninterval: 10m"));
     AnalysisRun run = fixture.awaitCompleted("dd-v1");
     assertEquals("Failed", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("Successful", result(run, "healthy").getPhase());
     assertEquals("0.01", last(run, "healthy").getValue());
     assertEquals("Failed", result(run, "broken").getPhase());
     assertEquals("0.2", last(run, "broken").getValue());
-    assertEquals("Metric \"broken\" assessed Failed due to failed (1) > failureLimit (0)", run.getStatus().getMessage());
+    assertEquals(
+        "Metric \"broken\" assessed Failed due to failed (1) > failureLimit (0)",
+        run.getStatus().getMessage());
     fixture.awaitMetricType("dd-v1", "healthy", "Datadog");
 
     List<Request> seen = datadog.requests("/api/v1/query").subList(before, before + 2);
@@ -155,15 +187,18 @@ class DatadogProviderE2E {
         "dd-empty",
         "",
         metric("defaulted", "default(result, 0) < 0.05", "query: 'sum:errors{service:quiet}'")
-            + metric("v2-nil", "isNil(result)", "apiVersion: v2\nquery: 'sum:errors{service:quiet}'")
+            + metric(
+                "v2-nil", "isNil(result)", "apiVersion: v2\nquery: 'sum:errors{service:quiet}'")
             + metric("unhandled", "result < 0.05", "query: 'sum:errors{service:quiet}'"));
     AnalysisRun run = fixture.awaitCompleted("dd-empty");
-    assertEquals("Successful", result(run, "defaulted").getPhase(), () -> String.valueOf(run.getStatus()));
+    assertEquals(
+        "Successful", result(run, "defaulted").getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("[]", last(run, "defaulted").getValue());
     assertEquals("Successful", result(run, "v2-nil").getPhase());
     assertEquals("Error", result(run, "unhandled").getPhase());
     assertEquals(
-        "metric result is nil or empty: no data returned from the metric provider", last(run, "unhandled").getMessage());
+        "metric result is nil or empty: no data returned from the metric provider",
+        last(run, "unhandled").getMessage());
   }
 
   @Test
@@ -171,20 +206,37 @@ class DatadogProviderE2E {
     fixture.create(
         "dd-errors",
         "",
-        metric("forbidden", "result < 1", "query: 'sum:errors{service:healthy}'\nsecretRef: {name: dd-wrong-key}")
-            + metric("down", "result < 1", "apiVersion: v2\nquery: 'sum:errors{service:healthy}'\nsecretRef: {name: dd-down}")
+        metric(
+                "forbidden",
+                "result < 1",
+                "query: 'sum:errors{service:healthy}'\nsecretRef: {name: dd-wrong-key}")
+            + metric(
+                "down",
+                "result < 1",
+                "apiVersion: v2\nquery: 'sum:errors{service:healthy}'\nsecretRef: {name: dd-down}")
             + metric("malformed", "result < 1", "query: 'sum:errors{service:malformed}'")
-            + metric("no-credentials", "result < 1", "query: 'sum:errors{service:healthy}'\nsecretRef: {name: nowhere}"));
+            + metric(
+                "no-credentials",
+                "result < 1",
+                "query: 'sum:errors{service:healthy}'\nsecretRef: {name: nowhere}"));
     AnalysisRun run = fixture.awaitCompleted("dd-errors");
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals(
-        "received authentication error response code: 403 {\"errors\":[\"Forbidden\"]}", last(run, "forbidden").getMessage());
+        "received authentication error response code: 403 {\"errors\":[\"Forbidden\"]}",
+        last(run, "forbidden").getMessage());
     assertEquals(
-        "Post \"http://127.0.0.1:" + downPort + "/api/v2/query/scalar\": dial tcp 127.0.0.1:" + downPort
+        "Post \"http://127.0.0.1:"
+            + downPort
+            + "/api/v2/query/scalar\": dial tcp 127.0.0.1:"
+            + downPort
             + ": connect: connection refused",
         last(run, "down").getMessage());
-    assertTrue(last(run, "malformed").getMessage().startsWith("Could not parse JSON body: "), last(run, "malformed").getMessage());
-    assertEquals("failed to find the credentials for datadog metrics provider", last(run, "no-credentials").getMessage());
+    assertTrue(
+        last(run, "malformed").getMessage().startsWith("Could not parse JSON body: "),
+        last(run, "malformed").getMessage());
+    assertEquals(
+        "failed to find the credentials for datadog metrics provider",
+        last(run, "no-credentials").getMessage());
     for (String m : List.of("forbidden", "down", "malformed", "no-credentials")) {
       assertEquals("Error", result(run, m).getPhase(), m);
       assertEquals(1, result(run, m).getConsecutiveError(), m);
@@ -197,13 +249,23 @@ class DatadogProviderE2E {
     fixture.create(
         "dd-args",
         "args:\n- name: service\n  valueFrom:\n    secretKeyRef: {name: dd-args, key: service}\n- name: window\n  value: 2m\n",
-        metric("masked", "result < 0.05", "query: 'sum:errors{service:{{args.service}}}'\ninterval: '{{args.window}}'\n"
-            + "secretRef: {name: dd-down}"));
+        metric(
+            "masked",
+            "result < 0.05",
+            "query: 'sum:errors{service:{{args.service}}}'\ninterval: '{{args.window}}'\n"
+                + "secretRef: {name: dd-down}"));
     AnalysisRun run = fixture.awaitCompleted("dd-args");
     Measurement m = last(run, "masked");
     assertEquals("Error", m.getPhase());
     assertTrue(m.getMessage().contains("service%3A*****%7D"), m.getMessage());
-    assertFalse(fixture.cluster.client().getKubernetesSerialization().asJson(run.getStatus()).contains(SECRET_SERVICE));
-    assertEquals(before, datadog.requests("/api/v1/query").size(), "the down secret's address was used");
+    assertFalse(
+        fixture
+            .cluster
+            .client()
+            .getKubernetesSerialization()
+            .asJson(run.getStatus())
+            .contains(SECRET_SERVICE));
+    assertEquals(
+        before, datadog.requests("/api/v1/query").size(), "the down secret's address was used");
   }
 }

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The Graphite provider against a real Graphite (Debian's carbon-cache fed with the plaintext protocol, graphite-web's
- * render API): AnalysisRuns on the API server, measured by a controller process, reach Successful, Failed and Error
- * with the values and messages a user reads in {@code status}.
+ * The Graphite provider against a real Graphite (Debian's carbon-cache fed with the plaintext
+ * protocol, graphite-web's render API): AnalysisRuns on the API server, measured by a controller
+ * process, reach Successful, Failed and Error with the values and messages a user reads in {@code
+ * status}.
  */
 @ExtendWith(ProviderRuns.KeepOnFailure.class)
 class GraphiteProviderE2E {
@@ -44,10 +45,15 @@ class GraphiteProviderE2E {
     notGraphite = TestHttpServer.http();
     notGraphite.route("/render", r -> Response.text(200, "<html>maintenance</html>"));
     runs = new ProviderRuns(TestCluster.get(), "graphite-provider");
-    controller = ControllerProcess.start(TestCluster.get(), "graphite-provider", "--namespace", runs.namespace());
+    controller =
+        ControllerProcess.start(
+            TestCluster.get(), "graphite-provider", "--namespace", runs.namespace());
   }
 
-  /** Two points 40 s and 20 s ago, with a gap (no point) between them that the render API answers as null. */
+  /**
+   * Two points 40 s and 20 s ago, with a gap (no point) between them that the render API answers as
+   * null.
+   */
   static Map<Instant, Double> points(Instant now, double older, double newer) {
     Map<Instant, Double> points = new LinkedHashMap<>();
     points.put(now.minusSeconds(40), older);
@@ -72,12 +78,16 @@ class GraphiteProviderE2E {
   }
 
   static String metric(String name, String address, String query, String extra) {
-    return "- name: " + name + "\n"
+    return "- name: "
+        + name
+        + "\n"
         + "  successCondition: 'all(result, {# < 0.05})'\n"
         + extra
         + "  provider:\n"
         + "    graphite:\n"
-        + "      address: " + address + "\n"
+        + "      address: "
+        + address
+        + "\n"
         + "      query: |\n"
         + query.indent(8);
   }
@@ -90,7 +100,11 @@ class GraphiteProviderE2E {
         runs.run(
             "graphite-healthy",
             SERVICE_ARG + "web",
-            metric("errors", graphite.address(), "target=app.{{args.service}}.errors\n&from=-5min", ""));
+            metric(
+                "errors",
+                graphite.address(),
+                "target=app.{{args.service}}.errors\n&from=-5min",
+                ""));
     assertEquals("Successful", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     Measurement m = lastMeasurement(run, "errors");
     assertEquals("Successful", m.getPhase());
@@ -104,11 +118,14 @@ class GraphiteProviderE2E {
         runs.run(
             "graphite-broken",
             SERVICE_ARG + "broken",
-            metric("errors", graphite.address(), "target=app.{{args.service}}.errors&from=-5min", ""));
+            metric(
+                "errors", graphite.address(), "target=app.{{args.service}}.errors&from=-5min", ""));
     assertEquals("Failed", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("[0.400000,0.600000]", lastMeasurement(run, "errors").getValue());
     assertEquals("Failed", lastMeasurement(run, "errors").getPhase());
-    assertEquals("Metric \"errors\" assessed Failed due to failed (1) > failureLimit (0)", run.getStatus().getMessage());
+    assertEquals(
+        "Metric \"errors\" assessed Failed due to failed (1) > failureLimit (0)",
+        run.getStatus().getMessage());
   }
 
   @Test
@@ -117,7 +134,10 @@ class GraphiteProviderE2E {
         runs.run(
             "graphite-bad-query",
             "",
-            metric("errors", graphite.address(), "target=nosuchfunc(app.web.errors)&from=-5min",
+            metric(
+                "errors",
+                graphite.address(),
+                "target=nosuchfunc(app.web.errors)&from=-5min",
                 "  consecutiveErrorLimit: 0\n"));
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     Measurement m = lastMeasurement(run, "errors");
@@ -126,7 +146,8 @@ class GraphiteProviderE2E {
     assertTrue(m.getMessage().contains("unknown function: nosuchfunc"), m.getMessage());
     assertEquals(
         "Metric \"errors\" assessed Error due to consecutiveErrors (1) > consecutiveErrorLimit (0): \"Error Message: "
-            + m.getMessage() + "\"",
+            + m.getMessage()
+            + "\"",
         run.getStatus().getMessage());
   }
 
@@ -136,7 +157,11 @@ class GraphiteProviderE2E {
         runs.run(
             "graphite-no-series",
             "",
-            metric("errors", graphite.address(), "target=app.nothing.errors&from=-5min", "  consecutiveErrorLimit: 0\n"));
+            metric(
+                "errors",
+                graphite.address(),
+                "target=app.nothing.errors&from=-5min",
+                "  consecutiveErrorLimit: 0\n"));
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("no values found", lastMeasurement(run, "errors").getMessage());
   }
@@ -148,13 +173,23 @@ class GraphiteProviderE2E {
         runs.run(
             "graphite-down",
             "",
-            metric("down", "http://127.0.0.1:" + closed, "target=app.web.errors&from=-5min", "  consecutiveErrorLimit: 0\n")
-                + metric("html", "http://" + notGraphite.hostPort(), "target=app.web.errors&from=-5min",
+            metric(
+                    "down",
+                    "http://127.0.0.1:" + closed,
+                    "target=app.web.errors&from=-5min",
+                    "  consecutiveErrorLimit: 0\n")
+                + metric(
+                    "html",
+                    "http://" + notGraphite.hostPort(),
+                    "target=app.web.errors&from=-5min",
                     "  consecutiveErrorLimit: 0\n"));
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals(
-        "Get \"http://127.0.0.1:" + closed + "/render?format=json&from=-5min&target=app.web.errors\": dial tcp 127.0.0.1:"
-            + closed + ": connect: connection refused",
+        "Get \"http://127.0.0.1:"
+            + closed
+            + "/render?format=json&from=-5min&target=app.web.errors\": dial tcp 127.0.0.1:"
+            + closed
+            + ": connect: connection refused",
         lastMeasurement(run, "down").getMessage());
     Measurement html = lastMeasurement(run, "html");
     assertEquals("Error", html.getPhase());

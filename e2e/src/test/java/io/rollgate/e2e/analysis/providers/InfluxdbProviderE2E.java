@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The InfluxDB provider against a real InfluxDB (influxd 1.8.3 with Flux, serving the v2 query API): AnalysisRuns on
- * the API server, measured by a controller process that reads the {@code influxdb} Secret (or the one named by
- * {@code profile}) in its own namespace, reach Successful, Failed and Error with the values and messages a user reads.
+ * The InfluxDB provider against a real InfluxDB (influxd 1.8.3 with Flux, serving the v2 query
+ * API): AnalysisRuns on the API server, measured by a controller process that reads the {@code
+ * influxdb} Secret (or the one named by {@code profile}) in its own namespace, reach Successful,
+ * Failed and Error with the values and messages a user reads.
  */
 @ExtendWith(ProviderRuns.KeepOnFailure.class)
 class InfluxdbProviderE2E {
@@ -46,12 +47,22 @@ class InfluxdbProviderE2E {
             "http,service=broken error_rate=0.6 " + (now - 20),
             "http,service=web requests=120i " + (now - 20)));
     runs = new ProviderRuns(TestCluster.get(), "influxdb-provider");
-    secret("influxdb", Map.of("address", influxdb.address(), "authToken", TOKEN, "org", "rollgate"));
-    secret("influxdb-down",
-        Map.of("address", "http://127.0.0.1:" + ControllerProcess.freePort(), "authToken", TOKEN, "org", "rollgate"));
+    secret(
+        "influxdb", Map.of("address", influxdb.address(), "authToken", TOKEN, "org", "rollgate"));
+    secret(
+        "influxdb-down",
+        Map.of(
+            "address",
+            "http://127.0.0.1:" + ControllerProcess.freePort(),
+            "authToken",
+            TOKEN,
+            "org",
+            "rollgate"));
     secret("influxdb-incomplete", Map.of("address", influxdb.address(), "org", "rollgate"));
     // With --namespace and no POD_NAMESPACE, the controller's own namespace is the watched one.
-    controller = ControllerProcess.start(TestCluster.get(), "influxdb-provider", "--namespace", runs.namespace());
+    controller =
+        ControllerProcess.start(
+            TestCluster.get(), "influxdb-provider", "--namespace", runs.namespace());
   }
 
   static void secret(String name, Map<String, String> data) {
@@ -59,7 +70,13 @@ class InfluxdbProviderE2E {
         .client()
         .secrets()
         .inNamespace(runs.namespace())
-        .resource(new SecretBuilder().withNewMetadata().withName(name).endMetadata().withStringData(data).build())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withStringData(data)
+                .build())
         .create();
   }
 
@@ -77,7 +94,9 @@ class InfluxdbProviderE2E {
   }
 
   static String metric(String name, String profile, String query, String extra) {
-    return "- name: " + name + "\n"
+    return "- name: "
+        + name
+        + "\n"
         + "  successCondition: 'all(result, {# < 0.05})'\n"
         + extra
         + "  provider:\n"
@@ -91,7 +110,8 @@ class InfluxdbProviderE2E {
     return "from(bucket: \"app/autogen\")\n"
         + "  |> range(start: -5m)\n"
         + "  |> filter(fn: (r) => r._measurement == \"http\" and r._field == \"error_rate\" and r.service == \""
-        + service + "\")";
+        + service
+        + "\")";
   }
 
   static final String NO_RETRY = "  consecutiveErrorLimit: 0\n";
@@ -112,10 +132,13 @@ class InfluxdbProviderE2E {
 
   @Test
   void highErrorRateFailsTheRun() {
-    AnalysisRun run = runs.run("influx-broken", "", metric("errors", null, errorRate("broken"), ""));
+    AnalysisRun run =
+        runs.run("influx-broken", "", metric("errors", null, errorRate("broken"), ""));
     assertEquals("Failed", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("[0.4 0.6]", lastMeasurement(run, "errors").getValue());
-    assertEquals("Metric \"errors\" assessed Failed due to failed (1) > failureLimit (0)", run.getStatus().getMessage());
+    assertEquals(
+        "Metric \"errors\" assessed Failed due to failed (1) > failureLimit (0)",
+        run.getStatus().getMessage());
   }
 
   @Test
@@ -128,7 +151,8 @@ class InfluxdbProviderE2E {
                 + "  successCondition: result[0] == 120 && string(result[0]) == \"120\"\n"
                 + "  provider:\n    influxdb:\n      query: |\n"
                 + ("from(bucket: \"app/autogen\") |> range(start: -5m)"
-                    + " |> filter(fn: (r) => r._field == \"requests\")").indent(8));
+                        + " |> filter(fn: (r) => r._field == \"requests\")")
+                    .indent(8));
     assertEquals("Successful", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("[120]", lastMeasurement(run, "requests").getValue());
   }
@@ -164,7 +188,9 @@ class InfluxdbProviderE2E {
     assertTrue(down.endsWith(": connect: connection refused"), down);
     assertTrue(down.contains("/api/v2/query?org=rollgate\""), down);
     assertTrue(!down.contains(TOKEN), down);
-    assertEquals("authToken, org, or address not found", lastMeasurement(run, "incomplete").getMessage());
-    assertEquals("secrets \"influxdb-nonexistent\" not found", lastMeasurement(run, "missing").getMessage());
+    assertEquals(
+        "authToken, org, or address not found", lastMeasurement(run, "incomplete").getMessage());
+    assertEquals(
+        "secrets \"influxdb-nonexistent\" not found", lastMeasurement(run, "missing").getMessage());
   }
 }

@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * AnalysisRuns measured by the controller's Kayenta provider against a local stand-in of Kayenta's REST API: the
- * canary config list, the start of a judgement (scopes and thresholds in the body) and the execution status, which
- * reports the judgement incomplete on its first poll, so the measurement is resumed after its {@code resumeAt}.
+ * AnalysisRuns measured by the controller's Kayenta provider against a local stand-in of Kayenta's
+ * REST API: the canary config list, the start of a judgement (scopes and thresholds in the body)
+ * and the execution status, which reports the judgement incomplete on its first poll, so the
+ * measurement is resumed after its {@code resumeAt}.
  */
 @ExtendWith(ProviderRuns.KeepOnFailure.class)
 class KayentaProviderE2E {
@@ -52,7 +53,10 @@ class KayentaProviderE2E {
     downPort = ControllerProcess.freePort();
     fixture = AnalysisRunFixture.start("kayenta-provider");
     // Its judgement takes two polls 15 s apart: started here, it runs alongside the other tests.
-    fixture.create("kayenta-no-score", "", metric("judgement", "http://127.0.0.1:" + kayenta.port(), "garbled"));
+    fixture.create(
+        "kayenta-no-score",
+        "",
+        metric("judgement", "http://127.0.0.1:" + kayenta.port(), "garbled"));
   }
 
   @AfterAll
@@ -70,7 +74,8 @@ class KayentaProviderE2E {
       return Response.json(401, "{\"error\":\"Unauthorized\"}");
     }
     return Response.json(
-        200, "[{\"id\":\"cfg-other\",\"name\":\"other\",\"applications\":[\"x\"]},"
+        200,
+        "[{\"id\":\"cfg-other\",\"name\":\"other\",\"applications\":[\"x\"]},"
             + "{\"id\":\"cfg-checkout\",\"name\":\"checkout\",\"applications\":[\"good\"]}]");
   }
 
@@ -90,15 +95,23 @@ class KayentaProviderE2E {
       return Response.json(200, "{\"complete\":true,\"result\":{}}");
     }
     return Response.json(
-        200, "{\"complete\":true,\"status\":\"succeeded\",\"result\":{\"judgeResult\":{\"score\":{\"score\":"
-            + SCORES.get(app) + ".0,\"classification\":\"x\"}}}}");
+        200,
+        "{\"complete\":true,\"status\":\"succeeded\",\"result\":{\"judgeResult\":{\"score\":{\"score\":"
+            + SCORES.get(app)
+            + ".0,\"classification\":\"x\"}}}}");
   }
 
   static String metric(String name, String address, String application) {
-    return "- name: " + name + "\n  interval: 5m\n  count: 1\n  consecutiveErrorLimit: 0\n"
+    return "- name: "
+        + name
+        + "\n  interval: 5m\n  count: 1\n  consecutiveErrorLimit: 0\n"
         + "  provider:\n    kayenta:\n"
-        + "      address: " + address + "\n"
-        + "      application: " + application + "\n"
+        + "      address: "
+        + address
+        + "\n"
+        + "      application: "
+        + application
+        + "\n"
         + "      canaryConfigName: checkout\n"
         + "      metricsAccountName: prometheus-account\n"
         + "      configurationAccountName: config-store\n"
@@ -125,11 +138,16 @@ class KayentaProviderE2E {
     assertEquals(2, POLLS.get("good").get(), "polled until complete");
     fixture.awaitMetricType("kayenta-good", "judgement", "Kayenta");
     assertTrue(
-        Duration.between(Instant.parse(m.getStartedAt()), Instant.parse(m.getFinishedAt())).toSeconds() >= 25,
+        Duration.between(Instant.parse(m.getStartedAt()), Instant.parse(m.getFinishedAt()))
+                .toSeconds()
+            >= 25,
         m.getStartedAt() + " .. " + m.getFinishedAt());
 
     AnalysisRun marginal = fixture.awaitCompleted("kayenta-marginal");
-    assertEquals("Inconclusive", marginal.getStatus().getPhase(), () -> String.valueOf(marginal.getStatus()));
+    assertEquals(
+        "Inconclusive",
+        marginal.getStatus().getPhase(),
+        () -> String.valueOf(marginal.getStatus()));
     assertEquals("80", last(marginal, "judgement").getValue());
     AnalysisRun bad = fixture.awaitCompleted("kayenta-bad");
     assertEquals("Failed", bad.getStatus().getPhase(), () -> String.valueOf(bad.getStatus()));
@@ -141,7 +159,9 @@ class KayentaProviderE2E {
             .filter(r -> r.query().contains("application=good"))
             .findFirst()
             .orElseThrow();
-    assertEquals(Map.of("application", "good", "configurationAccountName", "config-store"), params(lookup.query()));
+    assertEquals(
+        Map.of("application", "good", "configurationAccountName", "config-store"),
+        params(lookup.query()));
     Request started =
         kayenta.requests("/canary/cfg-checkout").stream()
             .filter(r -> r.query().contains("application=good"))
@@ -165,7 +185,10 @@ class KayentaProviderE2E {
     assertEquals("app=checkout-canary", body.at("/scopes/default/experimentScope/scope").asText());
     Instant from = Instant.parse(control.path("start").asText());
     Instant to = Instant.parse(control.path("end").asText());
-    assertEquals(Duration.ofMinutes(5), Duration.between(from, to), "one interval back from the measurement");
+    assertEquals(
+        Duration.ofMinutes(5),
+        Duration.between(from, to),
+        "one interval back from the measurement");
     assertEquals(control.path("start"), body.at("/scopes/default/experimentScope/start"));
   }
 
@@ -179,15 +202,23 @@ class KayentaProviderE2E {
         metric("unauthorized", address, "locked")
             + metric("down", down, "good")
             + metric("malformed", address, "broken")
-            + metric("unknown-config", address, "good").replace("canaryConfigName: checkout", "canaryConfigName: nope"));
+            + metric("unknown-config", address, "good")
+                .replace("canaryConfigName: checkout", "canaryConfigName: nope"));
     AnalysisRun run = fixture.awaitCompleted("kayenta-errors");
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
-    assertEquals("Invalid Response: HTTP 401 {\"error\":\"Unauthorized\"}", last(run, "unauthorized").getMessage());
     assertEquals(
-        "Get \"" + down + "/canaryConfig?application=good&configurationAccountName=config-store\": dial tcp 127.0.0.1:"
-            + downPort + ": connect: connection refused",
+        "Invalid Response: HTTP 401 {\"error\":\"Unauthorized\"}",
+        last(run, "unauthorized").getMessage());
+    assertEquals(
+        "Get \""
+            + down
+            + "/canaryConfig?application=good&configurationAccountName=config-store\": dial tcp 127.0.0.1:"
+            + downPort
+            + ": connect: connection refused",
         last(run, "down").getMessage());
-    assertTrue(last(run, "malformed").getMessage().startsWith("Invalid Response: "), last(run, "malformed").getMessage());
+    assertTrue(
+        last(run, "malformed").getMessage().startsWith("Invalid Response: "),
+        last(run, "malformed").getMessage());
     assertEquals("Canary config not found: nope", last(run, "unknown-config").getMessage());
   }
 

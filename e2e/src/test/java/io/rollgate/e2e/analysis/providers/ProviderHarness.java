@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs the controller's Prometheus and web providers in the test JVM, the way the AnalysisRun reconciler calls them:
- * a metric (YAML, as in an AnalysisTemplate) becomes a {@link MeasurementContext} and one {@code run} call.
+ * Runs the controller's Prometheus and web providers in the test JVM, the way the AnalysisRun
+ * reconciler calls them: a metric (YAML, as in an AnalysisTemplate) becomes a {@link
+ * MeasurementContext} and one {@code run} call.
  */
 final class ProviderHarness implements AutoCloseable {
 
@@ -36,7 +37,12 @@ final class ProviderHarness implements AutoCloseable {
   ProviderHarness(Map<String, String> env) {
     providers =
         Map.copyOf(
-            HttpMetricProviders.create(new MetricHttpClient(vertx), Clock.systemUTC(), env, new ProviderSecrets((ns, name) -> Future.succeededFuture(null), "default")).stream()
+            HttpMetricProviders.create(
+                    new MetricHttpClient(vertx),
+                    Clock.systemUTC(),
+                    env,
+                    new ProviderSecrets((ns, name) -> Future.succeededFuture(null), "default"))
+                .stream()
                 .collect(java.util.stream.Collectors.toMap(MetricProvider::type, p -> p)));
   }
 
@@ -70,10 +76,16 @@ final class ProviderHarness implements AutoCloseable {
   }
 
   Outcome measure(String type, Metric metric, Set<String> secrets) {
-    MeasurementContext ctx = new MeasurementContext(new AnalysisRun(), metric, Instant.now(), secrets);
+    MeasurementContext ctx =
+        new MeasurementContext(new AnalysisRun(), metric, Instant.now(), secrets);
     try {
       ProviderResult r =
-          providers.get(type).run(ctx).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+          providers
+              .get(type)
+              .run(ctx)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(60, TimeUnit.SECONDS);
       return new Outcome(r, null);
     } catch (ExecutionException e) {
       return new Outcome(null, ctx.mask(e.getCause().getMessage()));

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * AnalysisRuns of one test class in its own namespace on the API server, measured by a controller process: create a
- * run from metric YAML, wait until it completes, read its metric results, and check the controller's
- * {@code analysis_run_metric_type} series. The namespace is deleted at the end unless a test of the class failed
- * ({@link KeepOnFailure}).
+ * AnalysisRuns of one test class in its own namespace on the API server, measured by a controller
+ * process: create a run from metric YAML, wait until it completes, read its metric results, and
+ * check the controller's {@code analysis_run_metric_type} series. The namespace is deleted at the
+ * end unless a test of the class failed ({@link KeepOnFailure}).
  */
 final class ProviderRuns {
 
@@ -47,7 +47,9 @@ final class ProviderRuns {
     this.timeout = timeout;
   }
 
-  /** Marks the test class failed, so that {@link #close(Class)} keeps its namespace for inspection. */
+  /**
+   * Marks the test class failed, so that {@link #close(Class)} keeps its namespace for inspection.
+   */
   static final class KeepOnFailure implements TestWatcher {
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
@@ -61,11 +63,14 @@ final class ProviderRuns {
 
   AnalysisRun create(String name, String argsYaml, String metricsYaml) {
     String yaml =
-        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: " + name + "\nspec:\n"
+        "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata:\n  name: "
+            + name
+            + "\nspec:\n"
             + argsYaml.indent(2)
             + "  metrics:\n"
             + metricsYaml.indent(2);
-    AnalysisRun run = cluster.client().getKubernetesSerialization().unmarshal(yaml, AnalysisRun.class);
+    AnalysisRun run =
+        cluster.client().getKubernetesSerialization().unmarshal(yaml, AnalysisRun.class);
     return cluster.client().resources(AnalysisRun.class).inNamespace(ns).resource(run).create();
   }
 
@@ -74,11 +79,22 @@ final class ProviderRuns {
     Awaitility.await(name + " completed")
         .atMost(timeout)
         .pollInterval(Duration.ofMillis(250))
-        .until(() -> {
-          last[0] = cluster.client().resources(AnalysisRun.class).inNamespace(ns).withName(name).get();
-          String phase = last[0] == null || last[0].getStatus() == null ? null : last[0].getStatus().getPhase();
-          return phase != null && List.of("Successful", "Failed", "Error", "Inconclusive").contains(phase);
-        });
+        .until(
+            () -> {
+              last[0] =
+                  cluster
+                      .client()
+                      .resources(AnalysisRun.class)
+                      .inNamespace(ns)
+                      .withName(name)
+                      .get();
+              String phase =
+                  last[0] == null || last[0].getStatus() == null
+                      ? null
+                      : last[0].getStatus().getPhase();
+              return phase != null
+                  && List.of("Successful", "Failed", "Error", "Inconclusive").contains(phase);
+            });
     return last[0];
   }
 
@@ -92,7 +108,8 @@ final class ProviderRuns {
     return run.getStatus().getMetricResults().stream()
         .filter(m -> metric.equals(m.getName()))
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no metric result " + metric + " in " + run.getStatus()));
+        .orElseThrow(
+            () -> new AssertionError("no metric result " + metric + " in " + run.getStatus()));
   }
 
   static Measurement lastMeasurement(AnalysisRun run, String metric) {
@@ -101,11 +118,21 @@ final class ProviderRuns {
     return r.getMeasurements().get(r.getMeasurements().size() - 1);
   }
 
-  /** Waits until the controller's /metrics has the run's metric with the given type label (Argo's provider type). */
+  /**
+   * Waits until the controller's /metrics has the run's metric with the given type label (Argo's
+   * provider type).
+   */
   void awaitMetricType(ControllerProcess controller, String run, String metric, String type) {
     String series =
-        "analysis_run_metric_type{namespace=\"" + ns + "\",name=\"" + run + "\",metric=\"" + metric + "\",type=\""
-            + type + "\"} 1";
+        "analysis_run_metric_type{namespace=\""
+            + ns
+            + "\",name=\""
+            + run
+            + "\",metric=\""
+            + metric
+            + "\",type=\""
+            + type
+            + "\"} 1";
     HttpClient http = HttpClient.newHttpClient();
     Awaitility.await(series)
         .atMost(TIMEOUT)

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * AnalysisRuns measured by the controller's SkyWalking provider against a local stand-in of the OAP server's GraphQL
- * query API ({@code POST /graphql} with the {@code duration} variable; {@code data} and {@code errors} answers).
+ * AnalysisRuns measured by the controller's SkyWalking provider against a local stand-in of the OAP
+ * server's GraphQL query API ({@code POST /graphql} with the {@code duration} variable; {@code
+ * data} and {@code errors} answers).
  */
 @ExtendWith(ProviderRuns.KeepOnFailure.class)
 class SkyWalkingProviderE2E {
@@ -67,17 +68,28 @@ class SkyWalkingProviderE2E {
       return Response.json(200, "{\"data\":");
     }
     if (query.contains("unknownField")) {
-      return Response.json(200, "{\"errors\":[{\"message\":\"Validation error of type FieldUndefined: unknownField\"}]}");
+      return Response.json(
+          200,
+          "{\"errors\":[{\"message\":\"Validation error of type FieldUndefined: unknownField\"}]}");
     }
     String sla = query.contains("checkout") ? "9990" : "9200";
     return Response.json(
-        200, "{\"data\":{\"service_sla\":{\"results\":[{\"values\":[{\"value\":\"" + sla + "\"}]}]}}}");
+        200,
+        "{\"data\":{\"service_sla\":{\"results\":[{\"values\":[{\"value\":\"" + sla + "\"}]}]}}}");
   }
 
   static String metric(String name, String address, String query, String condition) {
-    return "- name: " + name + "\n  consecutiveErrorLimit: 0\n  successCondition: '" + condition + "'\n"
-        + "  provider:\n    skywalking:\n      address: " + address + "\n      interval: 3m\n"
-        + "      query: \"" + query + "\"\n";
+    return "- name: "
+        + name
+        + "\n  consecutiveErrorLimit: 0\n  successCondition: '"
+        + condition
+        + "'\n"
+        + "  provider:\n    skywalking:\n      address: "
+        + address
+        + "\n      interval: 3m\n"
+        + "      query: \""
+        + query
+        + "\"\n";
   }
 
   static String sla(String service) {
@@ -93,11 +105,14 @@ class SkyWalkingProviderE2E {
     fixture.create(
         "sw-sla",
         "args:\n- name: service\n  value: checkout\n",
-        metric("checkout", address, sla("{{args.service}}"), CONDITION) + metric("payments", address, sla("payments"), CONDITION));
+        metric("checkout", address, sla("{{args.service}}"), CONDITION)
+            + metric("payments", address, sla("payments"), CONDITION));
     AnalysisRun run = fixture.awaitCompleted("sw-sla");
     assertEquals("Failed", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
     assertEquals("Successful", result(run, "checkout").getPhase());
-    assertEquals("{\"service_sla\":{\"results\":[{\"values\":[{\"value\":\"9990\"}]}]}}", last(run, "checkout").getValue());
+    assertEquals(
+        "{\"service_sla\":{\"results\":[{\"values\":[{\"value\":\"9990\"}]}]}}",
+        last(run, "checkout").getValue());
     assertEquals("Failed", result(run, "payments").getPhase());
     fixture.awaitMetricType("sw-sla", "checkout", "SkyWalking");
 
@@ -127,11 +142,21 @@ class SkyWalkingProviderE2E {
             + metric("invalid", address, "query { unknownField }", CONDITION));
     AnalysisRun run = fixture.awaitCompleted("sw-errors");
     assertEquals("Error", run.getStatus().getPhase(), () -> String.valueOf(run.getStatus()));
-    assertEquals("graphql: server returned a non-200 status code: 401", last(run, "unauthorized").getMessage());
     assertEquals(
-        "Post \"http://127.0.0.1:" + downPort + "/graphql\": dial tcp 127.0.0.1:" + downPort + ": connect: connection refused",
+        "graphql: server returned a non-200 status code: 401",
+        last(run, "unauthorized").getMessage());
+    assertEquals(
+        "Post \"http://127.0.0.1:"
+            + downPort
+            + "/graphql\": dial tcp 127.0.0.1:"
+            + downPort
+            + ": connect: connection refused",
         last(run, "down").getMessage());
-    assertTrue(last(run, "malformed").getMessage().startsWith("graphql: decoding response: "), last(run, "malformed").getMessage());
-    assertEquals("graphql: Validation error of type FieldUndefined: unknownField", last(run, "invalid").getMessage());
+    assertTrue(
+        last(run, "malformed").getMessage().startsWith("graphql: decoding response: "),
+        last(run, "malformed").getMessage());
+    assertEquals(
+        "graphql: Validation error of type FieldUndefined: unknownField",
+        last(run, "invalid").getMessage());
   }
 }

@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * AnalysisRuns measured by the controller's Wavefront provider against a local stand-in of Wavefront's chart API
- * ({@code GET /api/v2/chart/api}, bearer token, time series answers), with the tokens in the
- * {@code wavefront-api-tokens} Secret of the controller's namespace. The stand-in is plain HTTP, so the metrics give
- * their {@code address} as a URL; the token is the one stored under the URL's host.
+ * AnalysisRuns measured by the controller's Wavefront provider against a local stand-in of
+ * Wavefront's chart API ({@code GET /api/v2/chart/api}, bearer token, time series answers), with
+ * the tokens in the {@code wavefront-api-tokens} Secret of the controller's namespace. The stand-in
+ * is plain HTTP, so the metrics give their {@code address} as a URL; the token is the one stored
+ * under the URL's host.
  */
 @ExtendWith(ProviderRuns.KeepOnFailure.class)
 class WavefrontProviderE2E {
@@ -41,7 +42,8 @@ class WavefrontProviderE2E {
     downPort = ControllerProcess.freePort();
     fixture = AnalysisRunFixture.start("wavefront-provider");
     fixture.secret(
-        "wavefront-api-tokens", Map.of("127.0.0.1", TOKEN, "localhost", "wf-revoked", "127.0.0.2", TOKEN));
+        "wavefront-api-tokens",
+        Map.of("127.0.0.1", TOKEN, "localhost", "wf-revoked", "127.0.0.2", TOKEN));
   }
 
   @AfterAll
@@ -56,7 +58,8 @@ class WavefrontProviderE2E {
 
   static Response answer(Request r) {
     if (!("Bearer " + TOKEN).equals(r.header("Authorization"))) {
-      return Response.json(401, "{\"status\":{\"result\":\"ERROR\",\"message\":\"401 Unauthorized\",\"code\":401}}");
+      return Response.json(
+          401, "{\"status\":{\"result\":\"ERROR\",\"message\":\"401 Unauthorized\",\"code\":401}}");
     }
     Map<String, String> p = params(r.query());
     String q = p.get("q");
@@ -66,20 +69,38 @@ class WavefrontProviderE2E {
     long at = Long.parseLong(p.get("s")) / 1000;
     String series;
     if (q.contains("checkout")) {
-      series = "[{\"label\":\"errors\",\"host\":\"checkout\",\"data\":[[" + (at - 60) + ",0.5],[" + (at - 2) + ",0.012]]}]";
+      series =
+          "[{\"label\":\"errors\",\"host\":\"checkout\",\"data\":[["
+              + (at - 60)
+              + ",0.5],["
+              + (at - 2)
+              + ",0.012]]}]";
     } else if (q.contains("payments")) {
       series = "[{\"label\":\"errors\",\"data\":[[" + (at - 1) + ",0.31]]}]";
     } else {
       series = "[]";
     }
     return Response.json(
-        200, "{\"name\":\"" + q + "\",\"query\":\"" + q + "\",\"granularity\":1,\"warnings\":\"partial data\","
-            + "\"timeseries\":" + series + "}");
+        200,
+        "{\"name\":\""
+            + q
+            + "\",\"query\":\""
+            + q
+            + "\",\"granularity\":1,\"warnings\":\"partial data\","
+            + "\"timeseries\":"
+            + series
+            + "}");
   }
 
   static String metric(String name, String address, String query) {
-    return "- name: " + name + "\n  consecutiveErrorLimit: 0\n  successCondition: 'result < 0.05'\n"
-        + "  provider:\n    wavefront:\n      address: '" + address + "'\n      query: '" + query + "'\n";
+    return "- name: "
+        + name
+        + "\n  consecutiveErrorLimit: 0\n  successCondition: 'result < 0.05'\n"
+        + "  provider:\n    wavefront:\n      address: '"
+        + address
+        + "'\n      query: '"
+        + query
+        + "'\n";
   }
 
   @Test
@@ -126,7 +147,10 @@ class WavefrontProviderE2E {
     fixture.create(
         "wf-errors",
         "",
-        metric("unauthorized", "http://localhost:" + wavefront.port(), "ts(errors, service=checkout)")
+        metric(
+                "unauthorized",
+                "http://localhost:" + wavefront.port(),
+                "ts(errors, service=checkout)")
             + metric("down", "http://127.0.0.2:" + downPort, "ts(errors)")
             + metric("malformed", address, "ts(malformed)")
             + metric("no-series", address, "ts(nothing)")
@@ -137,15 +161,21 @@ class WavefrontProviderE2E {
         "server returned 401: {\"status\":{\"result\":\"ERROR\",\"message\":\"401 Unauthorized\",\"code\":401}}",
         last(run, "unauthorized").getMessage());
     assertTrue(
-        last(run, "down").getMessage().startsWith("Get \"http://127.0.0.2:" + downPort + "/api/v2/chart/api?q=ts%28errors%29"),
+        last(run, "down")
+            .getMessage()
+            .startsWith(
+                "Get \"http://127.0.0.2:" + downPort + "/api/v2/chart/api?q=ts%28errors%29"),
         last(run, "down").getMessage());
     assertTrue(
-        last(run, "down").getMessage().endsWith("\": dial tcp 127.0.0.2:" + downPort + ": connect: connection refused"),
+        last(run, "down")
+            .getMessage()
+            .endsWith("\": dial tcp 127.0.0.2:" + downPort + ": connect: connection refused"),
         last(run, "down").getMessage());
     assertTrue(
         last(run, "malformed").getMessage().startsWith("could not parse the Wavefront response: "),
         last(run, "malformed").getMessage());
-    assertEquals("No TimeSeries found in response from Wavefront", last(run, "no-series").getMessage());
+    assertEquals(
+        "No TimeSeries found in response from Wavefront", last(run, "no-series").getMessage());
     assertEquals("API token not found", last(run, "no-token").getMessage());
   }
 }

@@ -36,11 +36,20 @@ class WebProviderE2E {
     server.route("/text", r -> Response.text(200, "all good"));
     server.route("/unavailable", r -> Response.json(503, "{\"error\":\"down\"}"));
     server.route("/hang", r -> null);
-    server.route("/echo", r -> Response.json(200, "{\"method\":\"" + r.method() + "\",\"length\":" + r.body().length() + "}"));
+    server.route(
+        "/echo",
+        r ->
+            Response.json(
+                200, "{\"method\":\"" + r.method() + "\",\"length\":" + r.body().length() + "}"));
     server.route("/secured", WebProviderE2E::secured);
     server.route(
         "/token",
-        r -> Response.json(200, "{\"access_token\":\"web-tok-" + tokens.incrementAndGet() + "\",\"expires_in\":600}"));
+        r ->
+            Response.json(
+                200,
+                "{\"access_token\":\"web-tok-"
+                    + tokens.incrementAndGet()
+                    + "\",\"expires_in\":600}"));
     harness = new ProviderHarness(Map.of());
   }
 
@@ -75,33 +84,48 @@ class WebProviderE2E {
 
   @Test
   void jsonPathSelectsTheValueTheConditionsSee() {
-    ProviderResult.Value ok = value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.data.ok}'");
+    ProviderResult.Value ok =
+        value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.data.ok}'");
     assertEquals(Boolean.TRUE, ok.value());
     assertEquals("true", ok.text());
 
-    ProviderResult.Value percent = value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.data.successPercent}'");
+    ProviderResult.Value percent =
+        value(
+            "url: "
+                + server.url("/status")
+                + "\ninsecure: true\njsonPath: '{$.data.successPercent}'");
     assertEquals(99.5, percent.value());
     assertEquals("99.5", percent.text());
 
-    ProviderResult.Value count = value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{.data.count}'");
+    ProviderResult.Value count =
+        value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{.data.count}'");
     assertEquals(3.0, count.value());
     assertEquals("3", count.text());
 
-    ProviderResult.Value name = value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.data.name}'");
+    ProviderResult.Value name =
+        value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.data.name}'");
     assertEquals("web<1>", name.value());
     assertEquals("\"web\\u003c1\\u003e\"", name.text());
 
-    ProviderResult.Value first = value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: \"{$.items[0]['name']}\"");
+    ProviderResult.Value first =
+        value(
+            "url: "
+                + server.url("/status")
+                + "\ninsecure: true\njsonPath: \"{$.items[0]['name']}\"");
     assertEquals("a", first.value());
   }
 
   @Test
   void wildcardsAndFiltersSelectALists() {
-    ProviderResult.Value all = value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.items[*].v}'");
+    ProviderResult.Value all =
+        value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.items[*].v}'");
     assertEquals(List.of(1.0, 2.0), all.value());
     assertEquals("[1,2]", all.text());
     ProviderResult.Value ok =
-        value("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.items[?(@.status == \"ok\")].name}'");
+        value(
+            "url: "
+                + server.url("/status")
+                + "\ninsecure: true\njsonPath: '{$.items[?(@.status == \"ok\")].name}'");
     assertEquals(List.of("a"), ok.value());
   }
 
@@ -132,16 +156,24 @@ class WebProviderE2E {
         error("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.data.missing}'"));
     assertEquals(
         "Could not find JSONPath in body: {$.items[?(@.v > 5)]} selected no value",
-        error("url: " + server.url("/status") + "\ninsecure: true\njsonPath: '{$.items[?(@.v > 5)]}'"));
+        error(
+            "url: "
+                + server.url("/status")
+                + "\ninsecure: true\njsonPath: '{$.items[?(@.v > 5)]}'"));
   }
 
   @Test
   void hangingServerTimesOutAfterTimeoutSeconds() {
     String[] msg = new String[1];
     Duration took =
-        ProviderHarness.elapsed(() -> msg[0] = error("url: " + server.url("/hang") + "\ninsecure: true\ntimeoutSeconds: 1"));
+        ProviderHarness.elapsed(
+            () ->
+                msg[0] =
+                    error("url: " + server.url("/hang") + "\ninsecure: true\ntimeoutSeconds: 1"));
     assertEquals(
-        "Get \"" + server.url("/hang") + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+        "Get \""
+            + server.url("/hang")
+            + "\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
         msg[0]);
     assertTrue(took.compareTo(Duration.ofSeconds(8)) < 0, "took " + took);
   }
@@ -151,14 +183,17 @@ class WebProviderE2E {
     int port = ControllerProcess.freePort();
     String url = "http://127.0.0.1:" + port + "/status";
     assertEquals(
-        "Get \"" + url + "\": dial tcp 127.0.0.1:" + port + ": connect: connection refused", error("url: " + url));
+        "Get \"" + url + "\": dial tcp 127.0.0.1:" + port + ": connect: connection refused",
+        error("url: " + url));
   }
 
   @Test
   void untrustedCertificateIsAnErrorUnlessInsecure() {
     String tls = error("url: " + server.url("/status"));
     assertEquals(
-        "Get \"" + server.url("/status") + "\": tls: failed to verify certificate: x509: certificate signed by unknown authority",
+        "Get \""
+            + server.url("/status")
+            + "\": tls: failed to verify certificate: x509: certificate signed by unknown authority",
         tls);
   }
 
@@ -167,7 +202,9 @@ class WebProviderE2E {
     int before = server.requests("/echo").size();
     ProviderResult.Value post =
         value(
-            "url: " + server.url("/echo") + "\ninsecure: true\nmethod: POST\njsonPath: '{$.method}'"
+            "url: "
+                + server.url("/echo")
+                + "\ninsecure: true\nmethod: POST\njsonPath: '{$.method}'"
                 + "\nheaders:\n- key: X-Team\n  value: checkout"
                 + "\njsonBody:\n  service: checkout\n  window: 5m");
     assertEquals("POST", post.value());
@@ -177,7 +214,10 @@ class WebProviderE2E {
     assertEquals("{\"service\":\"checkout\",\"window\":\"5m\"}", seen.body());
 
     ProviderResult.Value put =
-        value("url: " + server.url("/echo") + "\ninsecure: true\nmethod: PUT\nbody: 'plain payload'\njsonPath: '{$.length}'");
+        value(
+            "url: "
+                + server.url("/echo")
+                + "\ninsecure: true\nmethod: PUT\nbody: 'plain payload'\njsonPath: '{$.length}'");
     assertEquals(13.0, put.value());
     assertEquals("plain payload", server.requests("/echo").get(before + 1).body());
   }
@@ -190,27 +230,48 @@ class WebProviderE2E {
     assertEquals(
         "use either Body or JSONBody; both cannot exists for WebMetric payload",
         error("url: " + server.url("/echo") + "\nmethod: POST\nbody: x\njsonBody: {a: 1}"));
-    assertTrue(error("url: " + server.url("/echo") + "\nmethod: DELETE").contains("\"DELETE\" is not supported"));
-    assertTrue(error("url: " + server.url("/echo") + "\njsonPath: '{$.a'").startsWith("jsonPath {$.a"));
+    assertTrue(
+        error("url: " + server.url("/echo") + "\nmethod: DELETE")
+            .contains("\"DELETE\" is not supported"));
+    assertTrue(
+        error("url: " + server.url("/echo") + "\njsonPath: '{$.a'").startsWith("jsonPath {$.a"));
   }
 
   @Test
   void oauth2AddsABearerToken() {
     ProviderResult.Value v =
         value(
-            "url: " + server.url("/secured") + "\ninsecure: true\njsonPath: '{$.ok}'"
-                + "\nauthentication:\n  oauth2:\n    tokenUrl: " + server.url("/token")
+            "url: "
+                + server.url("/secured")
+                + "\ninsecure: true\njsonPath: '{$.ok}'"
+                + "\nauthentication:\n  oauth2:\n    tokenUrl: "
+                + server.url("/token")
                 + "\n    clientId: c\n    clientSecret: s");
     assertEquals(Boolean.TRUE, v.value());
-    assertTrue(server.requests("/secured").get(server.requests("/secured").size() - 1).header("Authorization").startsWith("Bearer web-tok-"));
+    assertTrue(
+        server
+            .requests("/secured")
+            .get(server.requests("/secured").size() - 1)
+            .header("Authorization")
+            .startsWith("Bearer web-tok-"));
   }
 
   @Test
   void secretValuesAreMaskedInMessages() {
-    Metric metric = ProviderHarness.metric(web("url: " + server.url("/unavailable") + "?token=t0psecret\ninsecure: true\ntimeoutSeconds: 1"));
+    Metric metric =
+        ProviderHarness.metric(
+            web(
+                "url: "
+                    + server.url("/unavailable")
+                    + "?token=t0psecret\ninsecure: true\ntimeoutSeconds: 1"));
     String msg = harness.measure("web", metric, Set.of("t0psecret")).errorMessage();
     assertEquals("received non 2xx response code: 503", msg);
-    metric = ProviderHarness.metric(web("url: " + server.url("/hang") + "?token=t0psecret\ninsecure: true\ntimeoutSeconds: 1"));
+    metric =
+        ProviderHarness.metric(
+            web(
+                "url: "
+                    + server.url("/hang")
+                    + "?token=t0psecret\ninsecure: true\ntimeoutSeconds: 1"));
     msg = harness.measure("web", metric, Set.of("t0psecret")).errorMessage();
     assertTrue(msg.contains("token=*****") && !msg.contains("t0psecret"), msg);
   }

@@ -40,10 +40,13 @@ public record CiJobConfig(
 
   /** Default seconds between two polls. */
   public static final long DEFAULT_POLL_SECONDS = 15;
+
   /** Default timeout of one request, seconds. */
   public static final long DEFAULT_TIMEOUT_SECONDS = 10;
 
-  /** The JSON Schema of the configuration, as the plugin declares it ({@code info.configSchema}). */
+  /**
+   * The JSON Schema of the configuration, as the plugin declares it ({@code info.configSchema}).
+   */
   public static final String SCHEMA =
       """
       {"type": "object",
@@ -63,7 +66,8 @@ public record CiJobConfig(
    *
    * @param config the step's {@code plugin.config}
    * @return the configuration
-   * @throws IllegalArgumentException naming the field and the reason when the configuration is not usable
+   * @throws IllegalArgumentException naming the field and the reason when the configuration is not
+   *     usable
    */
   public static CiJobConfig parse(JsonNode config) {
     if (config == null || !config.isObject()) {
@@ -73,7 +77,8 @@ public record CiJobConfig(
     try {
       URI u = new URI(url);
       if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
-        throw new IllegalArgumentException("config.url: must be an http(s) URL with a host, got " + url);
+        throw new IllegalArgumentException(
+            "config.url: must be an http(s) URL with a host, got " + url);
       }
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException("config.url: not a URL: " + e.getMessage(), e);
@@ -92,7 +97,8 @@ public record CiJobConfig(
           .forEachRemaining(
               e -> {
                 if (!e.getValue().isValueNode()) {
-                  throw new IllegalArgumentException("config.parameters." + e.getKey() + ": must be a string");
+                  throw new IllegalArgumentException(
+                      "config.parameters." + e.getKey() + ": must be a string");
                 }
                 parameters.put(e.getKey(), e.getValue().asText());
               });
@@ -102,7 +108,8 @@ public record CiJobConfig(
     JsonNode s = config.get("tokenSecret");
     if (s != null && !s.isNull()) {
       if (!s.isObject()) {
-        throw new IllegalArgumentException("config.tokenSecret: must be an object with name and key");
+        throw new IllegalArgumentException(
+            "config.tokenSecret: must be an object with name and key");
       }
       secretName = text(s, "config.tokenSecret.", "name", true);
       String key = text(s, "config.tokenSecret.", "key", false);

@@ -20,24 +20,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A step plugin that starts a job on an HTTP CI server and polls it until it ends (the reference step plugin,
- * docs/plugins.md). The job id is kept in the step's plugin status, so a restarted controller polls the same job
- * instead of starting another one.
+ * A step plugin that starts a job on an HTTP CI server and polls it until it ends (the reference
+ * step plugin, docs/plugins.md). The job id is kept in the step's plugin status, so a restarted
+ * controller polls the same job instead of starting another one.
  *
  * <p>The CI server's API (JSON over HTTP, optional {@code Authorization: Bearer <token>}):
  *
  * <ul>
- *   <li>{@code POST <url>/jobs} with {@code {"job", "parameters", "rollout", "stepIndex"}}: starts a job, answers
- *       {@code 200} or {@code 201} with {@code {"id": "<job id>"}};
- *   <li>{@code GET <url>/jobs/<id>}: answers {@code {"id", "state", "message"}}, {@code state} one of
- *       {@code queued}, {@code running}, {@code succeeded}, {@code failed}, {@code cancelled};
- *   <li>{@code POST <url>/jobs/<id>/cancel}: cancels it ({@code 200}; {@code 409} when it had already ended).
+ *   <li>{@code POST <url>/jobs} with {@code {"job", "parameters", "rollout", "stepIndex"}}: starts
+ *       a job, answers {@code 200} or {@code 201} with {@code {"id": "<job id>"}};
+ *   <li>{@code GET <url>/jobs/<id>}: answers {@code {"id", "state", "message"}}, {@code state} one
+ *       of {@code queued}, {@code running}, {@code succeeded}, {@code failed}, {@code cancelled};
+ *   <li>{@code POST <url>/jobs/<id>/cancel}: cancels it ({@code 200}; {@code 409} when it had
+ *       already ended).
  * </ul>
  *
- * <p>{@code run}: no job yet ⇒ start one, {@code Running}; then {@code succeeded} ⇒ {@code Successful},
- * {@code failed}/{@code cancelled} ⇒ {@code Failed} (the Rollout aborts), else {@code Running} again after
- * {@code pollIntervalSeconds}. An unreachable server or an error status is a plugin error (the controller retries
- * after 30 s, keeping the job id). {@code terminate} and {@code abort} cancel the job.
+ * <p>{@code run}: no job yet ⇒ start one, {@code Running}; then {@code succeeded} ⇒ {@code
+ * Successful}, {@code failed}/{@code cancelled} ⇒ {@code Failed} (the Rollout aborts), else {@code
+ * Running} again after {@code pollIntervalSeconds}. An unreachable server or an error status is a
+ * plugin error (the controller retries after 30 s, keeping the job id). {@code terminate} and
+ * {@code abort} cancel the job.
  */
 public final class CiJobStepPlugin implements StepPlugin {
 
@@ -82,7 +84,9 @@ public final class CiJobStepPlugin implements StepPlugin {
     }
     String jobId = jobId(context.status());
     return token(rollout, config)
-        .compose(token -> jobId == null ? start(rollout, context, config, token) : poll(config, token, jobId))
+        .compose(
+            token ->
+                jobId == null ? start(rollout, context, config, token) : poll(config, token, jobId))
         .recover(err -> Future.succeededFuture(StepResult.error(message(err))));
   }
 
@@ -96,12 +100,14 @@ public final class CiJobStepPlugin implements StepPlugin {
     return cancel(rollout, context, "aborted");
   }
 
-  private Future<StepResult> start(Rollout rollout, StepContext context, CiJobConfig config, String token) {
+  private Future<StepResult> start(
+      Rollout rollout, StepContext context, CiJobConfig config, String token) {
     ObjectNode body = JSON.createObjectNode();
     body.put("job", config.job());
     ObjectNode params = body.putObject("parameters");
     config.parameters().forEach(params::put);
-    body.put("rollout", rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName());
+    body.put(
+        "rollout", rollout.getMetadata().getNamespace() + "/" + rollout.getMetadata().getName());
     body.put("stepIndex", context.stepIndex());
     return send(config, token, HttpMethod.POST, "/jobs", body)
         .map(
@@ -112,14 +118,22 @@ public final class CiJobStepPlugin implements StepPlugin {
               JsonNode answer = parse(resp);
               String id = answer == null ? null : answer.path("id").asText(null);
               if (id == null || id.isEmpty()) {
-                return StepResult.error("CI server started job " + config.job() + " but answered no job id");
+                return StepResult.error(
+                    "CI server started job " + config.job() + " but answered no job id");
               }
-              LOG.info("started job {} ({}) for {}/{} step {}", id, config.job(),
-                  rollout.getMetadata().getNamespace(), rollout.getMetadata().getName(), context.stepIndex() + 1);
+              LOG.info(
+                  "started job {} ({}) for {}/{} step {}",
+                  id,
+                  config.job(),
+                  rollout.getMetadata().getNamespace(),
+                  rollout.getMetadata().getName(),
+                  context.stepIndex() + 1);
               String state = answer.path("state").asText("");
               if (state.isEmpty() || "queued".equals(state) || "running".equals(state)) {
                 return StepResult.running(
-                    "job " + id + " (" + config.job() + ") started", config.pollIntervalSeconds(), status(id, config));
+                    "job " + id + " (" + config.job() + ") started",
+                    config.pollIntervalSeconds(),
+                    status(id, config));
               }
               // The server may report a job that ended at once.
               return result(config, id, state, answer.path("message").asText(""));
@@ -132,7 +146,9 @@ public final class CiJobStepPlugin implements StepPlugin {
         .map(
             resp -> {
               if (resp.statusCode() == 404) {
-                return StepResult.failed("job " + id + " (" + config.job() + ") no longer exists on the CI server", status(id, config));
+                return StepResult.failed(
+                    "job " + id + " (" + config.job() + ") no longer exists on the CI server",
+                    status(id, config));
               }
               if (resp.statusCode() != 200) {
                 return StepResult.error(unexpected("GET", config, path, resp));
@@ -144,9 +160,13 @@ public final class CiJobStepPlugin implements StepPlugin {
             });
   }
 
-  /** The step result for a job state: succeeded, failed or cancelled end the step; queued and running poll again. */
+  /**
+   * The step result for a job state: succeeded, failed or cancelled end the step; queued and
+   * running poll again.
+   */
   private static StepResult result(CiJobConfig config, String id, String state, String detail) {
-    String what = "job " + id + " (" + config.job() + ") " + state + (detail.isEmpty() ? "" : ": " + detail);
+    String what =
+        "job " + id + " (" + config.job() + ") " + state + (detail.isEmpty() ? "" : ": " + detail);
     switch (state) {
       case "succeeded":
         return StepResult.successful(what, status(id, config));
@@ -157,7 +177,8 @@ public final class CiJobStepPlugin implements StepPlugin {
       case "running":
         return StepResult.running(what, config.pollIntervalSeconds(), status(id, config));
       default:
-        return StepResult.error("CI server answered an unknown state \"" + state + "\" for job " + id);
+        return StepResult.error(
+            "CI server answered an unknown state \"" + state + "\" for job " + id);
     }
   }
 
@@ -174,12 +195,22 @@ public final class CiJobStepPlugin implements StepPlugin {
     }
     String path = "/jobs/" + encode(id) + "/cancel";
     return token(rollout, config)
-        .compose(token -> send(config, token, HttpMethod.POST, path, JSON.createObjectNode().put("reason", why)))
+        .compose(
+            token ->
+                send(
+                    config,
+                    token,
+                    HttpMethod.POST,
+                    path,
+                    JSON.createObjectNode().put("reason", why)))
         .map(
             resp -> {
-              if (resp.statusCode() == 200 || resp.statusCode() == 202 || resp.statusCode() == 204) {
+              if (resp.statusCode() == 200
+                  || resp.statusCode() == 202
+                  || resp.statusCode() == 204) {
                 LOG.info("cancelled job {} ({}): rollout {}", id, config.job(), why);
-                return StepResult.successful("job " + id + " (" + config.job() + ") cancelled", context.status());
+                return StepResult.successful(
+                    "job " + id + " (" + config.job() + ") cancelled", context.status());
               }
               if (resp.statusCode() == 409 || resp.statusCode() == 404) {
                 return StepResult.successful(
@@ -194,7 +225,8 @@ public final class CiJobStepPlugin implements StepPlugin {
     if (config.tokenSecretName() == null) {
       return Future.succeededFuture(null);
     }
-    return tokens.token(rollout.getMetadata().getNamespace(), config.tokenSecretName(), config.tokenSecretKey());
+    return tokens.token(
+        rollout.getMetadata().getNamespace(), config.tokenSecretName(), config.tokenSecretKey());
   }
 
   private Future<HttpResponse<Buffer>> send(
@@ -209,12 +241,20 @@ public final class CiJobStepPlugin implements StepPlugin {
     Future<HttpResponse<Buffer>> sent =
         body == null
             ? req.send()
-            : req.putHeader("Content-Type", "application/json").sendBuffer(Buffer.buffer(body.toString()));
+            : req.putHeader("Content-Type", "application/json")
+                .sendBuffer(Buffer.buffer(body.toString()));
     return sent.recover(
         err ->
             Future.failedFuture(
                 new IllegalStateException(
-                    "cannot reach the CI server (" + method + " " + config.url() + path + "): " + message(err), err)));
+                    "cannot reach the CI server ("
+                        + method
+                        + " "
+                        + config.url()
+                        + path
+                        + "): "
+                        + message(err),
+                    err)));
   }
 
   private static ObjectNode status(String id, CiJobConfig config) {
@@ -238,12 +278,19 @@ public final class CiJobStepPlugin implements StepPlugin {
     }
   }
 
-  private static String unexpected(String method, CiJobConfig config, String path, HttpResponse<Buffer> resp) {
+  private static String unexpected(
+      String method, CiJobConfig config, String path, HttpResponse<Buffer> resp) {
     String body = resp.bodyAsString();
     if (body != null && body.length() > 200) {
       body = body.substring(0, 200) + "...";
     }
-    return "CI server answered " + resp.statusCode() + " to " + method + " " + config.url() + path
+    return "CI server answered "
+        + resp.statusCode()
+        + " to "
+        + method
+        + " "
+        + config.url()
+        + path
         + (body == null || body.isBlank() ? "" : ": " + body.trim());
   }
 

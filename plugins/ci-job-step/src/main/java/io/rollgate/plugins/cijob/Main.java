@@ -14,11 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Entry point of the {@code ci-job} step plugin, started by the Rollgate controller (docs/plugins.md).
+ * Entry point of the {@code ci-job} step plugin, started by the Rollgate controller
+ * (docs/plugins.md).
  *
- * <p>Flags: {@code --kubeconfig <file>} names the kubeconfig used to read token Secrets (default: in-cluster
- * credentials, {@code KUBECONFIG}, or {@code ~/.kube/config}, as the Kubernetes client finds them). The Kubernetes client
- * is only created when a step names a {@code tokenSecret}.
+ * <p>Flags: {@code --kubeconfig <file>} names the kubeconfig used to read token Secrets (default:
+ * in-cluster credentials, {@code KUBECONFIG}, or {@code ~/.kube/config}, as the Kubernetes client
+ * finds them). The Kubernetes client is only created when a step names a {@code tokenSecret}.
  */
 public final class Main {
 
@@ -37,12 +38,14 @@ public final class Main {
       } else if (args[i].startsWith("--kubeconfig=")) {
         kubeconfig = args[i].substring("--kubeconfig=".length());
       } else {
-        System.err.println("unknown argument: " + args[i] + " (usage: ci-job-step [--kubeconfig <file>])");
+        System.err.println(
+            "unknown argument: " + args[i] + " (usage: ci-job-step [--kubeconfig <file>])");
         System.exit(2);
       }
     }
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(2));
-    WebClient http = WebClient.create(vertx, new WebClientOptions().setUserAgent("rollgate-ci-job-step/1"));
+    WebClient http =
+        WebClient.create(vertx, new WebClientOptions().setUserAgent("rollgate-ci-job-step/1"));
     PluginServer.serve(new CiJobStepPlugin(http, new LazySecrets(vertx, kubeconfig)));
   }
 
@@ -63,7 +66,8 @@ public final class Main {
         try {
           delegate = new SecretTokenSource(vertx, client(kubeconfig));
         } catch (IOException | RuntimeException e) {
-          return Future.failedFuture(new IllegalStateException("cannot build a Kubernetes client: " + e.getMessage(), e));
+          return Future.failedFuture(
+              new IllegalStateException("cannot build a Kubernetes client: " + e.getMessage(), e));
         }
       }
       return delegate.token(namespace, name, key);

@@ -8,8 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Reads the bearer token from a Secret with the plugin's Kubernetes identity (the controller's: the plugin process
- * inherits it). The blocking read runs on a Vert.x worker thread. The token is never logged.
+ * Reads the bearer token from a Secret with the plugin's Kubernetes identity (the controller's: the
+ * plugin process inherits it). The blocking read runs on a Vert.x worker thread. The token is never
+ * logged.
  */
 public final class SecretTokenSource implements TokenSource {
 
@@ -43,7 +44,8 @@ public final class SecretTokenSource implements TokenSource {
           if (plain != null) {
             return plain.trim();
           }
-          throw new IllegalStateException("Secret " + namespace + "/" + name + " has no key " + key);
+          throw new IllegalStateException(
+              "Secret " + namespace + "/" + name + " has no key " + key);
         },
         false);
   }

@@ -20,8 +20,9 @@ class CiJobConfigTest {
   void readsEveryFieldAndAppliesDefaults() throws Exception {
     CiJobConfig c =
         CiJobConfig.parse(
-            json("{\"url\":\"https://ci.example.com/api/\",\"job\":\"smoke\",\"parameters\":{\"env\":\"staging\"},"
-                + "\"tokenSecret\":{\"name\":\"ci\"}}"));
+            json(
+                "{\"url\":\"https://ci.example.com/api/\",\"job\":\"smoke\",\"parameters\":{\"env\":\"staging\"},"
+                    + "\"tokenSecret\":{\"name\":\"ci\"}}"));
     assertEquals("https://ci.example.com/api", c.url());
     assertEquals("smoke", c.job());
     assertEquals(Map.of("env", "staging"), c.parameters());
@@ -33,7 +34,8 @@ class CiJobConfigTest {
 
   @Test
   void withoutTokenSecretNoTokenIsRead() throws Exception {
-    CiJobConfig c = CiJobConfig.parse(json("{\"url\":\"http://ci\",\"job\":\"j\",\"pollIntervalSeconds\":60}"));
+    CiJobConfig c =
+        CiJobConfig.parse(json("{\"url\":\"http://ci\",\"job\":\"j\",\"pollIntervalSeconds\":60}"));
     assertNull(c.tokenSecretName());
     assertEquals(60, c.pollIntervalSeconds());
   }
@@ -42,7 +44,9 @@ class CiJobConfigTest {
   void badConfigsNameTheField() throws Exception {
     assertEquals("config.url: required", message("{\"job\":\"j\"}"));
     assertEquals("config.job: required", message("{\"url\":\"http://ci\"}"));
-    assertEquals("config.url: must be an http(s) URL with a host, got ftp://ci", message("{\"url\":\"ftp://ci\",\"job\":\"j\"}"));
+    assertEquals(
+        "config.url: must be an http(s) URL with a host, got ftp://ci",
+        message("{\"url\":\"ftp://ci\",\"job\":\"j\"}"));
     assertEquals("config.job: must be a string", message("{\"url\":\"http://ci\",\"job\":3}"));
     assertEquals(
         "config.pollIntervalSeconds: must be at least 11",
@@ -50,7 +54,9 @@ class CiJobConfigTest {
     assertEquals(
         "config.parameters.a: must be a string",
         message("{\"url\":\"http://ci\",\"job\":\"j\",\"parameters\":{\"a\":{}}}"));
-    assertEquals("config.tokenSecret.name: required", message("{\"url\":\"http://ci\",\"job\":\"j\",\"tokenSecret\":{}}"));
+    assertEquals(
+        "config.tokenSecret.name: required",
+        message("{\"url\":\"http://ci\",\"job\":\"j\",\"tokenSecret\":{}}"));
     assertEquals("config: must be an object with url and job", message("[]"));
   }
 

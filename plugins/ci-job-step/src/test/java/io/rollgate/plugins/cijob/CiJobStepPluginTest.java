@@ -32,15 +32,18 @@ class CiJobStepPluginTest {
   private Vertx vertx;
   private HttpServer server;
   private CiJobStepPlugin plugin;
+
   /** Answers by "METHOD path": status and body. */
   private final Map<String, Object[]> answers = new ConcurrentHashMap<>();
+
   private final List<String> requests = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
     server =
-        vertx.createHttpServer()
+        vertx
+            .createHttpServer()
             .requestHandler(
                 req ->
                     req.body()
@@ -53,8 +56,13 @@ class CiJobStepPluginTest {
                             }))
             .listen(0, "127.0.0.1")
             .await(10, TimeUnit.SECONDS);
-    plugin = new CiJobStepPlugin(WebClient.create(vertx), (ns, name, key) ->
-        "ci".equals(name) && "token".equals(key) ? Future.succeededFuture("t0k") : Future.failedFuture("Secret " + ns + "/" + name + " not found"));
+    plugin =
+        new CiJobStepPlugin(
+            WebClient.create(vertx),
+            (ns, name, key) ->
+                "ci".equals(name) && "token".equals(key)
+                    ? Future.succeededFuture("t0k")
+                    : Future.failedFuture("Secret " + ns + "/" + name + " not found"));
   }
 
   @AfterEach
@@ -63,7 +71,12 @@ class CiJobStepPluginTest {
   }
 
   private JsonNode config(String extra) throws Exception {
-    return JSON.readTree("{\"url\":\"http://127.0.0.1:" + server.actualPort() + "\",\"job\":\"smoke\"" + extra + "}");
+    return JSON.readTree(
+        "{\"url\":\"http://127.0.0.1:"
+            + server.actualPort()
+            + "\",\"job\":\"smoke\""
+            + extra
+            + "}");
   }
 
   private static Rollout rollout() {
@@ -77,13 +90,19 @@ class CiJobStepPluginTest {
   }
 
   private StepResult run(JsonNode config, JsonNode status) throws Exception {
-    return plugin.run(rollout(), new StepContext("example/ci-job", 2, config, status)).await(10, TimeUnit.SECONDS);
+    return plugin
+        .run(rollout(), new StepContext("example/ci-job", 2, config, status))
+        .await(10, TimeUnit.SECONDS);
   }
 
   @Test
   void startsAJobWithTheTokenAndKeepsItsId() throws Exception {
     answers.put("POST /jobs", new Object[] {201, "{\"id\":\"42\",\"state\":\"queued\"}"});
-    StepResult r = run(config(",\"parameters\":{\"env\":\"qa\"},\"tokenSecret\":{\"name\":\"ci\"},\"pollIntervalSeconds\":20"), null);
+    StepResult r =
+        run(
+            config(
+                ",\"parameters\":{\"env\":\"qa\"},\"tokenSecret\":{\"name\":\"ci\"},\"pollIntervalSeconds\":20"),
+            null);
     assertEquals(StepPhase.Running, r.phase());
     assertEquals(20L, r.requeueAfterSeconds());
     assertEquals(status("42"), r.status());
@@ -101,11 +120,15 @@ class CiJobStepPluginTest {
   void pollsTheStoredJobInsteadOfStartingAnother() throws Exception {
     answers.put("GET /jobs/42", new Object[] {200, "{\"id\":\"42\",\"state\":\"running\"}"});
     assertEquals(StepPhase.Running, run(config(""), status("42")).phase());
-    answers.put("GET /jobs/42", new Object[] {200, "{\"id\":\"42\",\"state\":\"succeeded\",\"message\":\"green\"}"});
+    answers.put(
+        "GET /jobs/42",
+        new Object[] {200, "{\"id\":\"42\",\"state\":\"succeeded\",\"message\":\"green\"}"});
     StepResult done = run(config(""), status("42"));
     assertEquals(StepPhase.Successful, done.phase());
     assertEquals("job 42 (smoke) succeeded: green", done.message());
-    answers.put("GET /jobs/42", new Object[] {200, "{\"id\":\"42\",\"state\":\"failed\",\"message\":\"red\"}"});
+    answers.put(
+        "GET /jobs/42",
+        new Object[] {200, "{\"id\":\"42\",\"state\":\"failed\",\"message\":\"red\"}"});
     StepResult failed = run(config(""), status("42"));
     assertEquals(StepPhase.Failed, failed.phase());
     assertEquals("job 42 (smoke) failed: red", failed.message());
@@ -117,7 +140,9 @@ class CiJobStepPluginTest {
     answers.put("GET /jobs/42", new Object[] {500, "boom"});
     StepResult r = run(config(""), status("42"));
     assertNull(r.phase());
-    assertEquals("CI server answered 500 to GET http://127.0.0.1:" + server.actualPort() + "/jobs/42: boom", r.error());
+    assertEquals(
+        "CI server answered 500 to GET http://127.0.0.1:" + server.actualPort() + "/jobs/42: boom",
+        r.error());
     StepResult missingSecret = run(config(",\"tokenSecret\":{\"name\":\"other\"}"), null);
     assertEquals("Secret shop/other not found", missingSecret.error());
   }
@@ -134,16 +159,22 @@ class CiJobStepPluginTest {
   void abortAndTerminateCancelTheJob() throws Exception {
     answers.put("POST /jobs/42/cancel", new Object[] {200, "{}"});
     StepResult aborted =
-        plugin.abort(rollout(), new StepContext("example/ci-job", 2, config(""), status("42"))).await(10, TimeUnit.SECONDS);
+        plugin
+            .abort(rollout(), new StepContext("example/ci-job", 2, config(""), status("42")))
+            .await(10, TimeUnit.SECONDS);
     assertEquals(StepPhase.Successful, aborted.phase());
     assertEquals("job 42 (smoke) cancelled", aborted.message());
     answers.put("POST /jobs/42/cancel", new Object[] {409, "{}"});
     StepResult terminated =
-        plugin.terminate(rollout(), new StepContext("example/ci-job", 2, config(""), status("42"))).await(10, TimeUnit.SECONDS);
+        plugin
+            .terminate(rollout(), new StepContext("example/ci-job", 2, config(""), status("42")))
+            .await(10, TimeUnit.SECONDS);
     assertEquals(StepPhase.Successful, terminated.phase());
     assertEquals("job 42 (smoke) had already ended", terminated.message());
     StepResult nothing =
-        plugin.abort(rollout(), new StepContext("example/ci-job", 2, config(""), null)).await(10, TimeUnit.SECONDS);
+        plugin
+            .abort(rollout(), new StepContext("example/ci-job", 2, config(""), null))
+            .await(10, TimeUnit.SECONDS);
     assertEquals("no job was started", nothing.message());
     assertEquals(2, requests.size());
   }

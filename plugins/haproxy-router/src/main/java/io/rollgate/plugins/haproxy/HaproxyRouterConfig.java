@@ -14,7 +14,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The plugin's configuration, read from {@code spec.strategy.canary.trafficRouting.plugins["<org>/haproxy"]}:
+ * The plugin's configuration, read from {@code
+ * spec.strategy.canary.trafficRouting.plugins["<org>/haproxy"]}:
  *
  * <pre>
  * runtimeApi: /run/haproxy/admin.sock   # or host:port; a "stats socket ... level admin" of HAProxy
@@ -43,26 +44,39 @@ public record HaproxyRouterConfig(
     Map<String, String> additionalServers,
     Duration timeout) {
 
-  /** The name part ({@code <org>/<name>}) this plugin answers to when the controller does not tell its name. */
+  /**
+   * The name part ({@code <org>/<name>}) this plugin answers to when the controller does not tell
+   * its name.
+   */
   public static final String DEFAULT_NAME = "haproxy";
 
   /** The default bound on each runtime API command, seconds. */
   public static final int DEFAULT_TIMEOUT_SECONDS = 10;
 
-  /** HAProxy proxy and server names: letters, digits, '-', '_', '.' and ':' (HAProxy's own rule for identifiers). */
+  /**
+   * HAProxy proxy and server names: letters, digits, '-', '_', '.' and ':' (HAProxy's own rule for
+   * identifiers).
+   */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]+");
 
   private static final Set<String> FIELDS =
-      Set.of("runtimeApi", "backend", "stableServer", "canaryServer", "additionalServers", "timeoutSeconds");
+      Set.of(
+          "runtimeApi",
+          "backend",
+          "stableServer",
+          "canaryServer",
+          "additionalServers",
+          "timeoutSeconds");
 
   /**
    * Reads and checks the configuration of the plugin registered as {@code pluginName}.
    *
    * @param rollout the Rollout as stored
-   * @param pluginName the registered name {@code <org>/<name>}; when null, the single entry of {@code
-   *     trafficRouting.plugins} whose name part is {@code haproxy}
+   * @param pluginName the registered name {@code <org>/<name>}; when null, the single entry of
+   *     {@code trafficRouting.plugins} whose name part is {@code haproxy}
    * @return the configuration
-   * @throws IllegalArgumentException naming the field and the reason when the configuration is missing or invalid
+   * @throws IllegalArgumentException naming the field and the reason when the configuration is
+   *     missing or invalid
    */
   public static HaproxyRouterConfig fromRollout(Rollout rollout, String pluginName) {
     String routingField = "spec.strategy.canary.trafficRouting";
@@ -73,7 +87,8 @@ public record HaproxyRouterConfig(
                 || rollout.getSpec().getStrategy().getCanary() == null
             ? null
             : rollout.getSpec().getStrategy().getCanary().getTrafficRouting();
-    Map<String, JsonNode> plugins = routing == null || routing.getPlugins() == null ? Map.of() : routing.getPlugins();
+    Map<String, JsonNode> plugins =
+        routing == null || routing.getPlugins() == null ? Map.of() : routing.getPlugins();
     String name = pluginName;
     if (name == null || name.isBlank()) {
       List<String> candidates = new ArrayList<>();
@@ -84,7 +99,10 @@ public record HaproxyRouterConfig(
       }
       if (candidates.size() != 1) {
         throw new IllegalArgumentException(
-            routingField + ".plugins: expected exactly one entry named <org>/" + DEFAULT_NAME + ", found "
+            routingField
+                + ".plugins: expected exactly one entry named <org>/"
+                + DEFAULT_NAME
+                + ", found "
                 + candidates);
       }
       name = candidates.get(0);
@@ -92,7 +110,8 @@ public record HaproxyRouterConfig(
     String field = routingField + ".plugins[\"" + name + "\"]";
     JsonNode node = plugins.get(name);
     if (node == null || node.isNull()) {
-      throw new IllegalArgumentException(field + ": missing: the Rollout does not configure this traffic router");
+      throw new IllegalArgumentException(
+          field + ": missing: the Rollout does not configure this traffic router");
     }
     return parse(field, node);
   }
@@ -103,17 +122,22 @@ public record HaproxyRouterConfig(
    * @param field the object's field path, for error messages
    * @param node the configuration object
    * @return the configuration
-   * @throws IllegalArgumentException naming the field and the reason when the configuration is invalid
+   * @throws IllegalArgumentException naming the field and the reason when the configuration is
+   *     invalid
    */
   public static HaproxyRouterConfig parse(String field, JsonNode node) {
     if (!node.isObject()) {
-      throw new IllegalArgumentException(field + ": must be an object, got " + node.getNodeType().name().toLowerCase());
+      throw new IllegalArgumentException(
+          field + ": must be an object, got " + node.getNodeType().name().toLowerCase());
     }
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!FIELDS.contains(name)) {
         throw new IllegalArgumentException(
-            field + "." + name + ": unknown field (known: runtimeApi, backend, stableServer, canaryServer, "
+            field
+                + "."
+                + name
+                + ": unknown field (known: runtimeApi, backend, stableServer, canaryServer, "
                 + "additionalServers, timeoutSeconds)");
       }
     }
@@ -136,14 +160,19 @@ public record HaproxyRouterConfig(
     if (extra != null && !extra.isNull()) {
       if (!extra.isObject()) {
         throw new IllegalArgumentException(
-            field + ".additionalServers: must be an object mapping a Service name to a server name");
+            field
+                + ".additionalServers: must be an object mapping a Service name to a server name");
       }
       for (Iterator<Map.Entry<String, JsonNode>> it = extra.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         String server = checkName(field + ".additionalServers." + e.getKey(), e.getValue());
         if (server.equals(stable) || server.equals(canary)) {
           throw new IllegalArgumentException(
-              field + ".additionalServers." + e.getKey() + ": \"" + server
+              field
+                  + ".additionalServers."
+                  + e.getKey()
+                  + ": \""
+                  + server
                   + "\" is already the stable or canary server");
         }
         additional.put(e.getKey(), server);
@@ -153,7 +182,8 @@ public record HaproxyRouterConfig(
     JsonNode timeout = node.get("timeoutSeconds");
     if (timeout != null && !timeout.isNull()) {
       if (!timeout.canConvertToInt() || !timeout.isIntegralNumber() || timeout.asInt() < 1) {
-        throw new IllegalArgumentException(field + ".timeoutSeconds: must be a positive integer, got " + timeout);
+        throw new IllegalArgumentException(
+            field + ".timeoutSeconds: must be a positive integer, got " + timeout);
       }
       timeoutSeconds = timeout.asInt();
     }
@@ -173,7 +203,8 @@ public record HaproxyRouterConfig(
       throw new IllegalArgumentException(field + "." + name + ": required");
     }
     if (!value.isTextual() || value.asText().isBlank()) {
-      throw new IllegalArgumentException(field + "." + name + ": must be a non-empty string, got " + value);
+      throw new IllegalArgumentException(
+          field + "." + name + ": must be a non-empty string, got " + value);
     }
     return value.asText();
   }

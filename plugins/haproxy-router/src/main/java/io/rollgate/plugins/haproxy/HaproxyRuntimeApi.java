@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A client of HAProxy's runtime API (the {@code stats socket} with {@code level admin}) in its non-interactive mode:
- * one connection per command, the command and a newline written, the answer read until HAProxy closes the
- * connection.
+ * A client of HAProxy's runtime API (the {@code stats socket} with {@code level admin}) in its
+ * non-interactive mode: one connection per command, the command and a newline written, the answer
+ * read until HAProxy closes the connection.
  */
 public final class HaproxyRuntimeApi implements AutoCloseable {
 
@@ -35,15 +35,23 @@ public final class HaproxyRuntimeApi implements AutoCloseable {
    * @param address where the runtime API listens
    * @param command the command, without the newline (for example {@code get weight web/canary})
    * @param timeout the bound on connecting, sending and reading the whole answer
-   * @return a Future with the raw answer (HAProxy ends each answer with an empty line); it fails when the connection
-   *     is refused, breaks or the timeout passes, with a message naming the address and the command
+   * @return a Future with the raw answer (HAProxy ends each answer with an empty line); it fails
+   *     when the connection is refused, breaks or the timeout passes, with a message naming the
+   *     address and the command
    */
   public Future<String> execute(RuntimeApiAddress address, String command, Duration timeout) {
     return client
         .connect(address.socketAddress())
         .compose(socket -> exchange(socket, command, timeout))
-        .recover(e -> Future.failedFuture(
-            "HAProxy runtime API at " + address + " (" + command + "): " + describe(e, timeout)));
+        .recover(
+            e ->
+                Future.failedFuture(
+                    "HAProxy runtime API at "
+                        + address
+                        + " ("
+                        + command
+                        + "): "
+                        + describe(e, timeout)));
   }
 
   private static Future<String> exchange(NetSocket socket, String command, Duration timeout) {

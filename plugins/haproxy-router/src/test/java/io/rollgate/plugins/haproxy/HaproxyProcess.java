@@ -22,10 +22,11 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 
 /**
- * A private, real HAProxy for tests: the {@code haproxy} binary (Debian package {@code haproxy}, or the path in
- * {@code ROLLGATE_HAPROXY_BIN}) run in the foreground with a generated configuration: one HTTP frontend on a free
- * loopback port, one round-robin backend {@code web} with the given servers, and the runtime API on a unix socket and
- * on a loopback TCP port, both at {@code level admin}.
+ * A private, real HAProxy for tests: the {@code haproxy} binary (Debian package {@code haproxy}, or
+ * the path in {@code ROLLGATE_HAPROXY_BIN}) run in the foreground with a generated configuration:
+ * one HTTP frontend on a free loopback port, one round-robin backend {@code web} with the given
+ * servers, and the runtime API on a unix socket and on a loopback TCP port, both at {@code level
+ * admin}.
  */
 public final class HaproxyProcess implements AutoCloseable {
 
@@ -52,7 +53,8 @@ public final class HaproxyProcess implements AutoCloseable {
    * Starts HAProxy and waits (bounded) until its runtime API answers.
    *
    * @param name a name for the log file ({@code target/haproxy-<name>.log})
-   * @param servers server name to its loopback port and initial weight, e.g. {@code stable -> [port, 100]}
+   * @param servers server name to its loopback port and initial weight, e.g. {@code stable ->
+   *     [port, 100]}
    */
   public static HaproxyProcess start(String name, Map<String, int[]> servers) {
     String binary = binary();
@@ -61,9 +63,17 @@ public final class HaproxyProcess implements AutoCloseable {
     try {
       Path dir = Files.createTempDirectory("rollgate-haproxy-");
       Path config = dir.resolve("haproxy.cfg");
-      String serverLines = servers.entrySet().stream()
-          .map(e -> "  server " + e.getKey() + " 127.0.0.1:" + e.getValue()[0] + " weight " + e.getValue()[1])
-          .collect(Collectors.joining("\n"));
+      String serverLines =
+          servers.entrySet().stream()
+              .map(
+                  e ->
+                      "  server "
+                          + e.getKey()
+                          + " 127.0.0.1:"
+                          + e.getValue()[0]
+                          + " weight "
+                          + e.getValue()[1])
+              .collect(Collectors.joining("\n"));
       Files.writeString(
           config,
           String.join(
@@ -86,21 +96,24 @@ public final class HaproxyProcess implements AutoCloseable {
               ""));
       Path log = Path.of("target", "haproxy-" + name + ".log").toAbsolutePath();
       Files.createDirectories(log.getParent());
-      Process process = new ProcessBuilder(binary, "-db", "-f", config.toString())
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .start();
+      Process process =
+          new ProcessBuilder(binary, "-db", "-f", config.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
       HaproxyProcess haproxy = new HaproxyProcess(process, dir, frontend, api, log);
       try {
         Awaitility.await("HAProxy runtime API ready (log: " + log + ")")
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(100))
-            .until(() -> {
-              if (!process.isAlive()) {
-                throw new IllegalStateException("HAProxy exited with " + process.exitValue() + ", see " + log);
-              }
-              return haproxy.tryCommand("show info") != null;
-            });
+            .until(
+                () -> {
+                  if (!process.isAlive()) {
+                    throw new IllegalStateException(
+                        "HAProxy exited with " + process.exitValue() + ", see " + log);
+                  }
+                  return haproxy.tryCommand("show info") != null;
+                });
       } catch (RuntimeException e) {
         haproxy.close();
         throw e;
@@ -116,7 +129,8 @@ public final class HaproxyProcess implements AutoCloseable {
     if (env != null && !env.isBlank()) {
       return env;
     }
-    String path = System.getenv().getOrDefault("PATH", "/usr/bin") + File.pathSeparator + "/usr/sbin";
+    String path =
+        System.getenv().getOrDefault("PATH", "/usr/bin") + File.pathSeparator + "/usr/sbin";
     for (String d : path.split(File.pathSeparator)) {
       Path candidate = Path.of(d, "haproxy");
       if (Files.isExecutable(candidate)) {
@@ -159,7 +173,8 @@ public final class HaproxyProcess implements AutoCloseable {
   public String command(String command) {
     String answer = tryCommand(command);
     if (answer == null) {
-      throw new IllegalStateException("HAProxy runtime API did not answer " + command + ", see " + log);
+      throw new IllegalStateException(
+          "HAProxy runtime API did not answer " + command + ", see " + log);
     }
     return answer;
   }

@@ -11,10 +11,12 @@ import org.junit.jupiter.api.Test;
 
 class HaproxyRouterConfigTest {
 
-  private static final String FIELD = "spec.strategy.canary.trafficRouting.plugins[\"rollgate/haproxy\"]";
+  private static final String FIELD =
+      "spec.strategy.canary.trafficRouting.plugins[\"rollgate/haproxy\"]";
 
   private static String error(Rollout rollout, String name) {
-    return assertThrows(IllegalArgumentException.class, () -> HaproxyRouterConfig.fromRollout(rollout, name))
+    return assertThrows(
+            IllegalArgumentException.class, () -> HaproxyRouterConfig.fromRollout(rollout, name))
         .getMessage();
   }
 
@@ -27,7 +29,8 @@ class HaproxyRouterConfigTest {
     ObjectNode c = TestRollouts.config("/run/haproxy/admin.sock", "web", "stable", "canary");
     c.putObject("additionalServers").put("web-experiment", "experiment");
     c.put("timeoutSeconds", 3);
-    HaproxyRouterConfig config = HaproxyRouterConfig.fromRollout(TestRollouts.withConfig(c), TestRollouts.PLUGIN);
+    HaproxyRouterConfig config =
+        HaproxyRouterConfig.fromRollout(TestRollouts.withConfig(c), TestRollouts.PLUGIN);
     assertEquals("/run/haproxy/admin.sock", config.runtimeApi().unixPath());
     assertEquals("web", config.backend());
     assertEquals("stable", config.stableServer());
@@ -39,9 +42,12 @@ class HaproxyRouterConfigTest {
 
   @Test
   void findsTheSingleHaproxyEntry_whenThePluginNameIsUnknown() {
-    Rollout rollout = TestRollouts.withPlugins(
-        "{\"other/router\":{},\"acme/haproxy\":" + TestRollouts.config("127.0.0.1:9999", "web", "s", "c") + "}",
-        null);
+    Rollout rollout =
+        TestRollouts.withPlugins(
+            "{\"other/router\":{},\"acme/haproxy\":"
+                + TestRollouts.config("127.0.0.1:9999", "web", "s", "c")
+                + "}",
+            null);
     HaproxyRouterConfig config = HaproxyRouterConfig.fromRollout(rollout, null);
     assertEquals("spec.strategy.canary.trafficRouting.plugins[\"acme/haproxy\"]", config.field());
     assertEquals(
@@ -52,7 +58,9 @@ class HaproxyRouterConfigTest {
   @Test
   void namesTheMissingEntry() {
     Rollout rollout = TestRollouts.withPlugins("{\"other/router\":{}}", null);
-    assertEquals(FIELD + ": missing: the Rollout does not configure this traffic router", error(rollout, "rollgate/haproxy"));
+    assertEquals(
+        FIELD + ": missing: the Rollout does not configure this traffic router",
+        error(rollout, "rollgate/haproxy"));
   }
 
   @Test
@@ -66,12 +74,14 @@ class HaproxyRouterConfigTest {
 
     c = TestRollouts.config("admin.sock", "web", "stable", "canary");
     assertEquals(
-        FIELD + ".runtimeApi: \"admin.sock\" is neither an absolute unix socket path (/run/haproxy/admin.sock) nor "
+        FIELD
+            + ".runtimeApi: \"admin.sock\" is neither an absolute unix socket path (/run/haproxy/admin.sock) nor "
             + "host:port",
         error(c));
 
     c = TestRollouts.config("/s", "web", "stable", "stable");
-    assertEquals(FIELD + ".canaryServer: must differ from stableServer (both are \"stable\")", error(c));
+    assertEquals(
+        FIELD + ".canaryServer: must differ from stableServer (both are \"stable\")", error(c));
 
     c = TestRollouts.config("/s", "web", "stable", "canary");
     c.put("timeoutSeconds", 0);
@@ -80,25 +90,31 @@ class HaproxyRouterConfigTest {
     c = TestRollouts.config("/s", "web", "stable", "canary");
     c.put("stableserver", "x");
     assertEquals(
-        FIELD + ".stableserver: unknown field (known: runtimeApi, backend, stableServer, canaryServer, "
+        FIELD
+            + ".stableserver: unknown field (known: runtimeApi, backend, stableServer, canaryServer, "
             + "additionalServers, timeoutSeconds)",
         error(c));
 
     c = TestRollouts.config("/s", "web", "stable", "canary");
     c.putObject("additionalServers").put("web-exp", "canary");
-    assertEquals(FIELD + ".additionalServers.web-exp: \"canary\" is already the stable or canary server", error(c));
+    assertEquals(
+        FIELD + ".additionalServers.web-exp: \"canary\" is already the stable or canary server",
+        error(c));
   }
 
   @Test
   void refusesNamesThatWouldChangeTheRuntimeApiCommand() {
-    ObjectNode c = TestRollouts.config("/s", "web; shutdown sessions server web/stable", "stable", "canary");
+    ObjectNode c =
+        TestRollouts.config("/s", "web; shutdown sessions server web/stable", "stable", "canary");
     assertEquals(
-        FIELD + ".backend: must be an HAProxy name (letters, digits, '-', '_', '.', ':'), got "
+        FIELD
+            + ".backend: must be an HAProxy name (letters, digits, '-', '_', '.', ':'), got "
             + "\"web; shutdown sessions server web/stable\"",
         error(c));
     c = TestRollouts.config("/s", "web", "stable\n", "canary");
     assertEquals(
-        FIELD + ".stableServer: must be an HAProxy name (letters, digits, '-', '_', '.', ':'), got \"stable\\n\"",
+        FIELD
+            + ".stableServer: must be an HAProxy name (letters, digits, '-', '_', '.', ':'), got \"stable\\n\"",
         error(c));
   }
 

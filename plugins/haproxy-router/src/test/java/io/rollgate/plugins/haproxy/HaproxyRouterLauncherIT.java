@@ -30,8 +30,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The launcher the build writes ({@code target/haproxy-router}) run the way the controller runs an executable plugin
- * (docs/plugins.md: environment, handshake line, bearer cookie, {@code POST /v1/<call>}), driving a real HAProxy.
+ * The launcher the build writes ({@code target/haproxy-router}) run the way the controller runs an
+ * executable plugin (docs/plugins.md: environment, handshake line, bearer cookie, {@code POST
+ * /v1/<call>}), driving a real HAProxy.
  */
 class HaproxyRouterLauncherIT {
 
@@ -41,7 +42,8 @@ class HaproxyRouterLauncherIT {
   static Process plugin;
   static String baseUrl;
   static String cookie;
-  static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  static final HttpClient HTTP =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @BeforeAll
   static void start() throws Exception {
@@ -51,26 +53,35 @@ class HaproxyRouterLauncherIT {
     servers.put("canary", new int[] {backend("canary"), 0});
     haproxy = HaproxyProcess.start("launcher-it", servers);
 
-    Path launcher = Path.of(System.getProperty("rollgate.haproxy.launcher", "target/haproxy-router"));
-    assertTrue(Files.isExecutable(launcher), "the build writes an executable launcher at " + launcher);
+    Path launcher =
+        Path.of(System.getProperty("rollgate.haproxy.launcher", "target/haproxy-router"));
+    assertTrue(
+        Files.isExecutable(launcher), "the build writes an executable launcher at " + launcher);
     byte[] secret = new byte[32];
     new SecureRandom().nextBytes(secret);
     cookie = HexFormat.of().formatHex(secret);
-    ProcessBuilder pb = new ProcessBuilder(launcher.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
+    ProcessBuilder pb =
+        new ProcessBuilder(launcher.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
     pb.environment().put("ROLLGATE_PLUGIN_PROTOCOL", "1");
     pb.environment().put("ROLLGATE_PLUGIN_KIND", "trafficrouter");
     pb.environment().put("ROLLGATE_PLUGIN_NAME", NAME);
     pb.environment().put("ROLLGATE_PLUGIN_COOKIE", cookie);
     plugin = pb.start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(plugin.getInputStream(), StandardCharsets.UTF_8));
-    String handshake = CompletableFuture.supplyAsync(() -> {
-      try {
-        return out.readLine();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }).get(30, TimeUnit.SECONDS);
-    assertTrue(handshake != null && handshake.matches("rollgate-plugin 1 http://127\\.0\\.0\\.1:\\d+"), handshake);
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(plugin.getInputStream(), StandardCharsets.UTF_8));
+    String handshake =
+        CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return out.readLine();
+                  } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                })
+            .get(30, TimeUnit.SECONDS);
+    assertTrue(
+        handshake != null && handshake.matches("rollgate-plugin 1 http://127\\.0\\.0\\.1:\\d+"),
+        handshake);
     baseUrl = handshake.substring("rollgate-plugin 1 ".length());
   }
 
@@ -91,19 +102,25 @@ class HaproxyRouterLauncherIT {
   }
 
   private static int backend(String answer) throws Exception {
-    HttpServer server = vertx.createHttpServer()
-        .requestHandler(req -> req.response().end(answer))
-        .listen(HaproxyProcess.freePort(), "127.0.0.1")
-        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    HttpServer server =
+        vertx
+            .createHttpServer()
+            .requestHandler(req -> req.response().end(answer))
+            .listen(HaproxyProcess.freePort(), "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
     return server.actualPort();
   }
 
-  private static HttpResponse<String> post(String call, JsonNode body, boolean withCookie) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/v1/" + call))
-        .timeout(Duration.ofSeconds(30))
-        .header("Content-Type", "application/json")
-        .header("Rollgate-Plugin-Protocol", "1")
-        .POST(HttpRequest.BodyPublishers.ofString(ModelJson.toJson(body)));
+  private static HttpResponse<String> post(String call, JsonNode body, boolean withCookie)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(baseUrl + "/v1/" + call))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .header("Rollgate-Plugin-Protocol", "1")
+            .POST(HttpRequest.BodyPublishers.ofString(ModelJson.toJson(body)));
     if (withCookie) {
       b.header("Authorization", "Bearer " + cookie);
     }
@@ -126,7 +143,8 @@ class HaproxyRouterLauncherIT {
 
   @Test
   void servesTheRouterCallsAndMovesTheSplit() throws Exception {
-    ObjectNode config = TestRollouts.config(haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary");
+    ObjectNode config =
+        TestRollouts.config(haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary");
     Rollout rollout = TestRollouts.withPlugins("{\"" + NAME + "\":" + config + "}", null);
 
     assertEquals(401, post("init", ModelJson.mapper().createObjectNode(), false).statusCode());
@@ -138,19 +156,22 @@ class HaproxyRouterLauncherIT {
         info.path("configSchema").path("required").toString());
 
     for (int weight : new int[] {20, 60, 0}) {
-      assertEquals("", call("trafficrouter/setWeight", weightBody(rollout, weight)).path("error").asText());
+      assertEquals(
+          "", call("trafficrouter/setWeight", weightBody(rollout, weight)).path("error").asText());
       JsonNode verified = call("trafficrouter/verifyWeight", weightBody(rollout, weight));
       assertEquals("", verified.path("error").asText());
       assertTrue(verified.path("verified").asBoolean(), verified.toString());
-      TrafficSplit.assertSplit(haproxy.frontendUrl(), weight == 0
-          ? Map.of("stable", 100)
-          : Map.of("stable", 100 - weight, "canary", weight));
+      TrafficSplit.assertSplit(
+          haproxy.frontendUrl(),
+          weight == 0 ? Map.of("stable", 100) : Map.of("stable", 100 - weight, "canary", weight));
     }
 
     config.put("canaryServer", "canary-v2");
     Rollout wrong = TestRollouts.withPlugins("{\"" + NAME + "\":" + config + "}", null);
     assertEquals(
-        "HAProxy backend \"web\" at " + haproxy.socketPath() + " has no server \"canary-v2\" "
+        "HAProxy backend \"web\" at "
+            + haproxy.socketPath()
+            + " has no server \"canary-v2\" "
             + "(spec.strategy.canary.trafficRouting.plugins[\"acme/haproxy\"].canaryServer)",
         call("trafficrouter/setWeight", weightBody(wrong, 10)).path("error").asText());
   }

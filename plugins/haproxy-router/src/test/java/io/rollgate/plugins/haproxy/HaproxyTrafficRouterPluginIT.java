@@ -26,12 +26,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The plugin against a real HAProxy: two local HTTP servers answer {@code stable} and {@code canary}, HAProxy
- * balances between them, and the plugin moves the weights through the runtime API; the split is observed with real
- * HTTP requests through HAProxy's frontend.
+ * The plugin against a real HAProxy: two local HTTP servers answer {@code stable} and {@code
+ * canary}, HAProxy balances between them, and the plugin moves the weights through the runtime API;
+ * the split is observed with real HTTP requests through HAProxy's frontend.
  */
 class HaproxyTrafficRouterPluginIT {
-
 
   static Vertx vertx;
   static HaproxyProcess haproxy;
@@ -62,9 +61,13 @@ class HaproxyTrafficRouterPluginIT {
   }
 
   private static int backend(String answer) throws Exception {
-    HttpServer server = await(vertx.createHttpServer()
-        .requestHandler(req -> req.response().putHeader("content-type", "text/plain").end(answer))
-        .listen(HaproxyProcess.freePort(), "127.0.0.1"));
+    HttpServer server =
+        await(
+            vertx
+                .createHttpServer()
+                .requestHandler(
+                    req -> req.response().putHeader("content-type", "text/plain").end(answer))
+                .listen(HaproxyProcess.freePort(), "127.0.0.1"));
     return server.actualPort();
   }
 
@@ -82,7 +85,8 @@ class HaproxyTrafficRouterPluginIT {
   }
 
   private static Rollout rollout(String runtimeApi) {
-    return TestRollouts.withConfig(TestRollouts.config(runtimeApi, HaproxyProcess.BACKEND, "stable", "canary"));
+    return TestRollouts.withConfig(
+        TestRollouts.config(runtimeApi, HaproxyProcess.BACKEND, "stable", "canary"));
   }
 
   @Test
@@ -90,10 +94,15 @@ class HaproxyTrafficRouterPluginIT {
     Rollout rollout = rollout(haproxy.socketPath());
     for (int weight : new int[] {0, 10, 25, 50, 80, 100, 0}) {
       await(plugin.setWeight(rollout, weight, List.of()));
-      assertEquals(Boolean.TRUE, await(plugin.verifyWeight(rollout, weight, List.of())), "verified at " + weight);
-      assertEquals((100 - weight) + " (initial 100)", haproxy.command("get weight web/stable").strip());
+      assertEquals(
+          Boolean.TRUE,
+          await(plugin.verifyWeight(rollout, weight, List.of())),
+          "verified at " + weight);
+      assertEquals(
+          (100 - weight) + " (initial 100)", haproxy.command("get weight web/stable").strip());
       assertEquals(weight + " (initial 0)", haproxy.command("get weight web/canary").strip());
-      TrafficSplit.assertSplit(haproxy.frontendUrl(), Map.of("canary", weight, "stable", 100 - weight));
+      TrafficSplit.assertSplit(
+          haproxy.frontendUrl(), Map.of("canary", weight, "stable", 100 - weight));
     }
   }
 
@@ -109,7 +118,8 @@ class HaproxyTrafficRouterPluginIT {
 
   @Test
   void sendsAdditionalDestinationsToTheirServers() throws Exception {
-    ObjectNode config = TestRollouts.config(haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary");
+    ObjectNode config =
+        TestRollouts.config(haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary");
     config.putObject("additionalServers").put("web-experiment", "experiment");
     Rollout rollout = TestRollouts.withConfig(config);
     WeightDestination experiment = new WeightDestination();
@@ -119,7 +129,8 @@ class HaproxyTrafficRouterPluginIT {
 
     await(plugin.setWeight(rollout, 20, List.of(experiment)));
     assertEquals(Boolean.TRUE, await(plugin.verifyWeight(rollout, 20, List.of(experiment))));
-    TrafficSplit.assertSplit(haproxy.frontendUrl(), Map.of("stable", 70, "canary", 20, "experiment", 10));
+    TrafficSplit.assertSplit(
+        haproxy.frontendUrl(), Map.of("stable", 70, "canary", 20, "experiment", 10));
 
     // The experiment ended: its server is back to 0.
     await(plugin.setWeight(rollout, 0, List.of()));
@@ -145,19 +156,28 @@ class HaproxyTrafficRouterPluginIT {
   @Test
   void namesTheFieldOfAServerOrBackendHaproxyDoesNotHave() throws Exception {
     String field = "spec.strategy.canary.trafficRouting.plugins[\"rollgate/haproxy\"]";
-    Rollout badServer = TestRollouts.withConfig(
-        TestRollouts.config(haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary-v2"));
+    Rollout badServer =
+        TestRollouts.withConfig(
+            TestRollouts.config(
+                haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary-v2"));
     assertEquals(
-        "HAProxy backend \"web\" at " + haproxy.socketPath() + " has no server \"canary-v2\" (" + field
+        "HAProxy backend \"web\" at "
+            + haproxy.socketPath()
+            + " has no server \"canary-v2\" ("
+            + field
             + ".canaryServer)",
         failure(plugin.setWeight(badServer, 10, List.of())));
     assertEquals(
-        "HAProxy backend \"web\" at " + haproxy.socketPath() + " has no server \"canary-v2\" (" + field
+        "HAProxy backend \"web\" at "
+            + haproxy.socketPath()
+            + " has no server \"canary-v2\" ("
+            + field
             + ".canaryServer)",
         failure(plugin.verifyWeight(badServer, 10, List.of())));
 
     Rollout badBackend =
-        TestRollouts.withConfig(TestRollouts.config(haproxy.tcpAddress(), "webb", "stable", "canary"));
+        TestRollouts.withConfig(
+            TestRollouts.config(haproxy.tcpAddress(), "webb", "stable", "canary"));
     assertEquals(
         "HAProxy at " + haproxy.tcpAddress() + " has no backend \"webb\" (" + field + ".backend)",
         failure(plugin.setWeight(badBackend, 10, List.of())));
@@ -168,24 +188,34 @@ class HaproxyTrafficRouterPluginIT {
     Rollout missingSocket = rollout(haproxy.socketPath() + ".missing");
     String message = failure(plugin.setWeight(missingSocket, 10, List.of()));
     assertTrue(
-        message.startsWith("HAProxy runtime API at " + haproxy.socketPath() + ".missing (set weight web/stable 90): "),
+        message.startsWith(
+            "HAProxy runtime API at "
+                + haproxy.socketPath()
+                + ".missing (set weight web/stable 90): "),
         message);
 
     int closedPort = HaproxyProcess.freePort();
     message = failure(plugin.verifyWeight(rollout("127.0.0.1:" + closedPort), 10, List.of()));
-    assertTrue(message.startsWith("HAProxy runtime API at 127.0.0.1:" + closedPort + " (get weight web/"), message);
+    assertTrue(
+        message.startsWith("HAProxy runtime API at 127.0.0.1:" + closedPort + " (get weight web/"),
+        message);
   }
 
   @Test
   void failsWithinTheTimeout_whenTheRuntimeApiNeverAnswers() throws Exception {
-    NetServer silent = await(vertx.createNetServer().connectHandler(socket -> {}).listen(0, "127.0.0.1"));
+    NetServer silent =
+        await(vertx.createNetServer().connectHandler(socket -> {}).listen(0, "127.0.0.1"));
     try {
       ObjectNode config =
-          TestRollouts.config("127.0.0.1:" + silent.actualPort(), HaproxyProcess.BACKEND, "stable", "canary");
+          TestRollouts.config(
+              "127.0.0.1:" + silent.actualPort(), HaproxyProcess.BACKEND, "stable", "canary");
       config.put("timeoutSeconds", 1);
       String message = failure(plugin.setWeight(TestRollouts.withConfig(config), 10, List.of()));
       assertTrue(
-          message.startsWith("HAProxy runtime API at 127.0.0.1:" + silent.actualPort() + " (set weight web/stable 90): "),
+          message.startsWith(
+              "HAProxy runtime API at 127.0.0.1:"
+                  + silent.actualPort()
+                  + " (set weight web/stable 90): "),
           message);
       assertTrue(message.endsWith(": no complete answer within 1 s (timeoutSeconds)"), message);
     } finally {
@@ -221,10 +251,12 @@ class HaproxyTrafficRouterPluginIT {
 
   @Test
   void failsEveryCall_whenTheConfigurationIsInvalid() throws Exception {
-    ObjectNode config = TestRollouts.config(haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary");
+    ObjectNode config =
+        TestRollouts.config(haproxy.socketPath(), HaproxyProcess.BACKEND, "stable", "canary");
     config.remove("canaryServer");
     Rollout rollout = TestRollouts.withConfig(config);
-    String expected = "spec.strategy.canary.trafficRouting.plugins[\"rollgate/haproxy\"].canaryServer: required";
+    String expected =
+        "spec.strategy.canary.trafficRouting.plugins[\"rollgate/haproxy\"].canaryServer: required";
     assertEquals(expected, failure(plugin.setWeight(rollout, 10, List.of())));
     assertEquals(expected, failure(plugin.verifyWeight(rollout, 10, List.of())));
     assertEquals(expected, failure(plugin.updateHash(rollout, "a", "b", List.of())));

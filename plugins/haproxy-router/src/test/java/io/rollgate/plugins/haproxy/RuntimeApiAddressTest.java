@@ -10,8 +10,11 @@ class RuntimeApiAddressTest {
 
   @Test
   void readsUnixSocketPaths() {
-    assertEquals("/run/haproxy/admin.sock", RuntimeApiAddress.parse("/run/haproxy/admin.sock").unixPath());
-    assertEquals("/run/haproxy/admin.sock", RuntimeApiAddress.parse("unix@/run/haproxy/admin.sock").unixPath());
+    assertEquals(
+        "/run/haproxy/admin.sock", RuntimeApiAddress.parse("/run/haproxy/admin.sock").unixPath());
+    assertEquals(
+        "/run/haproxy/admin.sock",
+        RuntimeApiAddress.parse("unix@/run/haproxy/admin.sock").unixPath());
   }
 
   @Test
@@ -27,8 +30,12 @@ class RuntimeApiAddressTest {
 
   @Test
   void refusesWhatIsNeitherPathNorHostPort() {
-    for (String bad : new String[] {"admin.sock", "host", "host:", ":99", "host:0", "host:70000", "host:x", "::1:99"}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RuntimeApiAddress.parse(bad));
+    for (String bad :
+        new String[] {
+          "admin.sock", "host", "host:", ":99", "host:0", "host:70000", "host:x", "::1:99"
+        }) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> RuntimeApiAddress.parse(bad));
       assertTrue(e.getMessage().contains(bad), e.getMessage());
     }
   }

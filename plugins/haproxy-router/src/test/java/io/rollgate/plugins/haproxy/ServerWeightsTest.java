@@ -28,9 +28,15 @@ class ServerWeightsTest {
   void givesTheCanaryItsWeightAndStableTheRest() {
     Rollout rollout = TestRollouts.withConfig(TestRollouts.config("/s", "web", "stable", "canary"));
     HaproxyRouterConfig config = config(rollout);
-    assertEquals(Map.of("stable", 80, "canary", 20), ServerWeights.compute(config, rollout, 20, List.of()).weights());
-    assertEquals(Map.of("stable", 100, "canary", 0), ServerWeights.compute(config, rollout, 0, null).weights());
-    assertEquals(Map.of("stable", 0, "canary", 100), ServerWeights.compute(config, rollout, 100, List.of()).weights());
+    assertEquals(
+        Map.of("stable", 80, "canary", 20),
+        ServerWeights.compute(config, rollout, 20, List.of()).weights());
+    assertEquals(
+        Map.of("stable", 100, "canary", 0),
+        ServerWeights.compute(config, rollout, 0, null).weights());
+    assertEquals(
+        Map.of("stable", 0, "canary", 100),
+        ServerWeights.compute(config, rollout, 100, List.of()).weights());
   }
 
   @Test
@@ -38,17 +44,22 @@ class ServerWeightsTest {
     ObjectNode c = TestRollouts.config("/s", "web", "stable", "canary");
     Rollout rollout = TestRollouts.withPlugins("{\"rollgate/haproxy\":" + c + "}", 200);
     assertEquals(
-        Map.of("stable", 150, "canary", 50), ServerWeights.compute(config(rollout), rollout, 50, List.of()).weights());
+        Map.of("stable", 150, "canary", 50),
+        ServerWeights.compute(config(rollout), rollout, 50, List.of()).weights());
 
     Rollout tooLarge = TestRollouts.withPlugins("{\"rollgate/haproxy\":" + c + "}", 1000);
-    IllegalArgumentException e = assertThrows(
-        IllegalArgumentException.class, () -> ServerWeights.compute(config(tooLarge), tooLarge, 50, List.of()));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerWeights.compute(config(tooLarge), tooLarge, 50, List.of()));
     assertEquals(
         "spec.strategy.canary.trafficRouting.maxTrafficWeight: 1000 cannot be carried by HAProxy, whose server "
             + "weights go from 0 to 256",
         e.getMessage());
-    e = assertThrows(
-        IllegalArgumentException.class, () -> ServerWeights.compute(config(rollout), rollout, 201, List.of()));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ServerWeights.compute(config(rollout), rollout, 201, List.of()));
     assertEquals("desired weight 201 is outside 0..200", e.getMessage());
   }
 
@@ -60,20 +71,27 @@ class ServerWeightsTest {
     HaproxyRouterConfig config = config(rollout);
     assertEquals(
         Map.of("stable", 70, "canary", 20, "exp-a", 10, "exp-b", 0),
-        ServerWeights.compute(config, rollout, 20, List.of(destination("web-exp-a", 10))).weights());
+        ServerWeights.compute(config, rollout, 20, List.of(destination("web-exp-a", 10)))
+            .weights());
     assertEquals(
         Map.of("stable", 0, "canary", 90, "exp-a", 10, "exp-b", 10),
         ServerWeights.compute(
-                config, rollout, 90, List.of(destination("web-exp-a", 10), destination("web-exp-b", 10)))
+                config,
+                rollout,
+                90,
+                List.of(destination("web-exp-a", 10), destination("web-exp-b", 10)))
             .weights());
   }
 
   @Test
   void namesAnAdditionalDestinationWithoutServer() {
     Rollout rollout = TestRollouts.withConfig(TestRollouts.config("/s", "web", "stable", "canary"));
-    IllegalArgumentException e = assertThrows(
-        IllegalArgumentException.class,
-        () -> ServerWeights.compute(config(rollout), rollout, 20, List.of(destination("web-exp", 10))));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ServerWeights.compute(
+                    config(rollout), rollout, 20, List.of(destination("web-exp", 10))));
     assertEquals(
         "spec.strategy.canary.trafficRouting.plugins[\"rollgate/haproxy\"].additionalServers: no HAProxy server for "
             + "the additional destination(s) [web-exp] (map each Service name to a server of backend web)",

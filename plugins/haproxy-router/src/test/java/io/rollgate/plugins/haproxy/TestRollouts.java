@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 
-/** Rollouts for the plugin's tests: a canary Rollout whose traffic is routed by the given plugin entries. */
+/**
+ * Rollouts for the plugin's tests: a canary Rollout whose traffic is routed by the given plugin
+ * entries.
+ */
 final class TestRollouts {
 
   static final String PLUGIN = "rollgate/haproxy";
@@ -12,15 +15,22 @@ final class TestRollouts {
   private TestRollouts() {}
 
   /**
-   * A Rollout with {@code trafficRouting.plugins} set to the given JSON object, and optionally a maxTrafficWeight.
+   * A Rollout with {@code trafficRouting.plugins} set to the given JSON object, and optionally a
+   * maxTrafficWeight.
    */
   static Rollout withPlugins(String pluginsJson, Integer maxTrafficWeight) {
-    String routing = "{\"plugins\":" + pluginsJson
-        + (maxTrafficWeight == null ? "" : ",\"maxTrafficWeight\":" + maxTrafficWeight) + "}";
-    String json = "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\","
-        + "\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\"},"
-        + "\"spec\":{\"replicas\":2,\"strategy\":{\"canary\":{\"canaryService\":\"web-canary\","
-        + "\"stableService\":\"web-stable\",\"trafficRouting\":" + routing + ",\"steps\":[{\"setWeight\":20}]}}}}";
+    String routing =
+        "{\"plugins\":"
+            + pluginsJson
+            + (maxTrafficWeight == null ? "" : ",\"maxTrafficWeight\":" + maxTrafficWeight)
+            + "}";
+    String json =
+        "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\","
+            + "\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\"},"
+            + "\"spec\":{\"replicas\":2,\"strategy\":{\"canary\":{\"canaryService\":\"web-canary\","
+            + "\"stableService\":\"web-stable\",\"trafficRouting\":"
+            + routing
+            + ",\"steps\":[{\"setWeight\":20}]}}}}";
     return ModelJson.fromJson(json, Rollout.class);
   }
 

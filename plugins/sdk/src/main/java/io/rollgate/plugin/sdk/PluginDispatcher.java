@@ -16,12 +16,13 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Turns protocol v1 request bodies into calls of a {@link StepPlugin} or {@link TrafficRouterPlugin} and their
- * results into answer bodies (docs/plugins.md, "Requests"). The HTTP server ({@link PluginServer}) and the
- * controller's in-process plugins both use it, so a plugin sees the same objects whichever way it runs.
+ * Turns protocol v1 request bodies into calls of a {@link StepPlugin} or {@link
+ * TrafficRouterPlugin} and their results into answer bodies (docs/plugins.md, "Requests"). The HTTP
+ * server ({@link PluginServer}) and the controller's in-process plugins both use it, so a plugin
+ * sees the same objects whichever way it runs.
  *
- * <p>A plugin that fails its Future, or throws, answers {@code {"error": "<message>"}} (a plugin error). A body that
- * cannot be read fails the returned Future with {@link BadRequestException}.
+ * <p>A plugin that fails its Future, or throws, answers {@code {"error": "<message>"}} (a plugin
+ * error). A body that cannot be read fails the returned Future with {@link BadRequestException}.
  */
 public final class PluginDispatcher {
 
@@ -88,9 +89,11 @@ public final class PluginDispatcher {
   /**
    * Handles one call.
    *
-   * @param path the protocol path relative to {@code /v1/}, for example {@code step/run} or {@code init}
+   * @param path the protocol path relative to {@code /v1/}, for example {@code step/run} or {@code
+   *     init}
    * @param body the request body (null counts as {@code {}})
-   * @return the answer body; fails with {@link BadRequestException} for an unknown path or unreadable body
+   * @return the answer body; fails with {@link BadRequestException} for an unknown path or
+   *     unreadable body
    */
   public Future<JsonNode> handle(String path, JsonNode body) {
     JsonNode b = body == null || body.isNull() ? JSON.createObjectNode() : body;
@@ -98,10 +101,11 @@ public final class PluginDispatcher {
       switch (path) {
         case "init":
           return safely(() -> step != null ? step.init() : router.init())
-              .map(v -> {
-                initialised = true;
-                return (JsonNode) errorAnswer("");
-              })
+              .map(
+                  v -> {
+                    initialised = true;
+                    return (JsonNode) errorAnswer("");
+                  })
               .recover(err -> Future.succeededFuture(errorAnswer(message(err))));
         case "info":
           return Future.succeededFuture(info());
@@ -114,7 +118,8 @@ public final class PluginDispatcher {
       if (router != null && path.startsWith("trafficrouter/")) {
         return routerCall(path, b);
       }
-      return Future.failedFuture(new BadRequestException("unknown call " + path + " for a " + kind + " plugin"));
+      return Future.failedFuture(
+          new BadRequestException("unknown call " + path + " for a " + kind + " plugin"));
     } catch (BadRequestException e) {
       return Future.failedFuture(e);
     }
@@ -165,19 +170,35 @@ public final class PluginDispatcher {
     Rollout rollout = rollout(b);
     Future<?> result =
         switch (path) {
-          case "trafficrouter/updateHash" -> safely(
-              () -> router.updateHash(
-                  rollout, b.path("canaryHash").asText(null), b.path("stableHash").asText(null), destinations(b)));
-          case "trafficrouter/setWeight" -> safely(
-              () -> router.setWeight(rollout, weight(b), destinations(b)));
-          case "trafficrouter/setHeaderRoute" -> safely(
-              () -> router.setHeaderRoute(rollout, read(b.get("headerRoute"), SetHeaderRoute.class, "headerRoute")));
-          case "trafficrouter/setMirrorRoute" -> safely(
-              () -> router.setMirrorRoute(rollout, read(b.get("mirrorRoute"), SetMirrorRoute.class, "mirrorRoute")));
-          case "trafficrouter/verifyWeight" -> safely(
-              () -> router.verifyWeight(rollout, weight(b), destinations(b)));
-          case "trafficrouter/removeManagedRoutes" -> safely(() -> router.removeManagedRoutes(rollout));
-          default -> throw new BadRequestException("unknown call " + path + " for a traffic-router plugin");
+          case "trafficrouter/updateHash" ->
+              safely(
+                  () ->
+                      router.updateHash(
+                          rollout,
+                          b.path("canaryHash").asText(null),
+                          b.path("stableHash").asText(null),
+                          destinations(b)));
+          case "trafficrouter/setWeight" ->
+              safely(() -> router.setWeight(rollout, weight(b), destinations(b)));
+          case "trafficrouter/setHeaderRoute" ->
+              safely(
+                  () ->
+                      router.setHeaderRoute(
+                          rollout,
+                          read(b.get("headerRoute"), SetHeaderRoute.class, "headerRoute")));
+          case "trafficrouter/setMirrorRoute" ->
+              safely(
+                  () ->
+                      router.setMirrorRoute(
+                          rollout,
+                          read(b.get("mirrorRoute"), SetMirrorRoute.class, "mirrorRoute")));
+          case "trafficrouter/verifyWeight" ->
+              safely(() -> router.verifyWeight(rollout, weight(b), destinations(b)));
+          case "trafficrouter/removeManagedRoutes" ->
+              safely(() -> router.removeManagedRoutes(rollout));
+          default ->
+              throw new BadRequestException(
+                  "unknown call " + path + " for a traffic-router plugin");
         };
     boolean verify = path.equals("trafficrouter/verifyWeight");
     return result
@@ -185,7 +206,11 @@ public final class PluginDispatcher {
             v -> {
               ObjectNode o = errorAnswer("");
               if (verify) {
-                o.set("verified", v == null ? NullNode.getInstance() : JSON.getNodeFactory().booleanNode((Boolean) v));
+                o.set(
+                    "verified",
+                    v == null
+                        ? NullNode.getInstance()
+                        : JSON.getNodeFactory().booleanNode((Boolean) v));
               }
               return (JsonNode) o;
             })

@@ -1,7 +1,8 @@
 package io.rollgate.plugin.sdk;
 
 /**
- * The constants of plugin protocol v1 (docs/plugins.md): environment variables, handshake line, headers and paths.
+ * The constants of plugin protocol v1 (docs/plugins.md): environment variables, handshake line,
+ * headers and paths.
  */
 public final class PluginProtocol {
 
@@ -17,7 +18,9 @@ public final class PluginProtocol {
   /** Environment variable with the registered name, {@code <org>/<name>}. */
   public static final String ENV_NAME = "ROLLGATE_PLUGIN_NAME";
 
-  /** Environment variable with the per-process secret every request must carry as a bearer token. */
+  /**
+   * Environment variable with the per-process secret every request must carry as a bearer token.
+   */
   public static final String ENV_COOKIE = "ROLLGATE_PLUGIN_COOKIE";
 
   /** First word of the handshake line: {@code rollgate-plugin <version> <base URL>}. */

@@ -21,23 +21,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Serves a {@link StepPlugin} or {@link TrafficRouterPlugin} over plugin protocol v1 (docs/plugins.md): {@code POST
- * <base>/v1/<path>} with JSON bodies, answered through a {@link PluginDispatcher}.
+ * Serves a {@link StepPlugin} or {@link TrafficRouterPlugin} over plugin protocol v1
+ * (docs/plugins.md): {@code POST <base>/v1/<path>} with JSON bodies, answered through a {@link
+ * PluginDispatcher}.
  *
  * <p>Two ways to run it:
  *
  * <ul>
- *   <li>as an executable plugin started by the controller: call {@link #serve(StepPlugin)} or {@link
- *       #serve(TrafficRouterPlugin)} from {@code main}; it reads {@code ROLLGATE_PLUGIN_*} from the environment,
- *       listens on {@code 127.0.0.1} on a free port, writes the handshake line {@code rollgate-plugin 1
- *       http://127.0.0.1:<port>} as the first line on standard output, and answers 401 to a request without
- *       {@code Authorization: Bearer <cookie>};
- *   <li>as an endpoint plugin (its own service): {@link #start(Vertx, PluginDispatcher, Options)} with a host, a port
- *       and optionally a PEM certificate and key for TLS, without a cookie.
+ *   <li>as an executable plugin started by the controller: call {@link #serve(StepPlugin)} or
+ *       {@link #serve(TrafficRouterPlugin)} from {@code main}; it reads {@code ROLLGATE_PLUGIN_*}
+ *       from the environment, listens on {@code 127.0.0.1} on a free port, writes the handshake
+ *       line {@code rollgate-plugin 1 http://127.0.0.1:<port>} as the first line on standard
+ *       output, and answers 401 to a request without {@code Authorization: Bearer <cookie>};
+ *   <li>as an endpoint plugin (its own service): {@link #start(Vertx, PluginDispatcher, Options)}
+ *       with a host, a port and optionally a PEM certificate and key for TLS, without a cookie.
  * </ul>
  *
- * <p>Answers: 200 with the JSON answer; 400 for an unreadable body or a wrong {@code Rollgate-Plugin-Protocol}
- * header; 401 without the cookie; 404 for an unknown path; 405 for a method other than POST.
+ * <p>Answers: 200 with the JSON answer; 400 for an unreadable body or a wrong {@code
+ * Rollgate-Plugin-Protocol} header; 401 without the cookie; 404 for an unknown path; 405 for a
+ * method other than POST.
  */
 public final class PluginServer {
 
@@ -64,11 +66,13 @@ public final class PluginServer {
    *
    * @param host the address to bind, for example {@code 127.0.0.1} or {@code 0.0.0.0}
    * @param port the port, 0 for any free port
-   * @param cookie the bearer token every request must carry, or null to accept any request (endpoint plugins)
+   * @param cookie the bearer token every request must carry, or null to accept any request
+   *     (endpoint plugins)
    * @param tlsCertPath PEM certificate chain file for HTTPS, or null for plain HTTP
    * @param tlsKeyPath PEM private key file for HTTPS, or null for plain HTTP
    */
-  public record Options(String host, int port, String cookie, String tlsCertPath, String tlsKeyPath) {
+  public record Options(
+      String host, int port, String cookie, String tlsCertPath, String tlsKeyPath) {
 
     /**
      * Plain HTTP on a host and port, without a cookie (an endpoint plugin).
@@ -83,31 +87,34 @@ public final class PluginServer {
   }
 
   /**
-   * Runs a step plugin as an executable plugin started by the controller; returns once it listens and the handshake
-   * line is written (the Vert.x threads keep the process alive).
+   * Runs a step plugin as an executable plugin started by the controller; returns once it listens
+   * and the handshake line is written (the Vert.x threads keep the process alive).
    *
    * @param plugin the plugin
    * @return the running server
-   * @throws IllegalStateException when the environment is not the controller's or the server cannot listen
+   * @throws IllegalStateException when the environment is not the controller's or the server cannot
+   *     listen
    */
   public static PluginServer serve(StepPlugin plugin) {
     return serve(PluginDispatcher.of(plugin), System.getenv());
   }
 
   /**
-   * Runs a traffic-router plugin as an executable plugin started by the controller; returns once it listens and the
-   * handshake line is written (the Vert.x threads keep the process alive).
+   * Runs a traffic-router plugin as an executable plugin started by the controller; returns once it
+   * listens and the handshake line is written (the Vert.x threads keep the process alive).
    *
    * @param plugin the plugin
    * @return the running server
-   * @throws IllegalStateException when the environment is not the controller's or the server cannot listen
+   * @throws IllegalStateException when the environment is not the controller's or the server cannot
+   *     listen
    */
   public static PluginServer serve(TrafficRouterPlugin plugin) {
     return serve(PluginDispatcher.of(plugin), System.getenv());
   }
 
   /**
-   * Runs a plugin as an executable plugin with a given environment (see {@link #serve(StepPlugin)}).
+   * Runs a plugin as an executable plugin with a given environment (see {@link
+   * #serve(StepPlugin)}).
    *
    * @param dispatcher the plugin
    * @param env the environment: {@code ROLLGATE_PLUGIN_PROTOCOL}, {@code ROLLGATE_PLUGIN_KIND} and
@@ -121,12 +128,19 @@ public final class PluginServer {
     String kind = env.get(PluginProtocol.ENV_KIND);
     if (protocol == null || cookie == null || cookie.isEmpty()) {
       throw new IllegalStateException(
-          "this is a Rollgate plugin: it is started by the Rollgate controller (" + PluginProtocol.ENV_PROTOCOL
-              + " and " + PluginProtocol.ENV_COOKIE + " are not set)");
+          "this is a Rollgate plugin: it is started by the Rollgate controller ("
+              + PluginProtocol.ENV_PROTOCOL
+              + " and "
+              + PluginProtocol.ENV_COOKIE
+              + " are not set)");
     }
     if (!String.valueOf(PluginProtocol.VERSION).equals(protocol.trim())) {
       throw new IllegalStateException(
-          PluginProtocol.ENV_PROTOCOL + "=" + protocol + ": this plugin speaks protocol " + PluginProtocol.VERSION);
+          PluginProtocol.ENV_PROTOCOL
+              + "="
+              + protocol
+              + ": this plugin speaks protocol "
+              + PluginProtocol.VERSION);
     }
     if (kind != null && !kind.isEmpty() && !kind.equals(dispatcher.kind())) {
       throw new IllegalStateException(
@@ -139,13 +153,15 @@ public final class PluginServer {
               .toCompletionStage()
               .toCompletableFuture()
               .get(START_SECONDS, TimeUnit.SECONDS);
-      System.out.println(PluginProtocol.HANDSHAKE_PREFIX + " " + PluginProtocol.VERSION + " " + s.baseUrl());
+      System.out.println(
+          PluginProtocol.HANDSHAKE_PREFIX + " " + PluginProtocol.VERSION + " " + s.baseUrl());
       System.out.flush();
       exitWhenStdinCloses(s);
       return s;
     } catch (ExecutionException | TimeoutException e) {
       vertx.close();
-      throw new IllegalStateException("cannot listen: " + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
+      throw new IllegalStateException(
+          "cannot listen: " + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       vertx.close();
@@ -154,8 +170,9 @@ public final class PluginServer {
   }
 
   /**
-   * Ends the process when standard input reaches its end: the controller keeps that pipe open for the plugin's
-   * lifetime, so its end means the controller is gone (even killed with SIGKILL) and the plugin must not linger.
+   * Ends the process when standard input reaches its end: the controller keeps that pipe open for
+   * the plugin's lifetime, so its end means the controller is gone (even killed with SIGKILL) and
+   * the plugin must not linger.
    */
   private static void exitWhenStdinCloses(PluginServer s) {
     Thread t =
@@ -184,20 +201,25 @@ public final class PluginServer {
    * @param vertx the Vert.x instance (not closed by {@link #close()})
    * @param dispatcher the plugin
    * @param options where and how to listen
-   * @return a Future with the listening server; fails when the port cannot be bound or the TLS files cannot be read
+   * @return a Future with the listening server; fails when the port cannot be bound or the TLS
+   *     files cannot be read
    */
-  public static Future<PluginServer> start(Vertx vertx, PluginDispatcher dispatcher, Options options) {
+  public static Future<PluginServer> start(
+      Vertx vertx, PluginDispatcher dispatcher, Options options) {
     return listen(vertx, dispatcher, options, false);
   }
 
   private static Future<PluginServer> listen(
       Vertx vertx, PluginDispatcher dispatcher, Options options, boolean ownsVertx) {
-    HttpServerOptions http = new HttpServerOptions().setHost(options.host()).setPort(options.port());
+    HttpServerOptions http =
+        new HttpServerOptions().setHost(options.host()).setPort(options.port());
     boolean tls = options.tlsCertPath() != null && options.tlsKeyPath() != null;
     if (tls) {
       http.setSsl(true)
           .setKeyCertOptions(
-              new PemKeyCertOptions().setCertPath(options.tlsCertPath()).setKeyPath(options.tlsKeyPath()));
+              new PemKeyCertOptions()
+                  .setCertPath(options.tlsCertPath())
+                  .setKeyPath(options.tlsKeyPath()));
     }
     HttpServer server = vertx.createHttpServer(http);
     server.requestHandler(req -> handle(dispatcher, options.cookie(), req));
@@ -205,7 +227,8 @@ public final class PluginServer {
         .listen()
         .map(
             s -> {
-              String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
+              String host =
+                  options.host().contains(":") ? "[" + options.host() + "]" : options.host();
               String url = (tls ? "https" : "http") + "://" + host + ":" + s.actualPort();
               return new PluginServer(vertx, s, url, ownsVertx);
             });
@@ -222,7 +245,13 @@ public final class PluginServer {
     }
     String version = req.getHeader(PluginProtocol.HEADER_PROTOCOL);
     if (version != null && !version.trim().equals(String.valueOf(PluginProtocol.VERSION))) {
-      answer(req, 400, error(PluginProtocol.HEADER_PROTOCOL + ": this plugin speaks protocol " + PluginProtocol.VERSION));
+      answer(
+          req,
+          400,
+          error(
+              PluginProtocol.HEADER_PROTOCOL
+                  + ": this plugin speaks protocol "
+                  + PluginProtocol.VERSION));
       return;
     }
     String path = req.path();
@@ -241,9 +270,12 @@ public final class PluginServer {
             body -> {
               JsonNode json;
               try {
-                json = body.length() == 0 ? JSON.createObjectNode() : JSON.readTree(body.getBytes());
+                json =
+                    body.length() == 0 ? JSON.createObjectNode() : JSON.readTree(body.getBytes());
               } catch (IOException e) {
-                return Future.failedFuture(new PluginDispatcher.BadRequestException("body is not JSON: " + e.getMessage()));
+                return Future.failedFuture(
+                    new PluginDispatcher.BadRequestException(
+                        "body is not JSON: " + e.getMessage()));
               }
               return dispatcher.handle(call, json);
             })

@@ -1,8 +1,8 @@
 package io.rollgate.plugin.sdk;
 
 /**
- * The phase a step plugin reports for an operation (Argo Rollouts' {@code StepPluginPhase}, docs/compatibility.md
- * §10.2).
+ * The phase a step plugin reports for an operation (Argo Rollouts' {@code StepPluginPhase},
+ * docs/compatibility.md §10.2).
  */
 public enum StepPhase {
   /** Still working: the controller calls again after {@code requeueAfterSeconds}. */

@@ -5,12 +5,12 @@ import io.rollgate.api.Rollout;
 import io.vertx.core.Future;
 
 /**
- * A step plugin: the logic behind a canary step {@code plugin: {name, config}} (docs/compatibility.md §10,
- * docs/plugins.md).
+ * A step plugin: the logic behind a canary step {@code plugin: {name, config}}
+ * (docs/compatibility.md §10, docs/plugins.md).
  *
- * <p>Every method returns at once with a Future. A failed Future is a plugin error (the controller records phase
- * {@code Error} and retries). {@link #run} must be idempotent: after a controller restart it is called again with the
- * stored status and must continue, not restart, the work.
+ * <p>Every method returns at once with a Future. A failed Future is a plugin error (the controller
+ * records phase {@code Error} and retries). {@link #run} must be idempotent: after a controller
+ * restart it is called again with the stored status and must continue, not restart, the work.
  */
 public interface StepPlugin {
 
@@ -60,7 +60,8 @@ public interface StepPlugin {
   Future<StepResult> terminate(Rollout rollout, StepContext context);
 
   /**
-   * Undoes a step because the Rollout was aborted (called once, never retried, in reverse step order).
+   * Undoes a step because the Rollout was aborted (called once, never retried, in reverse step
+   * order).
    *
    * @param rollout the Rollout as stored
    * @param context the step's config and the last status of {@code run}

@@ -9,12 +9,13 @@ import io.vertx.core.Future;
 import java.util.List;
 
 /**
- * A traffic-router plugin, configured by {@code spec.strategy.canary.trafficRouting.plugins["<org>/<name>"]}
- * (Argo Rollouts' {@code RpcTrafficRoutingReconciler}, docs/compatibility.md §11, docs/plugins.md).
+ * A traffic-router plugin, configured by {@code
+ * spec.strategy.canary.trafficRouting.plugins["<org>/<name>"]} (Argo Rollouts' {@code
+ * RpcTrafficRoutingReconciler}, docs/compatibility.md §11, docs/plugins.md).
  *
- * <p>Every method returns at once with a Future; a failed Future is a plugin error, which fails the reconcile with
- * {@code failed to <call> via plugin: <message>}. Calls must be idempotent: the controller repeats them on every
- * reconcile.
+ * <p>Every method returns at once with a Future; a failed Future is a plugin error, which fails the
+ * reconcile with {@code failed to <call> via plugin: <message>}. Calls must be idempotent: the
+ * controller repeats them on every reconcile.
  */
 public interface TrafficRouterPlugin {
 
@@ -37,7 +38,8 @@ public interface TrafficRouterPlugin {
   }
 
   /**
-   * The JSON Schema (draft 2020-12) that the plugin's {@code trafficRouting.plugins} entry must match.
+   * The JSON Schema (draft 2020-12) that the plugin's {@code trafficRouting.plugins} entry must
+   * match.
    *
    * @return the schema, or null when the plugin declares none
    */
@@ -58,8 +60,8 @@ public interface TrafficRouterPlugin {
       Rollout rollout, String canaryHash, String stableHash, List<WeightDestination> additional);
 
   /**
-   * Sends {@code desiredWeight} percent of the traffic to the canary, the rest to stable minus the additional
-   * destinations' weights.
+   * Sends {@code desiredWeight} percent of the traffic to the canary, the rest to stable minus the
+   * additional destinations' weights.
    *
    * @param rollout the Rollout as stored
    * @param desiredWeight the canary weight, 0 to {@code maxTrafficWeight} (100 by default)
@@ -94,7 +96,8 @@ public interface TrafficRouterPlugin {
    * @param additional experiment destinations with their weights
    * @return true or false, or null when the router cannot verify
    */
-  Future<Boolean> verifyWeight(Rollout rollout, int desiredWeight, List<WeightDestination> additional);
+  Future<Boolean> verifyWeight(
+      Rollout rollout, int desiredWeight, List<WeightDestination> additional);
 
   /**
    * Removes every managed route of the Rollout ({@code trafficRouting.managedRoutes}).

@@ -18,7 +18,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The SDK's HTTP server: cookie check, protocol header, paths, bodies and the answers of a step plugin. */
+/**
+ * The SDK's HTTP server: cookie check, protocol header, paths, bodies and the answers of a step
+ * plugin.
+ */
 class PluginServerTest {
 
   static final String COOKIE = "c".repeat(64);
@@ -39,12 +42,15 @@ class PluginServerTest {
       }
       return Future.succeededFuture(
           StepResult.running(
-              rollout.getMetadata().getName() + " step " + context.stepIndex(), 15, TextNode.valueOf("job-7")));
+              rollout.getMetadata().getName() + " step " + context.stepIndex(),
+              15,
+              TextNode.valueOf("job-7")));
     }
 
     @Override
     public Future<StepResult> terminate(Rollout rollout, StepContext context) {
-      return Future.succeededFuture(StepResult.successful("terminated " + context.status().asText(), null));
+      return Future.succeededFuture(
+          StepResult.successful("terminated " + context.status().asText(), null));
     }
 
     @Override
@@ -58,8 +64,12 @@ class PluginServerTest {
     vertx = Vertx.vertx();
     server =
         PluginServer.start(
-                vertx, PluginDispatcher.of(new EchoStep()), new PluginServer.Options("127.0.0.1", 0, COOKIE, null, null))
-            .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                vertx,
+                PluginDispatcher.of(new EchoStep()),
+                new PluginServer.Options("127.0.0.1", 0, COOKIE, null, null))
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
   }
 
   @AfterEach
@@ -78,12 +88,16 @@ class PluginServerTest {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  static final String ROLLOUT = "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"web\"}}";
+  static final String ROLLOUT =
+      "{\"apiVersion\":\"argoproj.io/v1alpha1\",\"kind\":\"Rollout\",\"metadata\":{\"name\":\"web\"}}";
 
   @Test
   void answersRunWithPhaseMessageRequeueAndStatus() throws Exception {
     HttpResponse<String> r =
-        post("/v1/step/run", "{\"rollout\":" + ROLLOUT + ",\"context\":{\"pluginName\":\"a/b\",\"stepIndex\":2}}", COOKIE);
+        post(
+            "/v1/step/run",
+            "{\"rollout\":" + ROLLOUT + ",\"context\":{\"pluginName\":\"a/b\",\"stepIndex\":2}}",
+            COOKIE);
     assertEquals(200, r.statusCode());
     JsonNode a = ModelJson.mapper().readTree(r.body());
     assertEquals("Running", a.get("phase").asText());
@@ -95,15 +109,37 @@ class PluginServerTest {
 
   @Test
   void sendsTheStoredStatusBackAndReportsPluginErrors() throws Exception {
-    JsonNode t = ModelJson.mapper().readTree(post("/v1/step/terminate",
-        "{\"rollout\":" + ROLLOUT + ",\"context\":{\"stepIndex\":0,\"status\":\"job-7\"}}", COOKIE).body());
+    JsonNode t =
+        ModelJson.mapper()
+            .readTree(
+                post(
+                        "/v1/step/terminate",
+                        "{\"rollout\":"
+                            + ROLLOUT
+                            + ",\"context\":{\"stepIndex\":0,\"status\":\"job-7\"}}",
+                        COOKIE)
+                    .body());
     assertEquals("Successful", t.get("phase").asText());
     assertEquals("terminated job-7", t.get("message").asText());
-    JsonNode a = ModelJson.mapper().readTree(post("/v1/step/abort",
-        "{\"rollout\":" + ROLLOUT + ",\"context\":{\"stepIndex\":0}}", COOKIE).body());
+    JsonNode a =
+        ModelJson.mapper()
+            .readTree(
+                post(
+                        "/v1/step/abort",
+                        "{\"rollout\":" + ROLLOUT + ",\"context\":{\"stepIndex\":0}}",
+                        COOKIE)
+                    .body());
     assertEquals("cannot abort", a.get("error").asText());
-    JsonNode thrown = ModelJson.mapper().readTree(post("/v1/step/run",
-        "{\"rollout\":" + ROLLOUT + ",\"context\":{\"stepIndex\":0,\"config\":{\"fail\":true}}}", COOKIE).body());
+    JsonNode thrown =
+        ModelJson.mapper()
+            .readTree(
+                post(
+                        "/v1/step/run",
+                        "{\"rollout\":"
+                            + ROLLOUT
+                            + ",\"context\":{\"stepIndex\":0,\"config\":{\"fail\":true}}}",
+                        COOKIE)
+                    .body());
     assertEquals("config says fail", thrown.get("error").asText());
   }
 
@@ -143,10 +179,17 @@ class PluginServerTest {
     IllegalStateException kind =
         org.junit.jupiter.api.Assertions.assertThrows(
             IllegalStateException.class,
-            () -> PluginServer.serve(
-                PluginDispatcher.of(new EchoStep()),
-                java.util.Map.of(PluginProtocol.ENV_PROTOCOL, "1", PluginProtocol.ENV_COOKIE, COOKIE,
-                    PluginProtocol.ENV_KIND, "trafficrouter")));
-    assertEquals("registered as a trafficrouter plugin, but this is a step plugin", kind.getMessage());
+            () ->
+                PluginServer.serve(
+                    PluginDispatcher.of(new EchoStep()),
+                    java.util.Map.of(
+                        PluginProtocol.ENV_PROTOCOL,
+                        "1",
+                        PluginProtocol.ENV_COOKIE,
+                        COOKIE,
+                        PluginProtocol.ENV_KIND,
+                        "trafficrouter")));
+    assertEquals(
+        "registered as a trafficrouter plugin, but this is a step plugin", kind.getMessage());
   }
 }

@@ -24,20 +24,32 @@ class PluginServerTlsTest {
           PluginServer.start(
                   vertx,
                   PluginDispatcher.of(new PluginServerTest.EchoStep()),
-                  new PluginServer.Options("127.0.0.1", 0, null, cert.certificatePath(), cert.privateKeyPath()))
-              .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                  new PluginServer.Options(
+                      "127.0.0.1", 0, null, cert.certificatePath(), cert.privateKeyPath()))
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
       assertEquals("https://127.0.0.1:" + server.port(), server.baseUrl());
-      var client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false));
+      var client =
+          vertx.createHttpClient(
+              new HttpClientOptions().setSsl(true).setTrustAll(true).setVerifyHost(false));
       Buffer body =
           client
-              .request(new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(server.port())
-                  .setURI("/v1/info"))
+              .request(
+                  new RequestOptions()
+                      .setMethod(HttpMethod.POST)
+                      .setHost("127.0.0.1")
+                      .setPort(server.port())
+                      .setURI("/v1/info"))
               .compose(req -> req.send(Buffer.buffer("{}")))
-              .compose(resp -> {
-                assertEquals(200, resp.statusCode());
-                return resp.body();
-              })
-              .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+              .compose(
+                  resp -> {
+                    assertEquals(200, resp.statusCode());
+                    return resp.body();
+                  })
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
       assertTrue(body.toString().contains("\"type\":\"EchoStep\""), body.toString());
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

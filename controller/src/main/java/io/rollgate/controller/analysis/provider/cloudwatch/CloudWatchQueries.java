@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricDataResult;
 import software.amazon.awssdk.services.cloudwatch.model.MetricStat;
 
 /**
- * The {@code provider.cloudWatch} configuration as a {@code GetMetricData} request, and its answer as the value the
- * conditions see (docs/metric-providers.md, "CloudWatch"). Pure functions, no I/O.
+ * The {@code provider.cloudWatch} configuration as a {@code GetMetricData} request, and its answer
+ * as the value the conditions see (docs/metric-providers.md, "CloudWatch"). Pure functions, no I/O.
  */
 public final class CloudWatchQueries {
 
@@ -42,7 +42,13 @@ public final class CloudWatchQueries {
   record Config(String interval, List<Query> metricDataQueries) {}
 
   @JsonIgnoreProperties(ignoreUnknown = true)
-  record Query(String id, String expression, String label, Stat metricStat, Object period, Boolean returnData) {}
+  record Query(
+      String id,
+      String expression,
+      String label,
+      Stat metricStat,
+      Object period,
+      Boolean returnData) {}
 
   @JsonIgnoreProperties(ignoreUnknown = true)
   record Stat(StatMetric metric, Object period, String stat, String unit) {}
@@ -54,15 +60,16 @@ public final class CloudWatchQueries {
   record Dim(String name, String value) {}
 
   /**
-   * Builds the request for one measurement: every {@code metricDataQueries[]} entry ({@code id}, {@code expression},
-   * {@code label}, {@code metricStat {metric {namespace, metricName, dimensions[] {name, value}}, period, stat,
-   * unit}}, {@code period}, {@code returnData}) over the window {@code [now - interval, now]}.
+   * Builds the request for one measurement: every {@code metricDataQueries[]} entry ({@code id},
+   * {@code expression}, {@code label}, {@code metricStat {metric {namespace, metricName,
+   * dimensions[] {name, value}}, period, stat, unit}}, {@code period}, {@code returnData}) over the
+   * window {@code [now - interval, now]}.
    *
    * @param config the object under {@code provider.cloudWatch}
    * @param now the measurement time
    * @return the request
-   * @throws MetricProviderException when {@code interval} is not a Go duration ({@code time: invalid duration "x"}) or
-   *     a field has the wrong JSON type (the field named)
+   * @throws MetricProviderException when {@code interval} is not a Go duration ({@code time:
+   *     invalid duration "x"}) or a field has the wrong JSON type (the field named)
    */
   public static GetMetricDataRequest request(Map<String, Object> config, Instant now) {
     Config c;
@@ -85,7 +92,10 @@ public final class CloudWatchQueries {
         continue;
       }
       MetricDataQuery.Builder b =
-          MetricDataQuery.builder().id(q.id() == null ? "" : q.id()).expression(q.expression()).label(q.label());
+          MetricDataQuery.builder()
+              .id(q.id() == null ? "" : q.id())
+              .expression(q.expression())
+              .label(q.label());
       if (q.metricStat() != null) {
         b.metricStat(metricStat(q.metricStat()));
       }
@@ -104,12 +114,17 @@ public final class CloudWatchQueries {
 
   private static MetricStat metricStat(Stat s) {
     StatMetric m = s.metric() == null ? new StatMetric(null, null, null) : s.metric();
-    Metric.Builder metric = Metric.builder().metricName(m.metricName() == null ? "" : m.metricName());
+    Metric.Builder metric =
+        Metric.builder().metricName(m.metricName() == null ? "" : m.metricName());
     metric.namespace(m.namespace());
     if (m.dimensions() != null) {
       List<Dimension> dims = new ArrayList<>();
       for (Dim d : m.dimensions()) {
-        dims.add(Dimension.builder().name(d == null ? "" : nz(d.name())).value(d == null ? "" : nz(d.value())).build());
+        dims.add(
+            Dimension.builder()
+                .name(d == null ? "" : nz(d.name()))
+                .value(d == null ? "" : nz(d.value()))
+                .build());
       }
       metric.dimensions(dims);
     }
@@ -140,7 +155,10 @@ public final class CloudWatchQueries {
     return 0;
   }
 
-  /** Names the field a conversion failed at and the JSON type it needs, e.g. {@code ...metricDataQueries must be a list}. */
+  /**
+   * Names the field a conversion failed at and the JSON type it needs, e.g. {@code
+   * ...metricDataQueries must be a list}.
+   */
   private static String describe(IllegalArgumentException e) {
     if (!(e.getCause() instanceof JsonMappingException jm)) {
       return "provider.cloudWatch: " + e.getMessage();
@@ -171,9 +189,10 @@ public final class CloudWatchQueries {
   }
 
   /**
-   * The value the conditions see as {@code result}: one map per {@code MetricDataResults} entry, with the keys
-   * {@code Id}, {@code Label}, {@code StatusCode} (Strings), {@code Timestamps} (Instants), {@code Values} (Doubles)
-   * and {@code Messages} ({@code {Code, Value}} maps), so that {@code result[0].Values[0] < 0.01} reads as in Argo.
+   * The value the conditions see as {@code result}: one map per {@code MetricDataResults} entry,
+   * with the keys {@code Id}, {@code Label}, {@code StatusCode} (Strings), {@code Timestamps}
+   * (Instants), {@code Values} (Doubles) and {@code Messages} ({@code {Code, Value}} maps), so that
+   * {@code result[0].Values[0] < 0.01} reads as in Argo.
    *
    * @param response the answer
    * @return the list, in answer order
@@ -205,7 +224,8 @@ public final class CloudWatchQueries {
   }
 
   /**
-   * The measurement's {@code value}: the {@code Values} of every result, as Go prints a {@code [][]float64}.
+   * The measurement's {@code value}: the {@code Values} of every result, as Go prints a {@code
+   * [][]float64}.
    *
    * @param response the answer
    * @return for example {@code [[0.5 0.7] [3]]}
@@ -219,10 +239,12 @@ public final class CloudWatchQueries {
   }
 
   /**
-   * The measurement metadata: {@code messages} with the answer's top-level messages, when it has any.
+   * The measurement metadata: {@code messages} with the answer's top-level messages, when it has
+   * any.
    *
    * @param response the answer
-   * @return for example {@code {messages=[{Code:MaxQueryTimeRangeExceed Value:...}]}}, or an empty map
+   * @return for example {@code {messages=[{Code:MaxQueryTimeRangeExceed Value:...}]}}, or an empty
+   *     map
    */
   public static Map<String, String> metadata(GetMetricDataResponse response) {
     if (response.messages().isEmpty()) {

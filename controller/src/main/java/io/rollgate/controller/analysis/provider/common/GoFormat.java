@@ -10,17 +10,19 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes metric values the way Argo Rollouts (a Go program) writes them into {@code measurements[].value}: Prometheus
- * sample values with {@code strconv.FormatFloat(v, 'f', -1, 64)} and web-metric values with {@code json.Marshal}, so
- * the strings a user sees in an AnalysisRun are the ones Argo Rollouts would have written.
+ * Writes metric values the way Argo Rollouts (a Go program) writes them into {@code
+ * measurements[].value}: Prometheus sample values with {@code strconv.FormatFloat(v, 'f', -1, 64)}
+ * and web-metric values with {@code json.Marshal}, so the strings a user sees in an AnalysisRun are
+ * the ones Argo Rollouts would have written.
  */
 public final class GoFormat {
 
   private GoFormat() {}
 
   /**
-   * Formats a float64 as {@code strconv.FormatFloat(v, 'f', -1, 64)}: the shortest decimal that reads back as the same
-   * double, never in exponent notation; {@code NaN}, {@code +Inf}, {@code -Inf} for the special values.
+   * Formats a float64 as {@code strconv.FormatFloat(v, 'f', -1, 64)}: the shortest decimal that
+   * reads back as the same double, never in exponent notation; {@code NaN}, {@code +Inf}, {@code
+   * -Inf} for the special values.
    *
    * @param v the value
    * @return the text, e.g. {@code 0.95}, {@code 1}, {@code 0.0000001}, {@code +Inf}
@@ -39,8 +41,8 @@ public final class GoFormat {
   }
 
   /**
-   * Turns every number of a decoded JSON value into a {@code Double}, as Go decodes every JSON number into a float64:
-   * the conditions must see what Argo's see.
+   * Turns every number of a decoded JSON value into a {@code Double}, as Go decodes every JSON
+   * number into a float64: the conditions must see what Argo's see.
    *
    * @param value null, Boolean, Number, String, List or Map (as produced by JSON decoding)
    * @return the same value with numbers as {@code Double}; maps keep their order
@@ -65,13 +67,15 @@ public final class GoFormat {
   }
 
   /**
-   * Encodes a decoded JSON value as Go's {@code json.Marshal} does for the {@code interface{}} it decodes to: object
-   * keys sorted, numbers as float64 (plain notation in [1e-6, 1e21), else {@code 1e+21} style), strings with HTML
-   * escaping ({@code <}, {@code >}, {@code &} as {@code \u003c} ...).
+   * Encodes a decoded JSON value as Go's {@code json.Marshal} does for the {@code interface{}} it
+   * decodes to: object keys sorted, numbers as float64 (plain notation in [1e-6, 1e21), else {@code
+   * 1e+21} style), strings with HTML escaping ({@code <}, {@code >}, {@code &} as {@code \u003c}
+   * ...).
    *
    * @param value null, Boolean, Number, String, List or Map (as produced by JSON decoding)
    * @return the JSON text
-   * @throws IllegalArgumentException for NaN or infinite numbers (Go's {@code json: unsupported value}) or other types
+   * @throws IllegalArgumentException for NaN or infinite numbers (Go's {@code json: unsupported
+   *     value}) or other types
    */
   public static String marshalJson(Object value) {
     StringBuilder out = new StringBuilder();
@@ -113,7 +117,8 @@ public final class GoFormat {
       }
       out.append('}');
     } else {
-      throw new IllegalArgumentException("json: unsupported type: " + value.getClass().getSimpleName());
+      throw new IllegalArgumentException(
+          "json: unsupported type: " + value.getClass().getSimpleName());
     }
   }
 
@@ -144,7 +149,8 @@ public final class GoFormat {
       b.append('0');
     }
     b.append(Math.abs(exponent));
-    // Go trims the exponent's leading zero for e-07 -> e-7 and e+07 -> e+7 (two digits only for 10 and up).
+    // Go trims the exponent's leading zero for e-07 -> e-7 and e+07 -> e+7 (two digits only for 10
+    // and up).
     String text = b.toString();
     return text.replaceFirst("e([+-])0(\\d)$", "e$1$2");
   }
@@ -177,7 +183,9 @@ public final class GoFormat {
           if (c < 0x20) {
             out.append(String.format("\\u%04x", (int) c));
           } else if (Character.isSurrogate(c)) {
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c)
+                && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1))) {
               out.append(c).append(s.charAt(++i));
             } else {
               out.append('\ufffd');

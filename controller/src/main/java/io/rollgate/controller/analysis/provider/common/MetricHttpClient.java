@@ -19,10 +19,11 @@ import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
 /**
- * The HTTP client shared by the metric providers: two Vert.x {@link WebClient}s on the controller's {@link Vertx}, one
- * that verifies server certificates and one for {@code insecure: true} (trust any certificate, no host-name check, as
- * Argo's {@code InsecureSkipVerify}). Every call has a total timeout and fails with a Go-style message naming the
- * method and URL ({@code Get "https://...": context deadline exceeded ...}), so measurement messages read like Argo's.
+ * The HTTP client shared by the metric providers: two Vert.x {@link WebClient}s on the controller's
+ * {@link Vertx}, one that verifies server certificates and one for {@code insecure: true} (trust
+ * any certificate, no host-name check, as Argo's {@code InsecureSkipVerify}). Every call has a
+ * total timeout and fails with a Go-style message naming the method and URL ({@code Get
+ * "https://...": context deadline exceeded ...}), so measurement messages read like Argo's.
  */
 public final class MetricHttpClient {
 
@@ -68,8 +69,9 @@ public final class MetricHttpClient {
    * Sends a request and completes with the whole response, whatever its status code.
    *
    * @param call the request; {@code timeout} bounds connect, send and receive together
-   * @return the response, or a failure whose message is Go-like: {@code <Method> "<url>": <reason>}, with
-   *     {@code context deadline exceeded (Client.Timeout exceeded while awaiting headers)} as the timeout reason
+   * @return the response, or a failure whose message is Go-like: {@code <Method> "<url>":
+   *     <reason>}, with {@code context deadline exceeded (Client.Timeout exceeded while awaiting
+   *     headers)} as the timeout reason
    */
   public Future<HttpResponse<Buffer>> send(Call call) {
     String prefix = goMethod(call.method()) + " \"" + call.url() + "\": ";
@@ -92,9 +94,11 @@ public final class MetricHttpClient {
     } else {
       sent = request.send();
     }
-    return sent
-        .timeout(millis, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(new MetricProviderException(prefix + reason(e, call.url()), e)));
+    return sent.timeout(millis, TimeUnit.MILLISECONDS)
+        .recover(
+            e ->
+                Future.failedFuture(
+                    new MetricProviderException(prefix + reason(e, call.url()), e)));
   }
 
   private static String reason(Throwable e, String url) {
@@ -124,7 +128,8 @@ public final class MetricHttpClient {
   private static String hostPort(String url) {
     try {
       java.net.URI uri = new java.net.URI(url);
-      int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+      int port =
+          uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
       return uri.getHost() + ":" + port;
     } catch (java.net.URISyntaxException ex) {
       return url;
@@ -154,8 +159,9 @@ public final class MetricHttpClient {
   }
 
   /**
-   * The part of a response body a measurement message may quote: trimmed and cut at {@link #EXCERPT_LIMIT}
-   * characters, so that an HTML error page does not end up whole in the AnalysisRun's status.
+   * The part of a response body a measurement message may quote: trimmed and cut at {@link
+   * #EXCERPT_LIMIT} characters, so that an HTML error page does not end up whole in the
+   * AnalysisRun's status.
    *
    * @param body the body
    * @return the excerpt, ending with {@code ...} when cut

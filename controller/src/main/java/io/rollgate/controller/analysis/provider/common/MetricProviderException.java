@@ -1,8 +1,8 @@
 package io.rollgate.controller.analysis.provider.common;
 
 /**
- * A measurement that could not be taken: the message is what the user sees as the Error measurement's
- * {@code message} (secret values are masked by the reconciler before it is written).
+ * A measurement that could not be taken: the message is what the user sees as the Error
+ * measurement's {@code message} (secret values are masked by the reconciler before it is written).
  */
 public class MetricProviderException extends RuntimeException {
 

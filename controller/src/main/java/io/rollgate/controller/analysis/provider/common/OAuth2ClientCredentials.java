@@ -17,11 +17,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * OAuth2 client-credentials grant (RFC 6749 section 4.4) for {@code authentication.oauth2 {tokenUrl, clientId,
- * clientSecret, scopes}} of the Prometheus and web providers. Tokens are cached per (tokenUrl, clientId, clientSecret,
- * scopes) until 10 seconds before {@code expires_in} runs out (no {@code expires_in}: kept until rejected), and
- * concurrent measurements share one token request. Client authentication is tried in the Authorization header first
- * and, when the server refuses that with 400/401, in the form body; the style that worked is remembered per token URL.
+ * OAuth2 client-credentials grant (RFC 6749 section 4.4) for {@code authentication.oauth2
+ * {tokenUrl, clientId, clientSecret, scopes}} of the Prometheus and web providers. Tokens are
+ * cached per (tokenUrl, clientId, clientSecret, scopes) until 10 seconds before {@code expires_in}
+ * runs out (no {@code expires_in}: kept until rejected), and concurrent measurements share one
+ * token request. Client authentication is tried in the Authorization header first and, when the
+ * server refuses that with 400/401, in the form body; the style that worked is remembered per token
+ * URL.
  */
 public final class OAuth2ClientCredentials {
 
@@ -29,19 +31,23 @@ public final class OAuth2ClientCredentials {
   static final Duration EXPIRY_DELTA = Duration.ofSeconds(10);
 
   /** The oauth2 fields of a metric provider. */
-  public record Config(String tokenUrl, String clientId, String clientSecret, List<String> scopes) {}
+  public record Config(
+      String tokenUrl, String clientId, String clientSecret, List<String> scopes) {}
 
   /** An access token and the Authorization header value that carries it. */
   public record Token(String accessToken, String tokenType, Instant expiry) {
 
     /**
-     * The Authorization header value: {@code Bearer <token>} (a {@code bearer} type of any case, or none, is spelled
-     * {@code Bearer}, as Go's oauth2 package does).
+     * The Authorization header value: {@code Bearer <token>} (a {@code bearer} type of any case, or
+     * none, is spelled {@code Bearer}, as Go's oauth2 package does).
      *
      * @return the header value
      */
     public String authorization() {
-      String type = tokenType == null || tokenType.isEmpty() || tokenType.equalsIgnoreCase("bearer") ? "Bearer" : tokenType;
+      String type =
+          tokenType == null || tokenType.isEmpty() || tokenType.equalsIgnoreCase("bearer")
+              ? "Bearer"
+              : tokenType;
       return type + " " + accessToken;
     }
 
@@ -76,7 +82,8 @@ public final class OAuth2ClientCredentials {
    */
   public Future<Token> token(Config config, boolean insecure, Duration timeout) {
     if (config.tokenUrl() == null || config.tokenUrl().isBlank()) {
-      return Future.failedFuture(new MetricProviderException("oauth2: tokenUrl is required for client credentials"));
+      return Future.failedFuture(
+          new MetricProviderException("oauth2: tokenUrl is required for client credentials"));
     }
     Instant now = clock.instant();
     Future<Token> f =
@@ -84,7 +91,8 @@ public final class OAuth2ClientCredentials {
             config,
             (k, existing) -> {
               if (existing != null
-                  && (!existing.isComplete() || existing.succeeded() && existing.result().validAt(now))) {
+                  && (!existing.isComplete()
+                      || existing.succeeded() && existing.result().validAt(now))) {
                 return existing;
               }
               return fetch(config, insecure, timeout);
@@ -125,10 +133,12 @@ public final class OAuth2ClientCredentials {
                 Future.failedFuture(
                     e instanceof MetricProviderException && e.getMessage().startsWith("oauth2:")
                         ? e
-                        : new MetricProviderException("oauth2: cannot fetch token: " + e.getMessage(), e)));
+                        : new MetricProviderException(
+                            "oauth2: cannot fetch token: " + e.getMessage(), e)));
   }
 
-  private Future<HttpResponse<Buffer>> request(Config config, boolean inBody, boolean insecure, Duration timeout) {
+  private Future<HttpResponse<Buffer>> request(
+      Config config, boolean inBody, boolean insecure, Duration timeout) {
     MultiMap form = MultiMap.caseInsensitiveMultiMap().add("grant_type", "client_credentials");
     if (config.scopes() != null && !config.scopes().isEmpty()) {
       form.add("scope", String.join(" ", config.scopes()));
@@ -144,12 +154,18 @@ public final class OAuth2ClientCredentials {
       String basic =
           Base64.getEncoder()
               .encodeToString(
-                  (URLEncoder.encode(id, StandardCharsets.UTF_8) + ":" + URLEncoder.encode(secret, StandardCharsets.UTF_8))
+                  (URLEncoder.encode(id, StandardCharsets.UTF_8)
+                          + ":"
+                          + URLEncoder.encode(secret, StandardCharsets.UTF_8))
                       .getBytes(StandardCharsets.UTF_8));
-      headers = List.of(Map.entry("Authorization", "Basic " + basic), Map.entry("Accept", "application/json"));
+      headers =
+          List.of(
+              Map.entry("Authorization", "Basic " + basic),
+              Map.entry("Accept", "application/json"));
     }
     return http.send(
-        new MetricHttpClient.Call(HttpMethod.POST, config.tokenUrl(), headers, null, form, insecure, timeout));
+        new MetricHttpClient.Call(
+            HttpMethod.POST, config.tokenUrl(), headers, null, form, insecure, timeout));
   }
 
   private Future<Token> parse(HttpResponse<Buffer> r) {
@@ -157,7 +173,12 @@ public final class OAuth2ClientCredentials {
     if (r.statusCode() / 100 != 2) {
       return Future.failedFuture(
           new MetricProviderException(
-              "oauth2: cannot fetch token: " + r.statusCode() + " " + r.statusMessage() + " Response: " + body));
+              "oauth2: cannot fetch token: "
+                  + r.statusCode()
+                  + " "
+                  + r.statusMessage()
+                  + " Response: "
+                  + body));
     }
     JsonObject json;
     try {
@@ -168,7 +189,8 @@ public final class OAuth2ClientCredentials {
     }
     String access = json.getString("access_token");
     if (access == null || access.isEmpty()) {
-      return Future.failedFuture(new MetricProviderException("oauth2: server response missing access_token"));
+      return Future.failedFuture(
+          new MetricProviderException("oauth2: server response missing access_token"));
     }
     Instant expiry = null;
     Object expiresIn = json.getValue("expires_in");

@@ -11,10 +11,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Reads the configuration of a provider that the model keeps as an unknown member of {@code metrics[].provider} (for
- * example {@code provider.datadog} or {@code provider.graphite}), after argument substitution: either checked with
- * {@link MetricProviderValidator} (the rules the webhook applies) and bound to the provider's own record
- * ({@link #bind}), or as the member's JSON object with its fields' types checked ({@link #of}, {@link #string}).
+ * Reads the configuration of a provider that the model keeps as an unknown member of {@code
+ * metrics[].provider} (for example {@code provider.datadog} or {@code provider.graphite}), after
+ * argument substitution: either checked with {@link MetricProviderValidator} (the rules the webhook
+ * applies) and bound to the provider's own record ({@link #bind}), or as the member's JSON object
+ * with its fields' types checked ({@link #of}, {@link #string}).
  */
 public final class ProviderConfigs {
 
@@ -30,7 +31,8 @@ public final class ProviderConfigs {
    * @param type the member name, for example {@code datadog}
    * @param config the record to bind to
    * @param <T> the record type
-   * @return the bound configuration; fails with a {@link MetricProviderException} naming every invalid field
+   * @return the bound configuration; fails with a {@link MetricProviderException} naming every
+   *     invalid field
    */
   public static <T> Future<T> bind(Metric metric, String type, Class<T> config) {
     try {
@@ -57,13 +59,18 @@ public final class ProviderConfigs {
 
   /** Checks and binds; throws a {@link MetricProviderException} naming every invalid field. */
   private static <T> T bindChecked(Metric metric, String type, Class<T> config) {
-    Object raw = metric.getProvider() == null ? null : metric.getProvider().getAdditionalProperties().get(type);
+    Object raw =
+        metric.getProvider() == null
+            ? null
+            : metric.getProvider().getAdditionalProperties().get(type);
     if (raw == null) {
       throw new MetricProviderException("metric has no " + type + " provider");
     }
-    List<FieldError> errors = MetricProviderValidator.validate(type, raw, type, metric.getInterval());
+    List<FieldError> errors =
+        MetricProviderValidator.validate(type, raw, type, metric.getInterval());
     if (!errors.isEmpty()) {
-      throw new MetricProviderException(errors.stream().map(FieldError::toString).collect(Collectors.joining("; ")));
+      throw new MetricProviderException(
+          errors.stream().map(FieldError::toString).collect(Collectors.joining("; ")));
     }
     try {
       return JSON.convertValue(raw, config);
@@ -78,12 +85,15 @@ public final class ProviderConfigs {
    * @param metric the metric (arguments substituted)
    * @param type the member name, for example {@code graphite} or {@code cloudWatch}
    * @return the object's fields
-   * @throws MetricProviderException {@code metric has no <type> provider} when absent, or when it is not an object
+   * @throws MetricProviderException {@code metric has no <type> provider} when absent, or when it
+   *     is not an object
    */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> of(Metric metric, String type) {
     Object member =
-        metric == null || metric.getProvider() == null ? null : metric.getProvider().getAdditionalProperties().get(type);
+        metric == null || metric.getProvider() == null
+            ? null
+            : metric.getProvider().getAdditionalProperties().get(type);
     if (member == null) {
       throw new MetricProviderException("metric has no " + type + " provider");
     }
@@ -100,7 +110,8 @@ public final class ProviderConfigs {
    * @param type the provider member name, for messages
    * @param field the field name
    * @return the text, or {@code null} when the field is absent or null
-   * @throws MetricProviderException {@code provider.<type>.<field> must be a string} for another JSON type
+   * @throws MetricProviderException {@code provider.<type>.<field> must be a string} for another
+   *     JSON type
    */
   public static String string(Map<String, Object> config, String type, String field) {
     Object v = config.get(field);

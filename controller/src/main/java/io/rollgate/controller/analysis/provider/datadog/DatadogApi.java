@@ -22,8 +22,8 @@ import java.util.TreeMap;
 
 /**
  * The two Datadog HTTP APIs the provider calls, as pure request builders and response parsers: v1
- * {@code GET /api/v1/query?from=&query=&to=} (unix seconds) and v2 {@code POST /api/v2/query/scalar} with a
- * {@code scalar_request} body (unix milliseconds).
+ * {@code GET /api/v1/query?from=&query=&to=} (unix seconds) and v2 {@code POST
+ * /api/v2/query/scalar} with a {@code scalar_request} body (unix milliseconds).
  */
 final class DatadogApi {
 
@@ -51,25 +51,32 @@ final class DatadogApi {
     long from = to - interval.toSeconds();
     if (!config.v2()) {
       String url =
-          address + "/api/v1/query?from=" + from + "&query=" + URLEncoder.encode(config.query(), StandardCharsets.UTF_8)
-              + "&to=" + to;
+          address
+              + "/api/v1/query?from="
+              + from
+              + "&query="
+              + URLEncoder.encode(config.query(), StandardCharsets.UTF_8)
+              + "&to="
+              + to;
       return new Request(HttpMethod.GET, url, null);
     }
     Map<String, String> queries =
         config.query() != null && !config.query().isEmpty()
             ? Map.of("query", config.query())
             : new TreeMap<>(config.queries());
-    String aggregator = config.aggregator() == null || config.aggregator().isEmpty() ? "last" : config.aggregator();
+    String aggregator =
+        config.aggregator() == null || config.aggregator().isEmpty() ? "last" : config.aggregator();
     ObjectNode attributes = JSON.createObjectNode();
     attributes.put("from", from * 1000);
     attributes.put("to", to * 1000);
     ArrayNode q = attributes.putArray("queries");
     queries.forEach(
-        (name, query) -> q.addObject()
-            .put("aggregator", aggregator)
-            .put("data_source", "metrics")
-            .put("name", name)
-            .put("query", query));
+        (name, query) ->
+            q.addObject()
+                .put("aggregator", aggregator)
+                .put("data_source", "metrics")
+                .put("name", name)
+                .put("query", query));
     ArrayNode formulas = attributes.putArray("formulas");
     if (config.formula() != null && !config.formula().isEmpty()) {
       formulas.addObject().put("formula", config.formula());
@@ -78,25 +85,33 @@ final class DatadogApi {
     ObjectNode data = body.putObject("data");
     data.set("attributes", attributes);
     data.put("type", "scalar_request");
-    return new Request(HttpMethod.POST, address + "/api/v2/query/scalar", Buffer.buffer(body.toString()));
+    return new Request(
+        HttpMethod.POST, address + "/api/v2/query/scalar", Buffer.buffer(body.toString()));
   }
 
   /**
-   * Reads the answer: the last point of the first v1 series, or the first value of the first v2 column. No data is a
-   * {@code null} value, which the conditions can test ({@code isNil(result)}, {@code default(result, 0)}).
+   * Reads the answer: the last point of the first v1 series, or the first value of the first v2
+   * column. No data is a {@code null} value, which the conditions can test ({@code isNil(result)},
+   * {@code default(result, 0)}).
    *
    * @param v2 whether the v2 API answered
    * @param status the HTTP status code
    * @param body the response body
    * @return the value
-   * @throws MetricProviderException for a non-200 answer, a body that is not the expected JSON, or query errors
+   * @throws MetricProviderException for a non-200 answer, a body that is not the expected JSON, or
+   *     query errors
    */
   static ProviderResult.Value parse(boolean v2, int status, String body) {
     if (status == 401 || status == 403) {
-      throw new MetricProviderException("received authentication error response code: " + status + " " + MetricHttpClient.excerpt(body));
+      throw new MetricProviderException(
+          "received authentication error response code: "
+              + status
+              + " "
+              + MetricHttpClient.excerpt(body));
     }
     if (status != 200) {
-      throw new MetricProviderException("received non 2xx response code: " + status + " " + MetricHttpClient.excerpt(body));
+      throw new MetricProviderException(
+          "received non 2xx response code: " + status + " " + MetricHttpClient.excerpt(body));
     }
     JsonNode root;
     try {
@@ -105,7 +120,8 @@ final class DatadogApi {
       throw new MetricProviderException("Could not parse JSON body: " + e.getOriginalMessage());
     }
     if (root == null || !root.isObject()) {
-      throw new MetricProviderException("Could not parse JSON body: expected an object, got " + MetricHttpClient.excerpt(body));
+      throw new MetricProviderException(
+          "Could not parse JSON body: expected an object, got " + MetricHttpClient.excerpt(body));
     }
     return v2 ? parseV2(root) : parseV1(root);
   }
@@ -118,7 +134,8 @@ final class DatadogApi {
       for (JsonNode s : series) {
         empty.add(Map.of("pointlist", s.path("pointlist").isArray() ? List.of() : "null"));
       }
-      return new ProviderResult.Value(null, series.isArray() ? GoFormat.marshalJson(empty) : "null", Map.of());
+      return new ProviderResult.Value(
+          null, series.isArray() ? GoFormat.marshalJson(empty) : "null", Map.of());
     }
     JsonNode last = points.get(points.size() - 1);
     if (!last.isArray() || last.size() != 2) {
@@ -142,7 +159,11 @@ final class DatadogApi {
       String text;
       if (columns.isArray() && columns.size() == 1) {
         JsonNode values = columns.get(0).path("values");
-        text = values.isArray() ? GoFormat.marshalJson(GoFormat.numbersAsFloat64(JSON.convertValue(values, List.class))) : "null";
+        text =
+            values.isArray()
+                ? GoFormat.marshalJson(
+                    GoFormat.numbersAsFloat64(JSON.convertValue(values, List.class)))
+                : "null";
       } else {
         text = "{\"Columns\":" + (columns.isArray() && !columns.isEmpty() ? "[]" : "null") + "}";
       }
@@ -153,7 +174,8 @@ final class DatadogApi {
 
   private static ProviderResult.Value number(JsonNode node) {
     if (!node.isNumber()) {
-      throw new MetricProviderException("Could not parse JSON body: value " + node + " is not a number");
+      throw new MetricProviderException(
+          "Could not parse JSON body: value " + node + " is not a number");
     }
     double v = node.asDouble();
     return new ProviderResult.Value(v, GoFormat.formatFloat(v), Map.of());

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 
 /**
- * {@code metrics[].provider.datadog} as Argo Rollouts defines it (docs/compatibility.md §9.7 and its CRD defaults).
+ * {@code metrics[].provider.datadog} as Argo Rollouts defines it (docs/compatibility.md §9.7 and
+ * its CRD defaults).
  *
  * @param apiVersion {@code v1} (default; metrics query API) or {@code v2} (scalar query API)
  * @param interval the Go duration the query looks back over (default {@code 5m})
@@ -29,9 +30,11 @@ record DatadogConfig(
    * {@code secretRef}.
    *
    * @param name the Secret's name
-   * @param namespaced true: the Secret is in the AnalysisRun's namespace; false: in the controller's
+   * @param namespaced true: the Secret is in the AnalysisRun's namespace; false: in the
+   *     controller's
    */
-  record SecretRef(@JsonProperty("name") String name, @JsonProperty("namespaced") boolean namespaced) {}
+  record SecretRef(
+      @JsonProperty("name") String name, @JsonProperty("namespaced") boolean namespaced) {}
 
   boolean v2() {
     return "v2".equals(apiVersion);

@@ -13,13 +13,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo's Graphite provider ({@code metrics[].provider.graphite}, docs/compatibility.md §9.7; docs/metric-providers.md):
- * GETs {@code <address>/render?<query>&format=json} and answers the non-null datapoint values of the first target as a
- * list of Doubles, the value the conditions see as {@code result} (for example {@code result[0] < 0.05}).
+ * Argo's Graphite provider ({@code metrics[].provider.graphite}, docs/compatibility.md §9.7;
+ * docs/metric-providers.md): GETs {@code <address>/render?<query>&format=json} and answers the
+ * non-null datapoint values of the first target as a list of Doubles, the value the conditions see
+ * as {@code result} (for example {@code result[0] < 0.05}).
  *
- * <p>Configuration: {@code address} (an absolute http(s) URL, required) and {@code query} (render API parameters such
- * as {@code target=...&from=-5min}; white space is removed). Each call times out after 10 seconds. An HTTP status of
- * 400 or more, an answer without datapoints ({@code no values found}) and a malformed answer are Error measurements.
+ * <p>Configuration: {@code address} (an absolute http(s) URL, required) and {@code query} (render
+ * API parameters such as {@code target=...&from=-5min}; white space is removed). Each call times
+ * out after 10 seconds. An HTTP status of 400 or more, an answer without datapoints ({@code no
+ * values found}) and a malformed answer are Error measurements.
  */
 public final class GraphiteMetricProvider implements MetricProvider {
 
@@ -47,15 +49,20 @@ public final class GraphiteMetricProvider implements MetricProvider {
     String url;
     try {
       Map<String, Object> config = ProviderConfigs.of(ctx.metric(), type());
-      url = GraphiteRender.url(
-          ProviderConfigs.string(config, type(), "address"), ProviderConfigs.string(config, type(), "query"));
+      url =
+          GraphiteRender.url(
+              ProviderConfigs.string(config, type(), "address"),
+              ProviderConfigs.string(config, type(), "query"));
     } catch (MetricProviderException e) {
       return Future.failedFuture(e);
     }
-    return http.send(new MetricHttpClient.Call(HttpMethod.GET, url, List.of(), null, null, false, TIMEOUT))
-        .map(response -> {
-          List<Double> values = GraphiteRender.values(response.statusCode(), response.bodyAsString());
-          return new ProviderResult.Value(values, GraphiteRender.text(values), null);
-        });
+    return http.send(
+            new MetricHttpClient.Call(HttpMethod.GET, url, List.of(), null, null, false, TIMEOUT))
+        .map(
+            response -> {
+              List<Double> values =
+                  GraphiteRender.values(response.statusCode(), response.bodyAsString());
+              return new ProviderResult.Value(values, GraphiteRender.text(values), null);
+            });
   }
 }

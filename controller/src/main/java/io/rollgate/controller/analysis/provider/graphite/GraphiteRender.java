@@ -15,9 +15,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Graphite's render API as the Graphite provider uses it (docs/metric-providers.md, "Graphite"): builds the
- * {@code /render} URL from {@code provider.graphite.address} and {@code provider.graphite.query}, and reads the first
- * target's datapoints from the JSON answer. Pure functions, no I/O.
+ * Graphite's render API as the Graphite provider uses it (docs/metric-providers.md, "Graphite"):
+ * builds the {@code /render} URL from {@code provider.graphite.address} and {@code
+ * provider.graphite.query}, and reads the first target's datapoints from the JSON answer. Pure
+ * functions, no I/O.
  */
 public final class GraphiteRender {
 
@@ -26,14 +27,18 @@ public final class GraphiteRender {
   private GraphiteRender() {}
 
   /**
-   * Builds the render URL: all white space is removed from the query (so a multi-line template reads as one target),
-   * the query is read as URL parameters ({@code target=...&from=-5min}), {@code format=json} is set, and the
-   * parameters are written back sorted by name and escaped, under {@code <address path>/render}.
+   * Builds the render URL: all white space is removed from the query (so a multi-line template
+   * reads as one target), the query is read as URL parameters ({@code target=...&from=-5min}),
+   * {@code format=json} is set, and the parameters are written back sorted by name and escaped,
+   * under {@code <address path>/render}.
    *
-   * @param address {@code provider.graphite.address}, an absolute http(s) URL, optionally with a path prefix
-   * @param query {@code provider.graphite.query}, for example {@code target=sum(app.errors.*)&from=-5min}
+   * @param address {@code provider.graphite.address}, an absolute http(s) URL, optionally with a
+   *     path prefix
+   * @param query {@code provider.graphite.query}, for example {@code
+   *     target=sum(app.errors.*)&from=-5min}
    * @return the URL to GET
-   * @throws MetricProviderException when the address is not an absolute URL or the query has a malformed escape
+   * @throws MetricProviderException when the address is not an absolute URL or the query has a
+   *     malformed escape
    */
   public static String url(String address, String query) {
     URI base = address(address);
@@ -88,10 +93,11 @@ public final class GraphiteRender {
    *
    * @param status the HTTP status code
    * @param body the response body
-   * @return the non-null values of the first target's datapoints, in order (nulls are gaps in the series and are
-   *     skipped); empty when every datapoint is null
-   * @throws MetricProviderException {@code error response: <body>} for a status of 400 or more; {@code no values found}
-   *     when there is no target or the first has no datapoints; a message naming the problem for a malformed answer
+   * @return the non-null values of the first target's datapoints, in order (nulls are gaps in the
+   *     series and are skipped); empty when every datapoint is null
+   * @throws MetricProviderException {@code error response: <body>} for a status of 400 or more;
+   *     {@code no values found} when there is no target or the first has no datapoints; a message
+   *     naming the problem for a malformed answer
    */
   public static List<Double> values(int status, String body) {
     if (status >= 400) {
@@ -101,7 +107,8 @@ public final class GraphiteRender {
     try {
       root = JSON.readTree(body == null ? "" : body);
     } catch (JsonProcessingException e) {
-      throw new MetricProviderException("Graphite answer is not JSON: " + e.getOriginalMessage(), e);
+      throw new MetricProviderException(
+          "Graphite answer is not JSON: " + e.getOriginalMessage(), e);
     }
     if (root == null || root.isMissingNode() || !root.isArray()) {
       throw new MetricProviderException(
@@ -112,7 +119,8 @@ public final class GraphiteRender {
     }
     JsonNode datapoints = root.get(0).path("datapoints");
     if (!datapoints.isMissingNode() && !datapoints.isNull() && !datapoints.isArray()) {
-      throw new MetricProviderException("Graphite answer: datapoints of the first target is not an array");
+      throw new MetricProviderException(
+          "Graphite answer: datapoints of the first target is not an array");
     }
     if (datapoints.isEmpty()) {
       throw new MetricProviderException("no values found");
@@ -158,7 +166,8 @@ public final class GraphiteRender {
   }
 
   /**
-   * Writes the values as the measurement's {@code value}: each with six decimals, comma-separated in brackets.
+   * Writes the values as the measurement's {@code value}: each with six decimals, comma-separated
+   * in brackets.
    *
    * @param values the values
    * @return for example {@code [12.000000,13.500000]}, or {@code []}
@@ -189,25 +198,37 @@ public final class GraphiteRender {
     return b.length() > 200 ? b.substring(0, 200) + "..." : b;
   }
 
-  /** URL query escaping: unreserved characters kept, space as {@code +}, everything else as {@code %XX}. */
+  /**
+   * URL query escaping: unreserved characters kept, space as {@code +}, everything else as {@code
+   * %XX}.
+   */
   static String escape(String s) {
     StringBuilder b = new StringBuilder();
     for (byte raw : s.getBytes(StandardCharsets.UTF_8)) {
       int c = raw & 0xff;
-      if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-          || c == '-' || c == '_' || c == '.' || c == '~') {
+      if (c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || c == '-'
+          || c == '_'
+          || c == '.'
+          || c == '~') {
         b.append((char) c);
       } else if (c == ' ') {
         b.append('+');
       } else {
-        b.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+        b.append('%')
+            .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
             .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
       }
     }
     return b.toString();
   }
 
-  /** The inverse of {@link #escape}: {@code +} is a space, {@code %XX} a byte; a malformed escape is an error. */
+  /**
+   * The inverse of {@link #escape}: {@code +} is a space, {@code %XX} a byte; a malformed escape is
+   * an error.
+   */
   static String unescape(String s) {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     for (int i = 0; i < s.length(); i++) {

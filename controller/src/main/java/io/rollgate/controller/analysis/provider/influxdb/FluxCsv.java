@@ -1,6 +1,7 @@
 package io.rollgate.controller.analysis.provider.influxdb;
 
 import io.rollgate.controller.analysis.provider.common.MetricProviderException;
+import io.rollgate.defaults.GoDurations;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -9,24 +10,25 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import io.rollgate.defaults.GoDurations;
 
 /**
- * Reads the annotated CSV that InfluxDB's {@code /api/v2/query} answers for a Flux query with the dialect
- * {@code annotations: [datatype, group, default], header: true}: one or more tables, each introduced by
- * {@code #datatype}, {@code #group} and {@code #default} rows and a header row, then its records. Pure, no I/O.
+ * Reads the annotated CSV that InfluxDB's {@code /api/v2/query} answers for a Flux query with the
+ * dialect {@code annotations: [datatype, group, default], header: true}: one or more tables, each
+ * introduced by {@code #datatype}, {@code #group} and {@code #default} rows and a header row, then
+ * its records. Pure, no I/O.
  */
 public final class FluxCsv {
 
   private FluxCsv() {}
 
   /**
-   * Collects the {@code _value} column of every record of every table, converted by the column's datatype:
-   * {@code double} to Double, {@code long} and {@code unsignedLong} to Long (an unsigned value beyond the Long range to
-   * Double), {@code boolean} to Boolean, {@code string} to String, {@code dateTime:RFC3339}/{@code RFC3339Nano} to
-   * Instant, {@code duration} to Duration and {@code base64Binary} to the decoded text. An empty cell takes the
-   * column's {@code #default}, and an empty default is {@code null}; a table without a {@code _value} column adds
-   * {@code null} per record.
+   * Collects the {@code _value} column of every record of every table, converted by the column's
+   * datatype: {@code double} to Double, {@code long} and {@code unsignedLong} to Long (an unsigned
+   * value beyond the Long range to Double), {@code boolean} to Boolean, {@code string} to String,
+   * {@code dateTime:RFC3339}/{@code RFC3339Nano} to Instant, {@code duration} to Duration and
+   * {@code base64Binary} to the decoded text. An empty cell takes the column's {@code #default},
+   * and an empty default is {@code null}; a table without a {@code _value} column adds {@code null}
+   * per record.
    *
    * @param csv the response body
    * @return the values in answer order; empty when the answer has no records
@@ -58,7 +60,7 @@ public final class FluxCsv {
         switch (first) {
           case "#datatype" -> datatypes = List.copyOf(cells);
           case "#default" -> defaults = List.copyOf(cells);
-          default -> { } // #group and unknown annotations do not affect values
+          default -> {} // #group and unknown annotations do not affect values
         }
         expectHeader = true;
         continue;
@@ -68,11 +70,15 @@ public final class FluxCsv {
       }
       if (datatypes == null) {
         throw new MetricProviderException(
-            expectHeader ? "parsing error, datatype annotation not found" : "parsing error, annotations not found");
+            expectHeader
+                ? "parsing error, datatype annotation not found"
+                : "parsing error, annotations not found");
       }
       if (row.size() - 1 != datatypes.size()) {
         throw new MetricProviderException(
-            "parsing error, row has different number of columns than the table: " + (row.size() - 1) + " vs "
+            "parsing error, row has different number of columns than the table: "
+                + (row.size() - 1)
+                + " vs "
                 + datatypes.size());
       }
       if (expectHeader) {
@@ -106,7 +112,8 @@ public final class FluxCsv {
    * @param cell the text; empty means null
    * @param datatype the column's datatype annotation
    * @return the value, see {@link #values(String)}
-   * @throws MetricProviderException when the text does not parse as the datatype, or for an unknown datatype
+   * @throws MetricProviderException when the text does not parse as the datatype, or for an unknown
+   *     datatype
    */
   static Object convert(String cell, String datatype) {
     if (cell.isEmpty()) {
@@ -121,7 +128,8 @@ public final class FluxCsv {
         case "unsignedLong" -> unsigned(cell);
         case "dateTime:RFC3339", "dateTime:RFC3339Nano" -> Instant.parse(cell);
         case "duration" -> duration(cell);
-        case "base64Binary" -> new String(Base64.getDecoder().decode(cell), java.nio.charset.StandardCharsets.UTF_8);
+        case "base64Binary" ->
+            new String(Base64.getDecoder().decode(cell), java.nio.charset.StandardCharsets.UTF_8);
         default -> throw new MetricProviderException("_value has unknown data type " + datatype);
       };
     } catch (NumberFormatException | DateTimeParseException e) {
@@ -153,7 +161,10 @@ public final class FluxCsv {
     return d.get();
   }
 
-  /** Splits CSV text into rows of cells (RFC 4180: quoted cells may hold commas, quotes as "" and line breaks). */
+  /**
+   * Splits CSV text into rows of cells (RFC 4180: quoted cells may hold commas, quotes as "" and
+   * line breaks).
+   */
   static List<List<String>> rows(String csv) {
     List<List<String>> rows = new ArrayList<>();
     List<String> row = new ArrayList<>();
@@ -186,7 +197,7 @@ public final class FluxCsv {
           cell.setLength(0);
           rowStarted = true;
         }
-        case '\r' -> { }
+        case '\r' -> {}
         case '\n' -> {
           if (rowStarted || cell.length() > 0) {
             row.add(cell.toString());

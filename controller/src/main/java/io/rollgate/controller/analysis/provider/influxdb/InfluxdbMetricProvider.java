@@ -22,15 +22,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo's InfluxDB provider ({@code metrics[].provider.influxdb}, docs/compatibility.md §9.7; docs/metric-providers.md):
- * runs the Flux {@code query} through InfluxDB's v2 query API ({@code POST <address>/api/v2/query?org=<org>}, header
- * {@code Authorization: Token <authToken>}) and answers the {@code _value} of every returned record, across all tables,
- * as a list: the value the conditions see as {@code result} (for example {@code result[0] < 0.05}).
+ * Argo's InfluxDB provider ({@code metrics[].provider.influxdb}, docs/compatibility.md §9.7;
+ * docs/metric-providers.md): runs the Flux {@code query} through InfluxDB's v2 query API ({@code
+ * POST <address>/api/v2/query?org=<org>}, header {@code Authorization: Token <authToken>}) and
+ * answers the {@code _value} of every returned record, across all tables, as a list: the value the
+ * conditions see as {@code result} (for example {@code result[0] < 0.05}).
  *
- * <p>Credentials: the Secret named by {@code profile}, else {@code influxdb}, in the controller's namespace, with the
- * keys {@code address}, {@code authToken} and {@code org} (all three required). Each query times out after 30 seconds.
- * Errors (Secret missing or incomplete, server unreachable, a rejected query, an answer without records) are Error
- * measurements with the reason as message.
+ * <p>Credentials: the Secret named by {@code profile}, else {@code influxdb}, in the controller's
+ * namespace, with the keys {@code address}, {@code authToken} and {@code org} (all three required).
+ * Each query times out after 30 seconds. Errors (Secret missing or incomplete, server unreachable,
+ * a rejected query, an answer without records) are Error measurements with the reason as message.
  */
 public final class InfluxdbMetricProvider implements MetricProvider {
 
@@ -101,7 +102,8 @@ public final class InfluxdbMetricProvider implements MetricProvider {
     String token = data.getOrDefault("authToken", "");
     String org = data.getOrDefault("org", "");
     if (address.isEmpty() || token.isEmpty() || org.isEmpty()) {
-      return Future.failedFuture(new MetricProviderException("authToken, org, or address not found"));
+      return Future.failedFuture(
+          new MetricProviderException("authToken, org, or address not found"));
     }
     return Future.succeededFuture(new Credentials(address, token, org));
   }
@@ -113,7 +115,8 @@ public final class InfluxdbMetricProvider implements MetricProvider {
     } catch (MetricProviderException e) {
       return Future.failedFuture(e);
     }
-    // No Accept header, as InfluxDB's client library: with "Accept: text/csv" InfluxDB 1.8 writes its errors as CSV
+    // No Accept header, as InfluxDB's client library: with "Accept: text/csv" InfluxDB 1.8 writes
+    // its errors as CSV
     // instead of JSON with the X-Influxdb-Error header.
     MetricHttpClient.Call call =
         new MetricHttpClient.Call(
@@ -163,17 +166,26 @@ public final class InfluxdbMetricProvider implements MetricProvider {
       } catch (java.net.URISyntaxException e) {
         throw new MetricProviderException("influxdb address " + address + " is not a valid URL", e);
       }
-      if (uri.getScheme() == null || uri.getRawAuthority() == null
-          || !List.of("http", "https").contains(uri.getScheme().toLowerCase(java.util.Locale.ROOT))) {
+      if (uri.getScheme() == null
+          || uri.getRawAuthority() == null
+          || !List.of("http", "https")
+              .contains(uri.getScheme().toLowerCase(java.util.Locale.ROOT))) {
         throw new MetricProviderException("influxdb address " + address + " is not a valid URL");
       }
       String path = uri.getRawPath() == null ? "" : uri.getRawPath();
       path = (path.endsWith("/") ? path : path + "/") + "api/v2/query";
-      return uri.getScheme() + "://" + uri.getRawAuthority() + path + "?org="
+      return uri.getScheme()
+          + "://"
+          + uri.getRawAuthority()
+          + path
+          + "?org="
           + java.net.URLEncoder.encode(org, StandardCharsets.UTF_8);
     }
 
-    /** The JSON body: the query, type {@code flux} and the annotated-CSV dialect {@link FluxCsv} reads. */
+    /**
+     * The JSON body: the query, type {@code flux} and the annotated-CSV dialect {@link FluxCsv}
+     * reads.
+     */
     static String body(String query) {
       ObjectNode body = JSON.createObjectNode();
       body.put("query", query);
@@ -186,15 +198,17 @@ public final class InfluxdbMetricProvider implements MetricProvider {
     }
 
     /**
-     * The message of a non-2xx answer: {@code <code>: <message>} from a JSON body with those fields, else
-     * {@code <status line>: <X-Influxdb-Error header>} (InfluxDB 1.8 sends the reason there and as {@code error} in
-     * its JSON body), else {@code Unexpected status code <status>}.
+     * The message of a non-2xx answer: {@code <code>: <message>} from a JSON body with those
+     * fields, else {@code <status line>: <X-Influxdb-Error header>} (InfluxDB 1.8 sends the reason
+     * there and as {@code error} in its JSON body), else {@code Unexpected status code <status>}.
      */
-    static String httpError(int status, String reason, String contentType, String errorHeader, String body) {
+    static String httpError(
+        int status, String reason, String contentType, String errorHeader, String body) {
       String code = "";
       String message = "";
       String bodyError = "";
-      if (contentType != null && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      if (contentType != null
+          && contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
         try {
           JsonNode json = JSON.readTree(body == null ? "" : body);
           if (json != null && json.isObject()) {

@@ -27,24 +27,27 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argo's Kayenta provider ({@code metrics[].provider.kayenta}, docs/compatibility.md §9.7; docs/metric-providers.md):
- * starts a canary judgement and polls it. A measurement looks the canary config up by {@code canaryConfigName} ({@code
- * GET <address>/canaryConfig}), starts the judgement ({@code POST <address>/canary/<configId>} with the scopes and
- * thresholds) and is stored Running with metadata {@code canaryExecutionId}; every 15 seconds after that the reconciler
- * resumes it ({@code GET <address>/canary/<executionId>}) until Kayenta reports it complete. The score ({@code
- * result.judgeResult.score.score}) decides: at least {@code threshold.pass} is Successful, at least {@code
- * threshold.marginal} Inconclusive, below Failed; the value is the score.
+ * Argo's Kayenta provider ({@code metrics[].provider.kayenta}, docs/compatibility.md §9.7;
+ * docs/metric-providers.md): starts a canary judgement and polls it. A measurement looks the canary
+ * config up by {@code canaryConfigName} ({@code GET <address>/canaryConfig}), starts the judgement
+ * ({@code POST <address>/canary/<configId>} with the scopes and thresholds) and is stored Running
+ * with metadata {@code canaryExecutionId}; every 15 seconds after that the reconciler resumes it
+ * ({@code GET <address>/canary/<executionId>}) until Kayenta reports it complete. The score ({@code
+ * result.judgeResult.score.score}) decides: at least {@code threshold.pass} is Successful, at least
+ * {@code threshold.marginal} Inconclusive, below Failed; the value is the score.
  *
- * <p>Scope times: a scope's {@code start}/{@code end} as written, else the measurement window: end = the measurement
- * time, start = one metric {@code interval} earlier, or the run's start with {@code lookback: true}. Every call is
- * bounded by 15 seconds.
+ * <p>Scope times: a scope's {@code start}/{@code end} as written, else the measurement window: end
+ * = the measurement time, start = one metric {@code interval} earlier, or the run's start with
+ * {@code lookback: true}. Every call is bounded by 15 seconds.
  */
 public final class KayentaMetricProvider implements MetricProvider {
 
   /** How long after a start or an incomplete answer the judgement is checked again. */
   static final Duration RESUME_DELAY = Duration.ofSeconds(15);
+
   /** Bound of one call. */
   static final Duration TIMEOUT = Duration.ofSeconds(15);
+
   /** The measurement metadata key holding Kayenta's execution id. */
   static final String EXECUTION_ID = "canaryExecutionId";
 
@@ -68,26 +71,31 @@ public final class KayentaMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    return ProviderConfigs.bind(ctx.metric(), type(), KayentaConfig.class).compose(config -> start(ctx, config));
+    return ProviderConfigs.bind(ctx.metric(), type(), KayentaConfig.class)
+        .compose(config -> start(ctx, config));
   }
 
   private Future<ProviderResult> start(MeasurementContext ctx, KayentaConfig config) {
-    ObjectNode request = judgementRequest(config, runStart(ctx), ctx.now(), ctx.metric().getInterval());
+    ObjectNode request =
+        judgementRequest(config, runStart(ctx), ctx.now(), ctx.metric().getInterval());
     String address = trim(config.address());
     return get(configListUrl(address, config))
         .map(answer -> configId(answer, config.canaryConfigName()))
         .compose(
-            id -> http.send(
-                new MetricHttpClient.Call(
-                    HttpMethod.POST,
-                    startUrl(address, id, config),
-                    List.of(Map.entry("Content-Type", "application/json")),
-                    Buffer.buffer(request.toString()),
-                    null,
-                    false,
-                    TIMEOUT)))
+            id ->
+                http.send(
+                    new MetricHttpClient.Call(
+                        HttpMethod.POST,
+                        startUrl(address, id, config),
+                        List.of(Map.entry("Content-Type", "application/json")),
+                        Buffer.buffer(request.toString()),
+                        null,
+                        false,
+                        TIMEOUT)))
         .map(KayentaMetricProvider::executionId)
-        .map(id -> new ProviderResult.Running(ctx.now().plus(RESUME_DELAY), Map.of(EXECUTION_ID, id)));
+        .map(
+            id ->
+                new ProviderResult.Running(ctx.now().plus(RESUME_DELAY), Map.of(EXECUTION_ID, id)));
   }
 
   @Override
@@ -99,14 +107,21 @@ public final class KayentaMetricProvider implements MetricProvider {
     }
     return ProviderConfigs.bind(ctx.metric(), type(), KayentaConfig.class)
         .compose(
-            config -> get(trim(config.address()) + "/canary/" + segment(id))
-                .map(answer -> judgement(answer, config.threshold(), ctx.now(), metadata)));
+            config ->
+                get(trim(config.address()) + "/canary/" + segment(id))
+                    .map(answer -> judgement(answer, config.threshold(), ctx.now(), metadata)));
   }
 
   private Future<JsonNode> get(String url) {
     return http.send(
             new MetricHttpClient.Call(
-                HttpMethod.GET, url, List.of(Map.entry("Accept", "application/json")), null, null, false, TIMEOUT))
+                HttpMethod.GET,
+                url,
+                List.of(Map.entry("Accept", "application/json")),
+                null,
+                null,
+                false,
+                TIMEOUT))
         .map(KayentaMetricProvider::json);
   }
 
@@ -129,18 +144,30 @@ public final class KayentaMetricProvider implements MetricProvider {
   }
 
   static String configListUrl(String address, KayentaConfig c) {
-    return address + "/canaryConfig?application=" + enc(c.application()) + "&configurationAccountName="
+    return address
+        + "/canaryConfig?application="
+        + enc(c.application())
+        + "&configurationAccountName="
         + enc(c.configurationAccountName());
   }
 
   static String startUrl(String address, String configId, KayentaConfig c) {
-    return address + "/canary/" + segment(configId) + "?application=" + enc(c.application()) + "&metricsAccountName="
-        + enc(c.metricsAccountName()) + "&configurationAccountName=" + enc(c.configurationAccountName())
-        + "&storageAccountName=" + enc(c.storageAccountName());
+    return address
+        + "/canary/"
+        + segment(configId)
+        + "?application="
+        + enc(c.application())
+        + "&metricsAccountName="
+        + enc(c.metricsAccountName())
+        + "&configurationAccountName="
+        + enc(c.configurationAccountName())
+        + "&storageAccountName="
+        + enc(c.storageAccountName());
   }
 
   /**
-   * The judgement request body: {@code {scopes: {<name>: {controlScope, experimentScope}}, thresholds}}.
+   * The judgement request body: {@code {scopes: {<name>: {controlScope, experimentScope}},
+   * thresholds}}.
    *
    * @param c the configuration
    * @param runStart the run's {@code status.startedAt} (for {@code lookback})
@@ -148,7 +175,8 @@ public final class KayentaMetricProvider implements MetricProvider {
    * @param interval the metric's {@code interval}, for scopes without a start
    * @return the body
    */
-  static ObjectNode judgementRequest(KayentaConfig c, Instant runStart, Instant now, String interval) {
+  static ObjectNode judgementRequest(
+      KayentaConfig c, Instant runStart, Instant now, String interval) {
     ObjectNode body = JSON.createObjectNode();
     ObjectNode scopes = body.putObject("scopes");
     for (KayentaConfig.Scope s : c.scopes()) {
@@ -161,13 +189,18 @@ public final class KayentaMetricProvider implements MetricProvider {
       scope.set("controlScope", detail(s.controlScope(), start, end));
       scope.set("experimentScope", detail(s.experimentScope(), start, end));
     }
-    body.putObject("thresholds").put("pass", c.threshold().pass()).put("marginal", c.threshold().marginal());
+    body.putObject("thresholds")
+        .put("pass", c.threshold().pass())
+        .put("marginal", c.threshold().marginal());
     return body;
   }
 
   private static Duration interval(String interval) {
     return GoDurations.parse(interval == null ? "" : interval)
-        .orElseThrow(() -> new MetricProviderException("Invalid duration \"" + interval + "\" in the metric's interval"));
+        .orElseThrow(
+            () ->
+                new MetricProviderException(
+                    "Invalid duration \"" + interval + "\" in the metric's interval"));
   }
 
   private static ObjectNode detail(KayentaConfig.ScopeDetail d, String start, String end) {
@@ -197,7 +230,8 @@ public final class KayentaMetricProvider implements MetricProvider {
   static JsonNode json(HttpResponse<Buffer> r) {
     String body = MetricHttpClient.bodyText(r);
     if (r.statusCode() != 200) {
-      throw new MetricProviderException("Invalid Response: HTTP " + r.statusCode() + " " + MetricHttpClient.excerpt(body));
+      throw new MetricProviderException(
+          "Invalid Response: HTTP " + r.statusCode() + " " + MetricHttpClient.excerpt(body));
     }
     try {
       JsonNode node = JSON.readTree(body);
@@ -240,7 +274,10 @@ public final class KayentaMetricProvider implements MetricProvider {
    * @return Running (resume in {@link #RESUME_DELAY}) or the verdict with the score as value
    */
   static ProviderResult judgement(
-      JsonNode answer, KayentaConfig.Threshold threshold, Instant now, Map<String, String> metadata) {
+      JsonNode answer,
+      KayentaConfig.Threshold threshold,
+      Instant now,
+      Map<String, String> metadata) {
     JsonNode complete = answer.path("complete");
     if (!complete.isBoolean()) {
       throw new MetricProviderException("Missing Complete Status");

@@ -24,14 +24,16 @@ import java.util.Map;
 /**
  * Argo's New Relic provider ({@code metrics[].provider.newRelic}, docs/compatibility.md §9.7;
  * docs/metric-providers.md): runs the NRQL {@code query} through the NerdGraph GraphQL API ({@code
- * actor.account(id).nrql(query, timeout).results}) with the NRQL {@code timeout} in seconds (default 5). One result row
- * is the value the conditions see as a map ({@code result.count}); several rows are a list of maps; no row is an Error.
+ * actor.account(id).nrql(query, timeout).results}) with the NRQL {@code timeout} in seconds
+ * (default 5). One result row is the value the conditions see as a map ({@code result.count});
+ * several rows are a list of maps; no row is an Error.
  *
- * <p>Credentials: the Secret named by {@code profile} (default {@code newrelic}) in the controller's namespace, keys
- * {@code personal-api-key} (sent as {@code Api-Key}), {@code account-id}, optional {@code region} ({@code us}
- * default, {@code eu}, {@code staging}) and {@code base-url-nerdgraph} (overrides the region's endpoint;
- * {@code base-url-rest} is accepted and unused: NRQL goes through NerdGraph only). The query is stored on the metric
- * result as {@code ResolvedNewRelicQuery}.
+ * <p>Credentials: the Secret named by {@code profile} (default {@code newrelic}) in the
+ * controller's namespace, keys {@code personal-api-key} (sent as {@code Api-Key}), {@code
+ * account-id}, optional {@code region} ({@code us} default, {@code eu}, {@code staging}) and {@code
+ * base-url-nerdgraph} (overrides the region's endpoint; {@code base-url-rest} is accepted and
+ * unused: NRQL goes through NerdGraph only). The query is stored on the metric result as {@code
+ * ResolvedNewRelicQuery}.
  */
 public final class NewRelicMetricProvider implements MetricProvider {
 
@@ -39,6 +41,7 @@ public final class NewRelicMetricProvider implements MetricProvider {
   public static final String DEFAULT_PROFILE = "newrelic";
 
   static final long DEFAULT_NRQL_TIMEOUT_SECONDS = 5;
+
   /** Time the HTTP call gets on top of the NRQL timeout. */
   static final Duration HTTP_MARGIN = Duration.ofSeconds(10);
 
@@ -94,21 +97,25 @@ public final class NewRelicMetricProvider implements MetricProvider {
   }
 
   private Future<ProviderResult> query(Config config) {
-    String profile = config.profile() == null || config.profile().isEmpty() ? DEFAULT_PROFILE : config.profile();
+    String profile =
+        config.profile() == null || config.profile().isEmpty() ? DEFAULT_PROFILE : config.profile();
     long nrqlTimeout = config.timeout() == null ? DEFAULT_NRQL_TIMEOUT_SECONDS : config.timeout();
     return secrets
         .require(secrets.controllerNamespace(), profile)
         .map(data -> account(profile, data))
         .compose(
-            account -> http.send(
-                new MetricHttpClient.Call(
-                    HttpMethod.POST,
-                    account.endpoint(),
-                    List.of(Map.entry("Api-Key", account.apiKey()), Map.entry("Content-Type", "application/json")),
-                    body(account.accountId(), config.query(), nrqlTimeout),
-                    null,
-                    false,
-                    Duration.ofSeconds(nrqlTimeout).plus(HTTP_MARGIN))))
+            account ->
+                http.send(
+                    new MetricHttpClient.Call(
+                        HttpMethod.POST,
+                        account.endpoint(),
+                        List.of(
+                            Map.entry("Api-Key", account.apiKey()),
+                            Map.entry("Content-Type", "application/json")),
+                        body(account.accountId(), config.query(), nrqlTimeout),
+                        null,
+                        false,
+                        Duration.ofSeconds(nrqlTimeout).plus(HTTP_MARGIN))))
         .map(r -> parse(r.statusCode(), MetricHttpClient.bodyText(r), config.query()));
   }
 
@@ -123,7 +130,8 @@ public final class NewRelicMetricProvider implements MetricProvider {
     try {
       id = Long.parseLong(accountId.strip());
     } catch (NumberFormatException e) {
-      throw new MetricProviderException("could not parse account ID: \"" + accountId + "\" is not a number");
+      throw new MetricProviderException(
+          "could not parse account ID: \"" + accountId + "\" is not a number");
     }
     String endpoint = data.get("base-url-nerdgraph");
     if (endpoint == null || endpoint.isEmpty()) {
@@ -131,7 +139,11 @@ public final class NewRelicMetricProvider implements MetricProvider {
       endpoint = NERDGRAPH_BY_REGION.get(region.isEmpty() ? "us" : region);
       if (endpoint == null) {
         throw new MetricProviderException(
-            "secret \"" + profile + "\": region \"" + data.get("region") + "\" is not one of us, eu, staging");
+            "secret \""
+                + profile
+                + "\": region \""
+                + data.get("region")
+                + "\" is not one of us, eu, staging");
       }
     }
     return new Account(apiKey, id, endpoint);
@@ -161,15 +173,21 @@ public final class NewRelicMetricProvider implements MetricProvider {
       throw new MetricProviderException("NerdGraph query failed: " + errors);
     }
     if (status / 100 != 2) {
-      throw new MetricProviderException("NerdGraph answered " + status + ": " + MetricHttpClient.excerpt(body));
+      throw new MetricProviderException(
+          "NerdGraph answered " + status + ": " + MetricHttpClient.excerpt(body));
     }
     if (root == null || !root.isObject()) {
-      throw new MetricProviderException("could not parse the NerdGraph response: " + MetricHttpClient.excerpt(body));
+      throw new MetricProviderException(
+          "could not parse the NerdGraph response: " + MetricHttpClient.excerpt(body));
     }
     JsonNode results = root.path("data").path("actor").path("account").path("nrql").path("results");
     Object rows = GoFormat.numbersAsFloat64(JSON.convertValue(results, Object.class));
-    Map<String, String> metadata = Map.of(METRIC_RESULT_METADATA_PREFIX + "ResolvedNewRelicQuery", query);
-    if (rows instanceof List<?> list && list.size() == 1 && list.get(0) instanceof Map<?, ?> row && !row.isEmpty()) {
+    Map<String, String> metadata =
+        Map.of(METRIC_RESULT_METADATA_PREFIX + "ResolvedNewRelicQuery", query);
+    if (rows instanceof List<?> list
+        && list.size() == 1
+        && list.get(0) instanceof Map<?, ?> row
+        && !row.isEmpty()) {
       return new ProviderResult.Value(row, GoFormat.marshalJson(row), metadata);
     }
     if (rows instanceof List<?> list && list.size() > 1) {

@@ -20,16 +20,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The two Prometheus HTTP API calls the provider makes, {@code /api/v1/query} and {@code /api/v1/query_range}, sent
- * as the Prometheus Go client sends them (form-encoded POST, GET when the server answers 405 or 501) and answered
- * with the Go client's error texts: {@code <errorType>: <error>} from an error body, {@code server_error: server
- * error: <code>} / {@code client_error: client error: <code>} for other non-2xx answers.
+ * The two Prometheus HTTP API calls the provider makes, {@code /api/v1/query} and {@code
+ * /api/v1/query_range}, sent as the Prometheus Go client sends them (form-encoded POST, GET when
+ * the server answers 405 or 501) and answered with the Go client's error texts: {@code <errorType>:
+ * <error>} from an error body, {@code server_error: server error: <code>} / {@code client_error:
+ * client error: <code>} for other non-2xx answers.
  */
 public final class PrometheusApi {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A successful answer: {@code data.resultType}, {@code data.result} and the top-level {@code warnings}. */
+  /**
+   * A successful answer: {@code data.resultType}, {@code data.result} and the top-level {@code
+   * warnings}.
+   */
   public record Answer(String resultType, JsonNode result, List<String> warnings) {}
 
   /** A range query's bounds; step in seconds (Prometheus' float seconds). */
@@ -78,7 +82,8 @@ public final class PrometheusApi {
       form.add("end", unixSeconds(range.end()));
       form.add("step", GoFormat.formatFloat(range.step().toNanos() / 1e9));
     }
-    return http.send(new MetricHttpClient.Call(HttpMethod.POST, url, headers, null, form, insecure, timeout))
+    return http.send(
+            new MetricHttpClient.Call(HttpMethod.POST, url, headers, null, form, insecure, timeout))
         .compose(
             r -> {
               if (r.statusCode() == 405 || r.statusCode() == 501) {
@@ -91,7 +96,8 @@ public final class PrometheusApi {
                           .append(URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
                     });
                 return http.send(
-                    new MetricHttpClient.Call(HttpMethod.GET, url + q, headers, null, null, insecure, timeout));
+                    new MetricHttpClient.Call(
+                        HttpMethod.GET, url + q, headers, null, null, insecure, timeout));
               }
               return Future.succeededFuture(r);
             })
@@ -109,7 +115,9 @@ public final class PrometheusApi {
     if (code / 100 != 2 && !apiError) {
       return Future.failedFuture(
           new MetricProviderException(
-              code / 100 == 5 ? "server_error: server error: " + code : "client_error: client error: " + code));
+              code / 100 == 5
+                  ? "server_error: server error: " + code
+                  : "client_error: client error: " + code));
     }
     JsonNode body;
     try {
@@ -123,16 +131,19 @@ public final class PrometheusApi {
     String status = body.path("status").asText("");
     if ("error".equals(status)) {
       return Future.failedFuture(
-          new MetricProviderException(body.path("errorType").asText("") + ": " + body.path("error").asText("")));
+          new MetricProviderException(
+              body.path("errorType").asText("") + ": " + body.path("error").asText("")));
     }
     if (apiError) {
-      return Future.failedFuture(new MetricProviderException("bad_response: inconsistent body for response code"));
+      return Future.failedFuture(
+          new MetricProviderException("bad_response: inconsistent body for response code"));
     }
     List<String> warnings = new ArrayList<>();
     for (JsonNode w : body.path("warnings")) {
       warnings.add(w.asText());
     }
     JsonNode data = body.path("data");
-    return Future.succeededFuture(new Answer(data.path("resultType").asText(""), data.path("result"), warnings));
+    return Future.succeededFuture(
+        new Answer(data.path("resultType").asText(""), data.path("result"), warnings));
   }
 }

@@ -29,21 +29,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Argo's Prometheus provider ({@code metrics[].provider.prometheus}, docs/compatibility.md §9.7): runs {@code query} as
- * an instant query at the measurement time, or as a range query when {@code rangeQuery {start, end, step}} is set
- * (start and end are condition-language expressions such as {@code now() - duration("5m")}, step a Go duration), and
- * answers the value the conditions see as {@code result}: a {@code scalar} as a Double, a {@code vector} or
- * {@code matrix} as the list of all sample values (an empty list, value text {@code []}, when nothing matched).
+ * Argo's Prometheus provider ({@code metrics[].provider.prometheus}, docs/compatibility.md §9.7):
+ * runs {@code query} as an instant query at the measurement time, or as a range query when {@code
+ * rangeQuery {start, end, step}} is set (start and end are condition-language expressions such as
+ * {@code now() - duration("5m")}, step a Go duration), and answers the value the conditions see as
+ * {@code result}: a {@code scalar} as a Double, a {@code vector} or {@code matrix} as the list of
+ * all sample values (an empty list, value text {@code []}, when nothing matched).
  *
- * <p>Configuration: {@code address} (else env {@code ARGO_ROLLOUTS_PROMETHEUS_ADDRESS}), {@code timeout} in seconds
- * (default 30, negative is an error), {@code insecure} (skip TLS verification), {@code headers[] {key, value}},
- * {@code authentication.basicAuth {username, password}} or {@code authentication.oauth2 {tokenUrl, clientId,
- * clientSecret, scopes}} (client-credentials grant, token cached until it expires). {@code authentication.sigv4}
- * (Amazon Managed Prometheus, used by Argo only for addresses containing {@code aps-workspaces}) is not supported and
- * gives an Error measurement saying so.
+ * <p>Configuration: {@code address} (else env {@code ARGO_ROLLOUTS_PROMETHEUS_ADDRESS}), {@code
+ * timeout} in seconds (default 30, negative is an error), {@code insecure} (skip TLS verification),
+ * {@code headers[] {key, value}}, {@code authentication.basicAuth {username, password}} or {@code
+ * authentication.oauth2 {tokenUrl, clientId, clientSecret, scopes}} (client-credentials grant,
+ * token cached until it expires). {@code authentication.sigv4} (Amazon Managed Prometheus, used by
+ * Argo only for addresses containing {@code aps-workspaces}) is not supported and gives an Error
+ * measurement saying so.
  *
- * <p>Metadata: Prometheus {@code warnings} are stored on the measurement as {@code warnings} (joined with
- * {@code ", "}); the query is stored on the metric result as {@code ResolvedPrometheusQuery}.
+ * <p>Metadata: Prometheus {@code warnings} are stored on the measurement as {@code warnings}
+ * (joined with {@code ", "}); the query is stored on the metric result as {@code
+ * ResolvedPrometheusQuery}.
  */
 public final class PrometheusMetricProvider implements MetricProvider {
 
@@ -64,7 +67,8 @@ public final class PrometheusMetricProvider implements MetricProvider {
    * @param oauth2 the shared OAuth2 token source
    * @param env the process environment (for {@link #ADDRESS_ENV})
    */
-  public PrometheusMetricProvider(PrometheusApi api, OAuth2ClientCredentials oauth2, Map<String, String> env) {
+  public PrometheusMetricProvider(
+      PrometheusApi api, OAuth2ClientCredentials oauth2, Map<String, String> env) {
     this.api = api;
     this.oauth2 = oauth2;
     this.env = Map.copyOf(env);
@@ -77,7 +81,8 @@ public final class PrometheusMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    PrometheusMetric config = ctx.metric().getProvider() == null ? null : ctx.metric().getProvider().getPrometheus();
+    PrometheusMetric config =
+        ctx.metric().getProvider() == null ? null : ctx.metric().getProvider().getPrometheus();
     if (config == null) {
       return Future.failedFuture(new MetricProviderException("metric has no prometheus provider"));
     }
@@ -90,28 +95,33 @@ public final class PrometheusMetricProvider implements MetricProvider {
       return Future.failedFuture(new MetricProviderException(e.getMessage(), e));
     }
     return authorization(config, settings)
-        .compose(auth -> {
-          List<Map.Entry<String, String>> headers = new ArrayList<>(settings.headers());
-          auth.ifPresent(a -> headers.add(Map.entry("Authorization", a)));
-          return api.query(
-              settings.address(),
-              settings.query(),
-              ctx.now(),
-              settings.range(),
-              headers,
-              settings.insecure(),
-              settings.timeout());
-        })
+        .compose(
+            auth -> {
+              List<Map.Entry<String, String>> headers = new ArrayList<>(settings.headers());
+              auth.ifPresent(a -> headers.add(Map.entry("Authorization", a)));
+              return api.query(
+                  settings.address(),
+                  settings.query(),
+                  ctx.now(),
+                  settings.range(),
+                  headers,
+                  settings.insecure(),
+                  settings.timeout());
+            })
         .onFailure(e -> forgetRejectedToken(config, e))
         .map(answer -> toResult(answer, settings.query()));
   }
 
-  /** A 401 with an OAuth2 token means the server no longer accepts it: fetch a new one next time. */
+  /**
+   * A 401 with an OAuth2 token means the server no longer accepts it: fetch a new one next time.
+   */
   private void forgetRejectedToken(PrometheusMetric config, Throwable e) {
-    OAuth2Config o = config.getAuthentication() == null ? null : config.getAuthentication().getOauth2();
+    OAuth2Config o =
+        config.getAuthentication() == null ? null : config.getAuthentication().getOauth2();
     if (o != null && "client_error: client error: 401".equals(e.getMessage())) {
       oauth2.invalidate(
-          new OAuth2ClientCredentials.Config(o.getTokenUrl(), o.getClientId(), o.getClientSecret(), o.getScopes()));
+          new OAuth2ClientCredentials.Config(
+              o.getTokenUrl(), o.getClientId(), o.getClientSecret(), o.getScopes()));
     }
   }
 
@@ -158,7 +168,12 @@ public final class PrometheusMetricProvider implements MetricProvider {
     }
     String query = config.getQuery() == null ? "" : config.getQuery();
     return new Settings(
-        address, query, timeout, Boolean.TRUE.equals(config.getInsecure()), headers, range(config.getRangeQuery(), now));
+        address,
+        query,
+        timeout,
+        Boolean.TRUE.equals(config.getInsecure()),
+        headers,
+        range(config.getRangeQuery(), now));
   }
 
   private static boolean isAbsoluteUrl(String address) {
@@ -182,10 +197,13 @@ public final class PrometheusMetricProvider implements MetricProvider {
     Optional<Duration> step = GoDurations.parse(args.getStep().trim());
     if (step.isEmpty() || step.get().isNegative() || step.get().isZero()) {
       throw new MetricProviderException(
-          "rangeQuery.step: invalid duration \"" + args.getStep() + "\" (a positive Go duration such as 1m is expected)");
+          "rangeQuery.step: invalid duration \""
+              + args.getStep()
+              + "\" (a positive Go duration such as 1m is expected)");
     }
     if (end.isBefore(start)) {
-      throw new MetricProviderException("rangeQuery: end (" + end + ") is before start (" + start + ")");
+      throw new MetricProviderException(
+          "rangeQuery: end (" + end + ") is before start (" + start + ")");
     }
     return new PrometheusApi.Range(start, end, step.get());
   }
@@ -204,7 +222,9 @@ public final class PrometheusMetricProvider implements MetricProvider {
       return t;
     }
     throw new MetricProviderException(
-        field + ": expected a time, but got " + (value == null ? "nil" : value.getClass().getSimpleName()));
+        field
+            + ": expected a time, but got "
+            + (value == null ? "nil" : value.getClass().getSimpleName()));
   }
 
   private Future<Optional<String>> authorization(PrometheusMetric config, Settings settings) {
@@ -216,7 +236,8 @@ public final class PrometheusMetricProvider implements MetricProvider {
     if (o != null && o.getTokenUrl() != null && !o.getTokenUrl().isBlank()) {
       return oauth2
           .token(
-              new OAuth2ClientCredentials.Config(o.getTokenUrl(), o.getClientId(), o.getClientSecret(), o.getScopes()),
+              new OAuth2ClientCredentials.Config(
+                  o.getTokenUrl(), o.getClientId(), o.getClientSecret(), o.getScopes()),
               settings.insecure(),
               settings.timeout())
           .map(t -> Optional.of(t.authorization()));
@@ -225,7 +246,9 @@ public final class PrometheusMetricProvider implements MetricProvider {
     if (basic != null && (notEmpty(basic.getUsername()) || notEmpty(basic.getPassword()))) {
       String pair = nullToEmpty(basic.getUsername()) + ":" + nullToEmpty(basic.getPassword());
       return Future.succeededFuture(
-          Optional.of("Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))));
+          Optional.of(
+              "Basic "
+                  + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))));
     }
     return Future.succeededFuture(Optional.empty());
   }
@@ -239,7 +262,8 @@ public final class PrometheusMetricProvider implements MetricProvider {
   }
 
   private static ProviderResult toResult(PrometheusApi.Answer answer, String query) {
-    PrometheusResults.Converted converted = PrometheusResults.convert(answer.resultType(), answer.result());
+    PrometheusResults.Converted converted =
+        PrometheusResults.convert(answer.resultType(), answer.result());
     Map<String, String> metadata = new HashMap<>();
     if (!answer.warnings().isEmpty()) {
       metadata.put("warnings", String.join(", ", answer.warnings()));

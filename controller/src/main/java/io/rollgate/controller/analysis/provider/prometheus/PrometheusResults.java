@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Turns the {@code data} of a Prometheus HTTP API answer into the measurement value Argo Rollouts computes: a
- * {@code scalar} becomes a float64 ({@link Double}), a {@code vector} or {@code matrix} a list of every sample value
- * (matrix series after series, samples in time order), and the measurement's {@code value} text is
- * {@code strconv.FormatFloat(v, 'f', -1, 64)} of the scalar or {@code [v1,v2,...]} ({@code []} for an empty result).
- * Any other result type ({@code string}) is an error.
+ * Turns the {@code data} of a Prometheus HTTP API answer into the measurement value Argo Rollouts
+ * computes: a {@code scalar} becomes a float64 ({@link Double}), a {@code vector} or {@code matrix}
+ * a list of every sample value (matrix series after series, samples in time order), and the
+ * measurement's {@code value} text is {@code strconv.FormatFloat(v, 'f', -1, 64)} of the scalar or
+ * {@code [v1,v2,...]} ({@code []} for an empty result). Any other result type ({@code string}) is
+ * an error.
  */
 public final class PrometheusResults {
 
@@ -35,39 +36,43 @@ public final class PrometheusResults {
    */
   public static Converted convert(String resultType, JsonNode result) {
     switch (resultType == null ? "" : resultType) {
-      case "scalar": {
-        double v = sampleValue(result);
-        return new Converted(v, GoFormat.formatFloat(v));
-      }
-      case "vector": {
-        List<Double> values = new ArrayList<>();
-        for (JsonNode series : result) {
-          values.add(sampleValue(series.path("value")));
+      case "scalar":
+        {
+          double v = sampleValue(result);
+          return new Converted(v, GoFormat.formatFloat(v));
         }
-        return list(values);
-      }
-      case "matrix": {
-        List<Double> values = new ArrayList<>();
-        for (JsonNode series : result) {
-          for (JsonNode sample : series.path("values")) {
-            values.add(sampleValue(sample));
+      case "vector":
+        {
+          List<Double> values = new ArrayList<>();
+          for (JsonNode series : result) {
+            values.add(sampleValue(series.path("value")));
           }
+          return list(values);
         }
-        return list(values);
-      }
+      case "matrix":
+        {
+          List<Double> values = new ArrayList<>();
+          for (JsonNode series : result) {
+            for (JsonNode sample : series.path("values")) {
+              values.add(sampleValue(sample));
+            }
+          }
+          return list(values);
+        }
       default:
         throw new MetricProviderException(UNSUPPORTED);
     }
   }
 
   private static Converted list(List<Double> values) {
-    String text = values.stream().map(GoFormat::formatFloat).collect(Collectors.joining(",", "[", "]"));
+    String text =
+        values.stream().map(GoFormat::formatFloat).collect(Collectors.joining(",", "[", "]"));
     return new Converted(Collections.unmodifiableList(values), text);
   }
 
   /**
-   * Reads a {@code [<unix seconds>, "<value>"]} sample's value, accepting Prometheus' {@code NaN}, {@code +Inf} and
-   * {@code -Inf}.
+   * Reads a {@code [<unix seconds>, "<value>"]} sample's value, accepting Prometheus' {@code NaN},
+   * {@code +Inf} and {@code -Inf}.
    */
   private static double sampleValue(JsonNode sample) {
     JsonNode v = sample.path(1);

@@ -25,17 +25,18 @@ import java.util.Map;
 
 /**
  * Argo's SkyWalking provider ({@code metrics[].provider.skywalking}, docs/compatibility.md §9.7;
- * docs/metric-providers.md): sends the GraphQL {@code query} to {@code <address>/graphql} with the variable {@code
- * duration {start, end, step: MINUTE}} covering the last {@code interval} (times as {@code yyyy-MM-dd HHmm}, UTC). The
- * value the conditions see is the answer's whole {@code data} object; GraphQL {@code errors} are an Error. The call is
- * bounded by 30 seconds.
+ * docs/metric-providers.md): sends the GraphQL {@code query} to {@code <address>/graphql} with the
+ * variable {@code duration {start, end, step: MINUTE}} covering the last {@code interval} (times as
+ * {@code yyyy-MM-dd HHmm}, UTC). The value the conditions see is the answer's whole {@code data}
+ * object; GraphQL {@code errors} are an Error. The call is bounded by 30 seconds.
  */
 public final class SkyWalkingMetricProvider implements MetricProvider {
 
   /** Bound of one query. */
   static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-  static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
+  static final DateTimeFormatter MINUTE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -69,20 +70,28 @@ public final class SkyWalkingMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    return ProviderConfigs.bind(ctx.metric(), type(), Config.class).compose(config -> query(config, ctx.now()));
+    return ProviderConfigs.bind(ctx.metric(), type(), Config.class)
+        .compose(config -> query(config, ctx.now()));
   }
 
   private Future<ProviderResult> query(Config config, Instant now) {
     Duration interval =
         GoDurations.parse(config.interval())
-            .orElseThrow(() -> new MetricProviderException("skywalking.interval: invalid duration " + config.interval()));
-    String address = config.address().endsWith("/") ? config.address().substring(0, config.address().length() - 1)
-        : config.address();
+            .orElseThrow(
+                () ->
+                    new MetricProviderException(
+                        "skywalking.interval: invalid duration " + config.interval()));
+    String address =
+        config.address().endsWith("/")
+            ? config.address().substring(0, config.address().length() - 1)
+            : config.address();
     return http.send(
             new MetricHttpClient.Call(
                 HttpMethod.POST,
                 address + "/graphql",
-                List.of(Map.entry("Content-Type", "application/json"), Map.entry("Accept", "application/json")),
+                List.of(
+                    Map.entry("Content-Type", "application/json"),
+                    Map.entry("Accept", "application/json")),
                 body(config.query(), now, interval),
                 null,
                 false,
@@ -108,7 +117,8 @@ public final class SkyWalkingMetricProvider implements MetricProvider {
       root = JSON.readTree(body);
     } catch (JsonProcessingException e) {
       if (status != 200) {
-        throw new MetricProviderException("graphql: server returned a non-200 status code: " + status);
+        throw new MetricProviderException(
+            "graphql: server returned a non-200 status code: " + status);
       }
       throw new MetricProviderException("graphql: decoding response: " + e.getOriginalMessage());
     }
@@ -117,7 +127,8 @@ public final class SkyWalkingMetricProvider implements MetricProvider {
       throw new MetricProviderException("graphql: " + errors);
     }
     if (status != 200) {
-      throw new MetricProviderException("graphql: server returned a non-200 status code: " + status);
+      throw new MetricProviderException(
+          "graphql: server returned a non-200 status code: " + status);
     }
     JsonNode data = root == null ? null : root.get("data");
     if (data == null || data.isNull()) {

@@ -26,16 +26,17 @@ import java.util.Map;
 
 /**
  * Argo's Wavefront provider ({@code metrics[].provider.wavefront}, docs/compatibility.md §9.7;
- * docs/metric-providers.md): runs {@code query} through the chart API ({@code GET https://<address>/api/v2/chart/api})
- * at the measurement time, with the token stored under the key {@code <address>} of the {@code wavefront-api-tokens}
- * Secret in the controller's namespace (sent as {@code Authorization: Bearer}). From each returned series the point
- * closest to the measurement time is taken: one series gives a number, several a list of numbers. Measurement metadata:
- * {@code timestamps} (unix seconds of the points used), {@code drift} (their distance from the measurement time,
- * seconds) and Wavefront's {@code warnings}.
+ * docs/metric-providers.md): runs {@code query} through the chart API ({@code GET
+ * https://<address>/api/v2/chart/api}) at the measurement time, with the token stored under the key
+ * {@code <address>} of the {@code wavefront-api-tokens} Secret in the controller's namespace (sent
+ * as {@code Authorization: Bearer}). From each returned series the point closest to the measurement
+ * time is taken: one series gives a number, several a list of numbers. Measurement metadata: {@code
+ * timestamps} (unix seconds of the points used), {@code drift} (their distance from the measurement
+ * time, seconds) and Wavefront's {@code warnings}.
  *
- * <p>Rollgate also accepts an {@code address} with a scheme ({@code http://wavefront-proxy:8080}), used as the base
- * URL; its token is then the Secret key named by the address's host, since Secret keys cannot hold {@code :} or
- * {@code /}.
+ * <p>Rollgate also accepts an {@code address} with a scheme ({@code http://wavefront-proxy:8080}),
+ * used as the base URL; its token is then the Secret key named by the address's host, since Secret
+ * keys cannot hold {@code :} or {@code /}.
  */
 public final class WavefrontMetricProvider implements MetricProvider {
 
@@ -76,7 +77,8 @@ public final class WavefrontMetricProvider implements MetricProvider {
 
   @Override
   public Future<ProviderResult> run(MeasurementContext ctx) {
-    return ProviderConfigs.bind(ctx.metric(), type(), Config.class).compose(config -> query(config, ctx.now()));
+    return ProviderConfigs.bind(ctx.metric(), type(), Config.class)
+        .compose(config -> query(config, ctx.now()));
   }
 
   private Future<ProviderResult> query(Config config, Instant now) {
@@ -94,7 +96,9 @@ public final class WavefrontMetricProvider implements MetricProvider {
                   new MetricHttpClient.Call(
                       HttpMethod.GET,
                       url(base, config.query(), now),
-                      List.of(Map.entry("Authorization", "Bearer " + token), Map.entry("Accept", "application/json")),
+                      List.of(
+                          Map.entry("Authorization", "Bearer " + token),
+                          Map.entry("Accept", "application/json")),
                       null,
                       null,
                       false,
@@ -119,23 +123,32 @@ public final class WavefrontMetricProvider implements MetricProvider {
   /** The chart API URL: one point per series, second granularity, at the measurement time. */
   static String url(String base, String query, Instant now) {
     String millis = Long.toString(now.getEpochSecond() * 1000);
-    return base + "/api/v2/chart/api?q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + "&s=" + millis + "&e="
-        + millis + "&g=s&p=1&i=true&strict=false";
+    return base
+        + "/api/v2/chart/api?q="
+        + URLEncoder.encode(query, StandardCharsets.UTF_8)
+        + "&s="
+        + millis
+        + "&e="
+        + millis
+        + "&g=s&p=1&i=true&strict=false";
   }
 
   /** Reads the chart answer. */
   static ProviderResult.Value parse(int status, String body, Instant now) {
     if (status != 200) {
-      throw new MetricProviderException("server returned " + status + ": " + MetricHttpClient.excerpt(body));
+      throw new MetricProviderException(
+          "server returned " + status + ": " + MetricHttpClient.excerpt(body));
     }
     JsonNode root;
     try {
       root = JSON.readTree(body);
     } catch (JsonProcessingException e) {
-      throw new MetricProviderException("could not parse the Wavefront response: " + e.getOriginalMessage());
+      throw new MetricProviderException(
+          "could not parse the Wavefront response: " + e.getOriginalMessage());
     }
     if (root == null || !root.isObject()) {
-      throw new MetricProviderException("could not parse the Wavefront response: expected an object");
+      throw new MetricProviderException(
+          "could not parse the Wavefront response: expected an object");
     }
     Map<String, String> metadata = new HashMap<>();
     String warnings = root.path("warnings").asText("");

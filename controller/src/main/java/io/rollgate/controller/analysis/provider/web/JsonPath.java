@@ -7,14 +7,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A Kubernetes JSONPath template as written in {@code provider.web.jsonPath} ({@code {$.data.ok}}, {@code {$}},
- * {@code {.items[*].value}}): one {@code {...}} expression with an optional leading {@code $}, then any of
- * {@code .field}, {@code ['quoted key']} / {@code ["quoted key"]}, {@code [n]} (negative counts from the end),
- * {@code [start:end]}, {@code [*]} / {@code .*}, unions {@code [0,2]} / {@code ['a','b']}, recursive descent
- * {@code ..field}, and filters {@code [?(@.status == "ok")]} with {@code == != < <= > >=} against a string, number,
- * boolean or another {@code @} path, or {@code [?(@.field)]} for presence. Errors follow kubectl's JSONPath:
- * {@code <field> is not found}, {@code array index out of bounds: index <i>, length <n>}. Text outside the braces,
- * {@code range}/{@code end} and functions are not supported and are rejected when the template is parsed.
+ * A Kubernetes JSONPath template as written in {@code provider.web.jsonPath} ({@code {$.data.ok}},
+ * {@code {$}}, {@code {.items[*].value}}): one {@code {...}} expression with an optional leading
+ * {@code $}, then any of {@code .field}, {@code ['quoted key']} / {@code ["quoted key"]}, {@code
+ * [n]} (negative counts from the end), {@code [start:end]}, {@code [*]} / {@code .*}, unions {@code
+ * [0,2]} / {@code ['a','b']}, recursive descent {@code ..field}, and filters {@code [?(@.status ==
+ * "ok")]} with {@code == != < <= > >=} against a string, number, boolean or another {@code @} path,
+ * or {@code [?(@.field)]} for presence. Errors follow kubectl's JSONPath: {@code <field> is not
+ * found}, {@code array index out of bounds: index <i>, length <n>}. Text outside the braces, {@code
+ * range}/{@code end} and functions are not supported and are rejected when the template is parsed.
  */
 public final class JsonPath {
 
@@ -30,7 +31,8 @@ public final class JsonPath {
 
   private record Recursive(Step inner) implements Step {}
 
-  private record Filter(List<Step> left, String op, Object right, List<Step> rightPath) implements Step {}
+  private record Filter(List<Step> left, String op, Object right, List<Step> rightPath)
+      implements Step {}
 
   private record Union(List<Step> alternatives) implements Step {}
 
@@ -51,7 +53,9 @@ public final class JsonPath {
    */
   public static JsonPath parse(String template) {
     String t = template == null || template.isBlank() ? "{$}" : template.trim();
-    if (!t.startsWith("{") || !t.endsWith("}") || t.indexOf('{', 1) >= 0 && !insideQuotes(t, t.indexOf('{', 1))) {
+    if (!t.startsWith("{")
+        || !t.endsWith("}")
+        || t.indexOf('{', 1) >= 0 && !insideQuotes(t, t.indexOf('{', 1))) {
       throw new IllegalArgumentException(
           "jsonPath " + template + ": exactly one {...} expression is supported, e.g. {$.data.ok}");
     }
@@ -83,7 +87,8 @@ public final class JsonPath {
   }
 
   /**
-   * Whether the path selects at most one value by construction (no wildcard, slice, union, filter or recursion).
+   * Whether the path selects at most one value by construction (no wildcard, slice, union, filter
+   * or recursion).
    *
    * @return true for paths like {@code {$.data.ok}} or {@code {.items[0]}}
    */
@@ -96,7 +101,8 @@ public final class JsonPath {
    *
    * @param document null, Boolean, Number, String, List or Map
    * @return every selected value, in document order
-   * @throws IllegalArgumentException when a field is missing everywhere or an index is out of bounds
+   * @throws IllegalArgumentException when a field is missing everywhere or an index is out of
+   *     bounds
    */
   public List<Object> find(Object document) {
     List<Object> current = new ArrayList<>();
@@ -330,13 +336,15 @@ public final class JsonPath {
           }
         } else if (c == '[') {
           steps.add(parseBracket());
-        } else if (!root && (c == ' ' || c == '=' || c == '!' || c == '<' || c == '>' || c == ')')) {
+        } else if (!root
+            && (c == ' ' || c == '=' || c == '!' || c == '<' || c == '>' || c == ')')) {
           break;
         } else if (Character.isLetter(c) || c == '_') {
           if (!steps.isEmpty() || pos > 0 && s.charAt(pos - 1) != '$') {
             throw error("unexpected " + rest());
           }
-          steps.add(new Field(parseName())); // {.a} written as {a}: kubectl accepts a bare first field
+          steps.add(
+              new Field(parseName())); // {.a} written as {a}: kubectl accepts a bare first field
         } else {
           throw error("unrecognized character in action: " + rest());
         }

@@ -29,13 +29,14 @@ class CloudWatchQueriesTest {
   void expressionsAndMetricStatsBecomeTheRequestOverTheInterval() throws Exception {
     GetMetricDataRequest r =
         CloudWatchQueries.request(
-            config("{\"interval\":\"15m\",\"metricDataQueries\":["
-                + "{\"id\":\"rate\",\"expression\":\"errors / requests\",\"label\":\"error rate\"},"
-                + "{\"id\":\"errors\",\"returnData\":false,\"metricStat\":{\"metric\":{\"namespace\":\"app\","
-                + "\"metricName\":\"5xx\",\"dimensions\":[{\"name\":\"Service\",\"value\":\"web\"}]},"
-                + "\"period\":\"300\",\"stat\":\"Sum\",\"unit\":\"Count\"}},"
-                + "{\"id\":\"requests\",\"period\":60,\"metricStat\":{\"metric\":{\"metricName\":\"requests\"},"
-                + "\"period\":60,\"stat\":\"Sum\"}}]}"),
+            config(
+                "{\"interval\":\"15m\",\"metricDataQueries\":["
+                    + "{\"id\":\"rate\",\"expression\":\"errors / requests\",\"label\":\"error rate\"},"
+                    + "{\"id\":\"errors\",\"returnData\":false,\"metricStat\":{\"metric\":{\"namespace\":\"app\","
+                    + "\"metricName\":\"5xx\",\"dimensions\":[{\"name\":\"Service\",\"value\":\"web\"}]},"
+                    + "\"period\":\"300\",\"stat\":\"Sum\",\"unit\":\"Count\"}},"
+                    + "{\"id\":\"requests\",\"period\":60,\"metricStat\":{\"metric\":{\"metricName\":\"requests\"},"
+                    + "\"period\":60,\"stat\":\"Sum\"}}]}"),
             NOW);
     assertEquals(NOW.minusSeconds(900), r.startTime());
     assertEquals(NOW, r.endTime());
@@ -60,7 +61,8 @@ class CloudWatchQueriesTest {
   @Test
   void intervalDefaultsToFiveMinutesAndMustBeAGoDuration() throws Exception {
     GetMetricDataRequest r =
-        CloudWatchQueries.request(config("{\"metricDataQueries\":[{\"id\":\"a\",\"expression\":\"1\"}]}"), NOW);
+        CloudWatchQueries.request(
+            config("{\"metricDataQueries\":[{\"id\":\"a\",\"expression\":\"1\"}]}"), NOW);
     assertEquals(NOW.minusSeconds(300), r.startTime());
     assertEquals(
         "time: invalid duration \"five minutes\"",
@@ -82,7 +84,9 @@ class CloudWatchQueriesTest {
         "provider.cloudWatch.metricDataQueries[0].metricStat must be an object",
         assertThrows(
                 MetricProviderException.class,
-                () -> CloudWatchQueries.request(config("{\"metricDataQueries\":[{\"metricStat\":[1]}]}"), NOW))
+                () ->
+                    CloudWatchQueries.request(
+                        config("{\"metricDataQueries\":[{\"metricStat\":[1]}]}"), NOW))
             .getMessage());
   }
 
@@ -102,11 +106,14 @@ class CloudWatchQueriesTest {
                     .id("rate")
                     .label("error rate")
                     .statusCode("Complete")
-                    .timestamps(Instant.parse("2026-01-01T11:59:00Z"), Instant.parse("2026-01-01T11:58:00Z"))
+                    .timestamps(
+                        Instant.parse("2026-01-01T11:59:00Z"),
+                        Instant.parse("2026-01-01T11:58:00Z"))
                     .values(0.5, 1000000.0)
                     .build(),
                 MetricDataResult.builder().id("none").statusCode("Complete").build())
-            .messages(MessageData.builder().code("MaxQueryTimeRangeExceed").value("too long").build())
+            .messages(
+                MessageData.builder().code("MaxQueryTimeRangeExceed").value("too long").build())
             .build();
     List<Map<String, Object>> value = CloudWatchQueries.value(response);
     assertEquals(2, value.size());
@@ -114,10 +121,12 @@ class CloudWatchQueriesTest {
     assertEquals("error rate", value.get(0).get("Label"));
     assertEquals("Complete", value.get(0).get("StatusCode"));
     assertEquals(List.of(0.5, 1000000.0), value.get(0).get("Values"));
-    assertEquals(Instant.parse("2026-01-01T11:59:00Z"), ((List<?>) value.get(0).get("Timestamps")).get(0));
+    assertEquals(
+        Instant.parse("2026-01-01T11:59:00Z"), ((List<?>) value.get(0).get("Timestamps")).get(0));
     assertEquals(List.of(), value.get(1).get("Values"));
     assertEquals("[[0.5 1e+06] []]", CloudWatchQueries.text(response));
-    assertEquals(Map.of("messages", "[{Code:MaxQueryTimeRangeExceed Value:too long}]"),
+    assertEquals(
+        Map.of("messages", "[{Code:MaxQueryTimeRangeExceed Value:too long}]"),
         CloudWatchQueries.metadata(response));
     assertEquals(Map.of(), CloudWatchQueries.metadata(GetMetricDataResponse.builder().build()));
   }

@@ -31,7 +31,9 @@ class GoFormatTest {
     m.put("z", 1.0);
     m.put("a", Arrays.asList(true, null, "x<y & z>w", 0.5));
     m.put("m", Map.of("k", 1e21));
-    assertEquals("{\"a\":[true,null,\"x\\u003cy \\u0026 z\\u003ew\",0.5],\"m\":{\"k\":1e+21},\"z\":1}", GoFormat.marshalJson(m));
+    assertEquals(
+        "{\"a\":[true,null,\"x\\u003cy \\u0026 z\\u003ew\",0.5],\"m\":{\"k\":1e+21},\"z\":1}",
+        GoFormat.marshalJson(m));
     assertEquals("1e-7", GoFormat.marshalJson(1e-7));
     assertEquals("0.000001", GoFormat.marshalJson(1e-6));
     assertEquals("123456789", GoFormat.marshalJson(123456789.0));

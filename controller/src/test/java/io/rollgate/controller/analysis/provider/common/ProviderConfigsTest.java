@@ -21,7 +21,8 @@ class ProviderConfigsTest {
 
   @Test
   void readsTheProvidersObjectAndItsStringFields() {
-    Map<String, Object> config = ProviderConfigs.of(metric("graphite", Map.of("address", "http://g")), "graphite");
+    Map<String, Object> config =
+        ProviderConfigs.of(metric("graphite", Map.of("address", "http://g")), "graphite");
     assertEquals("http://g", ProviderConfigs.string(config, "graphite", "address"));
     assertNull(ProviderConfigs.string(config, "graphite", "query"));
   }
@@ -30,11 +31,15 @@ class ProviderConfigsTest {
   void missingProviderOrWrongTypesAreNamed() {
     assertEquals(
         "metric has no influxdb provider",
-        assertThrows(MetricProviderException.class, () -> ProviderConfigs.of(metric("graphite", Map.of()), "influxdb"))
+        assertThrows(
+                MetricProviderException.class,
+                () -> ProviderConfigs.of(metric("graphite", Map.of()), "influxdb"))
             .getMessage());
     assertEquals(
         "provider.graphite must be an object",
-        assertThrows(MetricProviderException.class, () -> ProviderConfigs.of(metric("graphite", "x"), "graphite"))
+        assertThrows(
+                MetricProviderException.class,
+                () -> ProviderConfigs.of(metric("graphite", "x"), "graphite"))
             .getMessage());
     assertEquals(
         "provider.graphite.query must be a string",

@@ -35,14 +35,18 @@ class GraphiteRenderTest {
   void badAddressOrEscapeIsAnError() {
     assertEquals(
         "Graphite address  is not a valid URL",
-        assertThrows(MetricProviderException.class, () -> GraphiteRender.url("", "target=a")).getMessage());
+        assertThrows(MetricProviderException.class, () -> GraphiteRender.url("", "target=a"))
+            .getMessage());
     assertEquals(
         "Graphite address graphite:8080 is not a valid URL",
-        assertThrows(MetricProviderException.class, () -> GraphiteRender.url("graphite:8080", "target=a"))
+        assertThrows(
+                MetricProviderException.class,
+                () -> GraphiteRender.url("graphite:8080", "target=a"))
             .getMessage());
     assertEquals(
         "graphite query: invalid URL escape \"%zz\"",
-        assertThrows(MetricProviderException.class, () -> GraphiteRender.url("http://g", "target=%zz"))
+        assertThrows(
+                MetricProviderException.class, () -> GraphiteRender.url("http://g", "target=%zz"))
             .getMessage());
   }
 
@@ -59,7 +63,8 @@ class GraphiteRenderTest {
 
   @Test
   void onlyNullsGiveAnEmptyList() {
-    List<Double> values = GraphiteRender.values(200, "[{\"target\":\"a\",\"datapoints\":[[null,1],[null,2]]}]");
+    List<Double> values =
+        GraphiteRender.values(200, "[{\"target\":\"a\",\"datapoints\":[[null,1],[null,2]]}]");
     assertEquals(List.of(), values);
     assertEquals("[]", GraphiteRender.text(values));
   }
@@ -68,7 +73,8 @@ class GraphiteRenderTest {
   void noTargetOrNoDatapointsIsNoValuesFound() {
     assertEquals(
         "no values found",
-        assertThrows(MetricProviderException.class, () -> GraphiteRender.values(200, "[]")).getMessage());
+        assertThrows(MetricProviderException.class, () -> GraphiteRender.values(200, "[]"))
+            .getMessage());
     assertEquals(
         "no values found",
         assertThrows(
@@ -81,25 +87,32 @@ class GraphiteRenderTest {
   void errorStatusAndMalformedAnswersAreErrors() {
     assertEquals(
         "error response: Invalid parameters",
-        assertThrows(MetricProviderException.class, () -> GraphiteRender.values(400, "Invalid parameters"))
+        assertThrows(
+                MetricProviderException.class,
+                () -> GraphiteRender.values(400, "Invalid parameters"))
             .getMessage());
     assertEquals(
         "Graphite answer is not a JSON array of targets: {\"a\":1}",
-        assertThrows(MetricProviderException.class, () -> GraphiteRender.values(200, "{\"a\":1}")).getMessage());
+        assertThrows(MetricProviderException.class, () -> GraphiteRender.values(200, "{\"a\":1}"))
+            .getMessage());
     assertEquals(
         "error unmarshaling data point: [1]",
-        assertThrows(MetricProviderException.class, () -> GraphiteRender.values(200, "[{\"datapoints\":[[1]]}]"))
+        assertThrows(
+                MetricProviderException.class,
+                () -> GraphiteRender.values(200, "[{\"datapoints\":[[1]]}]"))
             .getMessage());
     assertEquals(
         "error unmarshaling value: abc",
         assertThrows(
-                MetricProviderException.class, () -> GraphiteRender.values(200, "[{\"datapoints\":[[\"abc\",1]]}]"))
+                MetricProviderException.class,
+                () -> GraphiteRender.values(200, "[{\"datapoints\":[[\"abc\",1]]}]"))
             .getMessage());
     assertThrows(MetricProviderException.class, () -> GraphiteRender.values(200, "<html>"));
   }
 
   @Test
   void sixDecimalsRoundLikeGo() {
-    assertEquals("[0.123457,1000000.000000,-2.500000]", GraphiteRender.text(List.of(0.1234567, 1e6, -2.5)));
+    assertEquals(
+        "[0.123457,1000000.000000,-2.500000]", GraphiteRender.text(List.of(0.1234567, 1e6, -2.5)));
   }
 }

@@ -44,7 +44,8 @@ class FluxCsvTest {
         "#datatype,string,long,double\n#group,false,false,false\n#default,_result,,2.5\n,result,table,_value\n"
             + ",,0,\n,,0,1\n";
     assertEquals(List.of(2.5, 1.0), FluxCsv.values(csv));
-    String noDefault = "#datatype,string,long,string\n#default,_result,,\n,result,table,_value\n,,0,\n";
+    String noDefault =
+        "#datatype,string,long,string\n#default,_result,,\n,result,table,_value\n,,0,\n";
     assertEquals(Arrays.asList((Object) null), FluxCsv.values(noDefault));
   }
 
@@ -56,16 +57,20 @@ class FluxCsvTest {
     assertEquals(-4L, FluxCsv.convert("-4", "long"));
     assertEquals(18446744073709551615.0, FluxCsv.convert("18446744073709551615", "unsignedLong"));
     assertEquals(7L, FluxCsv.convert("7", "unsignedLong"));
-    assertEquals(Instant.parse("2026-01-01T00:00:00.5Z"), FluxCsv.convert("2026-01-01T00:00:00.5Z", "dateTime:RFC3339Nano"));
+    assertEquals(
+        Instant.parse("2026-01-01T00:00:00.5Z"),
+        FluxCsv.convert("2026-01-01T00:00:00.5Z", "dateTime:RFC3339Nano"));
     assertEquals(Duration.ofMinutes(90), FluxCsv.convert("1h30m", "duration"));
     assertEquals("hi", FluxCsv.convert("aGk=", "base64Binary"));
     assertEquals(Double.POSITIVE_INFINITY, FluxCsv.convert("+Inf", "double"));
     assertEquals(
         "_value has unknown data type decimal",
-        assertThrows(MetricProviderException.class, () -> FluxCsv.convert("1", "decimal")).getMessage());
+        assertThrows(MetricProviderException.class, () -> FluxCsv.convert("1", "decimal"))
+            .getMessage());
     assertEquals(
         "_value: cannot parse \"x\" as double",
-        assertThrows(MetricProviderException.class, () -> FluxCsv.convert("x", "double")).getMessage());
+        assertThrows(MetricProviderException.class, () -> FluxCsv.convert("x", "double"))
+            .getMessage());
   }
 
   @Test
@@ -93,7 +98,8 @@ class FluxCsvTest {
   void malformedCsvIsAnError() {
     assertEquals(
         "parsing error, annotations not found",
-        assertThrows(MetricProviderException.class, () -> FluxCsv.values(",result,_value\n,,1\n")).getMessage());
+        assertThrows(MetricProviderException.class, () -> FluxCsv.values(",result,_value\n,,1\n"))
+            .getMessage());
     assertEquals(
         "parsing error, row has different number of columns than the table: 3 vs 2",
         assertThrows(
@@ -102,9 +108,12 @@ class FluxCsvTest {
             .getMessage());
     assertEquals(
         "parsing error, datatype annotation not found",
-        assertThrows(MetricProviderException.class, () -> FluxCsv.values("#group,false,false\n,result,_value\n"))
+        assertThrows(
+                MetricProviderException.class,
+                () -> FluxCsv.values("#group,false,false\n,result,_value\n"))
             .getMessage());
-    assertThrows(MetricProviderException.class, () -> FluxCsv.values("#datatype,string\n,\"open\n"));
+    assertThrows(
+        MetricProviderException.class, () -> FluxCsv.values("#datatype,string\n,\"open\n"));
   }
 
   @Test

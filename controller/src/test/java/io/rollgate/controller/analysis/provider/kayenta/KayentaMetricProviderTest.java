@@ -42,15 +42,25 @@ class KayentaMetricProviderTest {
             + "\"start\":\"2024-05-01T11:55:00Z\",\"end\":\"2024-05-01T12:00:00Z\"},\"experimentScope\":{\"scope\":"
             + "\"app=canary\",\"location\":\"us\",\"step\":60,\"start\":\"2024-05-01T11:55:00Z\","
             + "\"end\":\"2024-05-01T12:00:00Z\"}}},\"thresholds\":{\"pass\":90,\"marginal\":70}}",
-        KayentaMetricProvider.judgementRequest(config(false, null, null), RUN_START, NOW, "5m").toString());
+        KayentaMetricProvider.judgementRequest(config(false, null, null), RUN_START, NOW, "5m")
+            .toString());
     assertEquals(
         "2024-05-01T11:00:00Z",
         KayentaMetricProvider.judgementRequest(config(true, null, null), RUN_START, NOW, null)
-            .path("scopes").path("default").path("controlScope").path("start").asText());
+            .path("scopes")
+            .path("default")
+            .path("controlScope")
+            .path("start")
+            .asText());
     assertEquals(
         "2020-01-01T00:00:00Z",
-        KayentaMetricProvider.judgementRequest(config(false, "2020-01-01T00:00:00Z", "2020-01-01T01:00:00Z"), RUN_START, NOW, null)
-            .path("scopes").path("default").path("experimentScope").path("start").asText());
+        KayentaMetricProvider.judgementRequest(
+                config(false, "2020-01-01T00:00:00Z", "2020-01-01T01:00:00Z"), RUN_START, NOW, null)
+            .path("scopes")
+            .path("default")
+            .path("experimentScope")
+            .path("start")
+            .asText());
   }
 
   @Test
@@ -68,10 +78,14 @@ class KayentaMetricProviderTest {
   void findsTheConfigIdByName() throws Exception {
     assertEquals(
         "c-2",
-        KayentaMetricProvider.configId(JSON.readTree("[{\"id\":\"c-1\",\"name\":\"x\"},{\"id\":\"c-2\",\"name\":\"cfg\"}]"), "cfg"));
+        KayentaMetricProvider.configId(
+            JSON.readTree("[{\"id\":\"c-1\",\"name\":\"x\"},{\"id\":\"c-2\",\"name\":\"cfg\"}]"),
+            "cfg"));
     assertEquals(
         "Canary config not found: cfg",
-        assertThrows(MetricProviderException.class, () -> KayentaMetricProvider.configId(JSON.readTree("[]"), "cfg"))
+        assertThrows(
+                MetricProviderException.class,
+                () -> KayentaMetricProvider.configId(JSON.readTree("[]"), "cfg"))
             .getMessage());
   }
 
@@ -89,16 +103,26 @@ class KayentaMetricProviderTest {
         "Missing Score",
         assertThrows(
                 MetricProviderException.class,
-                () -> KayentaMetricProvider.judgement(JSON.readTree("{\"complete\":true}"), THRESHOLD, NOW, md))
+                () ->
+                    KayentaMetricProvider.judgement(
+                        JSON.readTree("{\"complete\":true}"), THRESHOLD, NOW, md))
             .getMessage());
     assertEquals(
         "Missing Complete Status",
-        assertThrows(MetricProviderException.class, () -> KayentaMetricProvider.judgement(JSON.readTree("{}"), THRESHOLD, NOW, md))
+        assertThrows(
+                MetricProviderException.class,
+                () -> KayentaMetricProvider.judgement(JSON.readTree("{}"), THRESHOLD, NOW, md))
             .getMessage());
   }
 
   static ProviderResult judge(double score, Map<String, String> md) throws Exception {
     return KayentaMetricProvider.judgement(
-        JSON.readTree("{\"complete\":true,\"result\":{\"judgeResult\":{\"score\":{\"score\":" + score + "}}}}"), THRESHOLD, NOW, md);
+        JSON.readTree(
+            "{\"complete\":true,\"result\":{\"judgeResult\":{\"score\":{\"score\":"
+                + score
+                + "}}}}"),
+        THRESHOLD,
+        NOW,
+        md);
   }
 }

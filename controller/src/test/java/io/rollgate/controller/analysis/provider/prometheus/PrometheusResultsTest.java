@@ -18,7 +18,8 @@ class PrometheusResultsTest {
 
   @Test
   void scalarIsADoubleWrittenLikeGo() throws Exception {
-    PrometheusResults.Converted c = PrometheusResults.convert("scalar", json("[1700000000.1,\"0.950\"]"));
+    PrometheusResults.Converted c =
+        PrometheusResults.convert("scalar", json("[1700000000.1,\"0.950\"]"));
     assertEquals(0.95, c.value());
     assertEquals("0.95", c.text());
   }
@@ -28,8 +29,9 @@ class PrometheusResultsTest {
     PrometheusResults.Converted c =
         PrometheusResults.convert(
             "vector",
-            json("[{\"metric\":{\"a\":\"1\"},\"value\":[1,\"0.5\"]},{\"metric\":{},\"value\":[1,\"1e-7\"]},"
-                + "{\"metric\":{},\"value\":[1,\"NaN\"]},{\"metric\":{},\"value\":[1,\"+Inf\"]}]"));
+            json(
+                "[{\"metric\":{\"a\":\"1\"},\"value\":[1,\"0.5\"]},{\"metric\":{},\"value\":[1,\"1e-7\"]},"
+                    + "{\"metric\":{},\"value\":[1,\"NaN\"]},{\"metric\":{},\"value\":[1,\"+Inf\"]}]"));
     List<?> values = (List<?>) c.value();
     assertEquals(0.5, values.get(0));
     assertEquals(1e-7, values.get(1));
@@ -50,7 +52,8 @@ class PrometheusResultsTest {
     PrometheusResults.Converted c =
         PrometheusResults.convert(
             "matrix",
-            json("[{\"metric\":{},\"values\":[[1,\"1\"],[2,\"2\"]]},{\"metric\":{},\"values\":[[1,\"3.25\"]]}]"));
+            json(
+                "[{\"metric\":{},\"values\":[[1,\"1\"],[2,\"2\"]]},{\"metric\":{},\"values\":[[1,\"3.25\"]]}]"));
     assertEquals(List.of(1.0, 2.0, 3.25), c.value());
     assertEquals("[1,2,3.25]", c.text());
   }
@@ -58,7 +61,9 @@ class PrometheusResultsTest {
   @Test
   void stringResultIsNotSupported() throws Exception {
     MetricProviderException e =
-        assertThrows(MetricProviderException.class, () -> PrometheusResults.convert("string", json("[1,\"x\"]")));
+        assertThrows(
+            MetricProviderException.class,
+            () -> PrometheusResults.convert("string", json("[1,\"x\"]")));
     assertEquals("Prometheus metric type not supported", e.getMessage());
   }
 }

@@ -48,9 +48,12 @@ class JsonPathTest {
     assertEquals(List.of(1, 3), JsonPath.parse("{$.items[0,2].v}").find(d));
     assertEquals(List.of(true, 0.99), JsonPath.parse("{$.data['ok','rate']}").find(d));
     assertEquals(List.of("web", "a", "b", "c"), JsonPath.parse("{..name}").find(d));
-    assertEquals(List.of("a", "c"), JsonPath.parse("{$.items[?(@.status == \"ok\")].name}").find(d));
+    assertEquals(
+        List.of("a", "c"), JsonPath.parse("{$.items[?(@.status == \"ok\")].name}").find(d));
     assertEquals(List.of("b", "c"), JsonPath.parse("{$.items[?(@.v > 1)].name}").find(d));
-    assertEquals(List.of(Map.of("name", "a", "v", 1, "status", "ok")), JsonPath.parse("{$.items[?(@.v<=1)]}").find(d));
+    assertEquals(
+        List.of(Map.of("name", "a", "v", 1, "status", "ok")),
+        JsonPath.parse("{$.items[?(@.v<=1)]}").find(d));
     assertEquals(3, JsonPath.parse("{$.items[?(@.status)]}").find(d).size());
   }
 
@@ -58,7 +61,8 @@ class JsonPathTest {
   void missingFieldsAndIndexesAreErrorsNamedAsKubectlNamesThem() throws Exception {
     Object d = doc(DOC);
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> JsonPath.parse("{$.data.missing}").find(d));
+        assertThrows(
+            IllegalArgumentException.class, () -> JsonPath.parse("{$.data.missing}").find(d));
     assertEquals("missing is not found", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> JsonPath.parse("{$.items[5]}").find(d));
     assertEquals("array index out of bounds: index 5, length 3", e.getMessage());
@@ -71,6 +75,7 @@ class JsonPathTest {
     assertThrows(IllegalArgumentException.class, () -> JsonPath.parse("{.a} {.b}"));
     assertThrows(IllegalArgumentException.class, () -> JsonPath.parse("{$.items[}"));
     assertThrows(IllegalArgumentException.class, () -> JsonPath.parse("{$.items[?(x)]}"));
-    assertThrows(IllegalArgumentException.class, () -> JsonPath.parse("{range .items[*]}{.name}{end}"));
+    assertThrows(
+        IllegalArgumentException.class, () -> JsonPath.parse("{range .items[*]}{.name}{end}"));
   }
 }
