@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.rollgate.controller.metrics.ControllerMetrics;
 import io.rollgate.defaults.GoDurations;
+import io.rollgate.kube.ProgramFlags;
 import io.rollgate.kube.lease.LeaderElection;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -107,7 +108,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--loglevel",
       defaultValue = "info",
-      description = "Log level: debug, info, warn, error (default: ${DEFAULT-VALUE}).")
+      description =
+          "Log level: panic, fatal, error, warn, info, debug or trace (default: ${DEFAULT-VALUE}).")
   String logLevel;
 
   @Option(
@@ -263,6 +265,7 @@ public final class Main implements Callable<Integer> {
    */
   public static void main(String[] args) {
     CommandLine cmd = new CommandLine(new Main());
+    cmd.setParameterExceptionHandler(Main::shortUsageError);
     int code = cmd.execute(args);
     if (code != 0 || cmd.isUsageHelpRequested() || cmd.isVersionHelpRequested()) {
       System.exit(code);
@@ -271,19 +274,27 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
-        .setLevel(Level.toLevel(logLevel, Level.INFO));
+    Config kubeConfig;
+    try {
+      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+          .setLevel(Level.toLevel(ProgramFlags.logLevel("--loglevel", logLevel)));
+      ProgramFlags.port("--metricsport", metricsPort);
+      ProgramFlags.port("--healthzPort", healthzPort);
+      ProgramFlags.rate(qps, burst);
+      if (resyncSeconds < 0) {
+        throw new IllegalArgumentException(
+            "--rollout-resync must be 0 (no resync) or more seconds, got " + resyncSeconds);
+      }
+      kubeConfig = kubeconfig == null ? null : ProgramFlags.kubeconfig("--kubeconfig", kubeconfig);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
+    }
     if (!"text".equals(logFormat) && !"json".equals(logFormat)) {
       throw new CommandLine.ParameterException(
           new CommandLine(this), "--logformat must be text or json, got " + logFormat);
     }
     if ("json".equals(logFormat)) {
       useJsonLogs();
-    }
-    if (!(qps > 0) || burst < 1) {
-      throw new CommandLine.ParameterException(
-          new CommandLine(this),
-          "--qps must be positive and --burst at least 1, got " + qps + " / " + burst);
     }
     if (leaderElect) {
       electionDurations();
@@ -324,15 +335,18 @@ public final class Main implements Callable<Integer> {
         pluginDir != null
             ? pluginDir
             : Path.of(System.getProperty("java.io.tmpdir"), "rollgate-plugins");
-    if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
-      throw new CommandLine.ParameterException(
-          new CommandLine(this), "--kubeconfig: cannot read " + kubeconfig);
-    }
     String envKubeconfig = System.getenv("KUBECONFIG");
     if (kubeconfig == null && envKubeconfig != null && !envKubeconfig.isEmpty()) {
       boolean any = false;
       for (String part : envKubeconfig.split(java.io.File.pathSeparator)) {
-        any |= !part.isEmpty() && Files.isReadable(Path.of(part));
+        if (!part.isEmpty() && Files.isRegularFile(Path.of(part))) {
+          try {
+            ProgramFlags.kubeconfig("KUBECONFIG", part);
+          } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
+          }
+          any = true;
+        }
       }
       if (!any) {
         throw new CommandLine.ParameterException(
@@ -341,7 +355,7 @@ public final class Main implements Callable<Integer> {
     }
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
     io.rollgate.kube.lease.WriteFence fence = new io.rollgate.kube.lease.WriteFence();
-    KubernetesClient client = buildClient(vertx, kubeconfig, API_TIMEOUT, fence);
+    KubernetesClient client = buildClient(vertx, kubeConfig, API_TIMEOUT, fence);
     // A process pause of 2 s or more is logged with the writes it caught in flight
     // (docs/reliability.md).
     new io.rollgate.controller.leader.PauseDetector(fence, 250, 2_000, System::nanoTime)
@@ -584,13 +598,10 @@ public final class Main implements Callable<Integer> {
 
   private static KubernetesClient buildClient(
       Vertx vertx,
-      String kubeconfig,
+      Config kubeConfig,
       Duration apiTimeout,
       io.rollgate.kube.lease.WriteFence fence) {
-    Config config =
-        kubeconfig != null
-            ? Config.fromKubeconfig(null, readFile(kubeconfig), kubeconfig)
-            : Config.autoConfigure(null);
+    Config config = kubeConfig != null ? kubeConfig : Config.autoConfigure(null);
     config.setRequestTimeout((int) apiTimeout.toMillis());
     // Names this process in the API server's audit log (docs/reliability.md): which replica sent a
     // request.
@@ -609,12 +620,13 @@ public final class Main implements Callable<Integer> {
         .build();
   }
 
-  private static String readFile(String path) {
-    try {
-      return Files.readString(Path.of(path));
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException(
-          "cannot read kubeconfig " + path + ": " + e.getMessage(), e);
-    }
+  /**
+   * Answers a flag error with one line naming the flag and the reason, and where to find the flags,
+   * instead of the whole usage text.
+   */
+  private static int shortUsageError(CommandLine.ParameterException e, String[] args) {
+    ProgramFlags.printUsageError(
+        e.getCommandLine().getErr(), "rollgate-controller", e.getMessage());
+    return e.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
   }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.rollgate.api.policy.RolloutPolicy;
+import io.rollgate.kube.ProgramFlags;
 import io.rollgate.kube.TokenBucket;
 import io.rollgate.kube.lease.LeaderElection;
 import io.rollgate.kube.lease.WriteFence;
@@ -71,6 +72,9 @@ public final class Main implements Callable<Integer> {
       names = "--kubeconfig",
       description = "Path of a kubeconfig file (default: $KUBECONFIG, then in-cluster).")
   String kubeconfig;
+
+  /** The file {@code --kubeconfig} names, parsed by the flag checks; null without the flag. */
+  private Config parsedKubeconfig;
 
   @Option(
       names = "--port",
@@ -250,7 +254,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--loglevel",
       defaultValue = "info",
-      description = "Log level: debug, info, warn, error (default: ${DEFAULT-VALUE}).")
+      description =
+          "Log level: panic, fatal, error, warn, info, debug or trace (default: ${DEFAULT-VALUE}).")
   String logLevel;
 
   /**
@@ -260,6 +265,12 @@ public final class Main implements Callable<Integer> {
    */
   public static void main(String[] args) {
     CommandLine cmd = new CommandLine(new Main());
+    cmd.setParameterExceptionHandler(
+        (e, badArgs) -> {
+          ProgramFlags.printUsageError(
+              e.getCommandLine().getErr(), "rollgate-webhook", e.getMessage());
+          return e.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
+        });
     int code = cmd.execute(args);
     if (code != 0 || cmd.isUsageHelpRequested() || cmd.isVersionHelpRequested()) {
       System.exit(code);
@@ -268,8 +279,12 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
-        .setLevel(Level.toLevel(logLevel, Level.INFO));
+    try {
+      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+          .setLevel(Level.toLevel(ProgramFlags.logLevel("--loglevel", logLevel)));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
+    }
     WebhookOptions options = options();
     // The epoll transport (netty-transport-native-epoll, on the classpath) answers with fewer
     // system calls than NIO;
@@ -461,8 +476,12 @@ public final class Main implements Callable<Integer> {
 
   private WebhookOptions options() {
     CommandLine cmd = new CommandLine(this);
-    if (port < 0 || port > 65535) {
-      throw new CommandLine.ParameterException(cmd, "--port must be 0..65535, got " + port);
+    try {
+      ProgramFlags.port("--port", port);
+      parsedKubeconfig =
+          kubeconfig == null ? null : ProgramFlags.kubeconfig("--kubeconfig", kubeconfig);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cmd, e.getMessage(), e);
     }
     Duration certValidity = lifetime(cmd, "--cert-validity", certValidityText);
     Duration caValidity = lifetime(cmd, "--ca-validity", caValidityText);
@@ -516,9 +535,6 @@ public final class Main implements Callable<Integer> {
         throw new CommandLine.ParameterException(
             cmd, "--register-url must be an https URL, got " + registerUrl);
       }
-    }
-    if (kubeconfig != null && !Files.isReadable(Path.of(kubeconfig))) {
-      throw new CommandLine.ParameterException(cmd, "--kubeconfig: cannot read " + kubeconfig);
     }
     Map<String, String> selector = new LinkedHashMap<>();
     for (String kv : namespaceSelector) {
@@ -595,17 +611,7 @@ public final class Main implements Callable<Integer> {
   }
 
   private KubernetesClient buildClient(Vertx vertx, WriteFence fence, String identity) {
-    Config config;
-    if (kubeconfig != null) {
-      try {
-        config = Config.fromKubeconfig(null, Files.readString(Path.of(kubeconfig)), kubeconfig);
-      } catch (IOException e) {
-        throw new IllegalArgumentException(
-            "cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
-      }
-    } else {
-      config = Config.autoConfigure(null);
-    }
+    Config config = parsedKubeconfig != null ? parsedKubeconfig : Config.autoConfigure(null);
     config.setRequestTimeout(30_000);
     // Each replica names itself, so that the API server's audit log tells which one sent what.
     String version = Main.class.getPackage().getImplementationVersion();
