@@ -43,6 +43,9 @@ import picocli.CommandLine.Option;
         "Reconciles argoproj.io/v1alpha1 Rollouts: canary steps, pauses, promotion and abort.")
 public final class Main implements Callable<Integer> {
 
+  /** The command line that parsed this object's flags; flag errors are reported through it. */
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   private static final String VERSION = "0.1.0";
   private static final long SHUTDOWN_SECONDS = 25;
@@ -264,8 +267,7 @@ public final class Main implements Callable<Integer> {
    * @param args command-line flags; {@code --help} lists them
    */
   public static void main(String[] args) {
-    CommandLine cmd = new CommandLine(new Main());
-    cmd.setParameterExceptionHandler(Main::shortUsageError);
+    CommandLine cmd = commandLine();
     int code = cmd.execute(args);
     if (code != 0 || cmd.isUsageHelpRequested() || cmd.isVersionHelpRequested()) {
       System.exit(code);
@@ -285,13 +287,14 @@ public final class Main implements Callable<Integer> {
         throw new IllegalArgumentException(
             "--rollout-resync must be 0 (no resync) or more seconds, got " + resyncSeconds);
       }
-      kubeConfig = kubeconfig == null ? null : ProgramFlags.kubeconfig("--kubeconfig", kubeconfig);
+      kubeConfig =
+          kubeconfig == null ? null : ProgramFlags.kubeconfig("--kubeconfig", kubeconfig, true);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     if (!"text".equals(logFormat) && !"json".equals(logFormat)) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--logformat must be text or json, got " + logFormat);
+          spec.commandLine(), "--logformat must be text or json, got " + logFormat);
     }
     if ("json".equals(logFormat)) {
       useJsonLogs();
@@ -301,26 +304,25 @@ public final class Main implements Callable<Integer> {
     }
     if (rolloutThreads < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--rollout-threads must be at least 1, got " + rolloutThreads);
+          spec.commandLine(), "--rollout-threads must be at least 1, got " + rolloutThreads);
     }
     if (analysisThreads < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this), "--analysis-threads must be at least 1, got " + analysisThreads);
+          spec.commandLine(), "--analysis-threads must be at least 1, got " + analysisThreads);
     }
     if (experimentThreads < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this),
-          "--experiment-threads must be at least 1, got " + experimentThreads);
+          spec.commandLine(), "--experiment-threads must be at least 1, got " + experimentThreads);
     }
     if (pluginHandshakeTimeoutSeconds < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this),
+          spec.commandLine(),
           "--plugin-handshake-timeout must be at least 1 (seconds), got "
               + pluginHandshakeTimeoutSeconds);
     }
     if (pluginCallTimeoutSeconds < 1) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this),
+          spec.commandLine(),
           "--plugin-call-timeout must be at least 1 (seconds), got " + pluginCallTimeoutSeconds);
     }
     io.rollgate.controller.traffic.RouterApiVersions routerVersions;
@@ -329,7 +331,7 @@ public final class Main implements Callable<Integer> {
           new io.rollgate.controller.traffic.RouterApiVersions(
               traefikApiGroup, traefikApiVersion, ambassadorApiVersion, appMeshCrdVersion);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     Path plugins =
         pluginDir != null
@@ -338,19 +340,20 @@ public final class Main implements Callable<Integer> {
     String envKubeconfig = System.getenv("KUBECONFIG");
     if (kubeconfig == null && envKubeconfig != null && !envKubeconfig.isEmpty()) {
       boolean any = false;
-      for (String part : envKubeconfig.split(java.io.File.pathSeparator)) {
+      String[] parts = envKubeconfig.split(java.io.File.pathSeparator);
+      for (String part : parts) {
         if (!part.isEmpty() && Files.isRegularFile(Path.of(part))) {
           try {
-            ProgramFlags.kubeconfig("KUBECONFIG", part);
+            ProgramFlags.kubeconfig("KUBECONFIG", part, parts.length == 1);
           } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
           }
           any = true;
         }
       }
       if (!any) {
         throw new CommandLine.ParameterException(
-            new CommandLine(this), "KUBECONFIG=" + envKubeconfig + ": no readable kubeconfig file");
+            spec.commandLine(), "KUBECONFIG=" + envKubeconfig + ": no readable kubeconfig file");
       }
     }
     Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
@@ -474,7 +477,7 @@ public final class Main implements Callable<Integer> {
     String configured = client.getConfiguration().getNamespace();
     if (configured == null || configured.isEmpty()) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this),
+          spec.commandLine(),
           "--namespaced: no namespace to watch (set --namespace, $POD_NAMESPACE or the kubeconfig context's"
               + " namespace)");
     }
@@ -507,7 +510,7 @@ public final class Main implements Callable<Integer> {
     Duration retry = duration("--leader-election-retry-period", retryPeriod);
     if (lease.compareTo(renew) <= 0 || renew.compareTo(retry) <= 0) {
       throw new CommandLine.ParameterException(
-          new CommandLine(this),
+          spec.commandLine(),
           "leader election needs lease-duration > renew-deadline > retry-period, got "
               + leaseDuration
               + " / "
@@ -550,7 +553,7 @@ public final class Main implements Callable<Integer> {
         .orElseThrow(
             () ->
                 new CommandLine.ParameterException(
-                    new CommandLine(this), flag + ": not a positive Go duration: " + text));
+                    spec.commandLine(), flag + ": not a positive Go duration: " + text));
   }
 
   private static String hostname() {
@@ -618,6 +621,13 @@ public final class Main implements Callable<Integer> {
             b -> b.addOrReplaceInterceptor(io.rollgate.kube.lease.WriteFence.NAME, fence))
         .withConfig(config)
         .build();
+  }
+
+  /** The command line of a new {@link Main}, answering flag errors with {@code shortUsageError}. */
+  static CommandLine commandLine() {
+    CommandLine cmd = new CommandLine(new Main());
+    cmd.setParameterExceptionHandler(Main::shortUsageError);
+    return cmd;
   }
 
   /**

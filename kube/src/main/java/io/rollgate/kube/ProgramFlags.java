@@ -95,11 +95,13 @@ public final class ProgramFlags {
    *
    * @param flag the flag's name, for the message
    * @param path the file
+   * @param complete whether the file must name a server by itself (one file); false for one of
+   *     several files in {@code KUBECONFIG}, which kubectl merges, where it need only parse
    * @return the client configuration of the file's current context
    * @throws IllegalArgumentException when the path is missing, a directory, unreadable, or not a
    *     kubeconfig file; the message names the file and the reason
    */
-  public static Config kubeconfig(String flag, String path) {
+  public static Config kubeconfig(String flag, String path, boolean complete) {
     Path location = Path.of(path);
     if (!Files.exists(location)) {
       throw new IllegalArgumentException(flag + " " + path + ": no such file");
@@ -123,6 +125,9 @@ public final class ProgramFlags {
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
           prefix + "not a kubeconfig file (" + firstLine(e) + ")", e);
+    }
+    if (!complete) {
+      return config;
     }
     // kubectl's rule: the current-context names a context, whose cluster has a server.
     String current = file == null ? null : file.getCurrentContext();

@@ -78,7 +78,7 @@ class ProgramFlagsTest {
     Path file = Files.writeString(dir.resolve("config"), KUBECONFIG);
     assertEquals(
         "https://127.0.0.1:6443/",
-        ProgramFlags.kubeconfig("--kubeconfig", file.toString()).getMasterUrl());
+        ProgramFlags.kubeconfig("--kubeconfig", file.toString(), true).getMasterUrl());
   }
 
   @Test
@@ -96,6 +96,15 @@ class ProgramFlagsTest {
         "cluster 'c1' of context 'local' has no server");
   }
 
+  @Test
+  void aPartOfSeveralKubeconfigFilesNeedOnlyParse() throws IOException {
+    String credentialsOnly = write("users", "apiVersion: v1\nkind: Config\nusers: []\n");
+    ProgramFlags.kubeconfig("KUBECONFIG", credentialsOnly, false);
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ProgramFlags.kubeconfig("KUBECONFIG", write("bad", "hello\n"), false));
+  }
+
   private String write(String name, String text) throws IOException {
     return Files.writeString(dir.resolve(name), text).toString();
   }
@@ -103,7 +112,8 @@ class ProgramFlagsTest {
   private static void assertReason(String path, String reason) {
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class, () -> ProgramFlags.kubeconfig("--kubeconfig", path));
+            IllegalArgumentException.class,
+            () -> ProgramFlags.kubeconfig("--kubeconfig", path, true));
     assertTrue(e.getMessage().startsWith("--kubeconfig " + path + ": " + reason), e.getMessage());
   }
 }

@@ -50,6 +50,9 @@ import picocli.CommandLine.Option;
         "Admission webhook for argoproj.io/v1alpha1 Rollouts: validation, defaults, own TLS certificates.")
 public final class Main implements Callable<Integer> {
 
+  /** The command line that parsed this object's flags; flag errors are reported through it. */
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   private static final long START_SECONDS = 120;
   private static final long SHUTDOWN_SECONDS = 20;
@@ -283,7 +286,7 @@ public final class Main implements Callable<Integer> {
       ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
           .setLevel(Level.toLevel(ProgramFlags.logLevel("--loglevel", logLevel)));
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     WebhookOptions options = options();
     // The epoll transport (netty-transport-native-epoll, on the classpath) answers with fewer
@@ -475,11 +478,11 @@ public final class Main implements Callable<Integer> {
   }
 
   private WebhookOptions options() {
-    CommandLine cmd = new CommandLine(this);
+    CommandLine cmd = spec.commandLine();
     try {
       ProgramFlags.port("--port", port);
       parsedKubeconfig =
-          kubeconfig == null ? null : ProgramFlags.kubeconfig("--kubeconfig", kubeconfig);
+          kubeconfig == null ? null : ProgramFlags.kubeconfig("--kubeconfig", kubeconfig, true);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cmd, e.getMessage(), e);
     }
