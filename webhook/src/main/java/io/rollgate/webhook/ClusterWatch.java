@@ -106,27 +106,37 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
     clusterTemplates = client.resources(ClusterAnalysisTemplate.class).runnableInformer(0);
     for (SharedIndexInformer<?> i :
         List.of(configMaps, policies, namespaces, templates, clusterTemplates)) {
-      // fabric8 gives up on an informer whose first list fails (a CRD installed after the webhook,
-      // RBAC granted
-      // later); keep retrying with its backoff instead, so the data appears once it can be read.
+      // fabric8 gives up on an informer whose first list fails (a CRD installed after the
+      // webhook, RBAC granted later); keep retrying with its backoff instead, so the data appears
+      // once it can be read. A failure is logged at WARN when its reason changes, and at DEBUG
+      // while it repeats.
       String kind = i.getApiTypeClass().getSimpleName();
+      java.util.concurrent.atomic.AtomicReference<String> lastReason =
+          new java.util.concurrent.atomic.AtomicReference<>();
       i.exceptionHandler(
           (started, err) -> {
+            int code = httpCode(err);
             if (i == policies) {
               // 404: the RolloutPolicy CRD is not installed, so there are no policies (not "not
-              // loaded yet").
-              // fabric8 hands the failure over wrapped (a CompletionException around it): look down
-              // the causes.
-              policyCrdAbsent = httpCode(err) == 404;
+              // loaded yet"). fabric8 hands the failure over wrapped (a CompletionException around
+              // it): look down the causes.
+              policyCrdAbsent = code == 404;
             }
-            LOG.warn(
-                "informer for {} cannot list or watch, retrying: {}", kind, String.valueOf(err));
+            String reason = failureReason(code, err);
+            if (!reason.equals(lastReason.getAndSet(reason))) {
+              LOG.warn("informer for {} cannot list or watch ({}); retrying", kind, reason);
+            } else {
+              LOG.debug("informer for {} still cannot list or watch ({})", kind, reason);
+            }
             return true;
           });
       i.start()
           .whenComplete(
               (v, err) -> {
-                if (err != null) {
+                if (err != null && String.valueOf(err.getMessage()).contains("manually stopped")) {
+                  // Stopped at shutdown before its first list succeeded: nothing went wrong.
+                  LOG.debug("informer for {} stopped before it started", kind);
+                } else if (err != null) {
                   LOG.warn(
                       "informer for {} not started yet: {}",
                       i.getApiTypeClass().getSimpleName(),
@@ -149,6 +159,28 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
       }
     }
     return -1;
+  }
+
+  /**
+   * Says in a few words why an informer's list or watch failed.
+   *
+   * @param code the API server's HTTP status, or -1
+   * @param err the failure
+   * @return for example {@code HTTP 404: the kind is not served (its CRD is not installed)}
+   */
+  static String failureReason(int code, Throwable err) {
+    if (code == 404) {
+      return "HTTP 404: the kind is not served (its CRD is not installed)";
+    }
+    if (code == 401 || code == 403) {
+      return "HTTP " + code + ": the webhook's credentials may not list and watch it (RBAC)";
+    }
+    Throwable root = err;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? "" : ": " + root.getMessage();
+    return (code > 0 ? "HTTP " + code + " " : "") + root.getClass().getSimpleName() + message;
   }
 
   @Override

@@ -120,8 +120,9 @@ public final class WebhookServer {
             })
         .compose(
             actual -> {
-              // The other event loops listen on the port the first one got (the same port is shared
-              // in Vert.x).
+              // The other event loops listen with the same options, so Vert.x shares the first
+              // one's
+              // socket with them (for port 0 too: they share the port it was given).
               Future<Void> rest = Future.succeededFuture();
               for (int i = 1; i < eventLoops; i++) {
                 rest =
@@ -129,7 +130,7 @@ public final class WebhookServer {
                         v ->
                             vertx
                                 .deployVerticle(
-                                    new Instance(options(bundle, actual), Promise.promise()))
+                                    new Instance(options(bundle, port), Promise.promise()))
                                 .map(
                                     id -> {
                                       deployments.add(id);

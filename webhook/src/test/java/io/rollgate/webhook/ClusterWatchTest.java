@@ -23,4 +23,18 @@ class ClusterWatchTest {
             new CompletionException(new java.io.IOException("connection refused"))));
     assertEquals(-1, ClusterWatch.httpCode(null));
   }
+
+  @Test
+  void saysWhyAListFailed_inAFewWords() {
+    assertEquals(
+        "HTTP 404: the kind is not served (its CRD is not installed)",
+        ClusterWatch.failureReason(404, new KubernetesClientException("Not Found", 404, null)));
+    assertEquals(
+        "HTTP 403: the webhook's credentials may not list and watch it (RBAC)",
+        ClusterWatch.failureReason(403, new KubernetesClientException("no", 403, null)));
+    assertEquals(
+        "IOException: connection refused",
+        ClusterWatch.failureReason(
+            -1, new CompletionException(new java.io.IOException("connection refused"))));
+  }
 }
