@@ -406,27 +406,27 @@ public final class Main implements Callable<Integer> {
         new ControllerVerticle(options, client, Clock.systemUTC(), metrics, fence);
     // The JVM runs shutdown hooks on SIGTERM; this one is the only place that waits, bounded, for
     // the graceful stop.
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  LOG.info("shutting down: draining reconciles in flight");
-                  try {
-                    verticle
-                        .shutdown()
-                        .eventually(vertx::close)
-                        .toCompletionStage()
-                        .toCompletableFuture()
-                        .get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
-                  } catch (Exception e) {
-                    LOG.warn("graceful shutdown incomplete: {}", e.toString());
-                  }
-                  client.close();
-                  metrics.close();
-                  LOG.info("stopped");
-                  flushLogs();
-                },
-                "shutdown"));
+    Thread shutdownHook =
+        new Thread(
+            () -> {
+              LOG.info("shutting down: draining reconciles in flight");
+              try {
+                verticle
+                    .shutdown()
+                    .eventually(vertx::close)
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
+              } catch (Exception e) {
+                LOG.warn("graceful shutdown incomplete: {}", e.toString());
+              }
+              client.close();
+              metrics.close();
+              LOG.info("stopped");
+              flushLogs();
+            },
+            "shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
     try {
       // Start-up happens on the main thread, before any reconcile runs; Vert.x threads keep the
       // process alive after.
@@ -448,8 +448,10 @@ public final class Main implements Callable<Integer> {
           e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
               ? e.getCause()
               : e;
-      LOG.error("controller failed to start: {}", cause.toString());
+      LOG.error("controller failed to start: {}", startFailure(cause));
       LOG.debug("start failure", cause);
+      // Nothing to drain: the graceful stop would wait for a Vert.x that is closed below.
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
       vertx.close();
       client.close();
       metrics.close();
@@ -621,6 +623,27 @@ public final class Main implements Callable<Integer> {
             b -> b.addOrReplaceInterceptor(io.rollgate.kube.lease.WriteFence.NAME, fence))
         .withConfig(config)
         .build();
+  }
+
+  /**
+   * Says why the start failed in one line: for a kind the API server does not serve (HTTP 404),
+   * that its CRD is missing; otherwise the failure itself.
+   */
+  static String startFailure(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k
+          && k.getCode() == 404) {
+        String what = k.getMessage() == null ? "" : k.getMessage();
+        int at = what.indexOf("/apis/");
+        int end = what.indexOf('?', Math.max(at, 0));
+        String path =
+            at < 0 ? "a kind it needs" : what.substring(at, end < 0 ? what.length() : end);
+        return "the API server does not serve "
+            + path
+            + " (HTTP 404): are the CRDs installed? (docs/install.md)";
+      }
+    }
+    return cause.toString();
   }
 
   /** The command line of a new {@link Main}, answering flag errors with {@code shortUsageError}. */

@@ -37,4 +37,23 @@ class MainFlagsTest {
             + " Infinity\nRun 'rollgate-controller --help' for the flags.\n",
         run("--qps", "Infinity"));
   }
+
+  @Test
+  void aStartFailingForAMissingCrdSaysSo() {
+    Throwable notServed =
+        new java.util.concurrent.CompletionException(
+            new io.fabric8.kubernetes.client.KubernetesClientException(
+                "Failure executing: GET at:"
+                    + " https://127.0.0.1:6443/apis/argoproj.io/v1alpha1/rollouts?resourceVersion=0."
+                    + " Message: Not Found.",
+                404,
+                null));
+    assertEquals(
+        "the API server does not serve /apis/argoproj.io/v1alpha1/rollouts (HTTP 404): are the"
+            + " CRDs installed? (docs/install.md)",
+        Main.startFailure(notServed));
+    assertEquals(
+        "java.io.IOException: connection refused",
+        Main.startFailure(new java.io.IOException("connection refused")));
+  }
 }
