@@ -193,9 +193,18 @@ class Bench:
         threads = thread_cpu(pid)
         print(f"  {ctrl} {phase}: CPU s by thread group: "
               + ", ".join(f"{k} {v:.1f}" for k, v in sorted(threads.items(), key=lambda x: -x[1])[:12]), flush=True)
+        jcmd = os.path.join(os.path.dirname(os.path.realpath(shutil.which(self.a.rollgate_java))), "jcmd")
+        classes = subprocess.run([jcmd, str(pid), "VM.classloader_stats"], capture_output=True, text=True,
+                                 check=False).stdout
+        metaspace = subprocess.run([jcmd, str(pid), "VM.metaspace", "basic"], capture_output=True, text=True,
+                                   check=False).stdout
+        loaded = re.search(r"^Total = \d+\s+(\d+)", classes, re.M)
+        committed = re.search(r"Both:\s+[\d.]+ [KMG]B reserved,\s+([\d.]+ [KMG]B)", metaspace)
+        print(f"  {ctrl} {phase}: {len(os.listdir(f'/proc/{pid}/task'))} threads, "
+              f"{loaded.group(1) if loaded else '?'} classes loaded, metaspace "
+              f"{committed.group(1) if committed else '?'} committed", flush=True)
         if "NativeMemoryTracking" not in self.a.rollgate_java_opts:
             return
-        jcmd = os.path.join(os.path.dirname(os.path.realpath(shutil.which(self.a.rollgate_java))), "jcmd")
         with open(f"/tmp/controller-bench-{ns}.{phase}.txt", "w") as out:
             for what in (["VM.native_memory", "summary"], ["GC.heap_info"], ["GC.class_histogram"]):
                 subprocess.run([jcmd, str(pid), *what], stdout=out, stderr=subprocess.STDOUT, check=False)

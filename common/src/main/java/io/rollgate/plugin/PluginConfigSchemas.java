@@ -53,10 +53,12 @@ public final class PluginConfigSchemas {
   private static final int VALUE_TEXT_LIMIT = 60;
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$-]*");
 
-  /** Loads the meta-schemas and compiles schemas; remote {@code $ref}s are never fetched. */
-  private final SchemaRegistry registry =
-      SchemaRegistry.withDefaultDialect(
-          DEFAULT_DIALECT, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+  /**
+   * Loads the meta-schemas and compiles schemas; remote {@code $ref}s are never fetched. Built on
+   * first use ({@code registry()}): most processes never meet a plugin with a schema, and the
+   * validator library loads about two hundred classes.
+   */
+  private volatile SchemaRegistry registry;
 
   private final Map<JsonNode, Compiled> cache = new ConcurrentHashMap<>();
   private final int cacheLimit;
@@ -154,7 +156,7 @@ public final class PluginConfigSchemas {
       }
       dialect = known.get();
     }
-    Schema meta = registry.getSchema(SchemaLocation.of(dialect.getDialectId()));
+    Schema meta = registry().getSchema(SchemaLocation.of(dialect.getDialectId()));
     Set<String> seen = new LinkedHashSet<>();
     for (Error e : meta.validate(schema)) {
       Violation v = violation(path, e);
@@ -280,6 +282,22 @@ public final class PluginConfigSchemas {
     }
   }
 
+  private SchemaRegistry registry() {
+    SchemaRegistry r = registry;
+    if (r == null) {
+      synchronized (this) {
+        r = registry;
+        if (r == null) {
+          r =
+              SchemaRegistry.withDefaultDialect(
+                  DEFAULT_DIALECT, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+          registry = r;
+        }
+      }
+    }
+    return r;
+  }
+
   private Compiled compile(JsonNode schema) {
     Compiled cached = cache.get(schema);
     if (cached != null) {
@@ -287,7 +305,7 @@ public final class PluginConfigSchemas {
     }
     Compiled compiled;
     try {
-      Schema s = registry.getSchema(schema);
+      Schema s = registry().getSchema(schema);
       // Resolve every $ref now rather than on first use, so that a dangling one is reported here.
       s.initializeValidators();
       compiled = new Compiled(s, null);

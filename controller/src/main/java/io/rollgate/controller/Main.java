@@ -52,6 +52,7 @@ public final class Main implements Callable<Integer> {
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(15);
   private static final long START_SECONDS = 120;
   private static final Duration API_TIMEOUT = Duration.ofSeconds(30);
+  private static final int WORKER_THREADS = 4;
 
   @Option(
       names = "--kubeconfig",
@@ -356,7 +357,10 @@ public final class Main implements Callable<Integer> {
             spec.commandLine(), "KUBECONFIG=" + envKubeconfig + ": no readable kubeconfig file");
       }
     }
-    Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(Math.max(4, kubeApiThreads)));
+    // API calls run on their own pool (--kube-api-threads); Vert.x's shared worker pool only takes
+    // the metrics scrape, the periodic sweep and plugin file work, and a thread pool grows to its
+    // full size over time, so it stays small.
+    Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(WORKER_THREADS));
     io.rollgate.kube.lease.WriteFence fence = new io.rollgate.kube.lease.WriteFence();
     KubernetesClient client = buildClient(vertx, kubeConfig, API_TIMEOUT, fence);
     // A process pause of 2 s or more is logged with the writes it caught in flight
