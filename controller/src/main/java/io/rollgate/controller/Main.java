@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.rollgate.controller.metrics.ControllerMetrics;
+import io.rollgate.controller.options.ControllerOptions;
 import io.rollgate.defaults.GoDurations;
 import io.rollgate.kube.ProgramFlags;
 import io.rollgate.kube.lease.LeaderElection;

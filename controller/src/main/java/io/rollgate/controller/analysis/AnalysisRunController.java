@@ -1,18 +1,17 @@
 package io.rollgate.controller.analysis;
 
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.rollgate.api.AnalysisRun;
-import io.rollgate.controller.ControllerOptions;
-import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.analysis.provider.MetricProviders;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.options.ControllerOptions;
+import io.rollgate.controller.runtime.EnqueueHandler;
+import io.rollgate.controller.runtime.WorkQueue;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,36 +79,14 @@ public final class AnalysisRunController {
     AnalysisRunReconciler reconciler =
         new AnalysisRunReconciler(cache, api, events, providers, clock, MEASUREMENT_TIMEOUT);
     queue =
-        new WorkQueue(
+        WorkQueue.withDefaultBackoff(
             vertx,
             "AnalysisRun",
             reconciler,
             options.analysisThreads(),
-            Duration.ofMillis(5),
-            Duration.ofSeconds(10),
             MEASUREMENT_TIMEOUT.plusSeconds(30),
             clock);
-    informer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(AnalysisRun run) {
-            queue.add(key(run), "watch");
-          }
-
-          @Override
-          public void onUpdate(AnalysisRun before, AnalysisRun after) {
-            boolean resync =
-                Objects.equals(
-                    before.getMetadata().getResourceVersion(),
-                    after.getMetadata().getResourceVersion());
-            queue.add(key(after), resync ? "resync" : "watch");
-          }
-
-          @Override
-          public void onDelete(AnalysisRun run, boolean unknownFinalState) {
-            cache.forget(run.getMetadata().getNamespace(), run.getMetadata().getName());
-          }
-        });
+    informer.addEventHandler(EnqueueHandler.self(queue, cache::forget));
     return runsSynced.onSuccess(
         v -> LOG.info("informer synced analysisruns={}", informer.getStore().list().size()));
   }
@@ -131,9 +108,5 @@ public final class AnalysisRunController {
    */
   public Future<Void> stop() {
     return queue == null ? Future.succeededFuture() : queue.shutdown();
-  }
-
-  private static String key(AnalysisRun run) {
-    return run.getMetadata().getNamespace() + "/" + run.getMetadata().getName();
   }
 }

@@ -1,25 +1,22 @@
 package io.rollgate.controller.experiment;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisTemplate;
 import io.rollgate.api.ClusterAnalysisTemplate;
 import io.rollgate.api.Experiment;
-import io.rollgate.controller.ControllerOptions;
-import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.options.ControllerOptions;
 import io.rollgate.controller.rollout.RolloutCache;
+import io.rollgate.controller.runtime.EnqueueHandler;
+import io.rollgate.controller.runtime.WorkQueue;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,78 +93,25 @@ public final class ExperimentController {
             clock);
     ExperimentReconciler reconciler = new ExperimentReconciler(cache, api, events, clock);
     queue =
-        new WorkQueue(
+        WorkQueue.withDefaultBackoff(
             vertx,
             "Experiment",
             reconciler,
             options.experimentThreads(),
-            Duration.ofMillis(5),
-            Duration.ofSeconds(10),
             Duration.ofSeconds(120),
             clock);
     experimentInformer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(Experiment ex) {
-            queue.add(key(ex), "watch");
-          }
-
-          @Override
-          public void onUpdate(Experiment before, Experiment after) {
-            boolean resync =
-                Objects.equals(
-                    before.getMetadata().getResourceVersion(),
-                    after.getMetadata().getResourceVersion());
-            queue.add(key(after), resync ? "resync" : "watch");
-          }
-
-          @Override
-          public void onDelete(Experiment ex, boolean unknownFinalState) {
-            cache.forget("Experiment", ex.getMetadata().getNamespace(), ex.getMetadata().getName());
-          }
-        });
-    rsInformer.addEventHandler(ownerHandler(cache, "ReplicaSet"));
-    runInformer.addEventHandler(ownerHandler(cache, "AnalysisRun"));
+        EnqueueHandler.self(queue, (ns, name) -> cache.forget("Experiment", ns, name)));
+    rsInformer.addEventHandler(
+        EnqueueHandler.controllerOwner(
+            queue, "Experiment", (ns, name) -> cache.forget("ReplicaSet", ns, name)));
+    runInformer.addEventHandler(
+        EnqueueHandler.controllerOwner(
+            queue, "Experiment", (ns, name) -> cache.forget("AnalysisRun", ns, name)));
     return synced.onSuccess(
         v ->
             LOG.info(
                 "informer synced experiments={}", experimentInformer.getStore().list().size()));
-  }
-
-  private <T extends HasMetadata> ResourceEventHandler<T> ownerHandler(
-      ExperimentCache cache, String kind) {
-    return new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(T obj) {
-        enqueueOwner(obj);
-      }
-
-      @Override
-      public void onUpdate(T before, T after) {
-        if (!Objects.equals(
-            before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
-          enqueueOwner(after);
-        }
-      }
-
-      @Override
-      public void onDelete(T obj, boolean unknownFinalState) {
-        cache.forget(kind, obj.getMetadata().getNamespace(), obj.getMetadata().getName());
-        enqueueOwner(obj);
-      }
-    };
-  }
-
-  private void enqueueOwner(HasMetadata obj) {
-    List<OwnerReference> refs = obj.getMetadata().getOwnerReferences();
-    if (refs == null) {
-      return;
-    }
-    for (OwnerReference ref : refs) {
-      if (Boolean.TRUE.equals(ref.getController()) && "Experiment".equals(ref.getKind())) {
-        queue.add(obj.getMetadata().getNamespace() + "/" + ref.getName(), "watch");
-      }
-    }
   }
 
   /**
@@ -196,9 +140,5 @@ public final class ExperimentController {
    */
   public Future<Void> stop() {
     return queue == null ? Future.succeededFuture() : queue.shutdown();
-  }
-
-  private static String key(HasMetadata obj) {
-    return obj.getMetadata().getNamespace() + "/" + obj.getMetadata().getName();
   }
 }

@@ -6,8 +6,8 @@ import io.rollgate.api.BlueGreenStatus;
 import io.rollgate.api.Labels;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutAnalysisRunStatus;
-import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.rollout.bluegreen.PromotionGate;
+import io.rollgate.controller.runtime.ReconcileContext;
 import io.vertx.core.Future;
 
 /**

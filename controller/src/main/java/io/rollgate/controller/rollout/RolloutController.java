@@ -1,30 +1,30 @@
 package io.rollgate.controller.rollout;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.AnalysisTemplate;
 import io.rollgate.api.ClusterAnalysisTemplate;
 import io.rollgate.api.Labels;
 import io.rollgate.api.Rollout;
-import io.rollgate.controller.ControllerOptions;
-import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.kube.TrimmedItemStore;
+import io.rollgate.controller.options.ControllerOptions;
+import io.rollgate.controller.runtime.EnqueueHandler;
+import io.rollgate.controller.runtime.Informers;
+import io.rollgate.controller.runtime.WorkQueue;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +62,7 @@ public final class RolloutController {
   private SharedIndexInformer<ClusterAnalysisTemplate> clusterTemplateInformer;
   private SharedIndexInformer<io.rollgate.api.Experiment> experimentInformer;
   private WorkQueue queue;
-  private volatile boolean stopping;
+  private Informers informers;
   private final io.vertx.core.Promise<Void> lost = io.vertx.core.Promise.promise();
 
   /**
@@ -112,71 +112,81 @@ public final class RolloutController {
    *     (for example the Rollout CRD is not installed)
    */
   public Future<Void> start() {
-    KubernetesClient client = api.client();
-    long resyncMillis = options.resync().toMillis();
-    String instanceSelector =
-        options.instanceId() == null || options.instanceId().isEmpty()
-            ? "!" + Labels.CONTROLLER_INSTANCE_ID
-            : Labels.CONTROLLER_INSTANCE_ID + "=" + options.instanceId();
-    var rolloutOp =
-        options.namespace() == null
-            ? client.resources(Rollout.class).inAnyNamespace()
-            : client.resources(Rollout.class).inNamespace(options.namespace());
-    rolloutInformer =
-        TrimmedItemStore.trim(
-            rolloutOp.withLabelSelector(instanceSelector).runnableInformer(resyncMillis));
-    var rsOp =
-        options.namespace() == null
-            ? client.apps().replicaSets().inAnyNamespace()
-            : client.apps().replicaSets().inNamespace(options.namespace());
+    informers = new Informers(vertx, api.client(), options.namespace(), options.resync());
+    watchKinds(instanceSelector());
+    RolloutCache cache = cache();
+    queue =
+        WorkQueue.withDefaultBackoff(
+            vertx,
+            "Rollout",
+            reconciler(cache),
+            options.rolloutThreads(),
+            Duration.ofSeconds(120),
+            clock);
+    enqueueOnEvents(cache);
+    informers.lost().onFailure(lost::tryFail);
+    return informers.start().onSuccess(v -> logSynced());
+  }
+
+  private String instanceSelector() {
+    return options.instanceId() == null || options.instanceId().isEmpty()
+        ? "!" + Labels.CONTROLLER_INSTANCE_ID
+        : Labels.CONTROLLER_INSTANCE_ID + "=" + options.instanceId();
+  }
+
+  /** Creates the informers (not started); Rollouts, AnalysisRuns and Experiments by instance id. */
+  private void watchKinds(String instanceSelector) {
+    rolloutInformer = informers.watch("rollouts", Rollout.class, instanceSelector, Map.of());
     rsInformer =
-        TrimmedItemStore.trim(
-            rsOp.withLabelSelector(Labels.POD_TEMPLATE_HASH)
-                .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUid))
-                .runnableInformer(resyncMillis));
-    var svcOp =
-        options.namespace() == null
-            ? client.services().inAnyNamespace()
-            : client.services().inNamespace(options.namespace());
+        informers.watch(
+            "replicasets",
+            ReplicaSet.class,
+            Labels.POD_TEMPLATE_HASH,
+            Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUid));
     serviceInformer =
-        TrimmedItemStore.trim(
-            svcOp
-                .withIndexers(Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout))
-                .runnableInformer(resyncMillis));
-    var deploymentOp =
-        options.namespace() == null
-            ? client.apps().deployments().inAnyNamespace()
-            : client.apps().deployments().inNamespace(options.namespace());
-    deploymentInformer = TrimmedItemStore.trim(deploymentOp.runnableInformer(resyncMillis));
-    var runOp =
-        options.namespace() == null
-            ? client.resources(AnalysisRun.class).inAnyNamespace()
-            : client.resources(AnalysisRun.class).inNamespace(options.namespace());
+        informers.watch(
+            "services",
+            Service.class,
+            null,
+            Map.of(RolloutCache.BY_MANAGED_BY, RolloutCache::managedByRollout));
+    deploymentInformer = informers.watch("deployments", Deployment.class);
+    experimentInformer =
+        informers.add(
+            "experiments",
+            RolloutExperiments.informer(
+                api.client(), options, instanceSelector, options.resync().toMillis()));
     runInformer =
-        TrimmedItemStore.trim(
-            runOp
-                .withLabelSelector(instanceSelector)
-                .withIndexers(Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf))
-                .runnableInformer(resyncMillis));
-    var templateOp =
-        options.namespace() == null
-            ? client.resources(AnalysisTemplate.class).inAnyNamespace()
-            : client.resources(AnalysisTemplate.class).inNamespace(options.namespace());
-    templateInformer = TrimmedItemStore.trim(templateOp.runnableInformer(resyncMillis));
+        informers.watch(
+            "analysisruns",
+            AnalysisRun.class,
+            instanceSelector,
+            Map.of(RolloutCache.BY_OWNER, RolloutCache::controllerOwnerUidOf));
+    templateInformer = informers.watch("analysistemplates", AnalysisTemplate.class);
     // With --namespaced only a Role is granted: a cluster-scoped kind cannot be read, so it is not
     // watched.
     clusterTemplateInformer =
         options.clusterTemplates()
-            ? TrimmedItemStore.trim(
-                client.resources(ClusterAnalysisTemplate.class).runnableInformer(resyncMillis))
+            ? informers.watchClusterScoped(
+                "clusteranalysistemplates", ClusterAnalysisTemplate.class)
             : null;
-    experimentInformer =
-        RolloutExperiments.informer(client, options, instanceSelector, resyncMillis);
-    RolloutCache cache =
-        new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
-            .withDeployments(deploymentInformer)
-            .withAnalysis(runInformer, templateInformer, clusterTemplateInformer)
-            .withExperiments(experimentInformer);
+  }
+
+  private RolloutCache cache() {
+    return new RolloutCache(rolloutInformer, rsInformer, serviceInformer, clock)
+        .withDeployments(deploymentInformer)
+        .withAnalysis(runInformer, templateInformer, clusterTemplateInformer)
+        .withExperiments(experimentInformer);
+  }
+
+  private void logSynced() {
+    LOG.info(
+        "informers synced rollouts={} replicasets={} services={}",
+        rolloutInformer.getStore().list().size(),
+        rsInformer.getStore().list().size(),
+        serviceInformer.getStore().list().size());
+  }
+
+  private RolloutReconciler reconciler(RolloutCache cache) {
     // --aws-verify-target-group (docs/traffic-routers.md "AWS ALB"): the ALB router reads the
     // weights back from AWS.
     io.rollgate.controller.aws.LoadBalancerProvider albTargetGroups =
@@ -184,193 +194,59 @@ public final class RolloutController {
             ? new io.rollgate.controller.aws.ElbV2LoadBalancerProvider(
                 new io.rollgate.controller.analysis.provider.common.MetricHttpClient(vertx))
             : null;
-    RolloutReconciler reconciler =
-        plugins == null
-            ? new RolloutReconciler(
-                cache, api, events, clock, null, null, options.routerApiVersions(), albTargetGroups)
-            : new RolloutReconciler(
-                cache,
-                api,
-                events,
-                clock,
-                plugins.stepPlugins(),
-                plugins::router,
-                options.routerApiVersions(),
-                albTargetGroups);
-    queue =
-        new WorkQueue(
-            vertx,
-            "Rollout",
-            reconciler,
-            options.rolloutThreads(),
-            Duration.ofMillis(5),
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(120),
-            clock);
+    return plugins == null
+        ? new RolloutReconciler(
+            cache, api, events, clock, null, null, options.routerApiVersions(), albTargetGroups)
+        : new RolloutReconciler(
+            cache,
+            api,
+            events,
+            clock,
+            plugins.stepPlugins(),
+            plugins::router,
+            options.routerApiVersions(),
+            albTargetGroups);
+  }
+
+  /**
+   * Registers the handlers: each event only enqueues the Rollouts it concerns (see the class
+   * comment), after the cache has forgotten a deleted object.
+   */
+  private void enqueueOnEvents(RolloutCache cache) {
+    // Reconciling a deleted Rollout releases the Services it managed.
     rolloutInformer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(Rollout r) {
-            queue.add(key(r), "watch");
-          }
-
-          @Override
-          public void onUpdate(Rollout before, Rollout after) {
-            boolean resync =
-                Objects.equals(
-                    before.getMetadata().getResourceVersion(),
-                    after.getMetadata().getResourceVersion());
-            queue.add(key(after), resync ? "resync" : "watch");
-          }
-
-          @Override
-          public void onDelete(Rollout r, boolean unknownFinalState) {
-            cache.forget("Rollout", r.getMetadata().getNamespace(), r.getMetadata().getName());
-            // Reconciling a deleted Rollout releases the Services it managed.
-            queue.add(key(r), "watch");
-          }
-        });
+        EnqueueHandler.self(queue, forget(cache, "Rollout")).alsoOnDelete());
     rsInformer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(ReplicaSet rs) {
-            enqueueOwner(rs);
-          }
-
-          @Override
-          public void onUpdate(ReplicaSet before, ReplicaSet after) {
-            if (!Objects.equals(
-                before.getMetadata().getResourceVersion(),
-                after.getMetadata().getResourceVersion())) {
-              enqueueOwner(after);
-            }
-          }
-
-          @Override
-          public void onDelete(ReplicaSet rs, boolean unknownFinalState) {
-            cache.forget("ReplicaSet", rs.getMetadata().getNamespace(), rs.getMetadata().getName());
-            enqueueOwner(rs);
-          }
-        });
+        EnqueueHandler.controllerOwner(queue, "Rollout", forget(cache, "ReplicaSet")));
     serviceInformer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(Service svc) {
-            enqueueReferencing(cache, svc);
-          }
-
-          @Override
-          public void onUpdate(Service before, Service after) {
-            enqueueReferencing(cache, after);
-            if (!RolloutCache.managedByRollout(before)
-                .equals(RolloutCache.managedByRollout(after))) {
-              enqueueReferencing(cache, before);
-            }
-          }
-
-          @Override
-          public void onDelete(Service svc, boolean unknownFinalState) {
-            cache.forget("Service", svc.getMetadata().getNamespace(), svc.getMetadata().getName());
-            enqueueReferencing(cache, svc);
-          }
-        });
+        EnqueueHandler.<Service>mapped(
+                queue, svc -> referencing(cache, svc), forget(cache, "Service"))
+            .updatesWhen((before, after) -> true)
+            .alsoBeforeWhen(
+                (before, after) ->
+                    !RolloutCache.managedByRollout(before)
+                        .equals(RolloutCache.managedByRollout(after))));
+    // Only a new generation (template, selector, replicas) matters to the Rollouts referencing it.
     deploymentInformer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(Deployment d) {
-            enqueueReferencing(cache, d);
-          }
-
-          @Override
-          public void onUpdate(Deployment before, Deployment after) {
-            // Only a new generation (template, selector, replicas) matters to the Rollouts
-            // referencing it.
-            if (!Objects.equals(
-                before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
-              enqueueReferencing(cache, after);
-            }
-          }
-
-          @Override
-          public void onDelete(Deployment d, boolean unknownFinalState) {
-            cache.forget("Deployment", d.getMetadata().getNamespace(), d.getMetadata().getName());
-            enqueueReferencing(cache, d);
-          }
-        });
+        EnqueueHandler.<Deployment>mapped(
+                queue, d -> referencing(cache, d), forget(cache, "Deployment"))
+            .updatesWhen(
+                (before, after) ->
+                    !Objects.equals(
+                        before.getMetadata().getGeneration(),
+                        after.getMetadata().getGeneration())));
     // A run's phase change drives the Rollout (step completion, pause, abort); template changes
     // need no pass.
     runInformer.addEventHandler(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(AnalysisRun run) {
-            enqueueOwner(run);
-          }
-
-          @Override
-          public void onUpdate(AnalysisRun before, AnalysisRun after) {
-            if (!Objects.equals(
-                before.getMetadata().getResourceVersion(),
-                after.getMetadata().getResourceVersion())) {
-              enqueueOwner(after);
-            }
-          }
-
-          @Override
-          public void onDelete(AnalysisRun run, boolean unknownFinalState) {
-            cache.forget(
-                "AnalysisRun", run.getMetadata().getNamespace(), run.getMetadata().getName());
-            enqueueOwner(run);
-          }
-        });
-    Future<Void> rolloutsSynced =
-        Future.fromCompletionStage(rolloutInformer.start(), vertx.getOrCreateContext());
-    Future<Void> rsSynced =
-        Future.fromCompletionStage(rsInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(rolloutInformer, "rollouts");
-    watchForLoss(rsInformer, "replicasets");
-    Future<Void> svcSynced =
-        Future.fromCompletionStage(serviceInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(serviceInformer, "services");
-    Future<Void> deploymentsSynced =
-        Future.fromCompletionStage(deploymentInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(deploymentInformer, "deployments");
+        EnqueueHandler.controllerOwner(queue, "Rollout", forget(cache, "AnalysisRun")));
     // An Experiment's phase change drives its Rollout's experiment step (docs/compatibility.md
     // §12.2).
     experimentInformer.addEventHandler(
         RolloutExperiments.ownerHandler(cache, key -> queue.add(key, "watch")));
-    Future<Void> experimentsSynced =
-        Future.fromCompletionStage(experimentInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(experimentInformer, "experiments");
-    Future<Void> runsSynced =
-        Future.fromCompletionStage(runInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(runInformer, "analysisruns");
-    Future<Void> templatesSynced =
-        Future.fromCompletionStage(templateInformer.start(), vertx.getOrCreateContext());
-    watchForLoss(templateInformer, "analysistemplates");
-    Future<Void> clusterTemplatesSynced = Future.succeededFuture();
-    if (clusterTemplateInformer != null) {
-      clusterTemplatesSynced =
-          Future.fromCompletionStage(clusterTemplateInformer.start(), vertx.getOrCreateContext());
-      watchForLoss(clusterTemplateInformer, "clusteranalysistemplates");
-    }
-    return Future.all(
-            List.of(
-                rolloutsSynced,
-                rsSynced,
-                svcSynced,
-                deploymentsSynced,
-                runsSynced,
-                templatesSynced,
-                clusterTemplatesSynced,
-                experimentsSynced))
-        .onSuccess(
-            v ->
-                LOG.info(
-                    "informers synced rollouts={} replicasets={} services={}",
-                    rolloutInformer.getStore().list().size(),
-                    rsInformer.getStore().list().size(),
-                    serviceInformer.getStore().list().size()))
-        .mapEmpty();
+  }
+
+  private static BiConsumer<String, String> forget(RolloutCache cache, String kind) {
+    return (namespace, name) -> cache.forget(kind, namespace, name);
   }
 
   /**
@@ -383,91 +259,36 @@ public final class RolloutController {
     return lost.future();
   }
 
-  private void watchForLoss(SharedIndexInformer<?> informer, String what) {
-    informer
-        .stopped()
-        .whenComplete(
-            (v, err) -> {
-              if (!stopping) {
-                lost.tryFail(
-                    new IllegalStateException(
-                        "informer for "
-                            + what
-                            + " stopped: "
-                            + (err == null ? "no error given" : err.getMessage()),
-                        err));
-              }
-            });
-  }
-
   /**
    * Stops the informers and drains the queue.
    *
    * @return a Future completing when no reconcile is in flight
    */
   public Future<Void> stop() {
-    stopping = true;
-    if (rolloutInformer != null) {
-      rolloutInformer.stop();
-    }
-    if (rsInformer != null) {
-      rsInformer.stop();
-    }
-    if (serviceInformer != null) {
-      serviceInformer.stop();
-    }
-    if (deploymentInformer != null) {
-      deploymentInformer.stop();
-    }
-    SharedIndexInformer<?>[] others = {
-      runInformer, templateInformer, clusterTemplateInformer, experimentInformer
-    };
-    for (SharedIndexInformer<?> i : others) {
-      if (i != null) {
-        i.stop();
-      }
+    if (informers != null) {
+      informers.stop();
     }
     return queue == null ? Future.succeededFuture() : queue.shutdown();
   }
 
-  private void enqueueOwner(AnalysisRun run) {
-    if (run.getMetadata().getOwnerReferences() == null) {
-      return;
+  private static List<String> referencing(RolloutCache cache, Service svc) {
+    List<String> keys = new ArrayList<>();
+    for (Rollout r :
+        cache.rolloutsReferencing(svc.getMetadata().getNamespace(), svc.getMetadata().getName())) {
+      keys.add(key(r));
     }
-    for (OwnerReference ref : run.getMetadata().getOwnerReferences()) {
-      if (Boolean.TRUE.equals(ref.getController()) && "Rollout".equals(ref.getKind())) {
-        queue.add(run.getMetadata().getNamespace() + "/" + ref.getName(), "watch");
-      }
-    }
+    keys.addAll(RolloutCache.managedByRollout(svc));
+    return keys;
   }
 
-  private void enqueueOwner(ReplicaSet rs) {
-    if (rs.getMetadata().getOwnerReferences() == null) {
-      return;
-    }
-    for (OwnerReference ref : rs.getMetadata().getOwnerReferences()) {
-      if (Boolean.TRUE.equals(ref.getController()) && "Rollout".equals(ref.getKind())) {
-        queue.add(rs.getMetadata().getNamespace() + "/" + ref.getName(), "watch");
-      }
-    }
-  }
-
-  private void enqueueReferencing(RolloutCache cache, Service svc) {
-    String ns = svc.getMetadata().getNamespace();
-    for (Rollout r : cache.rolloutsReferencing(ns, svc.getMetadata().getName())) {
-      queue.add(key(r), "watch");
-    }
-    for (String managedBy : RolloutCache.managedByRollout(svc)) {
-      queue.add(managedBy, "watch");
-    }
-  }
-
-  private void enqueueReferencing(RolloutCache cache, Deployment d) {
+  private static List<String> referencing(RolloutCache cache, Deployment d) {
+    List<String> keys = new ArrayList<>();
     for (Rollout r :
         cache.rolloutsReferencingDeployment(
             d.getMetadata().getNamespace(), d.getMetadata().getName())) {
-      queue.add(key(r), "watch");
+      keys.add(key(r));
     }
+    return keys;
   }
 
   /**

@@ -7,7 +7,7 @@ import io.rollgate.api.CanaryStep;
 import io.rollgate.api.Labels;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutStatus;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import io.rollgate.defaults.RolloutDefaults;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,7 +4,7 @@ import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.ManagedRoute;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutTrafficRouting;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import io.rollgate.defaults.RolloutDefaults;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import io.rollgate.controller.traffic.TrafficRequest;
 import io.rollgate.controller.traffic.TrafficRouter;
 import io.rollgate.controller.traffic.WeightVerification;

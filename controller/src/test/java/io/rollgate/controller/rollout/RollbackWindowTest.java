@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutStatus;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

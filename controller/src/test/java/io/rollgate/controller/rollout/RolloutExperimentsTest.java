@@ -12,7 +12,7 @@ import io.rollgate.api.ExperimentTemplate;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutStatus;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.SetHeaderRoute;
 import io.rollgate.api.WeightDestination;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

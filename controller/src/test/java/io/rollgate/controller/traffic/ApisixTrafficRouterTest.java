@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.SetHeaderRoute;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

@@ -14,7 +14,7 @@ import io.rollgate.api.IstioVirtualService;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.WeightDestination;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import java.time.Instant;
 import java.util.Map;
 import java.util.regex.Pattern;

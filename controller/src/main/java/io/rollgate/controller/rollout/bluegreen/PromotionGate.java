@@ -1,7 +1,7 @@
 package io.rollgate.controller.rollout.bluegreen;
 
 import io.rollgate.api.Rollout;
-import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.runtime.ReconcileContext;
 import io.vertx.core.Future;
 
 /**

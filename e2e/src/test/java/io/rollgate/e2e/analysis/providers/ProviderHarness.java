@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Metric;
-import io.rollgate.controller.analysis.provider.HttpMetricProviders;
+import io.rollgate.controller.analysis.HttpMetricProviders;
 import io.rollgate.controller.analysis.provider.MeasurementContext;
 import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.ProviderResult;

@@ -1,4 +1,4 @@
-package io.rollgate.controller;
+package io.rollgate.controller.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.rollgate.controller;
+package io.rollgate.controller.runtime;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -31,6 +31,12 @@ import org.slf4j.LoggerFactory;
  * thread (informer callbacks) and hops onto that context.
  */
 public final class WorkQueue {
+
+  /** The first retry delay after a failure, of {@link #withDefaultBackoff}. */
+  public static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
+
+  /** The cap of the exponential retry delay, of {@link #withDefaultBackoff}. */
+  public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(10);
 
   private static final Logger LOG = LoggerFactory.getLogger(WorkQueue.class);
 
@@ -108,6 +114,31 @@ public final class WorkQueue {
     this.maxDelay = maxDelay;
     this.runTimeout = runTimeout;
     this.clock = clock;
+  }
+
+  /**
+   * Creates a queue with the controllers' retry backoff: 5 ms after the first failure, doubling up
+   * to 10 s.
+   *
+   * @param vertx the Vert.x instance
+   * @param kind the kind reconciled, used in logs and metrics
+   * @param reconciler the reconciler to run
+   * @param workers the maximum number of concurrent runs ({@code --rollout-threads}, {@code
+   *     --analysis-threads}, {@code --experiment-threads})
+   * @param runTimeout the time after which a run still in flight is reported in the log
+   * @param clock the clock
+   * @return the queue, bound to the caller's Vert.x context
+   * @throws IllegalArgumentException when {@code workers} is below 1
+   */
+  public static WorkQueue withDefaultBackoff(
+      Vertx vertx,
+      String kind,
+      Reconciler reconciler,
+      int workers,
+      Duration runTimeout,
+      Clock clock) {
+    return new WorkQueue(
+        vertx, kind, reconciler, workers, DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY, runTimeout, clock);
   }
 
   /**

@@ -1,5 +1,6 @@
-package io.rollgate.controller.analysis.provider;
+package io.rollgate.controller.analysis;
 
+import io.rollgate.controller.analysis.provider.MetricProvider;
 import io.rollgate.controller.analysis.provider.common.MetricHttpClient;
 import io.rollgate.controller.analysis.provider.common.OAuth2ClientCredentials;
 import io.rollgate.controller.analysis.provider.common.ProviderSecrets;

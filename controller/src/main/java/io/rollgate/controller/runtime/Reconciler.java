@@ -1,4 +1,4 @@
-package io.rollgate.controller;
+package io.rollgate.controller.runtime;
 
 import io.vertx.core.Future;
 

@@ -1,4 +1,4 @@
-package io.rollgate.controller;
+package io.rollgate.controller.options;
 
 import io.rollgate.controller.traffic.RouterApiVersions;
 import io.rollgate.kube.lease.LeaderElection;
