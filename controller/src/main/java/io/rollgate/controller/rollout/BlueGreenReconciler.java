@@ -518,7 +518,7 @@ final class BlueGreenReconciler {
     }
     if (strategy(pass).getPostPromotionAnalysis() == null
         || pass.aborted()
-        || fastRollback(pass, pass.old.getStableRS())
+        || RollbackWindow.fastRollback(pass, pass.old.getStableRS())
         || !pass.podHash.equals(Services.selectedHash(pass.activeService))) {
       return Future.succeededFuture();
     }
@@ -709,7 +709,7 @@ final class BlueGreenReconciler {
     if (Boolean.TRUE.equals(status.getPromoteFull())) {
       return "Full promotion requested";
     }
-    if (fastRollback(pass, stable)) {
+    if (RollbackWindow.fastRollback(pass, stable)) {
       return RollbackWindow.within(pass) ? "Rollback within window" : "Fast rollback";
     }
     if (pass.aborted()) {
@@ -719,24 +719,6 @@ final class BlueGreenReconciler {
       return null;
     }
     return "Completed blue-green update";
-  }
-
-  /**
-   * docs/compatibility.md §7.5: a fast rollback is a return to the stable ReplicaSet, or to a
-   * ReplicaSet older than the stable one that is inside the rollback window or still within its
-   * scale-down delay; it is promoted as soon as the active Service selects it, without
-   * post-promotion analysis.
-   */
-  static boolean fastRollback(RolloutPass pass, String stable) {
-    if (pass.podHash.equals(stable)) {
-      return true;
-    }
-    boolean older =
-        pass.newRS != null
-            && pass.stableRS != null
-            && pass.newRS != pass.stableRS
-            && RollbackWindow.older(pass.newRS, pass.stableRS);
-    return older && (RollbackWindow.within(pass) || pass.newRsWithinDelay);
   }
 
   /**

@@ -11,6 +11,7 @@ import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
 import io.rollgate.controller.rollout.model.RsState;
 import io.rollgate.controller.rollout.model.TrafficRoutedInput;
 import io.rollgate.controller.rollout.status.PauseConditions;
+import io.rollgate.defaults.RolloutDefaults;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ final class CanarySnapshots {
     TrafficWeights recorded =
         pass.old.getCanary() == null ? null : pass.old.getCanary().getWeights();
     return new CanarySnapshot.Traffic(
-        TrafficRouted.maxWeight(pass),
+        maxWeight(canary),
         Boolean.TRUE.equals(canary.getDynamicStableScale()),
         canary.getMinPodsPerReplicaSet(),
         canary.getAbortScaleDownDelaySeconds(),
@@ -104,8 +105,7 @@ final class CanarySnapshots {
       return null;
     }
     return new TrafficRoutedInput.RecordedWeights(
-        TrafficRouted.nz(weights.getCanary().getWeight()),
-        TrafficRouted.nz(weights.getStable().getWeight()));
+        nz(weights.getCanary().getWeight()), nz(weights.getStable().getWeight()));
   }
 
   static RsState state(ReplicaSet rs) {
@@ -127,5 +127,20 @@ final class CanarySnapshots {
             ? ReplicaProgressThreshold.Type.PODS
             : ReplicaProgressThreshold.Type.PERCENT;
     return new ReplicaProgressThreshold(type, t.getValue());
+  }
+
+  /**
+   * W: {@code spec.strategy.canary.trafficRouting.maxTrafficWeight}, default 100.
+   *
+   * @param canary the canary strategy, with {@code trafficRouting} set
+   * @return the weight that means all traffic
+   */
+  static int maxWeight(CanaryStrategy canary) {
+    Integer w = canary.getTrafficRouting().getMaxTrafficWeight();
+    return w == null ? RolloutDefaults.MAX_TRAFFIC_WEIGHT : w;
+  }
+
+  private static int nz(Integer v) {
+    return v == null ? 0 : v;
   }
 }

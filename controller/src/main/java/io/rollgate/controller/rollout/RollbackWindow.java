@@ -115,4 +115,22 @@ final class RollbackWindow {
     }
     return RolloutPass.revisionOf(rs);
   }
+
+  /**
+   * docs/compatibility.md §7.5: a fast rollback is a return to the stable ReplicaSet, or to a
+   * ReplicaSet older than the stable one that is inside the rollback window or still within its
+   * scale-down delay; it is promoted as soon as the active Service selects it, without
+   * post-promotion analysis.
+   */
+  static boolean fastRollback(RolloutPass pass, String stable) {
+    if (pass.podHash.equals(stable)) {
+      return true;
+    }
+    boolean older =
+        pass.newRS != null
+            && pass.stableRS != null
+            && pass.newRS != pass.stableRS
+            && older(pass.newRS, pass.stableRS);
+    return older && (within(pass) || pass.newRsWithinDelay);
+  }
 }

@@ -56,20 +56,6 @@ final class RolloutAnalysisRuns {
   private static final Logger LOG = LoggerFactory.getLogger(RolloutAnalysisRuns.class);
   private static final int MAX_NAME_ATTEMPTS = 100;
 
-  /** What one pass decided; read when the status is written. */
-  static final class State {
-    /**
-     * Whether the analysis stage ran in this pass (otherwise the stored references are kept as they
-     * are).
-     */
-    boolean reconciled;
-
-    AnalysisRun step;
-    AnalysisRun background;
-    AnalysisRun pre;
-    AnalysisRun post;
-  }
-
   private final RolloutCache cache;
   private final KubeApi api;
 
@@ -117,7 +103,7 @@ final class RolloutAnalysisRuns {
    *     error
    */
   Future<Void> reconcileCanary(RolloutPass pass) {
-    State st = pass.analysis;
+    RolloutPass.AnalysisRuns st = pass.analysis;
     st.reconciled = true;
     List<AnalysisRun> all = owned(pass);
     CanaryStatus oldCanary = pass.old.getCanary();
@@ -220,7 +206,7 @@ final class RolloutAnalysisRuns {
    * @param status the status being written
    */
   static void applyCanaryStatus(RolloutPass pass, RolloutStatus status) {
-    State st = pass.analysis;
+    RolloutPass.AnalysisRuns st = pass.analysis;
     if (!st.reconciled) {
       return;
     }
@@ -253,7 +239,7 @@ final class RolloutAnalysisRuns {
    *     error
    */
   Future<Void> reconcileBlueGreen(RolloutPass pass) {
-    State st = pass.analysis;
+    RolloutPass.AnalysisRuns st = pass.analysis;
     st.reconciled = true;
     List<AnalysisRun> all = owned(pass);
     BlueGreenStatus oldBg = pass.old.getBlueGreen();
@@ -303,7 +289,7 @@ final class RolloutAnalysisRuns {
       st.post = retry ? null : curPost;
     } else if (inconclusivePause) {
       st.post = curPost;
-    } else if (curPost == null && BlueGreenReconciler.fastRollback(pass, pass.old.getStableRS())) {
+    } else if (curPost == null && RollbackWindow.fastRollback(pass, pass.old.getStableRS())) {
       st.post =
           null; // docs/compatibility.md §7.5: a fast rollback is promoted without post-promotion
       // analysis
@@ -340,7 +326,7 @@ final class RolloutAnalysisRuns {
    * @param bg the blue-green status being written
    */
   static void applyBlueGreenStatus(RolloutPass pass, BlueGreenStatus bg) {
-    State st = pass.analysis;
+    RolloutPass.AnalysisRuns st = pass.analysis;
     if (!st.reconciled) {
       return;
     }

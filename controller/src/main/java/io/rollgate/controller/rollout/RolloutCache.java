@@ -377,7 +377,7 @@ public final class RolloutCache {
   public List<Rollout> rolloutsReferencingDeployment(String namespace, String deployment) {
     List<Rollout> result = new ArrayList<>();
     for (Rollout r : rollouts.getStore().list()) {
-      if (WorkloadRefs.references(r, namespace, deployment)) {
+      if (RolloutReferences.workload(r, namespace, deployment)) {
         result.add(r);
       }
     }
@@ -396,7 +396,7 @@ public final class RolloutCache {
     List<Rollout> result = new ArrayList<>();
     for (Rollout r : rollouts.getStore().list()) {
       if (namespace.equals(r.getMetadata().getNamespace())
-          && Services.referencedBy(r).contains(service)) {
+          && RolloutReferences.services(r).contains(service)) {
         result.add(r);
       }
     }

@@ -63,15 +63,6 @@ final class RolloutExperiments {
   private static final Logger LOG = LoggerFactory.getLogger(RolloutExperiments.class);
   private static final int MAX_NAME_ATTEMPTS = 100;
 
-  /** What one pass decided; read when the status is written. */
-  static final class State {
-    /** Whether the experiment stage ran in this pass. */
-    boolean reconciled;
-
-    /** The current step's Experiment, or null. */
-    Experiment current;
-  }
-
   private final RolloutCache cache;
   private final KubeApi api;
 
@@ -152,7 +143,7 @@ final class RolloutExperiments {
    *     API error
    */
   Future<Void> reconcile(RolloutPass pass) {
-    State st = pass.experiments;
+    RolloutPass.Experiments st = pass.experiments;
     st.reconciled = true;
     List<Experiment> all = new ArrayList<>();
     for (Experiment ex : cache.ownedExperiments(pass.rollout)) {
@@ -213,7 +204,7 @@ final class RolloutExperiments {
    * @param status the status being written
    */
   static void applyCanaryStatus(RolloutPass pass, RolloutStatus status) {
-    State st = pass.experiments;
+    RolloutPass.Experiments st = pass.experiments;
     if (!st.reconciled) {
       return;
     }

@@ -2,8 +2,10 @@ package io.rollgate.controller.rollout;
 
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.rollgate.api.AnalysisRun;
 import io.rollgate.api.Annotations;
 import io.rollgate.api.CanaryStep;
+import io.rollgate.api.Experiment;
 import io.rollgate.api.Labels;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutStatus;
@@ -25,6 +27,36 @@ import java.util.Set;
  * succeeded).
  */
 final class RolloutPass {
+
+  /** The AnalysisRuns one pass settled on; read when the status is written. */
+  public static final class AnalysisRuns {
+    /**
+     * Whether the analysis stage ran in this pass (otherwise the stored references are kept as they
+     * are).
+     */
+    public boolean reconciled;
+
+    /** The run of the current canary analysis step, or null. */
+    public AnalysisRun step;
+
+    /** The background run ({@code canary.analysis}), or null. */
+    public AnalysisRun background;
+
+    /** The blue-green pre-promotion run, or null. */
+    public AnalysisRun pre;
+
+    /** The blue-green post-promotion run, or null. */
+    public AnalysisRun post;
+  }
+
+  /** The Experiment of the current experiment step one pass settled on. */
+  public static final class Experiments {
+    /** Whether the experiment stage ran in this pass. */
+    public boolean reconciled;
+
+    /** The current step's Experiment, or null. */
+    public Experiment current;
+  }
 
   /** An event to record after the status write succeeded. */
   record PendingEvent(boolean warning, String reason, String message) {}
@@ -98,13 +130,13 @@ final class RolloutPass {
   int newDesired;
 
   /** The AnalysisRuns this pass settled on (docs/compatibility.md §9.8). */
-  final RolloutAnalysisRuns.State analysis = new RolloutAnalysisRuns.State();
+  final AnalysisRuns analysis = new AnalysisRuns();
 
   /**
    * The Experiment of the current experiment step this pass settled on (docs/compatibility.md
    * §12.2).
    */
-  final RolloutExperiments.State experiments = new RolloutExperiments.State();
+  final Experiments experiments = new Experiments();
 
   /**
    * Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code

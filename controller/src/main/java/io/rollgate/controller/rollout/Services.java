@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Service;
 import io.rollgate.api.Annotations;
-import io.rollgate.api.BlueGreenStrategy;
-import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.Labels;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
@@ -15,7 +13,6 @@ import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,35 +58,6 @@ final class Services {
   static String managedBy(Service svc) {
     Map<String, String> a = svc.getMetadata().getAnnotations();
     return a == null ? null : a.get(Annotations.MANAGED_BY_ROLLOUTS);
-  }
-
-  /** Every Service name the Rollout's strategy refers to (empty names left out). */
-  static Set<String> referencedBy(Rollout rollout) {
-    Set<String> names = new LinkedHashSet<>();
-    if (rollout.getSpec() == null || rollout.getSpec().getStrategy() == null) {
-      return names;
-    }
-    BlueGreenStrategy bg = rollout.getSpec().getStrategy().getBlueGreen();
-    if (bg != null) {
-      addName(names, bg.getActiveService());
-      addName(names, bg.getPreviewService());
-    }
-    CanaryStrategy c = rollout.getSpec().getStrategy().getCanary();
-    if (c != null) {
-      addName(names, c.getStableService());
-      addName(names, c.getCanaryService());
-      if (c.getPingPong() != null) {
-        addName(names, c.getPingPong().getPingService());
-        addName(names, c.getPingPong().getPongService());
-      }
-    }
-    return names;
-  }
-
-  private static void addName(Set<String> names, String name) {
-    if (name != null && !name.isEmpty()) {
-      names.add(name);
-    }
   }
 
   /**
@@ -204,7 +172,7 @@ final class Services {
    * @return a Future completing when every such Service is released; fails on an API error
    */
   Future<Void> releaseUnreferenced(ReconcileContext ctx, Rollout rollout) {
-    Set<String> referenced = referencedBy(rollout);
+    Set<String> referenced = RolloutReferences.services(rollout);
     Future<Void> chain = Future.succeededFuture();
     for (Service svc :
         cache.servicesManagedBy(

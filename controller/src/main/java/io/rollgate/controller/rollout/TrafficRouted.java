@@ -10,7 +10,6 @@ import io.rollgate.controller.rollout.model.CanarySplit;
 import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
 import io.rollgate.controller.rollout.model.TrafficRoutedInput;
 import io.rollgate.controller.rollout.model.TrafficRoutedReplicaMath;
-import io.rollgate.defaults.RolloutDefaults;
 import java.util.List;
 
 /**
@@ -34,8 +33,7 @@ final class TrafficRouted {
 
   /** W: {@code trafficRouting.maxTrafficWeight}, default 100. */
   static int maxWeight(RolloutPass pass) {
-    Integer w = canary(pass).getTrafficRouting().getMaxTrafficWeight();
-    return w == null ? RolloutDefaults.MAX_TRAFFIC_WEIGHT : w;
+    return CanarySnapshots.maxWeight(canary(pass));
   }
 
   static boolean dynamic(RolloutPass pass) {
