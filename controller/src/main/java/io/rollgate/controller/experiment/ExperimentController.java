@@ -13,7 +13,7 @@ import io.rollgate.controller.ControllerOptions;
 import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.rollout.RolloutCache;
+import io.rollgate.controller.rollout.cache.RolloutCache;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;

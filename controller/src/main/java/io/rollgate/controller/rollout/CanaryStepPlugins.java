@@ -7,6 +7,7 @@ import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.StepPluginStatus;
 import io.rollgate.controller.plugin.StepOperation;
 import io.rollgate.controller.plugin.StepPlugins;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.defaults.GoDurations;
 import io.rollgate.plugin.PluginEntry;
 import io.rollgate.plugin.sdk.StepContext;

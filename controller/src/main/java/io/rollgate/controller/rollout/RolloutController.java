@@ -18,6 +18,8 @@ import io.rollgate.controller.WorkQueue;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.TrimmedItemStore;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.runs.RolloutExperiments;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;

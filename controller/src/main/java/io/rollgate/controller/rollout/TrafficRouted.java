@@ -10,6 +10,7 @@ import io.rollgate.controller.rollout.model.CanarySplit;
 import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
 import io.rollgate.controller.rollout.model.TrafficRoutedInput;
 import io.rollgate.controller.rollout.model.TrafficRoutedReplicaMath;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import java.util.List;
 
 /**

@@ -5,6 +5,8 @@ import io.rollgate.api.TrafficWeights;
 import io.rollgate.api.WeightDestination;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
+import io.rollgate.controller.rollout.pass.RolloutPass;
+import io.rollgate.controller.rollout.runs.RolloutExperiments;
 import io.rollgate.controller.traffic.AlbTrafficRouter;
 import io.rollgate.controller.traffic.TrafficRequest;
 import io.rollgate.controller.traffic.TrafficRouter;

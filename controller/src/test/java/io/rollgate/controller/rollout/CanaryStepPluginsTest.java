@@ -16,6 +16,7 @@ import io.rollgate.api.StepPluginStatus;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.plugin.StepOperation;
 import io.rollgate.controller.plugin.StepPlugins;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.plugin.PluginEntry;
 import io.rollgate.plugin.sdk.StepContext;
 import io.rollgate.plugin.sdk.StepPhase;

@@ -15,6 +15,7 @@ import io.rollgate.api.TrafficWeights;
 import io.rollgate.api.WeightDestination;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.rollout.model.CanarySplit;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;

@@ -1,12 +1,12 @@
-package io.rollgate.controller.rollout.bluegreen;
+package io.rollgate.controller.rollout.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas.OldReplicaSet;
-import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas.ScaleDown;
+import io.rollgate.controller.rollout.model.BlueGreenReplicas.OldReplicaSet;
+import io.rollgate.controller.rollout.model.BlueGreenReplicas.ScaleDown;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.bluegreen;
+package io.rollgate.controller.rollout.model;
 
 import java.time.Duration;
 import java.time.Instant;

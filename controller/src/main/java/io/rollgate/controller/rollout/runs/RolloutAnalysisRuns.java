@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.runs;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.analysis.AnalysisReferences;
@@ -23,7 +23,11 @@ import io.rollgate.api.RolloutAnalysisBackground;
 import io.rollgate.api.RolloutAnalysisRunStatus;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.rollout.bluegreen.BlueGreenReplicas;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.model.BlueGreenReplicas;
+import io.rollgate.controller.rollout.pass.RollbackWindow;
+import io.rollgate.controller.rollout.pass.RolloutPass;
+import io.rollgate.controller.rollout.services.Services;
 import io.rollgate.controller.rollout.status.PauseConditions;
 import io.rollgate.kube.KubeApiException;
 import io.rollgate.validation.FieldError;
@@ -51,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * terminated. The run references, their phase-change events and the pause/abort intents are written
  * with the pass's status.
  */
-final class RolloutAnalysisRuns {
+public final class RolloutAnalysisRuns {
 
   private static final Logger LOG = LoggerFactory.getLogger(RolloutAnalysisRuns.class);
   private static final int MAX_NAME_ATTEMPTS = 100;
@@ -59,7 +63,13 @@ final class RolloutAnalysisRuns {
   private final RolloutCache cache;
   private final KubeApi api;
 
-  RolloutAnalysisRuns(RolloutCache cache, KubeApi api) {
+  /**
+   * Creates the Rollout's AnalysisRun step.
+   *
+   * @param cache the informer caches (templates, owned runs)
+   * @param api the API facade (run creation and patches)
+   */
+  public RolloutAnalysisRuns(RolloutCache cache, KubeApi api) {
     this.cache = cache;
     this.api = api;
   }
@@ -74,7 +84,7 @@ final class RolloutAnalysisRuns {
    * @param rollout the Rollout
    * @return the problems, first one first; empty when every analysis is usable
    */
-  List<FieldError> validate(Rollout rollout) {
+  public List<FieldError> validate(Rollout rollout) {
     return AnalysisReferences.validate(rollout, lookup(rollout.getMetadata().getNamespace()));
   }
 
@@ -102,7 +112,7 @@ final class RolloutAnalysisRuns {
    * @return a Future completing when runs were created, terminated and pruned; fails on an API
    *     error
    */
-  Future<Void> reconcileCanary(RolloutPass pass) {
+  public Future<Void> reconcileCanary(RolloutPass pass) {
     RolloutPass.AnalysisRuns st = pass.analysis;
     st.reconciled = true;
     List<AnalysisRun> all = owned(pass);
@@ -193,7 +203,7 @@ final class RolloutAnalysisRuns {
    * @param pass the pass
    * @return true when this pass's step run is Successful
    */
-  static boolean stepSucceeded(RolloutPass pass) {
+  public static boolean stepSucceeded(RolloutPass pass) {
     return pass.analysis.reconciled && AnalysisPhase.SUCCESSFUL.equals(phase(pass.analysis.step));
   }
 
@@ -205,7 +215,7 @@ final class RolloutAnalysisRuns {
    * @param pass the pass
    * @param status the status being written
    */
-  static void applyCanaryStatus(RolloutPass pass, RolloutStatus status) {
+  public static void applyCanaryStatus(RolloutPass pass, RolloutStatus status) {
     RolloutPass.AnalysisRuns st = pass.analysis;
     if (!st.reconciled) {
       return;
@@ -238,7 +248,7 @@ final class RolloutAnalysisRuns {
    * @return a Future completing when runs were created, terminated and pruned; fails on an API
    *     error
    */
-  Future<Void> reconcileBlueGreen(RolloutPass pass) {
+  public Future<Void> reconcileBlueGreen(RolloutPass pass) {
     RolloutPass.AnalysisRuns st = pass.analysis;
     st.reconciled = true;
     List<AnalysisRun> all = owned(pass);
@@ -325,7 +335,7 @@ final class RolloutAnalysisRuns {
    * @param pass the pass
    * @param bg the blue-green status being written
    */
-  static void applyBlueGreenStatus(RolloutPass pass, BlueGreenStatus bg) {
+  public static void applyBlueGreenStatus(RolloutPass pass, BlueGreenStatus bg) {
     RolloutPass.AnalysisRuns st = pass.analysis;
     if (!st.reconciled) {
       return;
@@ -353,7 +363,7 @@ final class RolloutAnalysisRuns {
    * @param pass the pass
    * @return whether the scale-down of previous ReplicaSets waits this pass
    */
-  static boolean holdsScaleDownForPostPromotion(RolloutPass pass) {
+  public static boolean holdsScaleDownForPostPromotion(RolloutPass pass) {
     BlueGreenStrategy bg = pass.rollout.getSpec().getStrategy().getBlueGreen();
     if (bg == null
         || bg.getPostPromotionAnalysis() == null
@@ -674,7 +684,13 @@ final class RolloutAnalysisRuns {
     }
   }
 
-  static String phase(AnalysisRun run) {
+  /**
+   * The phase of a run.
+   *
+   * @param run the run, may be null
+   * @return {@code status.phase}, or null for a missing run or status
+   */
+  public static String phase(AnalysisRun run) {
     return run == null || run.getStatus() == null ? null : run.getStatus().getPhase();
   }
 

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.services;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +10,9 @@ import io.rollgate.api.Rollout;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.cache.RolloutReferences;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -30,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * Service's resourceVersion; a release removes both. Strategies decide <em>which</em> hash a
  * Service gets; this class only writes it.
  */
-final class Services {
+public final class Services {
 
   private static final Logger LOG = LoggerFactory.getLogger(Services.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
@@ -39,14 +42,21 @@ final class Services {
   private final KubeApi api;
   private final EventRecorder events;
 
-  Services(RolloutCache cache, KubeApi api, EventRecorder events) {
+  /**
+   * Creates the Service step.
+   *
+   * @param cache the informer caches (Services), told about every Service written
+   * @param api the API facade (selector and annotation patches)
+   * @param events the event recorder
+   */
+  public Services(RolloutCache cache, KubeApi api, EventRecorder events) {
     this.cache = cache;
     this.api = api;
     this.events = events;
   }
 
   /** The pod-template hash a Service selects, or null when its selector has none. */
-  static String selectedHash(Service svc) {
+  public static String selectedHash(Service svc) {
     if (svc == null || svc.getSpec() == null || svc.getSpec().getSelector() == null) {
       return null;
     }
@@ -55,7 +65,7 @@ final class Services {
   }
 
   /** The Rollout named in the Service's managed-by annotation, or null. */
-  static String managedBy(Service svc) {
+  public static String managedBy(Service svc) {
     Map<String, String> a = svc.getMetadata().getAnnotations();
     return a == null ? null : a.get(Annotations.MANAGED_BY_ROLLOUTS);
   }
@@ -71,7 +81,7 @@ final class Services {
    * @param name the Service name (null or empty: nothing to check)
    * @return the problems found, in Argo's order (empty when the reference is valid)
    */
-  List<FieldError> validate(Rollout rollout, String path, String name) {
+  public List<FieldError> validate(Rollout rollout, String path, String name) {
     List<FieldError> errors = new ArrayList<>();
     if (name == null || name.isEmpty()) {
       return errors;
@@ -120,7 +130,7 @@ final class Services {
    * @return a Future completing with the Service as it is now; fails with a 409 {@code
    *     KubeApiException} when the Service changed since it was read
    */
-  Future<Service> switchSelector(RolloutPass pass, Service svc, String hash) {
+  public Future<Service> switchSelector(RolloutPass pass, Service svc, String hash) {
     if (svc == null || hash == null || hash.isEmpty()) {
       return Future.succeededFuture(svc);
     }
@@ -171,7 +181,7 @@ final class Services {
    * @param rollout the Rollout
    * @return a Future completing when every such Service is released; fails on an API error
    */
-  Future<Void> releaseUnreferenced(ReconcileContext ctx, Rollout rollout) {
+  public Future<Void> releaseUnreferenced(ReconcileContext ctx, Rollout rollout) {
     Set<String> referenced = RolloutReferences.services(rollout);
     Future<Void> chain = Future.succeededFuture();
     for (Service svc :
@@ -194,7 +204,7 @@ final class Services {
    * @return a Future completing when the Services are released or the Rollout turned out to exist;
    *     fails on an API error
    */
-  Future<Void> releaseAfterDeletion(ReconcileContext ctx) {
+  public Future<Void> releaseAfterDeletion(ReconcileContext ctx) {
     List<Service> managed = cache.servicesManagedBy(ctx.namespace(), ctx.name());
     if (managed.isEmpty()) {
       return Future.succeededFuture();

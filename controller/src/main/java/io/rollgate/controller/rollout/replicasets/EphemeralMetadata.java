@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.replicasets;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,7 +14,8 @@ import io.rollgate.api.Labels;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.PodTemplateMetadata;
 import io.rollgate.controller.kube.KubeApi;
-import io.rollgate.controller.rollout.replicasets.PodTemplates;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * remembered but no longer desired is removed, other keys are never touched. The pod-template hash
  * is computed from the Rollout's template, so it never changes.
  */
-final class EphemeralMetadata {
+public final class EphemeralMetadata {
 
   private static final Logger LOG = LoggerFactory.getLogger(EphemeralMetadata.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
@@ -67,7 +68,13 @@ final class EphemeralMetadata {
   private final KubeApi api;
   private final RolloutCache cache;
 
-  EphemeralMetadata(KubeApi api, RolloutCache cache) {
+  /**
+   * Creates the metadata sync over the API facade and the informer caches.
+   *
+   * @param api the API facade (ReplicaSet and pod patches)
+   * @param cache the informer caches (pods of a ReplicaSet)
+   */
+  public EphemeralMetadata(KubeApi api, RolloutCache cache) {
     this.api = api;
     this.cache = cache;
   }
@@ -90,7 +97,7 @@ final class EphemeralMetadata {
    * @param pass the pass
    * @return the desired metadata, possibly empty
    */
-  static Injected forNewReplicaSet(RolloutPass pass) {
+  public static Injected forNewReplicaSet(RolloutPass pass) {
     CanaryStrategy canary = pass.rollout.getSpec().getStrategy().getCanary();
     BlueGreenStrategy bg = pass.rollout.getSpec().getStrategy().getBlueGreen();
     boolean candidate = newIsCandidate(pass);
@@ -139,7 +146,7 @@ final class EphemeralMetadata {
    * @param rsAnnotations the ReplicaSet's annotations, modified in place
    * @param desired the metadata to inject
    */
-  static void applyOnCreate(
+  public static void applyOnCreate(
       PodTemplateSpec template, Map<String, String> rsAnnotations, Injected desired) {
     if (desired.isEmpty()) {
       return;
@@ -176,7 +183,7 @@ final class EphemeralMetadata {
    * @param rs the ReplicaSet
    * @return true when equal after normalisation
    */
-  static boolean sameTemplate(PodTemplateSpec template, ReplicaSet rs) {
+  public static boolean sameTemplate(PodTemplateSpec template, ReplicaSet rs) {
     return PodTemplates.semanticallyEqual(template, withoutInjected(rs));
   }
 
@@ -268,7 +275,7 @@ final class EphemeralMetadata {
    *     ReplicaSet
    * @return a Future completing when done; fails with {@link KubeApiException}
    */
-  Future<Void> sync(RolloutPass pass, boolean newIsActive) {
+  public Future<Void> sync(RolloutPass pass, boolean newIsActive) {
     Future<Void> chain = Future.succeededFuture();
     for (Map.Entry<ReplicaSet, Injected> e : desired(pass, newIsActive).entrySet()) {
       chain = chain.compose(v -> sync(pass, e.getKey(), e.getValue()));

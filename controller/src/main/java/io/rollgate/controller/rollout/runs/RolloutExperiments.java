@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.runs;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -32,6 +32,9 @@ import io.rollgate.api.RolloutStatus;
 import io.rollgate.api.TemplateService;
 import io.rollgate.controller.ControllerOptions;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.pass.RollbackWindow;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.controller.rollout.status.PauseConditions;
 import io.rollgate.kube.KubeApiException;
 import io.vertx.core.Future;
@@ -58,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * {@code {"spec":{"terminate":true}}}; completed Experiments beyond the AnalysisRun history limits
  * are deleted.
  */
-final class RolloutExperiments {
+public final class RolloutExperiments {
 
   private static final Logger LOG = LoggerFactory.getLogger(RolloutExperiments.class);
   private static final int MAX_NAME_ATTEMPTS = 100;
@@ -66,7 +69,13 @@ final class RolloutExperiments {
   private final RolloutCache cache;
   private final KubeApi api;
 
-  RolloutExperiments(RolloutCache cache, KubeApi api) {
+  /**
+   * Creates the Rollout's Experiment step.
+   *
+   * @param cache the informer caches (owned Experiments, templates)
+   * @param api the API facade (Experiment creation and patches)
+   */
+  public RolloutExperiments(RolloutCache cache, KubeApi api) {
     this.cache = cache;
     this.api = api;
   }
@@ -81,7 +90,7 @@ final class RolloutExperiments {
    * @param resyncMillis the resync period, milliseconds
    * @return the informer (not started)
    */
-  static SharedIndexInformer<Experiment> informer(
+  public static SharedIndexInformer<Experiment> informer(
       KubernetesClient client,
       ControllerOptions options,
       String instanceSelector,
@@ -103,7 +112,7 @@ final class RolloutExperiments {
    * @param enqueue takes {@code namespace/name} of the Rollout
    * @return the handler
    */
-  static ResourceEventHandler<Experiment> ownerHandler(
+  public static ResourceEventHandler<Experiment> ownerHandler(
       RolloutCache cache, Consumer<String> enqueue) {
     return new ResourceEventHandler<>() {
       @Override
@@ -142,7 +151,7 @@ final class RolloutExperiments {
    * @return a Future completing when Experiments were created, terminated and pruned; fails on an
    *     API error
    */
-  Future<Void> reconcile(RolloutPass pass) {
+  public Future<Void> reconcile(RolloutPass pass) {
     RolloutPass.Experiments st = pass.experiments;
     st.reconciled = true;
     List<Experiment> all = new ArrayList<>();
@@ -191,7 +200,7 @@ final class RolloutExperiments {
    * @param pass the pass
    * @return true when this pass's Experiment is Successful
    */
-  static boolean stepSucceeded(RolloutPass pass) {
+  public static boolean stepSucceeded(RolloutPass pass) {
     return pass.experiments.reconciled
         && AnalysisPhase.SUCCESSFUL.equals(phase(pass.experiments.current));
   }
@@ -203,7 +212,7 @@ final class RolloutExperiments {
    * @param pass the pass
    * @param status the status being written
    */
-  static void applyCanaryStatus(RolloutPass pass, RolloutStatus status) {
+  public static void applyCanaryStatus(RolloutPass pass, RolloutStatus status) {
     RolloutPass.Experiments st = pass.experiments;
     if (!st.reconciled) {
       return;
@@ -229,7 +238,7 @@ final class RolloutExperiments {
    * @param cache where the Experiment is read
    * @return the destinations, sorted by Service name; never null
    */
-  static List<io.rollgate.api.WeightDestination> additionalDestinations(
+  public static List<io.rollgate.api.WeightDestination> additionalDestinations(
       RolloutPass pass, RolloutCache cache) {
     List<io.rollgate.api.WeightDestination> out = new ArrayList<>();
     CanaryStatus c = pass.old.getCanary();

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.replicasets;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.CanaryStrategy;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.rollout.model.Fenceposts;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.defaults.RolloutDefaults;
 import io.vertx.core.Future;
 import java.time.Duration;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * least {@code minReadySeconds}, not terminating), not from ReplicaSet status, which lags behind an
  * eviction.
  */
-final class PodRestarts {
+public final class PodRestarts {
 
   private static final Logger LOG = LoggerFactory.getLogger(PodRestarts.class);
 
@@ -43,7 +44,12 @@ final class PodRestarts {
 
   private final KubeApi api;
 
-  PodRestarts(KubeApi api) {
+  /**
+   * Creates the restart step over the API facade.
+   *
+   * @param api the API facade (pod reads and evictions)
+   */
+  public PodRestarts(KubeApi api) {
     this.api = api;
   }
 
@@ -55,7 +61,7 @@ final class PodRestarts {
    * @return a Future completing with whether pods were evicted this pass; fails with a {@code
    *     KubeApiException}
    */
-  Future<Boolean> reconcile(RolloutPass pass) {
+  public Future<Boolean> reconcile(RolloutPass pass) {
     String restartAt = pass.rollout.getSpec().getRestartAt();
     if (restartAt == null || restartAt.isEmpty() || restartAt.equals(pass.old.getRestartedAt())) {
       return Future.succeededFuture(false);

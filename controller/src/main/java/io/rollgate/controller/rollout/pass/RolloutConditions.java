@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.pass;
 
 import io.rollgate.api.ConditionReason;
 import io.rollgate.api.ConditionType;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * §3.2, §3.5) for every strategy; each strategy supplies only its own predicates (progress, health,
  * availability, deadline exemption).
  */
-final class RolloutConditions {
+public final class RolloutConditions {
 
   private static final Logger LOG = LoggerFactory.getLogger(RolloutConditions.class);
 
@@ -30,7 +30,7 @@ final class RolloutConditions {
    * @param evaluateDeadline whether the progress deadline may be evaluated this pass
    * @param deadlineExempt whether the strategy is waiting on purpose (no timeout)
    */
-  record Facts(
+  public record Facts(
       boolean progress,
       boolean healthy,
       boolean available,
@@ -40,7 +40,7 @@ final class RolloutConditions {
   private RolloutConditions() {}
 
   /** {@code spec.paused} or at least one pause condition in the status being written. */
-  static boolean isPaused(RolloutPass pass, RolloutStatus status) {
+  public static boolean isPaused(RolloutPass pass, RolloutStatus status) {
     return Boolean.TRUE.equals(pass.rollout.getSpec().getPaused())
         || (status.getPauseConditions() != null && !status.getPauseConditions().isEmpty());
   }
@@ -52,7 +52,7 @@ final class RolloutConditions {
    * @param status the status being written, pause/abort bookkeeping already applied
    * @param facts the strategy's predicates
    */
-  static void apply(RolloutPass pass, RolloutStatus status, Facts facts) {
+  public static void apply(RolloutPass pass, RolloutStatus status, Facts facts) {
     String now = pass.nowText;
     String rsName = pass.newRS == null ? null : pass.newRS.getMetadata().getName();
     boolean isPaused = isPaused(pass, status);
@@ -255,7 +255,7 @@ final class RolloutConditions {
    * The progress signals both strategies share (docs/compatibility.md §3.5): updated replicas
    * changed, old replicas went down, more ready or available replicas, or a new stable ReplicaSet.
    */
-  static boolean replicasProgressed(RolloutStatus old, RolloutStatus now) {
+  public static boolean replicasProgressed(RolloutStatus old, RolloutStatus now) {
     return !Objects.equals(old.getUpdatedReplicas(), now.getUpdatedReplicas())
         || nz(now.getReplicas()) - nz(now.getUpdatedReplicas())
             < nz(old.getReplicas()) - nz(old.getUpdatedReplicas())
@@ -265,7 +265,7 @@ final class RolloutConditions {
   }
 
   /** A null count as zero. */
-  static int nz(Integer i) {
+  public static int nz(Integer i) {
     return i == null ? 0 : i;
   }
 }

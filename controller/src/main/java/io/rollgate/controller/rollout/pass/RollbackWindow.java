@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.pass;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Annotations;
@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * return to an older template is a fast rollback when its ReplicaSet was created before the stable
  * one and fewer than {@code revisions} ReplicaSets were created in between.
  */
-final class RollbackWindow {
+public final class RollbackWindow {
 
   private static final Logger LOG = LoggerFactory.getLogger(RollbackWindow.class);
 
@@ -30,7 +30,7 @@ final class RollbackWindow {
    * @param status the status being computed; its {@code currentStepIndex} is updated
    * @return whether the rollback is within the window
    */
-  static boolean skipRemainingSteps(RolloutPass pass, RolloutStatus status) {
+  public static boolean skipRemainingSteps(RolloutPass pass, RolloutStatus status) {
     if (!within(pass)) {
       return false;
     }
@@ -55,7 +55,7 @@ final class RollbackWindow {
    * @return false without a window, without a distinct stable ReplicaSet, or when the new
    *     ReplicaSet is not older
    */
-  static boolean within(RolloutPass pass) {
+  public static boolean within(RolloutPass pass) {
     RollbackWindowSpec window = pass.rollout.getSpec().getRollbackWindow();
     if (window == null
         || window.getRevisions() == null
@@ -86,7 +86,7 @@ final class RollbackWindow {
    * resolution) by the revision the ReplicaSet was first created with (the first entry of {@code
    * revision-history}, else its revision), which increases with every new ReplicaSet.
    */
-  static boolean older(ReplicaSet a, ReplicaSet b) {
+  public static boolean older(ReplicaSet a, ReplicaSet b) {
     String ta = a.getMetadata().getCreationTimestamp();
     String tb = b.getMetadata().getCreationTimestamp();
     if (ta == null || tb == null) {
@@ -122,7 +122,7 @@ final class RollbackWindow {
    * scale-down delay; it is promoted as soon as the active Service selects it, without
    * post-promotion analysis.
    */
-  static boolean fastRollback(RolloutPass pass, String stable) {
+  public static boolean fastRollback(RolloutPass pass, String stable) {
     if (pass.podHash.equals(stable)) {
       return true;
     }

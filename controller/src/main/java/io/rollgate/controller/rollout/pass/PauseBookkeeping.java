@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.pass;
 
 import io.rollgate.api.ConditionReason;
 import io.rollgate.api.PauseCondition;
@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * RolloutResumed} and {@code RolloutAborted} events (docs/compatibility.md §3.4). Shared by every
  * strategy.
  */
-final class PauseBookkeeping {
+public final class PauseBookkeeping {
 
   private static final Logger LOG = LoggerFactory.getLogger(PauseBookkeeping.class);
 
@@ -28,7 +28,7 @@ final class PauseBookkeeping {
    * removed reasons plus the added ones (stamped now) remain, and {@code controllerPause} is true
    * only while at least one remains and the controller added one (or had already).
    */
-  static void apply(RolloutPass pass, RolloutStatus status) {
+  public static void apply(RolloutPass pass, RolloutStatus status) {
     List<PauseCondition> before =
         pass.old.getPauseConditions() == null ? List.of() : pass.old.getPauseConditions();
     if (pass.aborted()) {

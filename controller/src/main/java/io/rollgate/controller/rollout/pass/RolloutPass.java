@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.pass;
 
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -26,7 +26,7 @@ import java.util.Set;
  * the status is persisted (pause reasons to add or remove, abort, events to record once the write
  * succeeded).
  */
-final class RolloutPass {
+public final class RolloutPass {
 
   /** The AnalysisRuns one pass settled on; read when the status is written. */
   public static final class AnalysisRuns {
@@ -59,129 +59,170 @@ final class RolloutPass {
   }
 
   /** An event to record after the status write succeeded. */
-  record PendingEvent(boolean warning, String reason, String message) {}
+  public record PendingEvent(boolean warning, String reason, String message) {}
 
-  final ReconcileContext ctx;
-  final Rollout rollout;
+  /** The reconcile this pass belongs to (its log prefix). */
+  public final ReconcileContext ctx;
+
+  /** The Rollout as read (with its workload template resolved). */
+  public final Rollout rollout;
 
   /** The status as read; never modified. */
-  final RolloutStatus old;
+  public final RolloutStatus old;
 
-  final Instant now;
-  final String nowText;
-  final int replicas;
+  /** The pass's clock reading, truncated to seconds as Argo's timestamps are. */
+  public final Instant now;
 
-  ReplicaSet newRS;
-  ReplicaSet stableRS;
-  List<ReplicaSet> otherRSs = new ArrayList<>();
-  List<ReplicaSet> allRSs = new ArrayList<>();
-  String podHash;
-  String stepsHash;
+  /** {@link #now} in RFC 3339 form, for status timestamps. */
+  public final String nowText;
 
-  final Set<String> addPause = new LinkedHashSet<>();
-  final Set<String> removePause = new LinkedHashSet<>();
-  boolean clearPauses;
-  boolean addAbort;
-  String abortMessage;
-  boolean removeAbort;
-  final List<PendingEvent> events = new ArrayList<>();
-  Duration requeue;
+  /** {@code spec.replicas} with its default (1). */
+  public final int replicas;
+
+  /** The ReplicaSet of the current pod template, or null before it is created. */
+  public ReplicaSet newRS;
+
+  /** The ReplicaSet named by {@code status.stableRS}, or null. */
+  public ReplicaSet stableRS;
+
+  /** The owned ReplicaSets that are neither new nor stable. */
+  public List<ReplicaSet> otherRSs = new ArrayList<>();
+
+  /** Every ReplicaSet the Rollout owns. */
+  public List<ReplicaSet> allRSs = new ArrayList<>();
+
+  /** The pod-template hash of the current template ({@code rollouts-pod-template-hash}). */
+  public String podHash;
+
+  /** The hash of the canary steps ({@code status.currentStepHash}), set by the canary pass. */
+  public String stepsHash;
+
+  /** Pause reasons ({@code status.pauseConditions[].reason}) to add when the status is written. */
+  public final Set<String> addPause = new LinkedHashSet<>();
+
+  /** Pause reasons to remove when the status is written. */
+  public final Set<String> removePause = new LinkedHashSet<>();
+
+  /** Whether every pause condition goes when the status is written. */
+  public boolean clearPauses;
+
+  /** Whether this pass aborts the rollout ({@code status.abort}). */
+  public boolean addAbort;
+
+  /** The abort message for {@code status.message}, when this pass aborts. */
+  public String abortMessage;
+
+  /** Whether this pass clears {@code status.abort}. */
+  public boolean removeAbort;
+
+  /** The events to record once the status write succeeded, in order. */
+  public final List<PendingEvent> events = new ArrayList<>();
+
+  /** The earliest re-queue asked for this pass, or null; see {@link #requeueAfter}. */
+  public Duration requeue;
 
   /**
    * {@code spec.restartAt} once every pod created before it was replaced this pass; stored as
    * status.restartedAt.
    */
-  String restartedAt;
+  public String restartedAt;
 
   // Blue-green (docs/compatibility.md §7): the Services as read (or as written) this pass, and the
   // gate decisions.
   /** The active Service; null for canary. */
-  Service activeService;
+  public Service activeService;
 
   /** The preview Service; null when none is configured. */
-  Service previewService;
+  public Service previewService;
 
   /**
    * Whether the new ReplicaSet may skip the blue-green pause and go straight to the active Service
    * (7.3).
    */
-  boolean fastTracked;
+  public boolean fastTracked;
 
   /**
    * Whether the new ReplicaSet carried a scale-down deadline still in the future when the pass
    * began (read before the pass removes it): returning to it is a fast rollback
    * (docs/compatibility.md §7.5).
    */
-  boolean newRsWithinDelay;
+  public boolean newRsWithinDelay;
 
   /**
    * Whether the blue-green pause is over this pass (7.3: not managed, timed out, or resumed by the
    * user).
    */
-  boolean pauseCompleted;
+  public boolean pauseCompleted;
 
   /** Whether prePromotionAnalysis passed (or is not configured). */
-  boolean prePromotionPassed = true;
+  public boolean prePromotionPassed = true;
 
   /** Whether postPromotionAnalysis passed (or is not configured). */
-  boolean postPromotionPassed = true;
+  public boolean postPromotionPassed = true;
 
   /** The desired replicas of the new ReplicaSet computed this pass (blue-green). */
-  int newDesired;
+  public int newDesired;
 
   /** The AnalysisRuns this pass settled on (docs/compatibility.md §9.8). */
-  final AnalysisRuns analysis = new AnalysisRuns();
+  public final AnalysisRuns analysis = new AnalysisRuns();
 
   /**
    * The Experiment of the current experiment step this pass settled on (docs/compatibility.md
    * §12.2).
    */
-  final Experiments experiments = new Experiments();
+  public final Experiments experiments = new Experiments();
 
   /**
    * Whether the traffic step ran this pass, so {@link #trafficWeights} is the new {@code
    * status.canary.weights}.
    */
-  boolean trafficReconciled;
+  public boolean trafficReconciled;
 
   /** The {@code status.canary.weights} decided by the traffic step (null: none). */
-  io.rollgate.api.TrafficWeights trafficWeights;
+  public io.rollgate.api.TrafficWeights trafficWeights;
 
   /**
    * The ALB router's weight verification of this pass, which decides {@code status.alb}/{@code
    * status.albs}; null when it did not run (docs/traffic-routers.md "AWS ALB").
    */
-  io.rollgate.controller.traffic.AlbTrafficRouter.Verification albVerification;
+  public io.rollgate.controller.traffic.AlbTrafficRouter.Verification albVerification;
 
   /**
    * The target registration check of this pass ({@code --aws-verify-target-group}): false while a
    * TargetGroupBinding's target group lacks some endpoint of the Service; null when not checked or
    * nothing to check.
    */
-  Boolean targetsVerified;
+  public Boolean targetsVerified;
 
   /**
    * The {@code status.canary.stepPluginStatuses} decided by the step-plugin part of this pass
    * (docs/compatibility.md §10.3); null when it did not run, so the stored list is carried over.
    */
-  List<io.rollgate.api.StepPluginStatus> stepPluginStatuses;
+  public List<io.rollgate.api.StepPluginStatus> stepPluginStatuses;
 
   /**
    * The message of a step-plugin call that met a handled error this pass (the plugin step then does
    * not complete, and the message becomes {@code status.message}); null when none did.
    */
-  String stepPluginError;
+  public String stepPluginError;
 
   /** The object named by {@code spec.workloadRef} as read this pass; null without a workloadRef. */
-  io.fabric8.kubernetes.api.model.HasMetadata workload;
+  public io.fabric8.kubernetes.api.model.HasMetadata workload;
 
   /**
    * Its {@code metadata.generation} (decimal), stamped into the Rollout; null without a
    * workloadRef.
    */
-  String workloadGeneration;
+  public String workloadGeneration;
 
-  RolloutPass(ReconcileContext ctx, Rollout rollout, Instant now) {
+  /**
+   * Starts a pass.
+   *
+   * @param ctx the reconcile
+   * @param rollout the Rollout as read
+   * @param now the current time (truncated to seconds here)
+   */
+  public RolloutPass(ReconcileContext ctx, Rollout rollout, Instant now) {
     this.ctx = ctx;
     this.rollout = rollout;
     this.old = rollout.getStatus() == null ? new RolloutStatus() : rollout.getStatus();
@@ -190,53 +231,104 @@ final class RolloutPass {
     this.replicas = RolloutDefaults.replicas(rollout.getSpec().getReplicas());
   }
 
-  /** Asks for the key to be reconciled again after {@code d} (the earliest request wins). */
-  void requeueAfter(Duration d) {
+  /**
+   * Asks for the key to be reconciled again after {@code d} (the earliest request wins).
+   *
+   * @param d the delay
+   */
+  public void requeueAfter(Duration d) {
     if (requeue == null || d.compareTo(requeue) < 0) {
       requeue = d;
     }
   }
 
-  void event(String reason, String message) {
+  /**
+   * Queues a Normal event, recorded once the status write succeeded.
+   *
+   * @param reason the event reason
+   * @param message the event message
+   */
+  public void event(String reason, String message) {
     events.add(new PendingEvent(false, reason, message));
   }
 
-  void warning(String reason, String message) {
+  /**
+   * Queues a Warning event, recorded once the status write succeeded.
+   *
+   * @param reason the event reason
+   * @param message the event message
+   */
+  public void warning(String reason, String message) {
     events.add(new PendingEvent(true, reason, message));
   }
 
-  /** Whether the rollout is (or is being) aborted this pass. */
-  boolean aborted() {
+  /**
+   * Whether the rollout is (or is being) aborted this pass.
+   *
+   * @return true when this pass aborts or the stored abort is not being cleared
+   */
+  public boolean aborted() {
     return addAbort || (Boolean.TRUE.equals(old.getAbort()) && !removeAbort);
   }
 
-  List<CanaryStep> steps() {
+  /**
+   * The canary steps ({@code spec.strategy.canary.steps}).
+   *
+   * @return the steps; empty for blue-green or without steps
+   */
+  public List<CanaryStep> steps() {
     var canary = rollout.getSpec().getStrategy().getCanary();
     return canary == null || canary.getSteps() == null ? List.of() : canary.getSteps();
   }
 
-  String name() {
+  /**
+   * The Rollout's name.
+   *
+   * @return {@code metadata.name}
+   */
+  public String name() {
     return rollout.getMetadata().getName();
   }
 
-  String namespace() {
+  /**
+   * The Rollout's namespace.
+   *
+   * @return {@code metadata.namespace}
+   */
+  public String namespace() {
     return rollout.getMetadata().getNamespace();
   }
 
-  /** The Rollout's current revision annotation, or empty. */
-  String revision() {
+  /**
+   * The Rollout's current revision annotation.
+   *
+   * @return {@code rollout.argoproj.io/revision}, or empty
+   */
+  public String revision() {
     Map<String, String> a = rollout.getMetadata().getAnnotations();
     return a == null ? "" : a.getOrDefault(Annotations.REVISION, "");
   }
 
-  static String hashOf(ReplicaSet rs) {
+  /**
+   * The pod-template hash label of a ReplicaSet.
+   *
+   * @param rs the ReplicaSet, may be null
+   * @return its {@code rollouts-pod-template-hash} label, or null
+   */
+  public static String hashOf(ReplicaSet rs) {
     if (rs == null || rs.getMetadata().getLabels() == null) {
       return null;
     }
     return rs.getMetadata().getLabels().get(Labels.POD_TEMPLATE_HASH);
   }
 
-  static long revisionOf(ReplicaSet rs) {
+  /**
+   * The revision annotation of a ReplicaSet.
+   *
+   * @param rs the ReplicaSet
+   * @return its {@code rollout.argoproj.io/revision}, 0 when missing or not a number
+   */
+  public static long revisionOf(ReplicaSet rs) {
     Map<String, String> a = rs.getMetadata().getAnnotations();
     if (a == null) {
       return 0;
@@ -248,23 +340,47 @@ final class RolloutPass {
     }
   }
 
-  static int spec(ReplicaSet rs) {
+  /**
+   * The desired replicas of a ReplicaSet.
+   *
+   * @param rs the ReplicaSet, may be null
+   * @return {@code spec.replicas}, 0 when unset or null
+   */
+  public static int spec(ReplicaSet rs) {
     return rs == null || rs.getSpec().getReplicas() == null ? 0 : rs.getSpec().getReplicas();
   }
 
-  static int available(ReplicaSet rs) {
+  /**
+   * The available replicas of a ReplicaSet.
+   *
+   * @param rs the ReplicaSet, may be null
+   * @return {@code status.availableReplicas}, 0 when unset or null
+   */
+  public static int available(ReplicaSet rs) {
     return rs == null || rs.getStatus() == null || rs.getStatus().getAvailableReplicas() == null
         ? 0
         : rs.getStatus().getAvailableReplicas();
   }
 
-  static int ready(ReplicaSet rs) {
+  /**
+   * The ready replicas of a ReplicaSet.
+   *
+   * @param rs the ReplicaSet, may be null
+   * @return {@code status.readyReplicas}, 0 when unset or null
+   */
+  public static int ready(ReplicaSet rs) {
     return rs == null || rs.getStatus() == null || rs.getStatus().getReadyReplicas() == null
         ? 0
         : rs.getStatus().getReadyReplicas();
   }
 
-  static int current(ReplicaSet rs) {
+  /**
+   * The current replicas of a ReplicaSet.
+   *
+   * @param rs the ReplicaSet, may be null
+   * @return {@code status.replicas}, 0 when unset or null
+   */
+  public static int current(ReplicaSet rs) {
     return rs == null || rs.getStatus() == null || rs.getStatus().getReplicas() == null
         ? 0
         : rs.getStatus().getReplicas();

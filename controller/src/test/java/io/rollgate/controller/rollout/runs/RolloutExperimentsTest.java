@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.runs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -13,6 +13,7 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileContext;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

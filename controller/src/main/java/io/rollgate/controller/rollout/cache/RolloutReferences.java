@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.cache;
 
 import io.rollgate.api.BlueGreenStrategy;
 import io.rollgate.api.CanaryStrategy;

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.replicasets;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +7,9 @@ import io.rollgate.api.Annotations;
 import io.rollgate.api.ModelJson;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.pass.RollbackWindow;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.defaults.RolloutDefaults;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -21,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * scale-down-deadline} annotation, {@code minReadySeconds}, and the revision-history cleanup. Each
  * write goes through {@link KubeApi} and is remembered in the cache so the next pass sees it.
  */
-final class ReplicaSetWrites {
+public final class ReplicaSetWrites {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaSetWrites.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
@@ -30,7 +33,14 @@ final class ReplicaSetWrites {
   private final RolloutCache cache;
   private final EventRecorder events;
 
-  ReplicaSetWrites(KubeApi api, RolloutCache cache, EventRecorder events) {
+  /**
+   * Creates the ReplicaSet writer.
+   *
+   * @param api the API facade
+   * @param cache the informer caches, told about every object written
+   * @param events the event recorder (scaling events)
+   */
+  public ReplicaSetWrites(KubeApi api, RolloutCache cache, EventRecorder events) {
     this.api = api;
     this.cache = cache;
     this.events = events;
@@ -42,7 +52,7 @@ final class ReplicaSetWrites {
    *
    * @return a Future completing with the updated ReplicaSet
    */
-  Future<ReplicaSet> scale(RolloutPass pass, ReplicaSet rs, int to) {
+  public Future<ReplicaSet> scale(RolloutPass pass, ReplicaSet rs, int to) {
     return scale(pass, rs, to, false);
   }
 
@@ -53,7 +63,7 @@ final class ReplicaSetWrites {
    *
    * @return a Future completing with the updated ReplicaSet
    */
-  Future<ReplicaSet> scale(RolloutPass pass, ReplicaSet rs, int to, boolean keepDeadline) {
+  public Future<ReplicaSet> scale(RolloutPass pass, ReplicaSet rs, int to, boolean keepDeadline) {
     int from = RolloutPass.spec(rs);
     ObjectNode patch = JSON.createObjectNode();
     ObjectNode ann = patch.putObject("metadata").putObject("annotations");
@@ -94,7 +104,7 @@ final class ReplicaSetWrites {
    * @param deadline the deadline, or null to remove the annotation
    * @return a Future completing with the updated ReplicaSet
    */
-  Future<ReplicaSet> setScaleDownDeadline(
+  public Future<ReplicaSet> setScaleDownDeadline(
       RolloutPass pass, ReplicaSet rs, java.time.Instant deadline) {
     ObjectNode patch = JSON.createObjectNode();
     ObjectNode ann = patch.putObject("metadata").putObject("annotations");
@@ -125,7 +135,7 @@ final class ReplicaSetWrites {
    *
    * @return a Future completing when the annotation is stored (at once when it already is)
    */
-  Future<Void> stampDesiredReplicas(RolloutPass pass, ReplicaSet rs) {
+  public Future<Void> stampDesiredReplicas(RolloutPass pass, ReplicaSet rs) {
     String want = String.valueOf(pass.replicas);
     Map<String, String> a = rs.getMetadata().getAnnotations();
     if (RolloutPass.spec(rs) == 0
@@ -143,7 +153,7 @@ final class ReplicaSetWrites {
    * Updates {@code desired-replicas} and {@code minReadySeconds} of a ReplicaSet whose count is
    * already right.
    */
-  Future<ReplicaSet> syncReplicaSetSpec(RolloutPass pass, ReplicaSet rs) {
+  public Future<ReplicaSet> syncReplicaSetSpec(RolloutPass pass, ReplicaSet rs) {
     int minReady = RolloutDefaults.minReadySeconds(pass.rollout.getSpec().getMinReadySeconds());
     Integer rsMinReady = rs.getSpec().getMinReadySeconds();
     if ((rsMinReady == null ? 0 : rsMinReady) == minReady) {
@@ -165,7 +175,7 @@ final class ReplicaSetWrites {
    * @param referenced pod-template hashes that must be kept (Service selectors, status)
    * @return a Future completing once the deletions were accepted
    */
-  Future<Void> cleanupOldReplicaSets(RolloutPass pass, java.util.Set<String> referenced) {
+  public Future<Void> cleanupOldReplicaSets(RolloutPass pass, java.util.Set<String> referenced) {
     int limit =
         RolloutDefaults.revisionHistoryLimit(pass.rollout.getSpec().getRevisionHistoryLimit());
     List<ReplicaSet> candidates = new ArrayList<>(pass.otherRSs);

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.status;
 
 import io.rollgate.api.ConditionReason;
 import io.rollgate.api.ConditionType;
@@ -11,7 +11,7 @@ import io.rollgate.api.RolloutStatus;
  * Computes {@code status.phase} and {@code status.message} exactly as Argo Rollouts' controller
  * does ({@code CalculateRolloutPhase}, docs/compatibility.md §3.3): the first matching rule wins.
  */
-final class Phase {
+public final class Phase {
 
   private Phase() {}
 
@@ -22,7 +22,7 @@ final class Phase {
    * @param s the status being written (conditions, counters and hashes already computed)
    * @param replicas the effective {@code spec.replicas}
    */
-  static void apply(Rollout rollout, RolloutStatus s, int replicas) {
+  public static void apply(Rollout rollout, RolloutStatus s, int replicas) {
     apply(rollout, s, replicas, null);
   }
 
@@ -38,7 +38,7 @@ final class Phase {
    * @param replicas the effective {@code spec.replicas}
    * @param blocked the problem that holds the current step this pass, or null
    */
-  static void apply(Rollout rollout, RolloutStatus s, int replicas, String blocked) {
+  public static void apply(Rollout rollout, RolloutStatus s, int replicas, String blocked) {
     if (s.getConditions() != null) {
       for (RolloutCondition c : s.getConditions()) {
         if (ConditionType.INVALID_SPEC.equals(c.getType())) {
