@@ -25,6 +25,7 @@ import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.StatusPatch;
 import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.canary.steps.CanaryStepPlugins;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
 import io.rollgate.controller.rollout.pass.RolloutPass;

@@ -4,6 +4,7 @@ import io.rollgate.api.CanaryStep;
 import io.rollgate.api.TrafficWeights;
 import io.rollgate.api.WeightDestination;
 import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.rollout.canary.steps.CanarySnapshots;
 import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
 import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.controller.rollout.runs.RolloutExperiments;

@@ -1,12 +1,12 @@
-package io.rollgate.controller.rollout.canary;
+package io.rollgate.controller.rollout.canary.steps;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rollgate.controller.rollout.canary.CanarySnapshot.Kind;
-import io.rollgate.controller.rollout.canary.CanarySnapshot.Step;
+import io.rollgate.controller.rollout.canary.steps.CanarySnapshot.Kind;
+import io.rollgate.controller.rollout.canary.steps.CanarySnapshot.Step;
 import io.rollgate.controller.rollout.model.RsState;
 import io.rollgate.controller.rollout.model.TrafficRoutedInput;
 import java.time.Duration;

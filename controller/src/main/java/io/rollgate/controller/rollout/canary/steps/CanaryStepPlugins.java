@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.canary.steps;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rollgate.api.CanaryStep;
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * ReconciliationError} event, a requeue in 30 s, and the current step does not complete in that
  * pass.
  */
-final class CanaryStepPlugins {
+public final class CanaryStepPlugins {
 
   private static final Logger LOG = LoggerFactory.getLogger(CanaryStepPlugins.class);
 
@@ -64,7 +64,7 @@ final class CanaryStepPlugins {
    * @param configCheck the check of a step's {@code plugin.config} against the registration's
    *     {@code configSchema}
    */
-  CanaryStepPlugins(StepPlugins plugins, StepConfigCheck configCheck) {
+  public CanaryStepPlugins(StepPlugins plugins, StepConfigCheck configCheck) {
     this.plugins = plugins;
     this.configCheck = configCheck;
   }
@@ -77,7 +77,7 @@ final class CanaryStepPlugins {
    * @param pass the pass; its {@code stepPluginStatuses} is set to the list to write
    * @return a Future completing when every call of this pass answered
    */
-  Future<Void> reconcile(RolloutPass pass) {
+  public Future<Void> reconcile(RolloutPass pass) {
     pass.stepPluginStatuses = new ArrayList<>(stored(pass));
     try {
       if (Boolean.TRUE.equals(pass.old.getAbort()) && !pass.removeAbort) {
@@ -144,7 +144,7 @@ final class CanaryStepPlugins {
    * @param pass the pass, after {@link #reconcile}
    * @return the text, or null when the current step is not a plugin step held by an error
    */
-  static String blockedBy(RolloutPass pass) {
+  public static String blockedBy(RolloutPass pass) {
     if (pass.stepPluginError != null) {
       return pass.stepPluginError;
     }
@@ -616,7 +616,7 @@ final class CanaryStepPlugins {
    * ({@code configSchema}, docs/plugins.md "Configuration schema").
    */
   @FunctionalInterface
-  interface StepConfigCheck {
+  public interface StepConfigCheck {
 
     /**
      * Validates a configuration.

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.canary;
+package io.rollgate.controller.rollout.canary.steps;
 
 import java.time.Duration;
 import java.util.List;

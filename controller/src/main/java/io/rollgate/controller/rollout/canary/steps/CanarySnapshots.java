@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.canary.steps;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.CanaryStep;
@@ -6,7 +6,6 @@ import io.rollgate.api.CanaryStrategy;
 import io.rollgate.api.PauseCondition;
 import io.rollgate.api.PauseReason;
 import io.rollgate.api.TrafficWeights;
-import io.rollgate.controller.rollout.canary.CanarySnapshot;
 import io.rollgate.controller.rollout.model.ReplicaProgressThreshold;
 import io.rollgate.controller.rollout.model.RsState;
 import io.rollgate.controller.rollout.model.TrafficRoutedInput;
@@ -25,11 +24,17 @@ import java.util.List;
  * traffic weights just set, the analysis, experiment and plugin results of the current step) and
  * the ReplicaSets.
  */
-final class CanarySnapshots {
+public final class CanarySnapshots {
 
   private CanarySnapshots() {}
 
-  static CanarySnapshot of(RolloutPass pass) {
+  /**
+   * Takes the snapshot of a canary pass.
+   *
+   * @param pass the pass, with its ReplicaSets read
+   * @return the snapshot the step decision reads
+   */
+  public static CanarySnapshot of(RolloutPass pass) {
     CanaryStrategy canary = pass.rollout.getSpec().getStrategy().getCanary();
     List<CanaryStep> steps = pass.steps();
     List<CanarySnapshot.Step> reduced = CanarySnapshot.Step.of(steps);
@@ -111,7 +116,13 @@ final class CanarySnapshots {
         nz(weights.getCanary().getWeight()), nz(weights.getStable().getWeight()));
   }
 
-  static RsState state(ReplicaSet rs) {
+  /**
+   * The replica counts of one ReplicaSet.
+   *
+   * @param rs the ReplicaSet
+   * @return its name, desired, available and current replicas and revision
+   */
+  public static RsState state(ReplicaSet rs) {
     return new RsState(
         rs.getMetadata().getName(),
         RolloutPass.spec(rs),
@@ -120,7 +131,13 @@ final class CanarySnapshots {
         RolloutPass.revisionOf(rs));
   }
 
-  static ReplicaProgressThreshold threshold(CanaryStrategy canary) {
+  /**
+   * {@code spec.strategy.canary.replicaProgressThreshold}.
+   *
+   * @param canary the canary strategy
+   * @return the threshold, or null when not set
+   */
+  public static ReplicaProgressThreshold threshold(CanaryStrategy canary) {
     var t = canary.getReplicaProgressThreshold();
     if (t == null || t.getType() == null || t.getValue() == null) {
       return null;
@@ -138,7 +155,7 @@ final class CanarySnapshots {
    * @param canary the canary strategy, with {@code trafficRouting} set
    * @return the weight that means all traffic
    */
-  static int maxWeight(CanaryStrategy canary) {
+  public static int maxWeight(CanaryStrategy canary) {
     Integer w = canary.getTrafficRouting().getMaxTrafficWeight();
     return w == null ? RolloutDefaults.MAX_TRAFFIC_WEIGHT : w;
   }

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.canary.steps;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +16,7 @@ import io.rollgate.api.StepPluginStatus;
 import io.rollgate.controller.ReconcileContext;
 import io.rollgate.controller.plugin.StepOperation;
 import io.rollgate.controller.plugin.StepPlugins;
+import io.rollgate.controller.rollout.StepConfigSchemas;
 import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.plugin.PluginEntry;
 import io.rollgate.plugin.sdk.StepContext;

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout.canary;
+package io.rollgate.controller.rollout.canary.steps;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.rollgate.api.CanaryStep;

@@ -1,8 +1,8 @@
-package io.rollgate.controller.rollout.canary;
+package io.rollgate.controller.rollout.canary.steps;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.rollgate.controller.rollout.canary.CanarySnapshot.Step;
-import io.rollgate.controller.rollout.canary.CanarySnapshot.Traffic;
+import io.rollgate.controller.rollout.canary.steps.CanarySnapshot.Step;
+import io.rollgate.controller.rollout.canary.steps.CanarySnapshot.Traffic;
 import io.rollgate.controller.rollout.model.BasicCanaryInput;
 import io.rollgate.controller.rollout.model.BasicCanaryReplicas;
 import io.rollgate.controller.rollout.model.CanaryReplicaPlan;
