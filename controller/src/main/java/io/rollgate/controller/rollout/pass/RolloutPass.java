@@ -7,6 +7,7 @@ import io.rollgate.api.Annotations;
 import io.rollgate.api.CanaryStep;
 import io.rollgate.api.Experiment;
 import io.rollgate.api.Labels;
+import io.rollgate.api.ModelJson;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileContext;
@@ -384,5 +385,15 @@ public final class RolloutPass {
     return rs == null || rs.getStatus() == null || rs.getStatus().getReplicas() == null
         ? 0
         : rs.getStatus().getReplicas();
+  }
+
+  /**
+   * A deep copy of a status, to build the new status from.
+   *
+   * @param status the status, may be null
+   * @return the copy; an empty status for null
+   */
+  public static RolloutStatus copy(RolloutStatus status) {
+    return status == null ? new RolloutStatus() : ModelJson.deepCopy(status);
   }
 }
