@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.bluegreen;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Annotations;
@@ -8,19 +8,22 @@ import io.rollgate.api.PauseCondition;
 import io.rollgate.api.PauseReason;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileOutcome;
-import io.rollgate.controller.rollout.bluegreen.PromotionGate;
 import io.rollgate.controller.rollout.cache.RolloutCache;
 import io.rollgate.controller.rollout.model.BlueGreenReplicas;
 import io.rollgate.controller.rollout.pass.PauseBookkeeping;
 import io.rollgate.controller.rollout.pass.RollbackWindow;
 import io.rollgate.controller.rollout.pass.RolloutConditions;
 import io.rollgate.controller.rollout.pass.RolloutPass;
+import io.rollgate.controller.rollout.pass.SharedSteps;
+import io.rollgate.controller.rollout.replicasets.EphemeralMetadata;
+import io.rollgate.controller.rollout.replicasets.PodRestarts;
 import io.rollgate.controller.rollout.replicasets.ReplicaSetWrites;
 import io.rollgate.controller.rollout.replicasets.Selectors;
 import io.rollgate.controller.rollout.runs.RolloutAnalysisRuns;
 import io.rollgate.controller.rollout.services.Services;
 import io.rollgate.controller.rollout.status.PauseConditions;
 import io.rollgate.controller.rollout.status.Phase;
+import io.rollgate.controller.rollout.trafficrouting.TrafficRouting;
 import io.rollgate.defaults.RolloutDefaults;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
@@ -50,24 +53,64 @@ import org.slf4j.LoggerFactory;
  * previewReplicaCount}, and the abort delay); scale down previous ReplicaSets; prune revision
  * history; blue-green pause; active Service switch; status sync (promotion, conditions, phase).
  */
-final class BlueGreenReconciler {
+public final class BlueGreenReconciler {
 
   private static final Logger LOG = LoggerFactory.getLogger(BlueGreenReconciler.class);
 
-  private final RolloutReconciler base;
+  private final SharedSteps base;
+  private final RolloutCache cache;
+  private final PodRestarts restarts;
+  private final EphemeralMetadata ephemeral;
+  private final RolloutAnalysisRuns analysis;
+  private final io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier;
   private final ReplicaSetWrites writes;
   private final Services services;
   private final PromotionGate gate;
 
-  BlueGreenReconciler(
-      RolloutReconciler base, ReplicaSetWrites writes, Services services, PromotionGate gate) {
+  /**
+   * Creates the blue-green reconciler over the collaborators of the Rollout reconciler.
+   *
+   * @param base the steps shared with the top-level reconcile (invalid spec, revisions, new
+   *     ReplicaSet, status write)
+   * @param cache the informer caches
+   * @param restarts the pod restart step ({@code spec.restartAt})
+   * @param ephemeral the ephemeral metadata step (activeMetadata / previewMetadata)
+   * @param analysis the AnalysisRun step
+   * @param targetGroupVerifier the ALB target registration check ({@code
+   *     --aws-verify-target-group}), or null when the flag is off
+   * @param writes the ReplicaSet writer
+   * @param services the Service step
+   * @param gate the pre- and post-promotion analysis gate
+   */
+  public BlueGreenReconciler(
+      SharedSteps base,
+      RolloutCache cache,
+      PodRestarts restarts,
+      EphemeralMetadata ephemeral,
+      RolloutAnalysisRuns analysis,
+      io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier,
+      ReplicaSetWrites writes,
+      Services services,
+      PromotionGate gate) {
     this.base = base;
+    this.cache = cache;
+    this.restarts = restarts;
+    this.ephemeral = ephemeral;
+    this.analysis = analysis;
+    this.targetGroupVerifier = targetGroupVerifier;
     this.writes = writes;
     this.services = services;
     this.gate = gate;
   }
 
-  Future<ReconcileOutcome> reconcile(RolloutPass pass) {
+  /**
+   * Runs the blue-green part of one pass (docs/compatibility.md §7).
+   *
+   * @param pass the pass, with its ReplicaSets read
+   * @return a Future completing with the outcome of the pass, or failing with an API error (a 409
+   *     when the Rollout changed meanwhile)
+   */
+  public Future<ReconcileOutcome> reconcile(RolloutPass pass) {
     List<FieldError> errors = validateServices(pass);
     if (!errors.isEmpty()) {
       return base.invalidSpec(pass, errors);
@@ -81,7 +124,7 @@ final class BlueGreenReconciler {
   }
 
   private Future<ReconcileOutcome> progress(RolloutPass pass) {
-    return base.restarts()
+    return restarts
         .reconcile(pass)
         .compose(v -> removeStaleDeadlines(pass))
         .compose(v -> scaleActiveAndStable(pass))
@@ -92,11 +135,11 @@ final class BlueGreenReconciler {
         .compose(v -> reconcileActiveService(pass))
         .compose(v -> verifyTargetGroups(pass))
         .compose(v -> checkPostPromotion(pass))
-        .compose(v -> base.analysis().reconcileBlueGreen(pass))
+        .compose(v -> analysis.reconcileBlueGreen(pass))
         .compose(
             v ->
-                base.ephemeral()
-                    .sync(pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
+                ephemeral.sync(
+                    pass, pass.podHash.equals(Services.selectedHash(pass.activeService))))
         .compose(v -> syncStatus(pass, false));
   }
 
@@ -120,7 +163,6 @@ final class BlueGreenReconciler {
     errors.addAll(
         services.validate(
             pass.rollout, "spec.strategy.blueGreen.previewService", bg.getPreviewService()));
-    RolloutCache cache = base.cache();
     pass.activeService = cache.service(pass.namespace(), bg.getActiveService());
     pass.previewService = cache.service(pass.namespace(), bg.getPreviewService());
     return errors;
@@ -542,7 +584,7 @@ final class BlueGreenReconciler {
    * endpoints registered in AWS; until then the pass is re-queued.
    */
   private Future<Void> verifyTargetGroups(RolloutPass pass) {
-    var verifier = base.targetGroupVerifier();
+    var verifier = targetGroupVerifier;
     var oldBg = pass.old.getBlueGreen();
     if (verifier == null
         || pass.activeService == null
@@ -588,7 +630,7 @@ final class BlueGreenReconciler {
   // Status sync
 
   private Future<ReconcileOutcome> syncStatus(RolloutPass pass, boolean reset) {
-    RolloutStatus status = RolloutReconciler.copy(pass.old);
+    RolloutStatus status = RolloutPass.copy(pass.old);
     BlueGreenStatus bg =
         status.getBlueGreen() == null ? new BlueGreenStatus() : status.getBlueGreen();
     status.setBlueGreen(bg);

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.canary;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.Annotations;
@@ -8,6 +8,8 @@ import io.rollgate.api.ModelJson;
 import io.rollgate.api.PauseReason;
 import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.ReconcileOutcome;
+import io.rollgate.controller.events.EventRecorder;
+import io.rollgate.controller.rollout.cache.RolloutCache;
 import io.rollgate.controller.rollout.canary.steps.CanarySnapshot;
 import io.rollgate.controller.rollout.canary.steps.CanarySnapshots;
 import io.rollgate.controller.rollout.canary.steps.CanaryStepDecision;
@@ -18,6 +20,9 @@ import io.rollgate.controller.rollout.pass.PauseBookkeeping;
 import io.rollgate.controller.rollout.pass.RollbackWindow;
 import io.rollgate.controller.rollout.pass.RolloutConditions;
 import io.rollgate.controller.rollout.pass.RolloutPass;
+import io.rollgate.controller.rollout.pass.SharedSteps;
+import io.rollgate.controller.rollout.replicasets.EphemeralMetadata;
+import io.rollgate.controller.rollout.replicasets.PodRestarts;
 import io.rollgate.controller.rollout.replicasets.ReplicaSetWrites;
 import io.rollgate.controller.rollout.replicasets.Selectors;
 import io.rollgate.controller.rollout.runs.RolloutAnalysisRuns;
@@ -25,6 +30,10 @@ import io.rollgate.controller.rollout.runs.RolloutExperiments;
 import io.rollgate.controller.rollout.services.Services;
 import io.rollgate.controller.rollout.status.PauseConditions;
 import io.rollgate.controller.rollout.status.Phase;
+import io.rollgate.controller.rollout.trafficrouting.CanaryServices;
+import io.rollgate.controller.rollout.trafficrouting.TrafficRouted;
+import io.rollgate.controller.rollout.trafficrouting.TrafficRoutedScaling;
+import io.rollgate.controller.rollout.trafficrouting.TrafficRouting;
 import io.vertx.core.Future;
 import java.util.List;
 import java.util.Map;
@@ -43,11 +52,16 @@ import org.slf4j.LoggerFactory;
  * others); pause-step bookkeeping; plugin steps (run, abort, terminate; {@link CanaryStepPlugins});
  * status sync (full promotion, abort, step advance, conditions, phase).
  */
-final class CanaryReconciler {
+public final class CanaryReconciler {
 
   private static final Logger LOG = LoggerFactory.getLogger(CanaryReconciler.class);
 
-  private final RolloutReconciler base;
+  private final SharedSteps base;
+  private final RolloutCache cache;
+  private final PodRestarts restarts;
+  private final EphemeralMetadata ephemeral;
+  private final RolloutAnalysisRuns analysis;
+  private final RolloutExperiments experiments;
   private final ReplicaSetWrites writes;
   private final CanaryServices services;
   private final TrafficRouting traffic;
@@ -55,23 +69,56 @@ final class CanaryReconciler {
   private final CanaryStepPlugins stepPlugins;
   private final io.rollgate.controller.traffic.TrafficRouters routers;
 
-  CanaryReconciler(
-      RolloutReconciler base,
+  /**
+   * Creates the canary reconciler over the collaborators of the Rollout reconciler.
+   *
+   * @param base the steps shared with the top-level reconcile (invalid spec, revisions, new
+   *     ReplicaSet, status write)
+   * @param cache the informer caches
+   * @param events the event recorder
+   * @param restarts the pod restart step ({@code spec.restartAt})
+   * @param ephemeral the ephemeral metadata step (canaryMetadata / stableMetadata)
+   * @param analysis the AnalysisRun step
+   * @param experiments the Experiment step
+   * @param writes the ReplicaSet writer
+   * @param services the Service step
+   * @param routers the traffic routers
+   * @param stepPlugins the plugin steps
+   */
+  public CanaryReconciler(
+      SharedSteps base,
+      RolloutCache cache,
+      EventRecorder events,
+      PodRestarts restarts,
+      EphemeralMetadata ephemeral,
+      RolloutAnalysisRuns analysis,
+      RolloutExperiments experiments,
       ReplicaSetWrites writes,
       Services services,
       io.rollgate.controller.traffic.TrafficRouters routers,
       CanaryStepPlugins stepPlugins) {
     this.base = base;
+    this.cache = cache;
+    this.restarts = restarts;
+    this.ephemeral = ephemeral;
+    this.analysis = analysis;
+    this.experiments = experiments;
     this.writes = writes;
     this.routers = routers;
-    this.services = new CanaryServices(services, base.cache());
-    this.traffic = new TrafficRouting(routers, this.services, base.events());
-    this.trafficScaling =
-        new TrafficRoutedScaling(writes, base.cache(), routers.targetGroupVerifier());
+    this.services = new CanaryServices(services, cache);
+    this.traffic = new TrafficRouting(routers, this.services, events);
+    this.trafficScaling = new TrafficRoutedScaling(writes, cache, routers.targetGroupVerifier());
     this.stepPlugins = stepPlugins;
   }
 
-  Future<ReconcileOutcome> reconcile(RolloutPass pass) {
+  /**
+   * Runs the canary part of one pass (docs/compatibility.md §5.1).
+   *
+   * @param pass the pass, with its ReplicaSets read
+   * @return a Future completing with the outcome of the pass, or failing with an API error (a 409
+   *     when the Rollout changed meanwhile)
+   */
+  public Future<ReconcileOutcome> reconcile(RolloutPass pass) {
     List<io.rollgate.validation.FieldError> errors = services.validate(pass);
     if (!errors.isEmpty()) {
       return base.invalidSpec(pass, errors);
@@ -84,7 +131,7 @@ final class CanaryReconciler {
     if (scalingEvent(pass)) {
       return syncReplicasOnly(pass);
     }
-    return base.restarts()
+    return restarts
         .reconcile(pass)
         .compose(
             evicted ->
@@ -95,13 +142,13 @@ final class CanaryReconciler {
 
   /** docs/compatibility.md §5.1 items 3-13, in a pass that evicted no pod. */
   private Future<ReconcileOutcome> afterRestarts(RolloutPass pass) {
-    return base.ephemeral()
+    return ephemeral
         .sync(pass, false)
         .compose(v -> cleanupOldReplicaSets(pass))
         .compose(v -> services.reconcile(pass))
         .compose(v -> traffic.reconcile(pass))
-        .compose(v -> base.analysis().reconcileCanary(pass))
-        .compose(v -> base.experiments().reconcile(pass))
+        .compose(v -> analysis.reconcileCanary(pass))
+        .compose(v -> experiments.reconcile(pass))
         .compose(
             v ->
                 // docs/compatibility.md §5.1 item 9: an inconclusive run paused the rollout;
@@ -316,7 +363,7 @@ final class CanaryReconciler {
    * 1).
    */
   private RolloutStatus baseStatus(RolloutPass pass) {
-    RolloutStatus s = RolloutReconciler.copy(pass.old);
+    RolloutStatus s = RolloutPass.copy(pass.old);
     s.setCurrentPodHash(pass.podHash);
     s.setCurrentStepHash(pass.stepsHash);
     int replicas = 0;

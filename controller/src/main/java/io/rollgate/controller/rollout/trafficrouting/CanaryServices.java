@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.trafficrouting;
 
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * annotation is adopted only when the ReplicaSet is fully available; a switch always needs at least
  * one available pod, unless the caller asks for no availability check (the abort switch).
  */
-final class CanaryServices {
+public final class CanaryServices {
 
   private static final Logger LOG = LoggerFactory.getLogger(CanaryServices.class);
 
@@ -35,7 +35,13 @@ final class CanaryServices {
     return cache;
   }
 
-  CanaryServices(Services services, RolloutCache cache) {
+  /**
+   * Creates the canary Service step.
+   *
+   * @param services the Service step both strategies share
+   * @param cache the informer caches (Services)
+   */
+  public CanaryServices(Services services, RolloutCache cache) {
     this.services = services;
     this.cache = cache;
   }
@@ -44,7 +50,7 @@ final class CanaryServices {
    * docs/compatibility.md §2.3 item 1 for {@code stableService}, {@code canaryService} and the
    * ping/pong Services.
    */
-  List<FieldError> validate(RolloutPass pass) {
+  public List<FieldError> validate(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
     List<FieldError> errors = new ArrayList<>();
     errors.addAll(
@@ -92,7 +98,8 @@ final class CanaryServices {
    * a later promotion makes the Service that served the canary (which already selects the new
    * ReplicaSet) the stable one.
    */
-  static void onPromotion(RolloutPass pass, io.rollgate.api.RolloutStatus status, boolean initial) {
+  public static void onPromotion(
+      RolloutPass pass, io.rollgate.api.RolloutStatus status, boolean initial) {
     if (TrafficRouted.canary(pass).getPingPong() == null) {
       return;
     }
@@ -112,7 +119,7 @@ final class CanaryServices {
   /**
    * docs/compatibility.md §5.1 item 6: point the stable and canary Services at their ReplicaSets.
    */
-  Future<Void> reconcile(RolloutPass pass) {
+  public Future<Void> reconcile(RolloutPass pass) {
     CanaryStrategy c = TrafficRouted.canary(pass);
     Future<Void> stable =
         reconcilePingPong(pass)

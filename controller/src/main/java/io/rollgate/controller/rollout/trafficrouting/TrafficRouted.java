@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.trafficrouting;
 
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.CanaryStep;
@@ -20,16 +20,28 @@ import java.util.List;
  * which weight and which {@code setCanaryScale} apply this pass, the replica targets, and the
  * dynamic-abort weights.
  */
-final class TrafficRouted {
+public final class TrafficRouted {
 
   private TrafficRouted() {}
 
-  static boolean enabled(RolloutPass pass) {
+  /**
+   * Whether the Rollout routes traffic ({@code spec.strategy.canary.trafficRouting} set).
+   *
+   * @param pass the pass
+   * @return true for a canary Rollout with traffic routing
+   */
+  public static boolean enabled(RolloutPass pass) {
     CanaryStrategy c = pass.rollout.getSpec().getStrategy().getCanary();
     return c != null && c.getTrafficRouting() != null;
   }
 
-  static CanaryStrategy canary(RolloutPass pass) {
+  /**
+   * The Rollout's canary strategy.
+   *
+   * @param pass the pass
+   * @return {@code spec.strategy.canary}, or null for blue-green
+   */
+  public static CanaryStrategy canary(RolloutPass pass) {
     return pass.rollout.getSpec().getStrategy().getCanary();
   }
 

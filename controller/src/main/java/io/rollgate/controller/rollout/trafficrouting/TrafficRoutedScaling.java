@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.trafficrouting;
 
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *       update at once.
  * </ul>
  */
-final class TrafficRoutedScaling {
+public final class TrafficRoutedScaling {
 
   private static final Logger LOG = LoggerFactory.getLogger(TrafficRoutedScaling.class);
 
@@ -60,7 +60,7 @@ final class TrafficRoutedScaling {
    * @param targetGroupVerifier the ALB target registration check ({@code
    *     --aws-verify-target-group}), or null when off
    */
-  TrafficRoutedScaling(
+  public TrafficRoutedScaling(
       ReplicaSetWrites writes,
       RolloutCache cache,
       io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier) {
@@ -70,7 +70,7 @@ final class TrafficRoutedScaling {
   }
 
   /** Scales at most one category; completes with whether a ReplicaSet was scaled. */
-  Future<Boolean> scale(RolloutPass pass) {
+  public Future<Boolean> scale(RolloutPass pass) {
     return removeStaleDeadlines(pass).compose(v -> scaleStableAndNew(pass));
   }
 

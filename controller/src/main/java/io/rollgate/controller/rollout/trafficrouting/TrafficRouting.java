@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.trafficrouting;
 
 import io.rollgate.api.CanaryStep;
 import io.rollgate.api.TrafficWeights;
@@ -34,18 +34,25 @@ import org.slf4j.LoggerFactory;
  * stable ReplicaSet cannot take the traffic the weight leaves it (so the first deploy never touches
  * the router).
  */
-final class TrafficRouting {
+public final class TrafficRouting {
 
   private static final Logger LOG = LoggerFactory.getLogger(TrafficRouting.class);
 
   /** Argo re-checks an unverified weight after 10 seconds. */
-  static final Duration VERIFY_REQUEUE = Duration.ofSeconds(10);
+  public static final Duration VERIFY_REQUEUE = Duration.ofSeconds(10);
 
   private final TrafficRouters routers;
   private final CanaryServices services;
   private final EventRecorder events;
 
-  TrafficRouting(TrafficRouters routers, CanaryServices services, EventRecorder events) {
+  /**
+   * Creates the traffic step.
+   *
+   * @param routers the traffic routers of {@code trafficRouting}
+   * @param services the canary Service step (stable and canary Service selectors)
+   * @param events the event recorder
+   */
+  public TrafficRouting(TrafficRouters routers, CanaryServices services, EventRecorder events) {
     this.routers = routers;
     this.services = services;
     this.events = events;
@@ -61,7 +68,7 @@ final class TrafficRouting {
    * @return a Future failing when a router call failed (after the {@code TrafficRoutingError} event
    *     was recorded)
    */
-  Future<Void> reconcile(RolloutPass pass) {
+  public Future<Void> reconcile(RolloutPass pass) {
     TrafficRequest req = new TrafficRequest(pass.ctx, pass.rollout);
     if (!TrafficRouted.enabled(pass)) {
       boolean usedRouters =

@@ -1,4 +1,4 @@
-package io.rollgate.controller.rollout;
+package io.rollgate.controller.rollout.trafficrouting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
