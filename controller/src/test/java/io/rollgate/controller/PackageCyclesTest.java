@@ -1,6 +1,5 @@
 package io.rollgate.controller;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -29,11 +28,6 @@ class PackageCyclesTest {
         .matching("io.rollgate.(**)")
         .should()
         .beFreeOfCycles()
-        // The rollout package's internal layering (rollout and its subpackages among themselves)
-        // is tested separately.
-        .ignoreDependency(
-            resideInAPackage("io.rollgate.controller.rollout.."),
-            resideInAPackage("io.rollgate.controller.rollout.."))
         .check(classes);
   }
 }

@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ExperimentCache {
 
   /** The controller-owner-uid index the shared informers carry. */
-  static final String BY_OWNER = io.rollgate.controller.rollout.RolloutCache.BY_OWNER;
+  static final String BY_OWNER = io.rollgate.controller.rollout.cache.RolloutCache.BY_OWNER;
 
   private static final long WRITE_OVERLAY_SECONDS = 60;
 

@@ -9,7 +9,7 @@ import io.rollgate.api.Experiment;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.options.ControllerOptions;
-import io.rollgate.controller.rollout.RolloutCache;
+import io.rollgate.controller.rollout.cache.RolloutCache;
 import io.rollgate.controller.runtime.EnqueueHandler;
 import io.rollgate.controller.runtime.WorkQueue;
 import io.vertx.core.Future;

@@ -7,6 +7,8 @@ import io.rollgate.api.Labels;
 import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutAnalysisRunStatus;
 import io.rollgate.controller.rollout.bluegreen.PromotionGate;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.runs.RolloutAnalysisRuns;
 import io.rollgate.controller.runtime.ReconcileContext;
 import io.vertx.core.Future;
 

@@ -13,6 +13,8 @@ import io.rollgate.api.Rollout;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.options.ControllerOptions;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.runs.RolloutExperiments;
 import io.rollgate.controller.runtime.EnqueueHandler;
 import io.rollgate.controller.runtime.Informers;
 import io.rollgate.controller.runtime.WorkQueue;

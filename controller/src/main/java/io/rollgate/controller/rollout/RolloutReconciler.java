@@ -20,9 +20,21 @@ import io.rollgate.api.RolloutStatus;
 import io.rollgate.controller.events.EventRecorder;
 import io.rollgate.controller.kube.KubeApi;
 import io.rollgate.controller.kube.StatusPatch;
+import io.rollgate.controller.rollout.bluegreen.BlueGreenReconciler;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.canary.CanaryReconciler;
+import io.rollgate.controller.rollout.canary.steps.CanaryStepPlugins;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
+import io.rollgate.controller.rollout.pass.RolloutPass;
+import io.rollgate.controller.rollout.pass.SharedSteps;
+import io.rollgate.controller.rollout.replicasets.EphemeralMetadata;
 import io.rollgate.controller.rollout.replicasets.InjectedAntiAffinity;
+import io.rollgate.controller.rollout.replicasets.PodRestarts;
+import io.rollgate.controller.rollout.replicasets.ReplicaSetWrites;
+import io.rollgate.controller.rollout.runs.RolloutAnalysisRuns;
+import io.rollgate.controller.rollout.runs.RolloutExperiments;
+import io.rollgate.controller.rollout.services.Services;
 import io.rollgate.controller.rollout.status.Conditions;
 import io.rollgate.controller.runtime.ReconcileContext;
 import io.rollgate.controller.runtime.ReconcileOutcome;
@@ -145,9 +157,16 @@ public final class RolloutReconciler implements Reconciler {
         new io.rollgate.controller.traffic.TrafficRouters(
             api, events, SMI_API_VERSION, routerVersions, pluginRouters, albTargetGroups);
     ReplicaSetWrites writes = new ReplicaSetWrites(api, cache, events);
+    SharedSteps shared = sharedSteps();
     this.canary =
         new CanaryReconciler(
-            this,
+            shared,
+            cache,
+            events,
+            restarts,
+            ephemeral,
+            analysis,
+            experiments,
             writes,
             services,
             routers,
@@ -155,17 +174,17 @@ public final class RolloutReconciler implements Reconciler {
                 stepPlugins == null ? NoStepPlugins.INSTANCE : stepPlugins,
                 new StepConfigSchemas()::check));
     this.blueGreen =
-        new BlueGreenReconciler(this, writes, services, new AnalysisPromotionGate(cache));
+        new BlueGreenReconciler(
+            shared,
+            cache,
+            restarts,
+            ephemeral,
+            analysis,
+            routers.targetGroupVerifier(),
+            writes,
+            services,
+            new AnalysisPromotionGate(cache));
     this.workloads = new WorkloadRefs(cache, api);
-  }
-
-  /**
-   * The ALB target registration check ({@code --aws-verify-target-group}).
-   *
-   * @return the verifier, or null when the flag is off
-   */
-  io.rollgate.controller.traffic.TargetGroupVerifier targetGroupVerifier() {
-    return routers.targetGroupVerifier();
   }
 
   /**
@@ -331,7 +350,7 @@ public final class RolloutReconciler implements Reconciler {
    */
   Future<ReconcileOutcome> invalidSpec(RolloutPass pass, List<FieldError> errors) {
     String message = "The Rollout \"" + pass.name() + "\" is invalid: " + errors.get(0).toString();
-    RolloutStatus status = copy(pass.old);
+    RolloutStatus status = RolloutPass.copy(pass.old);
     boolean changed =
         Conditions.set(
             status,
@@ -513,7 +532,7 @@ public final class RolloutReconciler implements Reconciler {
             created -> {
               cache.wrote(created);
               LOG.info("{} created ReplicaSet {} revision={}", pass.ctx, name, revision);
-              RolloutStatus status = copy(pass.old);
+              RolloutStatus status = RolloutPass.copy(pass.old);
               Conditions.set(
                   status,
                   ConditionType.PROGRESSING,
@@ -562,7 +581,7 @@ public final class RolloutReconciler implements Reconciler {
                 cache.wrote(existing);
                 return Future.succeededFuture(ReconcileOutcome.requeueAfter(Duration.ZERO));
               }
-              RolloutStatus status = copy(pass.old);
+              RolloutStatus status = RolloutPass.copy(pass.old);
               int count = status.getCollisionCount() == null ? 1 : status.getCollisionCount() + 1;
               status.setCollisionCount(count);
               LOG.info(
@@ -726,31 +745,28 @@ public final class RolloutReconciler implements Reconciler {
     return e.warning() + "|" + e.reason() + "|" + e.message();
   }
 
-  RolloutAnalysisRuns analysis() {
-    return analysis;
-  }
+  /** The steps the strategy reconcilers share with this one, without exposing the rest of it. */
+  private SharedSteps sharedSteps() {
+    return new SharedSteps() {
+      @Override
+      public Future<ReconcileOutcome> invalidSpec(RolloutPass pass, List<FieldError> errors) {
+        return RolloutReconciler.this.invalidSpec(pass, errors);
+      }
 
-  RolloutExperiments experiments() {
-    return experiments;
-  }
+      @Override
+      public Future<Void> syncRevisions(RolloutPass pass) {
+        return RolloutReconciler.this.syncRevisions(pass);
+      }
 
-  PodRestarts restarts() {
-    return restarts;
-  }
+      @Override
+      public Future<ReconcileOutcome> createNewReplicaSet(RolloutPass pass) {
+        return RolloutReconciler.this.createNewReplicaSet(pass);
+      }
 
-  EphemeralMetadata ephemeral() {
-    return ephemeral;
-  }
-
-  EventRecorder events() {
-    return events;
-  }
-
-  RolloutCache cache() {
-    return cache;
-  }
-
-  static RolloutStatus copy(RolloutStatus status) {
-    return status == null ? new RolloutStatus() : ModelJson.deepCopy(status);
+      @Override
+      public Future<Void> persistStatus(RolloutPass pass, RolloutStatus status) {
+        return RolloutReconciler.this.persistStatus(pass, status);
+      }
+    };
   }
 }

@@ -10,7 +10,7 @@ import java.util.Optional;
  * configSchema}, before the first call (docs/plugins.md, "Configuration schema"): the same
  * validator and messages as the admission webhook.
  */
-final class StepConfigSchemas {
+public final class StepConfigSchemas {
 
   /** Owns the compiled-schema cache; one per reconciler. */
   private final PluginConfigSchemas schemas = new PluginConfigSchemas();
@@ -26,7 +26,7 @@ final class StepConfigSchemas {
    * @return the first problem as {@code <field path>: <reason>}, or empty when the configuration
    *     matches
    */
-  Optional<String> check(JsonNode schema, JsonNode config, String field) {
+  public Optional<String> check(JsonNode schema, JsonNode config, String field) {
     List<PluginConfigSchemas.Violation> problems;
     try {
       problems = schemas.validate(schema, config, field);

@@ -8,10 +8,12 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.rollgate.api.ModelJson;
 import io.rollgate.api.ObjectRef;
-import io.rollgate.api.Rollout;
 import io.rollgate.api.RolloutPhase;
 import io.rollgate.api.RolloutSpec;
 import io.rollgate.controller.kube.KubeApi;
+import io.rollgate.controller.rollout.cache.RolloutCache;
+import io.rollgate.controller.rollout.cache.RolloutReferences;
+import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.validation.FieldError;
 import io.vertx.core.Future;
 import java.util.Locale;
@@ -54,18 +56,6 @@ final class WorkloadRefs {
   }
 
   /**
-   * The API group of {@code apiVersion} ({@code apps/v1} gives {@code apps}, {@code v1} gives the
-   * empty core group).
-   */
-  static String group(String apiVersion) {
-    if (apiVersion == null) {
-      return "";
-    }
-    int slash = apiVersion.indexOf('/');
-    return slash < 0 ? "" : apiVersion.substring(0, slash);
-  }
-
-  /**
    * Resolves the workload into {@code pass.rollout}'s spec and records its generation in the pass.
    *
    * @param pass the pass; {@code pass.rollout.spec.workloadRef} must be set
@@ -75,7 +65,7 @@ final class WorkloadRefs {
    */
   Future<Optional<FieldError>> resolve(RolloutPass pass) {
     ObjectRef ref = pass.rollout.getSpec().getWorkloadRef();
-    String group = group(ref.getApiVersion());
+    String group = RolloutReferences.group(ref.getApiVersion());
     String kind = ref.getKind() == null ? "" : ref.getKind();
     String name = ref.getName();
     Future<? extends HasMetadata> read;
@@ -201,24 +191,5 @@ final class WorkloadRefs {
                       + target);
             })
         .mapEmpty();
-  }
-
-  /**
-   * Whether a Rollout names the Deployment in its {@code spec.workloadRef}.
-   *
-   * @param rollout the Rollout
-   * @param namespace the Deployment's namespace
-   * @param name the Deployment's name
-   * @return true when the Rollout references it
-   */
-  static boolean references(Rollout rollout, String namespace, String name) {
-    if (rollout.getSpec() == null || rollout.getSpec().getWorkloadRef() == null) {
-      return false;
-    }
-    ObjectRef ref = rollout.getSpec().getWorkloadRef();
-    return namespace.equals(rollout.getMetadata().getNamespace())
-        && "Deployment".equals(ref.getKind())
-        && "apps".equals(group(ref.getApiVersion()))
-        && name.equals(ref.getName());
   }
 }
