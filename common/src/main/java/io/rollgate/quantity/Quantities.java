@@ -550,8 +550,7 @@ public final class Quantities {
         throw formatWrong(str);
       }
       // parseQuantityString: the sign, the digits after leading zeros (num), the fraction digits
-      // (denom), the number
-      // as written (value) and the suffix.
+      // (denom), the number as written (value) and the suffix.
       boolean positive = str.charAt(0) != '-';
       int start = isSign(str.charAt(0)) ? 1 : 0;
       while (start < n && str.charAt(start) == '0') {

@@ -72,9 +72,8 @@ class RolloutCrdTest {
   @Test
   void hasArgoPrinterColumnsPlusPhase() {
     // crd-generator 7.9.0 orders columns by JSON path (case-insensitive), not by declaration, so
-    // only the set is
-    // asserted; kubectl therefore shows Age first, then Desired, Available, Phase, Current,
-    // Up-to-date.
+    // only the set is asserted; kubectl therefore shows Age first, then Desired, Available, Phase,
+    // Current, Up-to-date.
     Map<String, String> columns = new TreeMap<>();
     for (JsonNode column : version.get("additionalPrinterColumns")) {
       columns.put(

@@ -46,8 +46,7 @@ class RolloutModelTest {
   @ValueSource(strings = {"rollout-canary-full.json", "rollout-bluegreen-full.json"})
   void roundTripsFixtureUnchanged_withAPlainObjectMapper(String fixture) throws Exception {
     // The wire format must come from the classes' annotations alone, because fabric8's client
-    // serializes them with
-    // its own mapper.
+    // serializes them with its own mapper.
     ObjectMapper plain = new ObjectMapper();
 
     Rollout rollout = plain.readValue(Fixtures.text(fixture), Rollout.class);

@@ -227,8 +227,8 @@ public final class ControllerVerticle extends VerticleBase {
             : LeaderElection.of(context, client, options.leaderElection());
     election.lost().onFailure(this::leadershipLost);
     // Every write first checks that the Lease is certainly still ours (docs/reliability.md): a
-    // process frozen past its
-    // Lease sends nothing when it resumes, even before the elector notices that it lost.
+    // process frozen past its Lease sends nothing when it resumes, even before the elector notices
+    // that it lost.
     LeaderElection elected = election;
     api.guardWrites(elected::holdsLease);
     if (fence != null) {

@@ -301,9 +301,8 @@ public final class AdmissionHandler {
       switch (policy.getSpec().effectiveEnforcementAction()) {
         case RolloutPolicySpec.DENY -> {
           // An update that keeps a violation the stored object already had is not refused (the
-          // controller and other
-          // tools must still be able to write a Rollout admitted before the policy existed); it
-          // gets a warning.
+          // controller and other tools must still be able to write a Rollout admitted before the
+          // policy existed); it gets a warning.
           List<String> before =
               violations.isEmpty() ? List.of() : previousViolations(request, policy);
           for (FieldError v : violations) {

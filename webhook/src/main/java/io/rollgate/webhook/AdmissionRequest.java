@@ -80,8 +80,7 @@ public final class AdmissionRequest {
         return mapper.treeToValue(tree, type);
       }
       // The model's own mapper reads the bytes: deserializers that read a sub-tree through the
-      // parser's codec
-      // (fabric8's Quantity) get the model's configuration.
+      // parser's codec (fabric8's Quantity) get the model's configuration.
       return mapper.readValue(body, offset, length, type);
     }
   }

@@ -92,10 +92,8 @@ public final class AdmissionReviews {
       throw new BadReviewException("body is not valid UTF-8: " + encoding);
     }
     // One streaming pass: the envelope's few fields are read as they come, and the (possibly large)
-    // object and old
-    // object are skipped over and kept as their byte ranges in the body, so that binding one to the
-    // model later reads
-    // it once, without a JsonNode tree or a token copy first.
+    // object and old object are skipped over and kept as their byte ranges in the body, so that
+    // binding one to the model later reads it once, without a JsonNode tree or a token copy first.
     try (JsonParser p = JSON.createParser(body)) {
       JsonToken first = p.nextToken();
       if (first != JsonToken.START_OBJECT) {

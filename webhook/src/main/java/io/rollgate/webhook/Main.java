@@ -303,12 +303,9 @@ public final class Main implements Callable<Integer> {
     LOG.info("TLS engine: {}", WebhookServer.tlsEngine());
     String identity = identity();
     // Only the Lease holder writes policy audit results: those writes are fenced on the Lease
-    // (docs/reliability.md).
-    // Certificate Secret writes are not: every replica must be able to fill the Secret before
-    // anyone leads (the
-    // chart creates it empty), and each write carries the resourceVersion it read, so the API
-    // server refuses a
-    // stale one.
+    // (docs/reliability.md). Certificate Secret writes are not: every replica must be able to fill
+    // the Secret before anyone leads (the chart creates it empty), and each write carries the
+    // resourceVersion it read, so the API server refuses a stale one.
     WriteFence fence =
         new WriteFence((method, path) -> path.startsWith("/apis/" + RolloutPolicy.GROUP + "/"));
     KubernetesClient client = buildClient(vertx, fence, identity);
@@ -380,8 +377,8 @@ public final class Main implements Callable<Integer> {
               }
             });
     // Every replica serves admissions; only the Lease holder renews the certificate and audits
-    // Rollouts. A replica
-    // that loses the Lease keeps serving and campaigns again (docs/reliability.md).
+    // Rollouts. A replica that loses the Lease keeps serving and campaigns again
+    // (docs/reliability.md).
     LeaderElection leader =
         (options.leaderElect()
                 ? LeaderElection.rejoining(

@@ -145,8 +145,7 @@ final class ReviewBody implements Handler<RoutingContext> {
             (declared >= 0 ? Math.min(declared, FIRST_CAPACITY) : Math.min(FIRST_CAPACITY, limit));
     if (!budget.reserve(first)) {
       // Read the body and drop it, then answer: a connection closed over unread bytes is reset, and
-      // a reset can
-      // destroy the answer before the client reads it.
+      // a reset can destroy the answer before the client reads it.
       request.handler(dropped -> {});
       request.endHandler(v -> ctx.fail(503));
       request.exceptionHandler(ctx::fail);

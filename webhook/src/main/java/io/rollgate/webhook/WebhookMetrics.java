@@ -67,8 +67,7 @@ public final class WebhookMetrics implements ApiCallMetrics {
    */
   public void record(String endpoint, String kind, String operation, String verdict, long nanos) {
     // The timer of a tag combination is built once: building and registering it for every request
-    // would cost more
-    // garbage than the rest of a small review's bookkeeping.
+    // would cost more garbage than the rest of a small review's bookkeeping.
     Series series = new Series(endpoint, kind, operation, verdict);
     Timer timer = timers.get(series);
     if (timer == null) {

@@ -210,8 +210,8 @@ public final class WebhookRegistrar implements CaBundlePublisher {
                 .withScope("Namespaced")
                 .build())
         // Only the plugin registry is sent: the API server evaluates this before calling, so every
-        // other ConfigMap
-        // is admitted without a call, and the webhook being down never affects them.
+        // other ConfigMap is admitted without a call, and the webhook being down never affects
+        // them.
         .withMatchConditions(
             new MatchConditionBuilder()
                 .withName("plugin-registry-only")

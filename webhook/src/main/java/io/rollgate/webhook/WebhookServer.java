@@ -121,8 +121,7 @@ public final class WebhookServer {
         .compose(
             actual -> {
               // The other event loops listen with the same options, so Vert.x shares the first
-              // one's
-              // socket with them (for port 0 too: they share the port it was given).
+              // one's socket with them (for port 0 too: they share the port it was given).
               Future<Void> rest = Future.succeededFuture();
               for (int i = 1; i < eventLoops; i++) {
                 rest =

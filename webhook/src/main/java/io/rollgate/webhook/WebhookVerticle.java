@@ -172,8 +172,7 @@ public final class WebhookVerticle extends VerticleBase {
               CertBundle bundle = ensured.bundle();
               if (bundle.equals(server.loaded())) {
                 // Same certificate; re-register when the Secret was rewritten (it was deleted or
-                // damaged), else let
-                // the publisher repair a caBundle changed behind its back.
+                // damaged), else let the publisher repair a caBundle changed behind its back.
                 if (ensured.written()) {
                   return register(trust(bundle));
                 }

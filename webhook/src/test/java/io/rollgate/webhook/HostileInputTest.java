@@ -112,8 +112,8 @@ class HostileInputTest {
   @Test
   void aKeyGivenTwiceIsRefusedNamingWhere() {
     // Last-wins would let a reviewer see one value and the API server (which also refuses
-    // duplicates in strict
-    // decoding, or keeps the last) another; a 400 naming the place leaves no doubt.
+    // duplicates in strict decoding, or keeps the last) another; a 400 naming the place leaves no
+    // doubt.
     String image =
         reason(
             bytes(

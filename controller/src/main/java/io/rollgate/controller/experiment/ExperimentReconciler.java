@@ -404,9 +404,8 @@ final class ExperimentReconciler implements Reconciler {
       LOG.info("{} scaling ReplicaSet {} from {} to {}", pass.ctx, name, current, desired);
     }
     // As the Rollout's scaling: no resourceVersion, the patch only sets what this controller owns
-    // (the ReplicaSet
-    // controller updates the status concurrently, which would turn every scale after a create into
-    // a 409).
+    // (the ReplicaSet controller updates the status concurrently, which would turn every scale
+    // after a create into a 409).
     return api.patchReplicaSet(pass.namespace(), name, patch.toString())
         .onSuccess(
             updated -> {

@@ -68,8 +68,7 @@ public final class PauseDetector {
       return null;
     }
     // The pause began after the last tick and no later than (now - late): the process was frozen
-    // from its start until
-    // this tick, and the tick was due at most one period after the last.
+    // from its start until this tick, and the tick was due at most one period after the last.
     List<String> inFlight = fence.inFlightAcross(before, now - late);
     LOG.warn(
         "{} {} ms (GC, CPU starvation or a stopped process); writes sent before and not answered then, which may reach"

@@ -327,9 +327,8 @@ public final class WorkQueue {
       result = Future.failedFuture(e);
     }
     // The key stays exclusive until the run really ends (every API call it makes has its own
-    // timeout); a run that
-    // takes longer than runTimeout is reported, not abandoned, so two runs of one key never
-    // overlap.
+    // timeout); a run that takes longer than runTimeout is reported, not abandoned, so two runs of
+    // one key never overlap.
     long watchdog =
         vertx.setTimer(
             Math.max(1, runTimeout.toMillis()),

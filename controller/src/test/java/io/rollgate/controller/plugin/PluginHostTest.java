@@ -466,9 +466,8 @@ class PluginHostTest {
     host.update(
         PluginRegistry.fromConfigMapData(Map.of("trafficRouterPlugins", entry("test/router", ""))));
     // The listener runs on the host's context after each update's own work: wait until both have
-    // run (the test
-    // times out if they never do), then the count must be exactly 2 (the first load does not
-    // count).
+    // run (the test times out if they never do), then the count must be exactly 2 (the first load
+    // does not count).
     vertx.setPeriodic(
         20,
         id -> {

@@ -67,8 +67,7 @@ class AnalysisThroughputBenchmark {
     HttpServer server = okServer(answered);
     String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/ok";
     // a log file of its own (named after the fresh namespace): the log is appended to, and a synced
-    // line left by an
-    // earlier run must not count
+    // line left by an earlier run must not count
     try (ControllerProcess controller =
         ControllerProcess.start(
             cluster,

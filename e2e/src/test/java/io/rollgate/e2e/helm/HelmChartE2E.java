@@ -606,10 +606,8 @@ class HelmChartE2E {
                   DiscoverySelectors.selectClass("io.rollgate.e2e.canary.CanaryE2E"),
                   DiscoverySelectors.selectClass("io.rollgate.e2e.bluegreen.BlueGreenE2E"))
               // This scenario creates a Rollout that the webhook refuses at the door (it checks the
-              // controller's own
-              // verdict on objects that were never admission-checked); with the chart's webhook in
-              // the path it
-              // cannot be created at all.
+              // controller's own verdict on objects that were never admission-checked); with the
+              // chart's webhook in the path it cannot be created at all.
               .filters(
                   MethodFilter.excludeMethodNamePatterns(
                       ".*#invalidSpecIsReportedAndOtherRolloutsKeepWorking.*"))

@@ -119,8 +119,7 @@ class MinReadySecondsE2E {
                 return false;
               }
               // Read the ReplicaSet after the Rollout: its availability only grows, so a lower
-              // count here was lower
-              // when the Rollout was read too.
+              // count here was lower when the Rollout was read too.
               ReplicaSet canary = rollouts.replicaSet("lag", s.getCurrentPodHash());
               int index = s.getCurrentStepIndex() == null ? 0 : s.getCurrentStepIndex();
               int ready =

@@ -235,12 +235,10 @@ class FrozenLeaderE2E {
           .pollInterval(Duration.ofMillis(100))
           .until(() -> !leader.isAlive());
       // A request already in the socket when the process froze goes out when it resumes, whatever
-      // the process
-      // checks: it was sent while the Lease was held and only arrives late, as over a slow network.
-      // The deposed
-      // process names such writes when it notices its pause (PauseDetector); every late write must
-      // be one of them,
-      // and none may be one it started after it resumed.
+      // the process checks: it was sent while the Lease was held and only arrives late, as over a
+      // slow network. The deposed process names such writes when it notices its pause
+      // (PauseDetector); every late write must be one of them, and none may be one it started after
+      // it resumed.
       List<String> late = writesBy(leader, resumed);
       List<String> inFlight = inFlightAtPause(leader);
       List<String> unexplained = new ArrayList<>();

@@ -25,8 +25,7 @@ class HealthE2E {
   @Test
   void readyzIs503UntilTheInformersSync_whileHealthzIs200() throws Exception {
     // An "API server" that accepts connections and never answers: the informers' first list hangs,
-    // so the caches
-    // stay unsynced for as long as this test looks.
+    // so the caches stay unsynced for as long as this test looks.
     List<Socket> held = new CopyOnWriteArrayList<>();
     try (ServerSocket silent = new ServerSocket(0)) {
       Thread acceptor =

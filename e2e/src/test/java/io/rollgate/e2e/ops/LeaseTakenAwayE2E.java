@@ -109,8 +109,7 @@ class LeaseTakenAwayE2E {
     int standbyFrom = ControllerLog.of(standby).size();
     Instant takenAt = Instant.now();
     // The leader renews every 2 s, so the edit can meet a newer resourceVersion (409): retry as a
-    // competing elector
-    // would.
+    // competing elector would.
     Awaitility.await("another holder written into the Lease")
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(50))

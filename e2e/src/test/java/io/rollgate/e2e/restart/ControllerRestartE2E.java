@@ -300,8 +300,7 @@ class ControllerRestartE2E {
     assertEquals(done.getStatus().getCurrentPodHash(), done.getStatus().getStableRS());
     assertEquals(2, done.getStatus().getCurrentStepIndex());
     // The event of the first pause may be lost with the killed process (events are written after
-    // the status); what
-    // matters is that the restarted controller did not pause a second time.
+    // the status); what matters is that the restarted controller did not pause a second time.
     assertTrue(
         rollouts.eventMessages("timed", "RolloutPaused").size() <= 1,
         "paused once, not again by the restarted controller: "

@@ -30,10 +30,8 @@ public record ControllerFootprint(double cpuSeconds, double heapMib, double rssM
     // fields[0] is field 3 (state); utime and stime are fields 14 and 15, in clock ticks
     double cpu = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) clockTicks();
     // The class histogram runs a full GC and sums the live objects: exact, and unlike a heap gauge
-    // read afterwards it
-    // does not count what the controller allocates between the GC and the reading (a /metrics
-    // scrape of 10,000
-    // Rollouts alone allocates tens of MiB).
+    // read afterwards it does not count what the controller allocates between the GC and the
+    // reading (a /metrics scrape of 10,000 Rollouts alone allocates tens of MiB).
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     Process histogram =
         new ProcessBuilder(jcmd.toString(), pid, "GC.class_histogram")

@@ -72,9 +72,8 @@ class AlbTargetGroupVerificationE2E {
     cluster = TestCluster.get();
     client = cluster.client();
     // The AWS Load Balancer Controller's CRD, so that TargetGroupBindings can be created (kept:
-    // cluster-scoped). A
-    // cluster that has the real one (an existing cluster running the AWS controller) keeps it
-    // untouched.
+    // cluster-scoped). A cluster that has the real one (an existing cluster running the AWS
+    // controller) keeps it untouched.
     if (client
             .apiextensions()
             .v1()

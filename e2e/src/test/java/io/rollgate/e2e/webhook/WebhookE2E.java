@@ -305,8 +305,8 @@ class WebhookE2E {
               return false;
             });
     // A template applied after the Rollout (kubectl apply of a folder) must not make the Rollout
-    // fail to apply; the
-    // admission answer carries a warning instead (AdmissionHandlerTest checks its text).
+    // fail to apply; the admission answer carries a warning instead (AdmissionHandlerTest checks
+    // its text).
     Rollout later =
         rollouts.create(
             "webhook/step-analysis.yaml", Map.of("NAME", "later", "TEMPLATE", "not-yet"));

@@ -217,8 +217,7 @@ class WebhookFrozenLeaderE2E {
       signal(leader, "CONT");
       changePolicy();
       // Give the resumed replica time for its pending audit and certificate timers to fire, while
-      // the new leader
-      // keeps writing.
+      // the new leader keeps writing.
       Awaitility.await("round " + round + ": the new leader writes audit results")
           .atMost(Duration.ofSeconds(30))
           .pollDelay(Duration.ofSeconds(5))

@@ -209,8 +209,7 @@ public final class LeaderElection {
     thread.execute(
         () -> {
           // The elector is built directly (rather than through client.leaderElector()) to give it
-          // this dedicated
-          // thread instead of the client's shared executor.
+          // this dedicated thread instead of the client's shared executor.
           CompletableFuture<?> campaign = new LeaderElector(client, config, thread).start();
           running = campaign;
           campaign.whenComplete(

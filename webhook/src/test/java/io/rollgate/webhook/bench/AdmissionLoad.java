@@ -303,10 +303,8 @@ public final class AdmissionLoad {
     io.netty.channel.EventLoop loop = context.nettyEventLoop();
     int[] sent = new int[1];
     // Runs on the harness's event loop: sends every review whose time has come, then sets a timer
-    // for the next one.
-    // Netty's timers have microsecond resolution on the epoll transport, and sending from the
-    // loop's own thread needs
-    // no hand-off between threads.
+    // for the next one. Netty's timers have microsecond resolution on the epoll transport, and
+    // sending from the loop's own thread needs no hand-off between threads.
     Runnable tick =
         new Runnable() {
           @Override

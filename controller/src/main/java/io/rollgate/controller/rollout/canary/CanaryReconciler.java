@@ -163,8 +163,7 @@ public final class CanaryReconciler {
                 return syncStatus(pass, false);
               }
               // docs/compatibility.md §5.1 items 11-12: a pause step ends the pass; otherwise
-              // plugin steps, then status
-              // sync.
+              // plugin steps, then status sync.
               if (reconcilePauseStep(pass)) {
                 return syncStatus(pass, true);
               }

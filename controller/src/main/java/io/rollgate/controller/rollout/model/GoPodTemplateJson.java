@@ -219,9 +219,8 @@ public final class GoPodTemplateJson {
       case POINTER -> {
         Object elem = decode(node, type.elem, path);
         // A pointer to the zero time encodes as null, which reads back as nil in the second round.
-        // (A time within the
-        // first second of year 1 is not zero in the first round, only in the second, so its pointer
-        // stays: null.)
+        // (A time within the first second of year 1 is not zero in the first round, only in the
+        // second, so its pointer stays: null.)
         yield type.elem.kind == Kind.TIME
                 && ZERO_TIME.equals(elem)
                 && GoTime.isExactZero(node.textValue())

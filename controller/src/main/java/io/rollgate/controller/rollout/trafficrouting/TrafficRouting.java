@@ -121,9 +121,8 @@ public final class TrafficRouting {
     }
     if (pass.newRS == null || RolloutPass.available(pass.newRS) == 0) {
       // Argo removes the managed routes here too; that dropped a header route when a later
-      // setCanaryScale scaled
-      // the canary to 0 (argoproj/argo-rollouts#3172 shape). Routes stay until promotion, abort or
-      // the end.
+      // setCanaryScale scaled the canary to 0 (argoproj/argo-rollouts#3172 shape). Routes stay
+      // until promotion, abort or the end.
       return new Decision(0, canaryHash, pass.newRS == null, false);
     }
     if (Boolean.TRUE.equals(pass.old.getPromoteFull())) {

@@ -134,8 +134,7 @@ class GoPodTemplateJsonTest {
   @Test
   void fabric8ModelLosesEmptyListsThatGoWrites() {
     // "containers" and "nodeSelectorTerms" have no omitempty: Go writes [] for an empty list and
-    // null for none, while
-    // the fabric8 model serializes both as absent.
+    // null for none, while the fabric8 model serializes both as absent.
     String json = "{\"spec\":{\"containers\":[]}}";
     assertEquals(
         "{\"metadata\":{},\"spec\":{\"containers\":[]}}",

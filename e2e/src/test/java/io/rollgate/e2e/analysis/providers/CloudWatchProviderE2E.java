@@ -154,8 +154,7 @@ class CloudWatchProviderE2E {
   @Order(4)
   void webIdentityCredentialsAreExchangedWithSts() throws Exception {
     // A second controller, as a pod with IRSA runs: no access keys, only a role and a token file.
-    // Its own namespace,
-    // so that the two controllers never reconcile the same runs.
+    // Its own namespace, so that the two controllers never reconcile the same runs.
     java.nio.file.Path token = java.nio.file.Files.createTempFile("rollgate-irsa-", ".jwt");
     java.nio.file.Files.writeString(
         token, "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQifQ.c2ln");

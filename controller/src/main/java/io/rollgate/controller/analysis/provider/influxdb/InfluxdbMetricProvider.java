@@ -116,8 +116,7 @@ public final class InfluxdbMetricProvider implements MetricProvider {
       return Future.failedFuture(e);
     }
     // No Accept header, as InfluxDB's client library: with "Accept: text/csv" InfluxDB 1.8 writes
-    // its errors as CSV
-    // instead of JSON with the X-Influxdb-Error header.
+    // its errors as CSV instead of JSON with the X-Influxdb-Error header.
     MetricHttpClient.Call call =
         new MetricHttpClient.Call(
             HttpMethod.POST,

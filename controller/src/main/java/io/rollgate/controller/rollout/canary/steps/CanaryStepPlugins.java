@@ -92,8 +92,8 @@ public final class CanaryStepPlugins {
       }
       retryCleanup(pass);
       // A step that failed in this pass aborts the Rollout: the executed steps are aborted in the
-      // same pass, so the
-      // status that first shows the Rollout Degraded already lists their Abort operations.
+      // same pass, so the status that first shows the Rollout Degraded already lists their Abort
+      // operations.
       return run(pass)
           .compose(
               v -> pass.addAbort && !pass.removeAbort ? abort(pass) : Future.succeededFuture());
