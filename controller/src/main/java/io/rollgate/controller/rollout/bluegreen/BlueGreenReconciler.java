@@ -807,12 +807,7 @@ public final class BlueGreenReconciler {
       status.setRestartedAt(pass.restartedAt);
     }
     Phase.apply(pass.rollout, status, pass.replicas);
-    return base.persistStatus(pass, status)
-        .map(
-            v ->
-                pass.requeue == null
-                    ? ReconcileOutcome.done()
-                    : ReconcileOutcome.requeueAfter(pass.requeue));
+    return base.persistAndFinish(pass, status);
   }
 
   /** docs/compatibility.md §3.4. */

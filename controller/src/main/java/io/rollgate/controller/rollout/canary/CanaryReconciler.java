@@ -553,12 +553,7 @@ public final class CanaryReconciler {
     if (!progressed) {
       LOG.debug("{} no progress this pass", pass.ctx);
     }
-    return base.persistStatus(pass, status)
-        .map(
-            v ->
-                pass.requeue == null
-                    ? ReconcileOutcome.done()
-                    : ReconcileOutcome.requeueAfter(pass.requeue));
+    return base.persistAndFinish(pass, status);
   }
 
   /** docs/compatibility.md §3.4. */

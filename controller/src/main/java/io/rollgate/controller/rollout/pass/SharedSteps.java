@@ -51,4 +51,22 @@ public interface SharedSteps {
    *     the Rollout changed meanwhile
    */
   Future<Void> persistStatus(RolloutPass pass, RolloutStatus status);
+
+  /**
+   * Ends a strategy's pass: persists the status, then asks to be queued again after the pass's
+   * requeue delay (a pause or deadline that expires), or to wait for the next event when there is
+   * none.
+   *
+   * @param pass the pass
+   * @param status the new status
+   * @return a Future completing with the outcome, or failing as {@link #persistStatus} does
+   */
+  default Future<ReconcileOutcome> persistAndFinish(RolloutPass pass, RolloutStatus status) {
+    return persistStatus(pass, status)
+        .map(
+            v ->
+                pass.requeue == null
+                    ? ReconcileOutcome.done()
+                    : ReconcileOutcome.requeueAfter(pass.requeue));
+  }
 }
