@@ -7,9 +7,9 @@ import java.util.function.Predicate;
 
 /**
  * Finds which of a Rollout's ReplicaSets runs its current template (the "new" ReplicaSet),
- * docs/compatibility.md §4: by the {@code rollouts-pod-template-hash} label equal to the template's
- * hash; else by a hash of the encoding of another {@link GoKubeApiVersion} (ReplicaSets named by
- * older Argo Rollouts releases); else by comparing the templates themselves.
+ * docs/compatibility.md §4 item 3: by the {@code rollouts-pod-template-hash} label equal to the
+ * template's hash; else by a hash of the encoding of another {@link GoKubeApiVersion} (ReplicaSets
+ * named by older Argo Rollouts releases); else by comparing the templates themselves.
  *
  * <p>The template comparison is the costly test, so it runs only when no hash matched.
  */
