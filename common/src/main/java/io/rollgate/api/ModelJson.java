@@ -1,10 +1,12 @@
 package io.rollgate.api;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -91,8 +93,13 @@ public final class ModelJson {
     if (value == null) {
       return null;
     }
-    try {
-      return (T) MAPPER.readValue(MAPPER.writeValueAsBytes(value), value.getClass());
+    // The round trip goes through Jackson's token buffer instead of JSON bytes: the same tokens
+    // the text would be parsed back into, without encoding and parsing the text.
+    try (TokenBuffer tokens = new TokenBuffer(MAPPER, false)) {
+      MAPPER.writeValue(tokens, value);
+      try (JsonParser parser = tokens.asParser(MAPPER)) {
+        return (T) MAPPER.readValue(parser, value.getClass());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot copy " + value.getClass().getSimpleName() + ": " + e.getMessage(), e);

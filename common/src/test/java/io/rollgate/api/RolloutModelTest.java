@@ -285,6 +285,26 @@ class RolloutModelTest {
         "45", alternatives.at("/steps/1/pause/duration").textValue(), "digit strings stay strings");
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "rollout-unknown-fields.json",
+        "rollout-canary-full.json",
+        "rollout-canary-alternatives.json",
+        "rollout-bluegreen-full.json"
+      })
+  void deepCopyEqualsTheCopyReadBackFromJsonText(String fixture) throws Exception {
+    Rollout original = Fixtures.rollout(fixture);
+    Rollout fromText =
+        ModelJson.mapper().readValue(ModelJson.mapper().writeValueAsBytes(original), Rollout.class);
+
+    Rollout copy = ModelJson.deepCopy(original);
+
+    assertEquals(fromText, copy);
+    assertEquals(ModelJson.toJson(fromText), ModelJson.toJson(copy));
+    assertEquals(ModelJson.toTree(fromText), ModelJson.toTree(copy));
+  }
+
   @Test
   void deepCopyIsEqualButIndependent() {
     Rollout original = Fixtures.rollout("rollout-unknown-fields.json");

@@ -26,6 +26,8 @@ import io.rollgate.controller.rollout.canary.CanaryReconciler;
 import io.rollgate.controller.rollout.canary.steps.CanaryStepPlugins;
 import io.rollgate.controller.rollout.model.GoKubeApiVersion;
 import io.rollgate.controller.rollout.model.GoPodTemplateJson;
+import io.rollgate.controller.rollout.model.NewReplicaSetMatch;
+import io.rollgate.controller.rollout.model.TemplateHashMemo;
 import io.rollgate.controller.rollout.pass.RolloutPass;
 import io.rollgate.controller.rollout.pass.SharedSteps;
 import io.rollgate.controller.rollout.replicasets.EphemeralMetadata;
@@ -74,6 +76,13 @@ public final class RolloutReconciler implements Reconciler {
 
   private static final Logger LOG = LoggerFactory.getLogger(RolloutReconciler.class);
   private static final ObjectMapper JSON = ModelJson.mapper();
+
+  /**
+   * Distinct templates whose hashes are remembered: Rollouts sharing a template share an entry, and
+   * an entry is a template's JSON (a few KiB), so this bounds the memo to a few MiB.
+   */
+  private static final int TEMPLATE_HASH_MEMO_SIZE = 1024;
+
   private static final List<String> NOT_COPIED_ANNOTATIONS =
       List.of(
           Annotations.LAST_APPLIED_CONFIGURATION,
@@ -113,6 +122,9 @@ public final class RolloutReconciler implements Reconciler {
   private final RolloutAnalysisRuns analysis;
   private final io.rollgate.controller.plugin.StepPlugins stepPlugins;
   private final RolloutExperiments experiments;
+
+  /** Pod-template hashes of recently reconciled templates, shared by all Rollouts. */
+  private final TemplateHashMemo templateHashes = new TemplateHashMemo(TEMPLATE_HASH_MEMO_SIZE);
 
   /**
    * Creates the reconciler with the plugin host's hooks, the router API versions of the controller
@@ -278,9 +290,17 @@ public final class RolloutReconciler implements Reconciler {
     if (error.isPresent()) {
       return invalidSpec(pass, List.of(error.get()));
     }
-    Rollout resolved = ModelJson.deepCopy(pass.rollout);
-    resolved.getSpec().setWorkloadRef(null);
-    List<FieldError> errors = RolloutValidator.validate(resolved);
+    // Validated as if the template were the Rollout's own: the reference is set aside for the
+    // (read-only) validation instead of validating a copy of the whole Rollout.
+    var spec = pass.rollout.getSpec();
+    var workloadRef = spec.getWorkloadRef();
+    List<FieldError> errors;
+    spec.setWorkloadRef(null);
+    try {
+      errors = RolloutValidator.validate(pass.rollout);
+    } finally {
+      spec.setWorkloadRef(workloadRef);
+    }
     if (!errors.isEmpty()) {
       return invalidSpec(pass, errors);
     }
@@ -387,28 +407,24 @@ public final class RolloutReconciler implements Reconciler {
     Rollout rollout = pass.rollout;
     pass.allRSs = new ArrayList<>(cache.ownedReplicaSets(rollout));
     pass.allRSs.removeIf(rs -> rs.getMetadata().getDeletionTimestamp() != null);
-    pass.podHash = templateHash(rollout, GoPodTemplateJson.DEFAULT_VERSION);
+    Map<GoKubeApiVersion, String> hashes =
+        templateHashes.hashes(
+            rollout.getSpec().getTemplate(),
+            rollout.getStatus() == null ? null : rollout.getStatus().getCollisionCount());
+    pass.podHash = hashes.get(GoPodTemplateJson.DEFAULT_VERSION);
     List<String> otherHashes = new ArrayList<>();
     for (GoKubeApiVersion v : GoKubeApiVersion.values()) {
       if (v != GoPodTemplateJson.DEFAULT_VERSION) {
-        otherHashes.add(templateHash(rollout, v));
+        otherHashes.add(hashes.get(v));
       }
     }
-    ReplicaSet byLabel = null;
-    ReplicaSet byOtherHash = null;
-    ReplicaSet byTemplate = null;
-    for (ReplicaSet rs : pass.allRSs) {
-      String h = RolloutPass.hashOf(rs);
-      if (pass.podHash.equals(h)) {
-        byLabel = rs;
-      } else if (byOtherHash == null && otherHashes.contains(h)) {
-        byOtherHash = rs;
-      } else if (byTemplate == null
-          && EphemeralMetadata.sameTemplate(rollout.getSpec().getTemplate(), rs)) {
-        byTemplate = rs;
-      }
-    }
-    pass.newRS = byLabel != null ? byLabel : byOtherHash != null ? byOtherHash : byTemplate;
+    pass.newRS =
+        NewReplicaSetMatch.find(
+            pass.allRSs,
+            RolloutPass::hashOf,
+            pass.podHash,
+            otherHashes,
+            rs -> EphemeralMetadata.sameTemplate(rollout.getSpec().getTemplate(), rs));
     if (pass.newRS != null) {
       pass.podHash = RolloutPass.hashOf(pass.newRS);
     }
