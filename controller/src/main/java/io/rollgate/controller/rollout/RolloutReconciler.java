@@ -446,25 +446,6 @@ public final class RolloutReconciler implements Reconciler {
   }
 
   /**
-   * Computes the pod-template hash of the Rollout's template exactly as Argo Rollouts does: FNV-32a
-   * over Go's JSON encoding of the template as a {@code corev1.PodTemplateSpec} of the given
-   * Kubernetes API version, plus the collision count, safe-encoded. Argo Rollouts 1.9+ and 1.7/1.8
-   * encode slightly differently; the default version names new ReplicaSets, the others only find
-   * existing ones.
-   *
-   * @param rollout the Rollout
-   * @param version the Kubernetes Go types whose encoding is reproduced
-   * @return the hash label value
-   */
-  String templateHash(Rollout rollout, GoKubeApiVersion version) {
-    PodTemplateSpec template = rollout.getSpec().getTemplate();
-    Integer collisions =
-        rollout.getStatus() == null ? null : rollout.getStatus().getCollisionCount();
-    return GoPodTemplateJson.podTemplateHash(
-        template == null ? null : ModelJson.toTree(template), collisions, version);
-  }
-
-  /**
    * Creates the new ReplicaSet at 0 replicas (docs/compatibility.md §4 item 4); the pass ends after
    * the write.
    */
