@@ -44,7 +44,8 @@ def main(results_path, baseline_path, deviations_path, version):
     p(f"Runs: {'; then '.join(runs) if runs else today}.")
     p()
     p(f"**{len(passed)} passed, {len(failed)} failed** of {len(results)} selected "
-      f"({len(deliberate)} of the failures are deliberate deviations, listed with their reason). "
+      f"({len(deliberate)} of the failures {'is a deliberate deviation' if len(deliberate) == 1 else 'are deliberate deviations'}, "
+      "listed with their reason). "
       f"{len(base_failed)} of the suite's {len(baseline)} tests fail with upstream's controller here and are "
       "listed at the end.")
     causes = {}
