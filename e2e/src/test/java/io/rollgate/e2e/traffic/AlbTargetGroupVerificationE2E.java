@@ -606,9 +606,16 @@ class AlbTargetGroupVerificationE2E {
     Rollout r =
         rollouts.await(
             name,
-            "weights.verified false at step 0",
+            "weights.verified false at step 0 with the step's weight",
             TIMEOUT,
-            x -> atStep(0).test(x) && Boolean.FALSE.equals(verified(x)));
+            // Before the canary pod is available the router weight is 0, and that status can be
+            // unverified too; the step's weight 20 follows.
+            x ->
+                atStep(0).test(x)
+                    && Boolean.FALSE.equals(verified(x))
+                    && weights(x) != null
+                    && weights(x).getCanary() != null
+                    && Integer.valueOf(20).equals(weights(x).getCanary().getWeight()));
     assertEquals(
         20,
         weights(r).getCanary().getWeight(),
