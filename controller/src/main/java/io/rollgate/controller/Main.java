@@ -635,20 +635,20 @@ public final class Main implements Callable<Integer> {
    * that its CRD is missing; otherwise the failure itself.
    */
   static String startFailure(Throwable cause) {
-    for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k
-          && k.getCode() == 404) {
-        String what = k.getMessage() == null ? "" : k.getMessage();
-        int at = what.indexOf("/apis/");
-        int end = what.indexOf('?', Math.max(at, 0));
-        String path =
-            at < 0 ? "a kind it needs" : what.substring(at, end < 0 ? what.length() : end);
-        return "the API server does not serve "
-            + path
-            + " (HTTP 404): are the CRDs installed? (docs/install.md)";
-      }
-    }
-    return cause.toString();
+    return io.rollgate.kube.KubeApiException.clientFailure(cause)
+        .filter(k -> k.getCode() == 404)
+        .map(
+            k -> {
+              String what = k.getMessage() == null ? "" : k.getMessage();
+              int at = what.indexOf("/apis/");
+              int end = what.indexOf('?', Math.max(at, 0));
+              String path =
+                  at < 0 ? "a kind it needs" : what.substring(at, end < 0 ? what.length() : end);
+              return "the API server does not serve "
+                  + path
+                  + " (HTTP 404): are the CRDs installed? (docs/install.md)";
+            })
+        .orElseGet(cause::toString);
   }
 
   /** The command line of a new {@link Main}, answering flag errors with {@code shortUsageError}. */

@@ -54,4 +54,21 @@ public final class KubeApiException extends RuntimeException {
   public static boolean isNotFound(Throwable t) {
     return t instanceof KubeApiException k && k.code == 404;
   }
+
+  /**
+   * Finds the API server's answer in a failure reported by fabric8, which hands it over wrapped (an
+   * informer's {@code CompletionException} around it, for example).
+   *
+   * @param err a failure, or null
+   * @return the first {@code KubernetesClientException} among the failure and its causes, if any
+   */
+  public static java.util.Optional<io.fabric8.kubernetes.client.KubernetesClientException>
+      clientFailure(Throwable err) {
+    for (Throwable t = err; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k) {
+        return java.util.Optional.of(k);
+      }
+    }
+    return java.util.Optional.empty();
+  }
 }

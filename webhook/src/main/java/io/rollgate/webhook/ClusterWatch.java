@@ -153,12 +153,9 @@ public final class ClusterWatch implements ClusterView, AutoCloseable {
    * @return the status code, or -1 when no cause came from the API server
    */
   static int httpCode(Throwable err) {
-    for (Throwable t = err; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof io.fabric8.kubernetes.client.KubernetesClientException k) {
-        return k.getCode();
-      }
-    }
-    return -1;
+    return io.rollgate.kube.KubeApiException.clientFailure(err)
+        .map(io.fabric8.kubernetes.client.KubernetesClientException::getCode)
+        .orElse(-1);
   }
 
   /**
