@@ -4,8 +4,8 @@ import ch.qos.logback.classic.Level;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.rollgate.api.policy.RolloutPolicy;
+import io.rollgate.kube.KubeClientFactory;
 import io.rollgate.kube.ProgramFlags;
 import io.rollgate.kube.TokenBucket;
 import io.rollgate.kube.lease.LeaderElection;
@@ -623,7 +623,7 @@ public final class Main implements Callable<Integer> {
             + ") "
             + identity);
     return new KubernetesClientBuilder()
-        .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+        .withHttpClientFactory(new KubeClientFactory(vertx))
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(WriteFence.NAME, fence))
         .withConfig(config)
         .build();

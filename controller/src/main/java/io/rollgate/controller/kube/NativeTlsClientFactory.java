@@ -1,6 +1,6 @@
 package io.rollgate.controller.kube;
 
-import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.rollgate.kube.KubeClientFactory;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.WebSocketClientOptions;
@@ -15,9 +15,9 @@ import io.vertx.ext.web.client.WebClientOptions;
  * <p>Why: every API request and every watch event is encrypted and decrypted on the client's event
  * loop. With the JDK's SSLEngine, AES-GCM took about a quarter of that event loop's CPU during a
  * cold start of 300 Rollouts (docs/performance.md). The trust and key managers built from the
- * kubeconfig are kept as they are.
+ * kubeconfig are kept as they are. Token refresh as in {@link KubeClientFactory}.
  */
-public final class NativeTlsClientFactory extends Vertx5HttpClientFactory {
+public final class NativeTlsClientFactory extends KubeClientFactory {
 
   /** Whether BoringSSL loads on this platform. */
   public static final boolean AVAILABLE = OpenSSLEngineOptions.isAvailable();
