@@ -154,7 +154,10 @@ class Bench:
             r["update_s"] = time.time() - t0
             r["cpu_update_s"] = cpu_seconds(proc.pid) - cpu0
             r["rss_peak_update_mib"] = peak
-            time.sleep(3)
+            # Writes still queued when all are Healthy (Events, above all) belong to the update too: the window
+            # closes when the controller's own request count has not moved for 5 s.
+            r["settle_after_healthy_s"] = self.await_quiet()
+            r["cpu_update_settled_s"] = cpu_seconds(proc.pid) - cpu0
             r["rss_after_update_mib"], r["hwm_after_update_mib"] = memory_mib(proc.pid)
             after = (self.apiserver_counts(), self.controller_counts(), self.reconcile_buckets())
             self.diagnose(ctrl, ns, proc.pid, "updated")
@@ -184,6 +187,19 @@ class Bench:
         r["own_by_kind"] = {k: v / n for k, v in own.items()}
         r["event_reasons"] = {k: v / n for k, v in events.items()}
         return r
+
+    def await_quiet(self, quiet=5.0, limit=300.0):
+        """Seconds until the controller's own request count stays unchanged for `quiet` seconds (at most `limit`)."""
+        t0 = time.time()
+        last, since = None, time.time()
+        while time.time() - t0 < limit:
+            total = sum(self.controller_counts().values())
+            if total != last:
+                last, since = total, time.time()
+            elif time.time() - since >= quiet:
+                return round(since - t0, 2)
+            time.sleep(0.5)
+        return round(limit, 2)
 
     def diagnose(self, ctrl, ns, pid, phase):
         """With -XX:NativeMemoryTracking in Rollgate's flags, saves the JVM's memory breakdown and heap next to the
@@ -250,6 +266,9 @@ class Bench:
             if line.startswith("controller_clientset_k8s_request_total{"):
                 verb = re.search(r'verb="([^"]*)"', line).group(1)
                 kind = re.search(r'kind="([^"]*)"', line).group(1)
+                if re.fullmatch(r"r\d+", kind):
+                    # Argo's metric labels some Rollout writes with the object's name instead of its kind.
+                    kind = "rollouts (labelled by name)"
                 key = f"{verb.lower()} {kind.lower()}"
                 out[key] = out.get(key, 0) + float(line.rsplit(" ", 1)[1])
         return out
@@ -329,7 +348,20 @@ spec:
     def writes(self, ns, since):
         counts = {}
         stamp = since.strftime("%Y-%m-%dT%H:%M:%S.%f")
-        with open(self.a.audit_log, encoding="utf-8") as f:
+        # The API server rotates its audit log at 100 MB: read the rotated files written since the window opened too.
+        logs = [self.a.audit_log]
+        folder = os.path.dirname(self.a.audit_log)
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if name.startswith("audit-") and name.endswith(".log") and os.path.getmtime(path) >= since.timestamp():
+                logs.append(path)
+        for log in logs:
+            counts = self.count_writes(log, ns, stamp, counts)
+        return counts
+
+    @staticmethod
+    def count_writes(log, ns, stamp, counts):
+        with open(log, encoding="utf-8") as f:
             for line in f:
                 if f'"namespace":"{ns}"' not in line:
                     continue
@@ -394,7 +426,7 @@ def rss_mib(pid):
 
 
 FIGURES = ["healthy_s", "cpu_until_healthy_s", "rss_healthy_mib", "hwm_healthy_mib", "cpu_idle_s", "rss_idle_mib",
-           "update_s", "cpu_update_s", "rss_peak_update_mib", "rss_after_update_mib", "hwm_after_update_mib",
+           "update_s", "cpu_update_s", "settle_after_healthy_s", "cpu_update_settled_s", "rss_peak_update_mib", "rss_after_update_mib", "hwm_after_update_mib",
            "writes_per_update", "gets_per_update", "requests_per_update", "own_count_per_update",
            "reconcile_p50_ms", "reconcile_p99_ms", "load_start", "load_update", "load_end"]
 
