@@ -11,11 +11,14 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
@@ -50,6 +53,14 @@ public final class KubeCalls {
   private final boolean timeoutAsApiError;
   private volatile String fenced;
   private volatile Predicate<String> mayWrite = resource -> true;
+
+  /**
+   * The resource whose calls wait for idle budget: Events, which report what happened and never
+   * change it, so they never delay a write that does (docs/compatibility.md §14).
+   */
+  private static final String LOW_PRIORITY = "events";
+
+  private final Map<TokenBucket, IdleLane> lanes = new ConcurrentHashMap<>();
 
   /**
    * Creates the core and its worker pool, with a request budget per API client ({@link
@@ -131,6 +142,9 @@ public final class KubeCalls {
     if (refusal != null) {
       return Future.failedFuture(refused(verb, resource, refusal));
     }
+    if (limiter != null && LOW_PRIORITY.equals(resource)) {
+      return whenIdle(verb, resource, op);
+    }
     long waitNanos = limiter == null ? 0 : limiter.reserve(resource);
     if (metrics != null) {
       metrics.throttled(waitNanos);
@@ -139,6 +153,41 @@ public final class KubeCalls {
       return execute(verb, resource, op);
     }
     return vertx.timer(waitNanos, TimeUnit.NANOSECONDS).compose(t -> execute(verb, resource, op));
+  }
+
+  /**
+   * Whether an Event write made now would be sent at once rather than wait for idle budget ({@link
+   * IdleLane}): always true without a rate limit. A snapshot, for callers that wait for an Event
+   * only when it costs no budget wait.
+   *
+   * @return true when the Event budget has a free token and no Event write waits
+   */
+  public boolean eventBudgetIdle() {
+    if (limiter == null) {
+      return true;
+    }
+    TokenBucket bucket = limiter.bucket(LOW_PRIORITY);
+    IdleLane lane = lanes.get(bucket);
+    return lane == null ? bucket.available() >= 1 : lane.idle();
+  }
+
+  /**
+   * Runs an Event write when its client's budget has a token no other call waits for ({@link
+   * IdleLane}); its wait is recorded like a reservation's.
+   */
+  private <T> Future<T> whenIdle(String verb, String resource, Callable<T> op) {
+    Promise<T> result = Promise.promise();
+    long queued = System.nanoTime();
+    lanes
+        .computeIfAbsent(limiter.bucket(resource), b -> new IdleLane(vertx, b))
+        .submit(
+            () -> {
+              if (metrics != null) {
+                metrics.throttled(System.nanoTime() - queued);
+              }
+              execute(verb, resource, op).onComplete(result);
+            });
+    return result.future();
   }
 
   private <T> Future<T> execute(String verb, String resource, Callable<T> op) {

@@ -126,6 +126,16 @@ public final class RequestBudgets {
   }
 
   /**
+   * The bucket of the client {@code resource} belongs to.
+   *
+   * @param resource the resource of the call, as for {@link #reserve}
+   * @return the bucket (the same instance for every resource of one client)
+   */
+  public TokenBucket bucket(String resource) {
+    return buckets.get(clientOf(resource));
+  }
+
+  /**
    * Sorts a resource into one of Argo's API clients.
    *
    * @param resource the plural or lower-case kind, optionally with a subresource after a slash

@@ -62,6 +62,24 @@ public final class TokenBucket {
   }
 
   /**
+   * Takes one token only when one is there now, that is when no reserved call is waiting for the
+   * tokens to come: the bucket's idle capacity, which low-priority calls use ({@link IdleLane}).
+   *
+   * @return 0 when a token was taken; otherwise, without taking one, how long until the balance
+   *     reaches one token if nothing else reserves in the meantime, in nanoseconds (at least 1)
+   */
+  public synchronized long takeIfIdle() {
+    long now = nanoTime.getAsLong();
+    tokens = Math.min(burst, tokens + (now - last) / NANOS_PER_SECOND * qps);
+    last = now;
+    if (tokens >= 1) {
+      tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, (long) Math.ceil((1 - tokens) / qps * NANOS_PER_SECOND));
+  }
+
+  /**
    * Returns the tokens currently available (negative while callers wait); for tests and
    * diagnostics.
    *

@@ -169,4 +169,28 @@ class KubeCallsTest {
     assertTrue(throttledNanos.get() > 0, "the wait is recorded");
     assertEquals(List.of("patch secrets 200", "patch secrets refused"), requests);
   }
+
+  @Test
+  void eventWritesWaitForIdleBudget_soTheyNeverDelayAWriteThatReservedItsToken() throws Exception {
+    // One token, refilled at 10 per second.
+    KubeCalls calls = calls(Duration.ofSeconds(5), new TokenBucket(10, 1, System::nanoTime), true);
+    List<String> sent = new CopyOnWriteArrayList<>();
+    // The token goes to a ReplicaSet write; then two Events and two more ReplicaSet writes come.
+    Future<String> rs1 = calls.call("patch", "replicasets", () -> add(sent, "rs1"));
+    Future<String> ev1 = calls.call("create", "events", () -> add(sent, "ev1"));
+    Future<String> ev2 = calls.call("create", "events", () -> add(sent, "ev2"));
+    Future<String> rs2 = calls.call("patch", "replicasets", () -> add(sent, "rs2"));
+    Future<String> rs3 = calls.call("patch", "replicasets", () -> add(sent, "rs3"));
+    for (Future<String> f : List.of(rs1, ev1, ev2, rs2, rs3)) {
+      await(f);
+    }
+    // The ReplicaSet writes reserved the next tokens; the Events, in their own order, come after.
+    assertEquals(List.of("rs1", "rs2", "rs3", "ev1", "ev2"), sent);
+    assertTrue(throttledNanos.get() > 0, "the Events' wait is recorded");
+  }
+
+  private static String add(List<String> sent, String name) {
+    sent.add(name);
+    return name;
+  }
 }

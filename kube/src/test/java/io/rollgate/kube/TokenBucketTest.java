@@ -23,6 +23,24 @@ class TokenBucketTest {
   }
 
   @Test
+  void idleTokensGoOnlyToLowPriorityCallsWhenNoReservationWaits() {
+    AtomicLong now = new AtomicLong();
+    TokenBucket bucket = new TokenBucket(10, 2, now::get);
+    assertEquals(0, bucket.takeIfIdle());
+    assertEquals(0, bucket.reserve());
+    // Empty: a low-priority call takes nothing and learns when a token comes (100 ms at 10/s).
+    assertEquals(SECOND / 10, bucket.takeIfIdle());
+    assertEquals(0.0, bucket.available(), 1e-9);
+    // A reservation borrows the next token; the low-priority call now has to wait for two.
+    assertEquals(SECOND / 10, bucket.reserve());
+    assertEquals(2 * SECOND / 10, bucket.takeIfIdle());
+    now.addAndGet(SECOND / 10); // the reserved call's token
+    assertEquals(SECOND / 10, bucket.takeIfIdle());
+    now.addAndGet(SECOND / 10);
+    assertEquals(0, bucket.takeIfIdle());
+  }
+
+  @Test
   void refillsAtQps_andNeverAboveBurst() {
     AtomicLong now = new AtomicLong();
     TokenBucket bucket = new TokenBucket(10, 5, now::get);

@@ -110,6 +110,22 @@ public final class EventRecorder {
   }
 
   /**
+   * Records Events the caller orders its next write after (a status that shows what they report),
+   * and says what to wait for. While the Event budget is idle, the Events' own writes, so a reader
+   * who sees the status also finds its Events. While Event writes wait for budget that other calls
+   * use (docs/compatibility.md §13.2), nothing: the Events stay queued in order and the caller goes
+   * on, as Argo's controller queues its Events and never waits for them.
+   *
+   * @param records records the Events ({@link #normal}, {@link #warning}) and returns their writes
+   * @return the writes to wait for, or a completed Future
+   */
+  public Future<Void> beforeStatus(java.util.function.Supplier<Future<Void>> records) {
+    boolean prompt = api == null || api.eventBudgetIdle();
+    Future<Void> writes = records.get();
+    return prompt ? writes : Future.succeededFuture();
+  }
+
+  /**
    * Records a Normal event.
    *
    * @param obj the involved object

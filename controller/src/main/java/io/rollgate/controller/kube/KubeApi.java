@@ -341,6 +341,16 @@ public final class KubeApi {
   }
 
   /**
+   * Whether an Event written now would be sent at once, without waiting for budget the other calls
+   * use (Event writes take only idle budget, docs/compatibility.md §13.2).
+   *
+   * @return true when the Event budget is idle
+   */
+  public boolean eventBudgetIdle() {
+    return calls.eventBudgetIdle();
+  }
+
+  /**
    * Creates a core/v1 Event.
    *
    * @param event the event

@@ -241,13 +241,15 @@ public final class RolloutReconciler implements Reconciler {
     if (uid == null || uid.equals(announced.put(key, uid))) {
       return Future.succeededFuture();
     }
-    return events.normal(
-        rollout,
-        "RolloutAddedToInformer",
-        "Rollout resource added to informer: "
-            + rollout.getMetadata().getNamespace()
-            + "/"
-            + rollout.getMetadata().getName());
+    return events.beforeStatus(
+        () ->
+            events.normal(
+                rollout,
+                "RolloutAddedToInformer",
+                "Rollout resource added to informer: "
+                    + rollout.getMetadata().getNamespace()
+                    + "/"
+                    + rollout.getMetadata().getName()));
   }
 
   private Future<ReconcileOutcome> reconcileExisting(ReconcileContext ctx, Rollout rollout) {
@@ -542,10 +544,16 @@ public final class RolloutReconciler implements Reconciler {
               return syncRolloutRevision(pass, String.valueOf(revision))
                   .compose(
                       v ->
-                          events.normal(
-                              rollout,
-                              "NewReplicaSetCreated",
-                              "Created ReplicaSet " + name + " (revision " + revision + ")"))
+                          events.beforeStatus(
+                              () ->
+                                  events.normal(
+                                      rollout,
+                                      "NewReplicaSetCreated",
+                                      "Created ReplicaSet "
+                                          + name
+                                          + " (revision "
+                                          + revision
+                                          + ")")))
                   .compose(v -> persistStatus(pass, status))
                   .map(v -> ReconcileOutcome.requeueAfter(Duration.ZERO));
             },
@@ -670,8 +678,12 @@ public final class RolloutReconciler implements Reconciler {
         // included.
         .compose(
             updated ->
-                events.normal(
-                    pass.rollout, "RolloutUpdated", "Rollout updated to revision " + revision));
+                events.beforeStatus(
+                    () ->
+                        events.normal(
+                            pass.rollout,
+                            "RolloutUpdated",
+                            "Rollout updated to revision " + revision)));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -714,18 +726,21 @@ public final class RolloutReconciler implements Reconciler {
   private Future<Void> recordEvents(RolloutPass pass) {
     String uid = pass.rollout.getMetadata().getUid();
     Set<String> already = uid == null ? null : unpersistedEvents.remove(uid);
-    List<Future<Void>> writes = new ArrayList<>();
-    for (RolloutPass.PendingEvent e : pass.events) {
-      if (already != null && already.remove(eventKey(e))) {
-        continue;
-      }
-      writes.add(
-          e.warning()
-              ? events.warning(pass.rollout, e.reason(), e.message())
-              : events.normal(pass.rollout, e.reason(), e.message()));
-    }
-    pass.events.clear();
-    return Future.join(writes).mapEmpty();
+    return events.beforeStatus(
+        () -> {
+          List<Future<Void>> writes = new ArrayList<>();
+          for (RolloutPass.PendingEvent e : pass.events) {
+            if (already != null && already.remove(eventKey(e))) {
+              continue;
+            }
+            writes.add(
+                e.warning()
+                    ? events.warning(pass.rollout, e.reason(), e.message())
+                    : events.normal(pass.rollout, e.reason(), e.message()));
+          }
+          pass.events.clear();
+          return Future.join(writes).mapEmpty();
+        });
   }
 
   private void rememberUnpersisted(RolloutPass pass, List<RolloutPass.PendingEvent> recorded) {
